@@ -1,0 +1,345 @@
+"""The contracts every plugin kind fulfils.
+
+Plugins subclass these bases.  Each concrete class carries ``name`` (what users
+type), ``description`` (one line) and ``options`` (declared :class:`Option`\\ s).
+
+Game / State follow OpenSpiel: an immutable :class:`Game` (rules + parameters)
+creates :class:`State`\\ s.  States are mutated with push/pop (``apply`` /
+``undo``) and copied with ``clone``; whoever hands a state to code it does not
+own (a player, a renderer) hands over a clone, so no aliasing bug can leak.
+Players are numbered 0 (moves first: Black in checkers, X in tic-tac-toe) and 1.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Hashable, Sequence
+
+import numpy as np
+
+from .options import Option
+
+Move = Hashable  # a game's own move value; compare with ==, use as dict key
+
+
+class Plugin:
+    """Common class attributes of everything registered."""
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+
+
+# --------------------------------------------------------------------- games
+
+class State:
+    """A position plus the history needed for the rules (repetition, counters)."""
+
+    game: "Game"
+
+    def current_player(self) -> int:
+        """0 or 1; meaningless once terminal."""
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in a fixed order; empty when terminal."""
+        raise NotImplementedError
+
+    def apply(self, move: Move) -> None:
+        """Play ``move`` (must be legal) in place."""
+        raise NotImplementedError
+
+    def undo(self) -> None:
+        """Take back the last applied move, restoring everything."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        """An independent copy, history included."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def returns(self) -> tuple[float, float]:
+        """Final reward per player: +1 win, -1 loss, 0 draw (0, 0 while not terminal)."""
+        raise NotImplementedError
+
+    def outcome_reason(self) -> str:
+        """Why the game ended, in words ("no legal moves", "threefold repetition", ...)."""
+        return ""
+
+    def move_to_text(self, move: Move) -> str:
+        """The move in the game's own notation (``11-15``, ``e4``, ``b2``)."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move named by ``text``; raises :class:`MoveError` saying why not."""
+        raise NotImplementedError
+
+    def to_text(self) -> str:
+        """The position as text (FEN or the game's equivalent)."""
+        raise NotImplementedError
+
+    def key(self) -> int:
+        """A hash of the position and side to move, for repetition and transposition tables."""
+        raise NotImplementedError
+
+    @property
+    def ply(self) -> int:
+        """Moves applied since the start of the game or the loaded position."""
+        raise NotImplementedError
+
+    # Learner encodings (games that support learning players) ---------------
+    def observation(self) -> np.ndarray:
+        """float32 tensor of shape ``game.observation_shape``, from the side to move's view."""
+        raise NotImplementedError
+
+    def action_index(self, move: Move) -> int:
+        """Index of ``move`` in ``range(game.num_actions)``; distinct for distinct legal moves."""
+        raise NotImplementedError
+
+    def legal_mask(self) -> np.ndarray:
+        """bool array of length ``game.num_actions``: True at the indices of legal moves."""
+        mask = np.zeros(self.game.num_actions, dtype=bool)
+        for move in self.legal_moves():
+            mask[self.action_index(move)] = True
+        return mask
+
+    def __str__(self) -> str:
+        return self.game.render_text(self)
+
+
+class Game(Plugin):
+    """Rules and parameters.  Construct with the declared options as keywords."""
+
+    #: Names of the two sides, first mover first.
+    side_names: ClassVar[tuple[str, str]] = ("first", "second")
+    #: Extension of the game-record format written by :meth:`format_records`.
+    record_suffix: ClassVar[str] = ".jsonl"
+    #: Player specs to try, strongest first, for ``plyground play`` with no arguments.
+    default_opponents: ClassVar[tuple[str, ...]] = ("random",)
+    #: Learner encodings; ``None`` for games without them.
+    observation_shape: ClassVar[tuple[int, ...] | None] = None
+    num_actions: ClassVar[int | None] = None
+    #: Short rules text for tutorials and ``help``.
+    rules_text: ClassVar[str] = ""
+
+    def __init__(self, **params: Any) -> None:
+        from .options import resolve_options
+        self.params = resolve_options(self.options, params, f"game {self.name}")
+
+    def new_initial_state(self) -> State:
+        raise NotImplementedError
+
+    def new_state(self, text: str) -> State:
+        """A state from position text; raises :class:`PositionError` naming what is wrong."""
+        raise NotImplementedError
+
+    def render_text(self, state: State, last_move: Move | None = None, color: bool = False) -> str:
+        """A console picture of the position."""
+        return state.to_text()
+
+    def augment(self, observation: np.ndarray, policy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Symmetric copies of one training example (the example itself included)."""
+        return [(observation, policy)]
+
+    def kernels(self) -> Any | None:
+        """Compiled kernels for fast search, or ``None``; their form is game-specific."""
+        return None
+
+    def perft(self, state: State, depth: int) -> int:
+        """Leaf count of the legal-move tree; games may override with a compiled version."""
+        if depth == 0:
+            return 1
+        moves = state.legal_moves()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        for move in moves:
+            state.apply(move)
+            total += self.perft(state, depth - 1)
+            state.undo()
+        return total
+
+    def format_records(self, records: Sequence["GameRecord"]) -> str:
+        """Records as text in the game's file format (PDN for checkers; JSON lines by default)."""
+        import json
+        return "".join(json.dumps(r.to_json()) + "\n" for r in records)
+
+    @property
+    def supports_learning(self) -> bool:
+        return self.observation_shape is not None and self.num_actions is not None
+
+
+# ------------------------------------------------------------------- results
+
+@dataclass
+class GameRecord:
+    """A finished (or abandoned) game: what happened and why."""
+
+    game: str
+    players: tuple[str, str]
+    start: str                      # position text of the starting position
+    moves: list[str] = field(default_factory=list)
+    returns: tuple[float, float] = (0.0, 0.0)
+    reason: str = ""
+    finished: bool = True
+    tags: dict = field(default_factory=dict)
+
+    @property
+    def result_text(self) -> str:
+        """PGN-style result from the first player's side: 1-0, 0-1, 1/2-1/2 or *."""
+        if not self.finished:
+            return "*"
+        a, b = self.returns
+        return "1-0" if a > b else "0-1" if b > a else "1/2-1/2"
+
+    def score(self, player: int) -> float:
+        """1, 0.5 or 0 for ``player``."""
+        a, b = self.returns if player == 0 else self.returns[::-1]
+        return 1.0 if a > b else 0.0 if b > a else 0.5
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "players": list(self.players), "start": self.start,
+                "moves": self.moves, "result": self.result_text, "reason": self.reason,
+                "returns": list(self.returns), "finished": self.finished, "tags": self.tags}
+
+
+# ------------------------------------------------------------------- players
+
+@dataclass(frozen=True)
+class Budget:
+    """Per-move limits from the match; ``None`` leaves the player's own option in force."""
+
+    simulations: int | None = None
+    seconds: float | None = None
+
+
+class Command(enum.Enum):
+    """What a human may answer instead of a move."""
+
+    UNDO = "undo"
+    RESIGN = "resign"
+    QUIT = "quit"
+
+
+class Player(Plugin):
+    """Chooses moves.  Construct as ``cls(game, **options)``; options are already validated."""
+
+    #: True for players that get their moves from a person through a renderer.
+    needs_renderer: ClassVar[bool] = False
+
+    def __init__(self, game: Game, **options: Any) -> None:
+        self.game = game
+        self.config = options
+        self.renderer: "Renderer | None" = None
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        """Why this player cannot play ``game``, or ``None`` if it can."""
+        return None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the previous game; ``seed`` makes the next one reproducible."""
+
+    def choose_move(self, state: State, budget: Budget) -> Move | Command:
+        """Pick a legal move for ``state`` (a clone the player may mutate)."""
+        raise NotImplementedError
+
+    def observe_move(self, state: State, move: Move) -> None:
+        """``move`` was played in ``state`` (by either side); for tree reuse and the like."""
+
+    def analysis(self) -> dict | None:
+        """What the last search found (visit counts, value), for display; ``None`` if nothing."""
+        return None
+
+    def close(self) -> None:
+        """Release processes, threads or files."""
+
+
+# ----------------------------------------------------------------- renderers
+
+class Renderer(Plugin):
+    """Shows games and, when ``interactive``, asks a human for moves."""
+
+    interactive: ClassVar[bool] = True
+
+    def __init__(self, **options: Any) -> None:
+        self.config = options
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return None
+
+    def start(self, game: Game, state: State, players: tuple[str, str]) -> None:
+        """A game begins from ``state`` between the named players."""
+
+    def show(self, state: State, last_move: str | None) -> None:
+        """Display ``state``; ``last_move`` is the move text that led to it."""
+
+    def thinking(self, player: str) -> None:
+        """A bot is about to think (renderers may show an indicator)."""
+
+    def ask_move(self, state: State) -> Move | Command:
+        """Get a legal move (or a command) from the human to move, re-asking on bad input."""
+        raise NotImplementedError(f"renderer '{self.name}' cannot take moves from a human")
+
+    def end(self, state: State, record: GameRecord) -> None:
+        """Announce the result."""
+
+    def close(self) -> None:
+        """Close windows and release resources."""
+
+
+# ------------------------------------------------------------------ networks
+
+class Network(Plugin):
+    """A trainable function from observations to (policy logits, values).
+
+    Built from a config for a game's encodings; saved and loaded as data
+    (``.npz`` arrays + JSON metadata), never pickle.
+    """
+
+    @classmethod
+    def build(cls, observation_shape: tuple[int, ...], num_actions: int, config: dict) -> "Network":
+        raise NotImplementedError
+
+    def predict(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Batch of observations -> (policy logits ``(B, num_actions)``, values ``(B,)`` in [-1, 1])."""
+        raise NotImplementedError
+
+    def train_step(self, observations: np.ndarray, policies: np.ndarray, values: np.ndarray) -> dict[str, float]:
+        """One optimiser step on a batch; returns the losses by name."""
+        raise NotImplementedError
+
+    def save(self, path: Path, metadata: dict | None = None) -> None:
+        """Write atomically to ``path`` (npz + JSON metadata)."""
+        raise NotImplementedError
+
+    @classmethod
+    def load(cls, path: Path) -> "Network":
+        """Read a file written by :meth:`save`; raises :class:`ModelFileError` if it is not one."""
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------------ trainers
+
+class Trainer(Plugin):
+    """Runs a training job in a run directory; rerunning the same command resumes it."""
+
+    #: Player spec template to use the result, e.g. ``"alphazero:model={run}/best.npz"``.
+    produces: ClassVar[str] = ""
+
+    def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
+        self.game = game
+        self.run_dir = Path(run_dir)
+        self.config = options
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return None
+
+    def run(self) -> Path:
+        """Train (resuming if the run directory holds a previous run); return the artifact."""
+        raise NotImplementedError

@@ -1,0 +1,1 @@
+"""Built-in games of plyground (each registered through an entry point)."""

@@ -1,0 +1,1 @@
+"""Built-in players of plyground (each registered through an entry point)."""

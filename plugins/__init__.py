@@ -1,0 +1,1 @@
+"""Built-in plugins of plyground (each registered through an entry point)."""
