@@ -1,0 +1,256 @@
+"""The ``plyground`` command.  Plugins add subcommands through ``register_commands``."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+from . import plugin_manager as plugins
+from .errors import PlygroundError, PluginError
+from .match import play_game, run_match
+from .options import Spec
+from .protocols import Budget, Game
+from .recordio import write_records
+from .registry import KINDS, get_registry
+
+
+class PlygroundGroup(click.Group):
+    """Loads plugin commands only when a name is not a built-in one (keeps --help fast)."""
+
+    _plugin_commands_loaded = False
+
+    def _load_plugin_commands(self) -> None:
+        if not PlygroundGroup._plugin_commands_loaded:
+            PlygroundGroup._plugin_commands_loaded = True
+            plugins.load_plugins()
+            plugins.pm.hook.register_commands(cli=self)
+
+    def list_commands(self, ctx):
+        self._load_plugin_commands()
+        return super().list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        if command is None:
+            self._load_plugin_commands()
+            command = super().get_command(ctx, name)
+        return command
+
+
+@click.group(cls=PlygroundGroup)
+@click.version_option(__version__, prog_name="plyground")
+def cli():
+    """plyground: board-game AI from plugins — games, players, trainers, renderers, networks."""
+
+
+# ------------------------------------------------------------------ plugins / list
+
+@cli.command("plugins")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def plugins_command(as_json):
+    """Every installed plugin: distribution, version and what it registers."""
+    registry = get_registry()
+    infos = plugins.plugin_infos()
+    rows = []
+    for name, info in sorted(infos.items()):
+        provides = {kind: [e.name for e in registry.entries(kind) if e.plugin == name] for kind in KINDS}
+        rows.append({"name": name, "module": info.module, "distribution": info.distribution,
+                     "version": info.version, **{k: v for k, v in provides.items() if v}})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        provides = "; ".join(f"{k}: {', '.join(row[k])}" for k in KINDS if k in row) or "(commands only)"
+        click.echo(f"{row['name']:<14} {row['distribution']} {row['version']:<10} {provides}")
+    for failure in plugins.failures():
+        click.echo(f"(broken) {failure}", err=True)
+
+
+@cli.command("list")
+@click.argument("kind", type=click.Choice(list(KINDS)))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def list_command(kind, as_json):
+    """Names, descriptions and options of installed games, players, renderers, trainers or networks."""
+    entries = get_registry().entries(kind)
+    if as_json:
+        click.echo(json.dumps([{"name": e.name, "description": e.description, "plugin": e.plugin,
+                                "options": [{"name": o.name, "type": o.describe_type(), "default": _jsonable(o.default),
+                                             "help": o.help} for o in e.options]} for e in entries], indent=2))
+        return
+    for entry in entries:
+        click.echo(f"{entry.name}: {entry.description}")
+        for opt in entry.options:
+            click.echo(f"    {opt.name}={_jsonable(opt.default)}  ({opt.describe_type()}) {opt.help}")
+
+
+def _jsonable(value):
+    return str(value) if isinstance(value, Path) else value
+
+
+# ------------------------------------------------------------------ play / match
+
+def _budget(simulations, seconds) -> Budget:
+    return Budget(simulations=simulations, seconds=seconds)
+
+
+def _default_game() -> str:
+    names = get_registry().names("games")
+    return "checkers" if "checkers" in names else "tictactoe"
+
+
+def _strongest_bot(game: Game) -> str:
+    registry = get_registry()
+    supported = set(registry.players_for(game))
+    for spec in game.default_opponents:
+        if Spec.parse(spec).name in supported:
+            return spec
+    return "random"
+
+
+def _load_start(game: Game, fen: str | None):
+    return game.new_state(fen) if fen else None
+
+
+@cli.command("play")
+@click.option("--game", "game_spec", default=None, help="Game spec (default: checkers).")
+@click.option("--black", "first", default=None, help="First player's spec (Black / X).")
+@click.option("--white", "second", default=None, help="Second player's spec (White / O).")
+@click.option("--renderer", "renderer_spec", default="console", show_default=True, help="Renderer spec.")
+@click.option("--fen", default=None, help="Start from this position.")
+@click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
+@click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
+@click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Per-move time budget.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Append the game to this file.")
+def play_command(game_spec, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds, save):
+    """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
+    registry = get_registry()
+    game = registry.make_game(game_spec or _default_game())
+    renderer = registry.make_renderer(renderer_spec, game)
+    if hasattr(renderer, "run_menu") and first is None and second is None and game_spec is None:
+        renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
+        return
+    first, second = _fill_sides(game, first, second)
+    players = [registry.make_player(first, game), registry.make_player(second, game)]
+    try:
+        record = play_game(game, players, names=(first, second), renderer=renderer,
+                           budget=_budget(simulations, seconds), start=_load_start(game, fen),
+                           max_plies=max_plies, seed=seed)
+    finally:
+        for p in players:
+            p.close()
+        renderer.close()
+    if save:
+        write_records(game, [record], save, append=True)
+        click.echo(f"saved to {save}")
+
+
+def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str, str]:
+    """One side named: the other is you if a bot was named, else a bot."""
+    if first is None and second is None:
+        return "human", _strongest_bot(game)
+    if first is None or second is None:
+        given = first or second
+        other = _strongest_bot(game) if Spec.parse(given).name == "human" else "human"
+        return (given, other) if first else (other, given)
+    return first, second
+
+
+@cli.command("match")
+@click.option("--game", "game_spec", required=True, help="Game spec, e.g. checkers or tictactoe.")
+@click.option("--black", "first", required=True, help="Player A's spec (moves first in odd games).")
+@click.option("--white", "second", required=True, help="Player B's spec.")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games.")
+@click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
+@click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
+@click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Per-move time budget.")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every game to this file.")
+@click.option("--quiet", is_flag=True, help="Print only the summary.")
+def match_command(game_spec, first, second, games, renderer_spec, seed, max_plies, simulations, seconds, save, quiet):
+    """N games between two players with alternating colours; W/D/L, score and a 95% interval."""
+    registry = get_registry()
+    game = registry.make_game(game_spec)
+    renderer = registry.make_renderer(renderer_spec, game) if renderer_spec else None
+    a, b = registry.make_player(first, game), registry.make_player(second, game)
+    started = time.perf_counter()
+
+    def progress(i, record):
+        if not quiet:
+            elapsed = time.perf_counter() - started
+            eta = elapsed / (i + 1) * (games - i - 1)
+            click.echo(f"game {i + 1}/{games}: {record.players[0]} vs {record.players[1]} "
+                       f"{record.result_text} ({record.reason}, {len(record.moves)} plies)  ETA {eta:.0f}s",
+                       err=True)
+
+    try:
+        result = run_match(game, a, b, games, names=(first, second), renderer=renderer,
+                           budget=_budget(simulations, seconds), max_plies=max_plies, seed=seed, on_game=progress)
+    finally:
+        a.close(), b.close()
+        if renderer:
+            renderer.close()
+    click.echo(result.summary())
+    if save:
+        write_records(game, result.records, save)
+        click.echo(f"{len(result.records)} games saved to {save}")
+
+
+# ------------------------------------------------------------------ perft
+
+@cli.command("perft")
+@click.argument("game_spec")
+@click.option("--depth", type=click.IntRange(min=0), required=True, help="Search depth in plies.")
+@click.option("--fen", default=None, help="Start position (default: the initial position).")
+@click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
+def perft_command(game_spec, depth, fen, divide):
+    """Count the leaves of the legal-move tree (checks move generation; measures its speed)."""
+    game = get_registry().make_game(game_spec)
+    state = game.new_state(fen) if fen else game.new_initial_state()
+    if divide and depth >= 1:
+        for move in state.legal_moves():
+            text = state.move_to_text(move)
+            state.apply(move)
+            click.echo(f"{text:<12} {game.perft(state, depth - 1):,}")
+            state.undo()
+    game.perft(state, min(depth, 1))  # compile (if compiled) outside the timing
+    started = time.perf_counter()
+    nodes = game.perft(state, depth)
+    elapsed = time.perf_counter() - started
+    rate = nodes / elapsed if elapsed > 0 else float("inf")
+    click.echo(f"perft({depth}) = {nodes:,} nodes in {elapsed:.3f} s ({rate:,.0f} nodes/s)")
+
+
+# ------------------------------------------------------------------ entry point
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; every error a user can cause becomes one line and an exit code."""
+    try:
+        cli.main(args=argv, prog_name="plyground", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except PluginError as exc:
+        click.echo(f"plyground: error: {exc}", err=True)
+        sys.exit(1)
+    except PlygroundError as exc:
+        click.echo(f"plyground: error: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("\nInterrupted.", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        # Output piped into `head` and the like: not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

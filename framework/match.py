@@ -1,0 +1,161 @@
+"""Playing games: one game between two players, and a match of many with a summary."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from .protocols import Budget, Command, Game, GameRecord, Player, Renderer, State
+from .stats import Score
+
+
+def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | None = None,
+              renderer: Renderer | None = None, budget: Budget = Budget(), start: State | None = None,
+              max_plies: int | None = None, seed: int | None = None) -> GameRecord:
+    """Play one game to its end (or the ply cap) and return its record.
+
+    Players and the renderer only ever receive clones of the game state.  A
+    player that raises is recorded as an unfinished game whose reason names
+    it; a player that returns an illegal move forfeits.
+    """
+    state = start.clone() if start is not None else game.new_initial_state()
+    names = tuple(names or (p.name for p in players))
+    record = GameRecord(game=game.name, players=names, start=state.to_text())
+    movers: list[int] = []           # who made each move: sides may move twice in a row
+    for i, player in enumerate(players):
+        player.renderer = renderer
+        player.reset(None if seed is None else seed * 2 + i)
+    if renderer is not None:
+        renderer.start(game, state.clone(), names)
+        renderer.show(state.clone(), None)
+    started = time.perf_counter()
+
+    while not state.is_terminal():
+        if max_plies is not None and len(record.moves) >= max_plies:
+            record.returns, record.reason = (0.0, 0.0), f"ply cap ({max_plies} plies)"
+            break
+        side = state.current_player()
+        player = players[side]
+        if renderer is not None and not player.needs_renderer:
+            renderer.thinking(names[side])
+        try:
+            choice = player.choose_move(state.clone(), budget)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:  # a crashed engine must not take the match down
+            record.finished = False
+            record.reason = f"{names[side]} ({game.side_names[side]}) failed: {type(exc).__name__}: {exc}"
+            break
+        if choice is Command.QUIT:
+            record.finished, record.reason = False, f"{game.side_names[side]} quit"
+            break
+        if choice is Command.RESIGN:
+            record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+            record.reason = f"{game.side_names[side]} resigned"
+            break
+        if choice is Command.UNDO:
+            _take_back(state, record, movers, side, players)
+            if renderer is not None:
+                renderer.show(state.clone(), record.moves[-1] if record.moves else None)
+            continue
+        if choice not in state.legal_moves():
+            record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+            record.reason = f"{names[side]} ({game.side_names[side]}) forfeited with the illegal move {choice!r}"
+            break
+        text = state.move_to_text(choice)
+        for p in players:
+            p.observe_move(state.clone(), choice)
+        state.apply(choice)
+        record.moves.append(text)
+        movers.append(side)
+        if renderer is not None:
+            renderer.show(state.clone(), text)
+    else:
+        record.returns = tuple(state.returns())
+        record.reason = state.outcome_reason()
+
+    record.tags.setdefault("PlyCount", str(len(record.moves)))
+    record.tags.setdefault("Seconds", f"{time.perf_counter() - started:.2f}")
+    if renderer is not None:
+        renderer.end(state.clone(), record)
+    return record
+
+
+def _take_back(state: State, record: GameRecord, movers: list[int], side: int, players: Sequence[Player]) -> None:
+    """Undo back to this side's previous turn (the opponent's reply included)."""
+    if side not in movers:
+        return  # nothing of this side's to take back; the renderer asks again
+    while movers:
+        state.undo()
+        record.moves.pop()
+        if movers.pop() == side:
+            break
+    for p in players:
+        p.reset(None)  # searched trees no longer match the position
+
+
+@dataclass
+class MatchResult:
+    """Results of a match from the point of view of the first-named player (A)."""
+
+    names: tuple[str, str]
+    records: list[GameRecord] = field(default_factory=list)
+    a_first: list[bool] = field(default_factory=list)
+
+    @property
+    def score(self) -> Score:
+        w = d = l = 0
+        for record, a_first in zip(self.records, self.a_first):
+            if not record.finished:
+                continue
+            s = record.score(0 if a_first else 1)
+            w, d, l = w + (s == 1.0), d + (s == 0.5), l + (s == 0.0)
+        return Score(w, d, l)
+
+    @property
+    def unfinished(self) -> int:
+        return sum(not r.finished for r in self.records)
+
+    def summary(self) -> str:
+        s = self.score
+        lo, hi = s.interval()
+        elo_lo, elo_hi = s.elo_interval()
+        a, b = self.names
+        lines = [f"{a} vs {b}: {s.games} games",
+                 f"  {a}: {s.wins} wins, {s.draws} draws, {s.losses} losses",
+                 f"  score {s.score:.1%}  (95% interval {lo:.1%} to {hi:.1%})",
+                 f"  Elo difference {_fmt_elo(s.elo())}  (95% interval {_fmt_elo(elo_lo)} to {_fmt_elo(elo_hi)})"]
+        if self.unfinished:
+            lines.append(f"  {self.unfinished} unfinished game(s) not counted")
+        return "\n".join(lines)
+
+
+def _fmt_elo(value: float) -> str:
+    if value == float("inf"):
+        return "+inf"
+    if value == float("-inf"):
+        return "-inf"
+    return f"{value:+.0f}"
+
+
+def run_match(game: Game, player_a: Player, player_b: Player, games: int, *,
+              names: tuple[str, str] | None = None, renderer: Renderer | None = None,
+              budget: Budget = Budget(), max_plies: int | None = None, seed: int = 0,
+              on_game: Callable[[int, GameRecord], None] | None = None) -> MatchResult:
+    """``games`` games with colours alternating, A moving first in the even-numbered ones."""
+    names = names or (player_a.name, player_b.name)
+    result = MatchResult(names=names)
+    for i in range(games):
+        a_first = i % 2 == 0
+        pair = (player_a, player_b) if a_first else (player_b, player_a)
+        pair_names = names if a_first else names[::-1]
+        record = play_game(game, pair, names=pair_names, renderer=renderer, budget=budget,
+                           max_plies=max_plies, seed=seed * 100003 + i)
+        record.tags["Round"] = str(i + 1)
+        result.records.append(record)
+        result.a_first.append(a_first)
+        if on_game is not None:
+            on_game(i, record)
+        if not record.finished and record.reason.endswith("quit"):
+            break
+    return result

@@ -1,0 +1,91 @@
+"""Compiled tic-tac-toe kernels (docs/kernels.md), so search fast paths can be tested on a tiny game.
+
+Position: ``[cell0..cell8, side_to_move, ply]`` with cells -1 empty, 0 X, 1 O.
+A move code is the cell index.
+"""
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+POS_SIZE = 11
+MAX_MOVES = 9
+_LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]],
+                  dtype=np.int64)
+
+
+@njit(cache=True)
+def current_player(pos):
+    return pos[9]
+
+
+@njit(cache=True)
+def _winner(pos):
+    for i in range(8):
+        a = pos[_LINES[i, 0]]
+        if a >= 0 and a == pos[_LINES[i, 1]] and a == pos[_LINES[i, 2]]:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def gen_moves(pos, out):
+    if _winner(pos) >= 0:
+        return 0
+    n = 0
+    for c in range(9):
+        if pos[c] < 0:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def apply_move(pos, code):
+    pos[code] = pos[9]
+    pos[9] = 1 - pos[9]
+    pos[10] += 1
+
+
+@njit(cache=True)
+def outcome(pos, n_legal):
+    w = _winner(pos)
+    if w >= 0:
+        return w
+    return 2 if n_legal == 0 else -1
+
+
+@njit(cache=True)
+def seed(s):
+    np.random.seed(s)
+
+
+@njit(cache=True)
+def playout(pos, max_plies):
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    for _ in range(max_plies + 1):
+        n = gen_moves(pos, moves)
+        result = outcome(pos, n)
+        if result >= 0:
+            return result
+        apply_move(pos, moves[np.random.randint(n)])
+    return 2
+
+
+def state_to_pos(state) -> np.ndarray:
+    return np.array(state.board + [state.to_move, state.ply], dtype=np.int64)
+
+
+def code_to_move(state, code: int) -> int:
+    return int(code)
+
+
+def move_to_code(state, move: int) -> int:
+    return int(move)
+
+
+KERNELS = SimpleNamespace(
+    pos_size=POS_SIZE, max_moves=MAX_MOVES, gen_moves=gen_moves, apply_move=apply_move,
+    outcome=outcome, playout=playout, seed=seed, current_player=current_player,
+    state_to_pos=state_to_pos, code_to_move=code_to_move, move_to_code=move_to_code,
+)
