@@ -11,7 +11,7 @@ import click
 
 from . import __version__
 from . import plugin_manager as plugins
-from .errors import PlygroundError, PluginError
+from .errors import PlygroundError, PluginError, UsageError
 from .match import play_game, run_match
 from .options import Spec
 from .protocols import Budget, Game
@@ -137,6 +137,7 @@ def play_command(game_spec, first, second, renderer_spec, fen, seed, max_plies, 
         return
     first, second = _fill_sides(game, first, second)
     players = [registry.make_player(first, game), registry.make_player(second, game)]
+    _check_humans_can_play((first, second), players, renderer)
     try:
         record = play_game(game, players, names=(first, second), renderer=renderer,
                            budget=_budget(simulations, seconds), start=_load_start(game, fen),
@@ -148,6 +149,12 @@ def play_command(game_spec, first, second, renderer_spec, fen, seed, max_plies, 
     if save:
         write_records(game, [record], save, append=True)
         click.echo(f"saved to {save}")
+
+
+def _check_humans_can_play(specs, players, renderer) -> None:
+    for spec, player in zip(specs, players):
+        if player.needs_renderer and (renderer is None or not renderer.interactive):
+            raise UsageError(f"player '{spec}' needs an interactive renderer: add --renderer console (or pygame)")
 
 
 def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str, str]:
@@ -179,6 +186,7 @@ def match_command(game_spec, first, second, games, renderer_spec, seed, max_plie
     game = registry.make_game(game_spec)
     renderer = registry.make_renderer(renderer_spec, game) if renderer_spec else None
     a, b = registry.make_player(first, game), registry.make_player(second, game)
+    _check_humans_can_play((first, second), (a, b), renderer)
     started = time.perf_counter()
 
     def progress(i, record):

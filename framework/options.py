@@ -67,9 +67,10 @@ class Option:
                 value = Path(text).expanduser()
             else:
                 value = self.type(text)
+            return self.check(value, owner)
         except (ValueError, TypeError):
+            # Quote what the user typed, not the converted value.
             raise OptionError(self._bad(raw, owner)) from None
-        return self.check(value, owner)
 
     def check(self, value: Any, owner: str = "") -> Any:
         """Validate an already-typed value (from a config file or the GUI)."""

@@ -162,6 +162,9 @@ class TicTacToe(Game):
         if not (x == o or x == o + 1):
             raise PositionError(f"impossible tic-tac-toe position {text!r}: X has {x} marks and O {o}")
         to_move = 0 if x == o else 1
+        lines = {board[a] for a, b, c in LINES if board[a] >= 0 and board[a] == board[b] == board[c]}
+        if lines == {0, 1} or (lines == {0} and x != o + 1) or (lines == {1} and x != o):
+            raise PositionError(f"impossible tic-tac-toe position {text!r}: play would have stopped at the first line")
         if len(parts) == 2:
             side = parts[1].upper()
             if side not in ("X", "O"):

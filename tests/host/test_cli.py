@@ -1,0 +1,87 @@
+"""Every CLI misuse: exit code 2 and one line that names the valid choices."""
+import json
+
+import pytest
+
+from plyground.cli import main
+
+
+def run(capsys, *args):
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+MATCH = ("match", "--game", "tictactoe", "-n", "2", "--quiet")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("match", "--game", "go", "--black", "random", "--white", "random"),
+     "unknown game 'go'; valid games: "),
+    (("match", "--game", "tictactoe", "--black", "alphago", "--white", "random"),
+     "unknown player 'alphago'; valid players: "),
+    (MATCH + ("--black", "random:speed=3", "--white", "random"),
+     "player random: unknown option 'speed'; valid options: seed"),
+    (MATCH + ("--black", "random:seed=abc", "--white", "random"),
+     "player random: bad value 'abc' for option 'seed': expected integer or none"),
+    (MATCH + ("--black", "random", "--white", "random", "--renderer", "hologram"),
+     "unknown renderer 'hologram'; valid renderers: "),
+    (MATCH + ("--black", "random", "--white", "random", "--renderer", "console:color=purple"),
+     "expected one of auto, always, never"),
+    (("match", "--game", "tictactoe:size=4", "--black", "random", "--white", "random"),
+     "game tictactoe: unknown option 'size'"),
+    (("play", "--game", "tictactoe", "--fen", "XXX/OOO/... X", "--black", "random", "--white", "random"),
+     "impossible tic-tac-toe position"),
+    (("perft", "tictactoe", "--depth", "2", "--fen", "XX"), "bad tic-tac-toe position"),
+    (("list", "wizards"), "Invalid value for '{games|players|renderers|trainers|networks}'"),
+    (("match", "--game", "tictactoe", "--black", "random", "--white", "random", "-n", "-1"),
+     "Invalid value for '-n'"),
+    (("frobnicate",), "No such command 'frobnicate'"),
+])
+def test_misuse_exits_2_with_one_clear_line(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+    error_lines = [line for line in err.splitlines() if "error" in line.lower()]
+    assert len(error_lines) == 1, err
+
+
+def test_human_without_an_interactive_renderer_is_refused(capsys):
+    code, out, err = run(capsys, "match", "--game", "tictactoe", "--black", "human", "--white", "random",
+                         "-n", "1", "--quiet")
+    assert code == 2
+    assert "player 'human' needs an interactive renderer: add --renderer console (or pygame)" in err
+
+
+def test_version_and_lists(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.startswith("plyground, version ")
+    code, out, _ = run(capsys, "list", "players", "--json")
+    players = {p["name"]: p for p in json.loads(out)}
+    assert players["random"]["options"][0]["name"] == "seed"
+    code, out, _ = run(capsys, "plugins")
+    assert "tictactoe" in out and "plyground" in out
+
+
+def test_match_prints_summary_and_saves_games(capsys, tmp_path):
+    save = tmp_path / "games.jsonl"
+    code, out, err = run(capsys, "match", "--game", "tictactoe", "--black", "random", "--white", "random",
+                         "-n", "20", "--seed", "7", "--save", str(save))
+    assert code == 0
+    assert "random vs random: 20 games" in out
+    assert "95% interval" in out
+    assert len(save.read_text().splitlines()) == 20
+    assert err.count("game ") == 20  # progress lines with ETA
+    code, out2, _ = run(capsys, "match", "--game", "tictactoe", "--black", "random", "--white", "random",
+                        "-n", "20", "--seed", "7", "--save", str(save))
+    assert out2 == out  # same seed, same games
+
+
+def test_perft_counts_tictactoe(capsys):
+    code, out, _ = run(capsys, "perft", "tictactoe", "--depth", "9")
+    assert code == 0 and "perft(9) = 127,872 nodes" in out

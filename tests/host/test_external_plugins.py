@@ -1,0 +1,153 @@
+"""Third-party plugins are real packages: built, installed into a fresh virtual environment, used."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import site
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXTERNAL = REPO / "tests" / "external_plugins"
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    """A new virtual environment that sees this environment's packages (plyground, numpy, ...).
+
+    Installing numpy and numba again from the network would make the test slow and
+    flaky; a ``.pth`` line that adds this interpreter's site directories gives the
+    new environment the same dependencies while its own site-packages, where the
+    plugin packages go, comes first.
+    """
+    root = tmp_path_factory.mktemp("venv")
+    # No pip of its own: this environment's pip (``--python``) installs into it, and
+    # builds use this environment's setuptools rather than an old bundled copy.
+    venv.EnvBuilder(with_pip=False).create(root)
+    python = root / "bin" / "python"
+    inner_site = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    outer = [p for p in site.getsitepackages() + [site.getusersitepackages()] if Path(p).is_dir()]
+    Path(inner_site, "_outer_env.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in outer) + "\n")
+    return root
+
+
+def external(name: str, tmp_path_factory) -> str:
+    """A copy of an example plugin package, so building it leaves the source tree clean."""
+    target = tmp_path_factory.mktemp("src") / name
+    shutil.copytree(EXTERNAL / name, target)
+    return str(target)
+
+
+def pip_install(env: Path, *args: str) -> None:
+    result = subprocess.run([sys.executable, "-m", "pip", "--python", str(env / "bin" / "python"), "install",
+                             "-q", "--no-deps", "--no-index", "--no-build-isolation", *args],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def plyground(env: Path, *args: str, **extra_env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("PLYGROUND_")}
+    environ.update(extra_env)
+    return subprocess.run([env / "bin" / "python", "-m", "plyground", *args], capture_output=True,
+                          text=True, env=environ, timeout=300)
+
+
+def test_installed_player_is_listed_and_plays(env, tmp_path_factory):
+    pip_install(env, external("good", tmp_path_factory))
+    listing = plyground(env, "plugins", "--json")
+    assert listing.returncode == 0, listing.stderr
+    rows = {row["name"]: row for row in json.loads(listing.stdout)}
+    assert rows["firstmove"]["distribution"] == "plyground-firstmove"
+    assert rows["firstmove"]["version"] == "1.2.3"
+    assert rows["firstmove"]["players"] == ["firstmove"]
+    assert {"tictactoe", "random", "human", "console"} <= set(rows)
+
+    match = plyground(env, "match", "--game", "tictactoe", "--black", "firstmove:reverse=true",
+                      "--white", "random", "-n", "4", "--quiet")
+    assert match.returncode == 0, match.stderr
+    assert "firstmove:reverse=true vs random: 4 games" in match.stdout
+
+    bad = plyground(env, "match", "--game", "tictactoe", "--black", "firstmove:reverse=maybe",
+                    "--white", "random")
+    assert bad.returncode == 2
+    assert "bad value 'maybe' for option 'reverse': expected true/false" in bad.stderr
+
+
+def test_broken_plugins_are_reported_and_skipped(env, tmp_path_factory):
+    pip_install(env, external("broken", tmp_path_factory))
+    pip_install(env, external("misspelled", tmp_path_factory))
+    result = plyground(env, "match", "--game", "tictactoe", "--black", "random", "--white", "random",
+                       "-n", "2", "--quiet")
+    assert result.returncode == 0
+    assert "2 games" in result.stdout
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert any("plugin 'broken' (plyground-broken 0.0.1) failed to load: ModuleNotFoundError" in w
+               for w in warnings), result.stderr
+    assert any("plugin 'misspelled' (plyground-misspelled 0.0.2)" in w and "register_player" in w
+               for w in warnings), result.stderr
+
+
+def test_strict_mode_turns_a_broken_plugin_into_a_failure(env, tmp_path_factory):
+    pip_install(env, external("broken", tmp_path_factory))
+    result = plyground(env, "plugins", PLYGROUND_STRICT_PLUGINS="1")
+    assert result.returncode == 1
+    assert "plugin 'broken' (plyground-broken 0.0.1) failed to load" in result.stderr
+    assert "PLYGROUND_STRICT_PLUGINS" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_disabled_plugins_are_never_imported(env, tmp_path_factory):
+    pip_install(env, external("broken", tmp_path_factory))
+    result = plyground(env, "plugins", "--json", PLYGROUND_DISABLE_PLUGINS="broken,misspelled",
+                       PLYGROUND_STRICT_PLUGINS="1")
+    assert result.returncode == 0, result.stderr
+    names = {row["name"] for row in json.loads(result.stdout)}
+    assert "broken" not in names and "tictactoe" in names
+
+
+def test_editable_install_of_plyground_itself(env):
+    """``pip install -e .`` maps framework/, games/, players/, plugins/ into one namespace."""
+    pip_install(env, "-e", str(REPO))
+    probe = subprocess.run([env / "bin" / "python", "-c",
+                            "import plyground, plyground.games.tictactoe as t, plyground.plugins.console as c;"
+                            "print(plyground.__file__); print(t.__file__); print(c.__file__)"],
+                           capture_output=True, text=True, check=True)
+    files = probe.stdout.split()
+    assert files[0] == str(REPO / "framework" / "__init__.py")
+    assert files[1] == str(REPO / "games" / "tictactoe" / "__init__.py")
+    assert files[2] == str(REPO / "plugins" / "console" / "__init__.py")
+
+
+def test_regular_install_lists_every_builtin_from_entry_point_metadata(tmp_path):
+    """``pip install .`` (a built wheel, not the source tree) registers every built-in plugin."""
+    root = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(root)
+    inner_site = subprocess.run([root / "bin" / "python", "-c", "import site; print(site.getsitepackages()[0])"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+    outer = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    Path(inner_site, "_outer_env.pth").write_text(
+        "import site; " + "; ".join(f"site.addsitedir({p!r})" for p in outer) + "\n")
+    pip_install(root, str(REPO))
+    probe = subprocess.run([root / "bin" / "python", "-c", "import plyground.games; print(plyground.games.__file__)"],
+                           capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert probe.stdout.strip().startswith(inner_site)
+    listing = subprocess.run([root / "bin" / "python", "-m", "plyground", "plugins", "--json"],
+                             capture_output=True, text=True, cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    declared = _declared_entry_points()
+    listed = {row["name"] for row in json.loads(listing.stdout)}
+    assert declared <= listed, declared - listed
+    assert "tictactoe" in declared and "console" in declared
+
+
+def _declared_entry_points() -> set[str]:
+    import tomllib
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    return set(project["entry-points"]["plyground"])

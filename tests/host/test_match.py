@@ -1,0 +1,111 @@
+import pytest
+
+from plyground.match import play_game, run_match
+from plyground.protocols import Budget, Command, Player
+from plyground.registry import get_registry
+from plyground.stats import Score
+
+
+@pytest.fixture
+def ttt():
+    return get_registry().make_game("tictactoe")
+
+
+class Scripted(Player):
+    """Plays (or answers) a fixed list of texts; records what it was told."""
+    name = "scripted"
+    description = "test player"
+
+    def __init__(self, game, script):
+        super().__init__(game)
+        self.script = list(script)
+        self.seen = []
+
+    def choose_move(self, state, budget):
+        item = self.script.pop(0)
+        if isinstance(item, Command) or not isinstance(item, str):
+            return item
+        return state.parse_move(item)
+
+    def observe_move(self, state, move):
+        self.seen.append(state.move_to_text(move))
+
+
+def test_a_won_game_is_recorded_in_the_games_notation(ttt):
+    x = Scripted(ttt, ["a1", "a2", "a3"])
+    o = Scripted(ttt, ["b1", "b2"])
+    record = play_game(ttt, [x, o], names=("x", "o"))
+    assert record.moves == ["a1", "b1", "a2", "b2", "a3"]
+    assert record.returns == (1.0, -1.0) and record.result_text == "1-0"
+    assert record.reason == "three in a row"
+    assert x.seen == o.seen == record.moves
+
+
+def test_players_get_clones_and_cannot_corrupt_the_game(ttt):
+    class Vandal(Player):
+        name, description = "vandal", "mutates the state it is given"
+
+        def choose_move(self, state, budget):
+            move = state.legal_moves()[0]
+            state.apply(move)  # must not affect the real game
+            if state.legal_moves():
+                state.apply(state.legal_moves()[0])
+            return move
+
+    record = play_game(ttt, [Vandal(ttt), Vandal(ttt)])
+    assert record.finished and len(record.moves) >= 5
+    assert record.moves[:3] == ["a3", "b3", "c3"]
+
+
+def test_illegal_move_forfeits_and_crash_is_unfinished(ttt):
+    record = play_game(ttt, [Scripted(ttt, [99]), Scripted(ttt, [])])
+    assert record.returns == (-1.0, 1.0) and "forfeited with the illegal move 99" in record.reason
+
+    class Crash(Player):
+        name, description = "crash", "raises"
+
+        def choose_move(self, state, budget):
+            raise RuntimeError("engine died")
+
+    record = play_game(ttt, [Crash(ttt), Scripted(ttt, [])], names=("c", "s"))
+    assert not record.finished and record.result_text == "*"
+    assert "c (X) failed: RuntimeError: engine died" in record.reason
+
+
+def test_resign_quit_undo_and_ply_cap(ttt):
+    record = play_game(ttt, [Scripted(ttt, ["a1", Command.RESIGN]), Scripted(ttt, ["b1"])])
+    assert record.returns == (-1.0, 1.0) and record.reason == "X resigned"
+
+    record = play_game(ttt, [Scripted(ttt, [Command.QUIT]), Scripted(ttt, [])])
+    assert not record.finished and record.reason == "X quit"
+
+    # X plays a1, O b1; X takes back (both moves undone) and plays c3 instead.
+    x = Scripted(ttt, ["a1", Command.UNDO, "c3", Command.RESIGN])
+    o = Scripted(ttt, ["b1", "b2"])
+    record = play_game(ttt, [x, o])
+    assert record.moves == ["c3", "b2"]
+
+    record = play_game(ttt, [Scripted(ttt, ["a1", "a2"]), Scripted(ttt, ["b1", "b2"])], max_plies=3)
+    assert record.moves == ["a1", "b1", "a2"]
+    assert record.returns == (0.0, 0.0) and record.reason == "ply cap (3 plies)"
+
+
+def test_match_alternates_colours_and_is_reproducible(ttt):
+    reg = get_registry()
+    a, b = reg.make_player("random", ttt), reg.make_player("random", ttt)
+    first = run_match(ttt, a, b, 30, seed=5)
+    second = run_match(ttt, a, b, 30, seed=5)
+    assert [r.moves for r in first.records] == [r.moves for r in second.records]
+    assert first.a_first == [i % 2 == 0 for i in range(30)]
+    assert first.score.games == 30
+    assert [r.players for r in first.records][:2] == [("random", "random")] * 2
+
+
+def test_score_interval_and_elo():
+    s = Score(60, 20, 20)
+    assert s.score == pytest.approx(0.7)
+    lo, hi = s.interval()
+    assert lo < 0.7 < hi and hi - lo < 0.2
+    assert Score(10, 0, 0).interval()[0] > 0.65
+    assert Score(50, 0, 50).elo() == pytest.approx(0.0)
+    assert Score(76, 0, 24).elo() == pytest.approx(200, abs=2)

@@ -1,0 +1,62 @@
+from pathlib import Path
+
+import pytest
+
+from plyground.errors import OptionError
+from plyground.options import Option, Spec, resolve_options
+
+SIMS = Option("simulations", int, 1000, "simulations per move", min=1)
+C = Option("c", float, 1.41, "exploration", min=0.0001)
+REUSE = Option("reuse", bool, True, "reuse the tree")
+MODE = Option("mode", str, "puct", "root search", choices=("puct", "gumbel"))
+MODEL = Option("model", Path, None, "model file", optional=True)
+ALL = (SIMS, C, REUSE, MODE, MODEL)
+
+
+def test_spec_parses_name_and_inline_options():
+    spec = Spec.parse("mcts:simulations=800, c=1.4")
+    assert spec.name == "mcts" and spec.options == {"simulations": "800", "c": "1.4"}
+    assert str(spec) == "mcts:simulations=800,c=1.4"
+    assert Spec.parse("random") == Spec("random", {})
+
+
+def test_spec_keeps_commas_inside_a_value():
+    assert Spec.parse("alphazero:model=runs/a,b.npz,simulations=5").options == {
+        "model": "runs/a,b.npz", "simulations": "5"}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "expected NAME"), (":x=1", "expected NAME"), ("mcts:simulations", "expected option=value"),
+    ("mcts:c=1,c=2", "given twice"), ("mcts:=3", "expected option=value")])
+def test_malformed_specs_are_rejected(text, message):
+    with pytest.raises(OptionError, match=message):
+        Spec.parse(text)
+
+
+def test_values_are_typed_and_defaults_filled():
+    values = resolve_options(ALL, {"simulations": "800", "reuse": "no", "model": "~/m.npz"}, "player mcts")
+    assert values == {"simulations": 800, "c": 1.41, "reuse": False, "mode": "puct",
+                      "model": Path("~/m.npz").expanduser()}
+
+
+@pytest.mark.parametrize("given, message", [
+    ({"simulations": "-5"}, "bad value '-5' for option 'simulations': expected integer >= 1"),
+    ({"simulations": "1.5"}, "expected integer >= 1"),
+    ({"c": "0"}, "expected number >= 0.0001"),
+    ({"c": "nan"}, "expected number >= 0.0001"),
+    ({"reuse": "maybe"}, "expected true/false"),
+    ({"mode": "greedy"}, "expected one of puct, gumbel"),
+    ({"simulation": "5"}, "unknown option 'simulation'; valid options: simulations, c, reuse, mode, model"),
+    ({"simulations": True}, "expected integer"),
+])
+def test_bad_values_name_the_option_and_what_is_valid(given, message):
+    with pytest.raises(OptionError, match=message) as info:
+        resolve_options(ALL, given, "player mcts")
+    assert str(info.value).startswith("player mcts: ")
+
+
+def test_typed_values_from_config_files_are_checked_too():
+    assert resolve_options(ALL, {"c": 2, "simulations": 5}, "x")["c"] == 2.0
+    with pytest.raises(OptionError):
+        resolve_options(ALL, {"simulations": 0}, "x")
+    assert resolve_options(ALL, {"model": None}, "x")["model"] is None
