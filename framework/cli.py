@@ -139,9 +139,12 @@ def play_command(game_spec, first, second, renderer_spec, fen, seed, max_plies, 
     players = [registry.make_player(first, game), registry.make_player(second, game)]
     _check_humans_can_play((first, second), players, renderer)
     try:
-        record = play_game(game, players, names=(first, second), renderer=renderer,
-                           budget=_budget(simulations, seconds), start=_load_start(game, fen),
-                           max_plies=max_plies, seed=seed)
+        settings = dict(budget=_budget(simulations, seconds), start=_load_start(game, fen),
+                        max_plies=max_plies, seed=seed)
+        if hasattr(renderer, "play"):  # a windowed renderer runs the game loop itself (bots think off the UI thread)
+            record = renderer.play(game, players, (first, second), **settings)
+        else:
+            record = play_game(game, players, names=(first, second), renderer=renderer, **settings)
     finally:
         for p in players:
             p.close()

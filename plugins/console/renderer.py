@@ -11,12 +11,14 @@ from plyground.protocols import Command, GameRecord, Renderer, State
 
 HELP = """Commands at the move prompt:
   <move>   a move in the game's notation (see the rules below)
-  moves    list the legal moves
+  moves    list the legal moves (also: ?)
   board    show the board again
-  help     this text and the rules
+  help     this text and the rules (also: h)
   undo     take back your last move (and the reply to it)
   resign   give up this game
-  quit     stop playing (the game is recorded as unfinished)"""
+  quit     stop playing (the game is recorded as unfinished; also: q, exit)"""
+
+HINT = "Type a move, or: moves, board, help, undo, resign, quit."
 
 
 class ConsoleRenderer(Renderer):
@@ -31,24 +33,30 @@ class ConsoleRenderer(Renderer):
         super().__init__(**options)
         self.stdin = stdin or sys.stdin
         self.out = stdout or sys.stdout
-        self.color = self._use_color(options.get("color", "auto"))
+        self.color_mode = options.get("color", "auto")
         self.quiet = options.get("quiet", False)
         self.game = None
         self.names: tuple[str, str] = ("", "")
         self.last_move: str | None = None
+        self._hinted = False
+        self._undo_at: int | None = None   # ply at which the human last asked to take back
 
-    def _use_color(self, mode: str) -> bool:
-        if mode == "always":
+    @property
+    def color(self) -> bool:
+        """Colour on request, or automatically when writing to a terminal (and NO_COLOR is unset)."""
+        if self.color_mode == "always":
             return True
-        if mode == "never" or os.environ.get("NO_COLOR"):
+        if self.color_mode == "never" or os.environ.get("NO_COLOR"):
             return False
-        return hasattr(self.out, "isatty") and self.out.isatty()
+        isatty = getattr(self.out, "isatty", None)
+        return bool(isatty and isatty())
 
     def _print(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
     def start(self, game, state, players):
         self.game, self.names, self.last_move = game, tuple(players), None
+        self._hinted, self._undo_at = False, None
         if not self.quiet:
             sides = ", ".join(f"{side}: {name}" for side, name in zip(game.side_names, players))
             self._print(f"New game of {game.name} — {sides}")
@@ -70,6 +78,12 @@ class ConsoleRenderer(Renderer):
 
     def ask_move(self, state: State):
         side = self.game.side_names[state.current_player()]
+        if not self._hinted:
+            self._print(HINT)
+            self._hinted = True
+        if self._undo_at is not None and state.ply == self._undo_at:
+            self._print("nothing to take back yet: you have not moved")
+        self._undo_at = None
         while True:
             self.out.write(f"{side} move (or 'help'): ")
             self.out.flush()
@@ -85,7 +99,11 @@ class ConsoleRenderer(Renderer):
                 return Command.QUIT
             if word == "resign":
                 return Command.RESIGN
-            if word in ("undo", "takeback"):
+            if word in ("undo", "takeback", "take back"):
+                if state.ply == 0:
+                    self._print("nothing to take back yet: no move has been played")
+                    continue
+                self._undo_at = state.ply
                 return Command.UNDO
             if word in ("moves", "legal", "?"):
                 self._print("legal moves: " + " ".join(state.move_to_text(m) for m in state.legal_moves()))

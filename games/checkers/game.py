@@ -1,0 +1,274 @@
+"""The checkers Game and State: the plyground API on top of the compiled engine.
+
+A State is a position array (kernels.py layout) plus what the rules need
+beyond it: the Zobrist key of every position since the start (threefold
+repetition) and an undo stack.  Moves are the engine's move codes as plain
+Python ints, so listing and applying moves costs one compiled call each.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from plyground.errors import MoveError
+from plyground.options import Option
+from plyground.protocols import Game, GameRecord, State
+
+from . import encoding, kernels, notation, view
+from .kernels import NO_PROGRESS, PLY, SIDE
+
+_MASK64 = (1 << 64) - 1
+_legal_codes = kernels.legal_codes
+_apply_move_hashed = kernels.apply_move_hashed
+
+RULES_TEXT = """\
+English checkers (American draughts), as played under ACF rules.
+
+The board: the 32 dark squares of an 8x8 board, numbered 1-32 from Black's
+side (the square numbers are printed beside the board).  Black starts on
+1-12, White on 21-32, and Black moves first.
+
+Moving: a man moves one square diagonally forward onto an empty square.  A
+man that reaches the far row (29-32 for Black, 1-4 for White) is crowned
+king; a king moves one square diagonally forward or backward.
+
+Capturing: jump diagonally over an adjacent enemy piece onto the empty
+square behind it; the jumped piece is removed.  If you can capture you must,
+but you may choose which capture.  After a jump, the same piece must keep
+jumping while it can: the whole sequence is one move.  A man that reaches
+the king row during a capture is crowned and its move ends there.
+
+Winning: you win when your opponent cannot move (no pieces left, or all
+blocked).  Drawn: the same position with the same side to move occurs a
+third time, or 40 moves each (80 plies) pass without a capture or a man
+move.
+
+Writing moves: 11-15 is a move, 15x22 a capture; a multiple jump is
+22x15x8, or just 22x8 when only one capture goes from 22 to 8.
+"""
+
+
+_INITIAL_POSITION = np.array(notation.parse_fen(notation.INITIAL_FEN), dtype=np.int64)
+
+
+class CheckersState(State):
+    """A checkers position with its history.  Create it through :class:`CheckersGame`."""
+
+    __slots__ = ("game", "_pos", "_hash", "_keys", "_undo", "_moves", "_status")
+
+    def __init__(self, game: "CheckersGame", pos: np.ndarray) -> None:
+        self.game = game
+        self._pos = pos                      # owned int64 array, kernels.py layout
+        self._hash = int(kernels.hash_position(pos))
+        self._keys = [self._hash]            # key of every position since the start
+        self._undo: list[tuple] = []         # (position before, key before, move, cached moves, cached status)
+        self._moves: list[int] | None = None   # generated moves, ignoring draws (cache)
+        self._status: tuple[int, str] | None = None   # (outcome code, reason) (cache)
+
+    # ------------------------------------------------------------- rules
+    def _generated(self) -> list[int]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = _legal_codes(self._pos).tolist()
+        return moves
+
+    def _outcome(self) -> tuple[int, str]:
+        """(-1 going on / 0 or 1 winner / 2 draw, reason); same order of checks as the kernels."""
+        status = self._status
+        if status is None:
+            params = self.game.params
+            pos = self._pos
+            limit, cap, reps = params["no_progress_plies"], params["max_plies"], params["repetitions"]
+            if not self._generated():
+                status = (1 - int(pos[SIDE]), "no legal moves")
+            elif reps and self.repetition_count() >= reps:
+                status = (2, "threefold repetition" if reps == 3 else f"repetition ({reps} times)")
+            elif limit and pos[NO_PROGRESS] >= limit:
+                status = (2, "40-move rule" if limit == 80 else f"no-progress rule ({limit} plies)")
+            elif cap is not None and pos[PLY] >= cap:
+                status = (2, "ply cap")
+            else:
+                status = (-1, "")
+            self._status = status
+        return status
+
+    def repetition_count(self) -> int:
+        """How many times the current position (same side to move) has occurred so far."""
+        keys = self._keys
+        current = keys[-1]
+        # Only positions since the last capture or man move can recur.
+        oldest = max(len(keys) - 1 - int(self._pos[NO_PROGRESS]), 0)
+        return 1 + sum(1 for i in range(len(keys) - 3, oldest - 1, -2) if keys[i] == current)
+
+    def current_player(self) -> int:
+        return int(self._pos[SIDE])
+
+    def legal_moves(self) -> list[int]:
+        if self._outcome()[0] >= 0:
+            return []
+        return self._moves.copy()
+
+    def apply(self, move: int) -> None:
+        if self._outcome()[0] >= 0 or not isinstance(move, (int, np.integer)) or move not in self._moves:
+            raise MoveError(self._illegal_message(move))
+        code = int(move)
+        self._undo.append((self._pos.copy(), self._hash, code, self._moves, self._status))
+        self._hash = _apply_move_hashed(self._pos, code, self._hash)
+        self._keys.append(self._hash)
+        self._moves = None
+        self._status = None
+
+    def _illegal_message(self, move: Any) -> str:
+        if self.is_terminal():
+            return f"the game is over ({self.outcome_reason()}); no move can be played"
+        hint = " (use parse_move for move text)" if isinstance(move, str) else ""
+        return (f"{move!r} is not a legal move here{hint}; legal moves: "
+                f"{notation.moves_text(self._pos, self._moves)}")
+
+    def undo(self) -> None:
+        if not self._undo:
+            raise MoveError("there is no move to take back")
+        pos, self._hash, _, self._moves, self._status = self._undo.pop()
+        self._pos[:] = pos   # copy: clones share the saved arrays
+        self._keys.pop()
+
+    def clone(self) -> "CheckersState":
+        copy = CheckersState.__new__(CheckersState)
+        copy.game = self.game
+        copy._pos = self._pos.copy()
+        copy._hash = self._hash
+        copy._keys = list(self._keys)
+        copy._undo = list(self._undo)        # its arrays are never written to
+        copy._moves = self._moves            # never mutated in place
+        copy._status = self._status
+        return copy
+
+    def is_terminal(self) -> bool:
+        return self._outcome()[0] >= 0
+
+    def returns(self) -> tuple[float, float]:
+        code = self._outcome()[0]
+        return (1.0, -1.0) if code == 0 else (-1.0, 1.0) if code == 1 else (0.0, 0.0)
+
+    def outcome_reason(self) -> str:
+        return self._outcome()[1]
+
+    @property
+    def ply(self) -> int:
+        return int(self._pos[PLY])
+
+    @property
+    def no_progress_plies(self) -> int:
+        """Plies since the last capture or man move (the 40-move rule's counter)."""
+        return int(self._pos[NO_PROGRESS])
+
+    def key(self) -> int:
+        return self._hash & _MASK64
+
+    # ---------------------------------------------------------- history
+    def history(self) -> list[int]:
+        """The moves applied to this state, oldest first."""
+        return [entry[2] for entry in self._undo]
+
+    def last_move(self) -> int | None:
+        return self._undo[-1][2] if self._undo else None
+
+    def previous_position(self) -> np.ndarray | None:
+        """The position array before the last move (a copy), or None at the start."""
+        return self._undo[-1][0].copy() if self._undo else None
+
+    # ---------------------------------------------------------- notation
+    def move_to_text(self, move: int) -> str:
+        """11-15, 15x22; a multi-jump as 22x8, or 22x15x8 when two captures share its ends."""
+        moves = self._generated()
+        if not isinstance(move, (int, np.integer)) or move not in moves:
+            raise MoveError(self._illegal_message(move))
+        return notation.move_text(self._pos, int(move), moves)
+
+    def move_path(self, move: int) -> list[int]:
+        """The squares (1-32) the moving piece visits, start first."""
+        if not isinstance(move, (int, np.integer)) or move not in self._generated():
+            raise MoveError(self._illegal_message(move))
+        paths = notation.capture_paths(self._pos, int(move))
+        return [s + 1 for s in paths[0]]
+
+    def parse_move(self, text: str) -> int:
+        return notation.match_move(self._pos, self.legal_moves(), text, self.outcome_reason())
+
+    def to_text(self) -> str:
+        return notation.format_fen(self._pos)
+
+    def __repr__(self) -> str:
+        return f"<CheckersState {self.to_text()!r} ply={self.ply}>"
+
+    # --------------------------------------------------------- encodings
+    def observation(self) -> np.ndarray:
+        return encoding.observation(self._pos, self.game.params["no_progress_plies"])
+
+    def action_index(self, move: int) -> int:
+        """``from * 32 + to`` in the mover's frame; see encoding.py on shared indices."""
+        return encoding.action_index(int(self._pos[SIDE]), int(move))
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(encoding.NUM_ACTIONS, dtype=bool)
+        side = int(self._pos[SIDE])
+        for move in self.legal_moves():
+            mask[encoding.action_index(side, move)] = True
+        return mask
+
+    def moves_for_action(self, index: int) -> list[int]:
+        """Every legal move at action ``index`` (two captures can share one), in legal-move order."""
+        side = int(self._pos[SIDE])
+        return [m for m in self.legal_moves() if encoding.action_index(side, m) == index]
+
+
+class CheckersGame(Game):
+    name = "checkers"
+    description = "English checkers (American draughts): forced captures, multi-jumps, short kings."
+    options = (
+        Option("repetitions", int, 3, "the game is drawn when a position (same side to move) occurs "
+                                      "this many times; 0 turns the rule off", min=0),
+        Option("no_progress_plies", int, 80, "drawn after this many plies without a capture or a man "
+                                             "move (80 = the 40-move rule); 0 turns the rule off", min=0),
+        Option("max_plies", int, None, "adjudicate a draw when this many plies have been played",
+               min=1, optional=True),
+    )
+    side_names = ("Black", "White")
+    record_suffix = ".pdn"
+    default_opponents = ("alphazero", "mcts", "random")
+    observation_shape = encoding.OBSERVATION_SHAPE
+    num_actions = encoding.NUM_ACTIONS
+    rules_text = RULES_TEXT
+
+    def new_initial_state(self) -> CheckersState:
+        return CheckersState(self, _INITIAL_POSITION.copy())
+
+    def new_state(self, text: str) -> CheckersState:
+        """A state from PDN FEN (``B:W21,22,K32:B1,2,K5``); PositionError naming what is wrong."""
+        return CheckersState(self, np.array(notation.parse_fen(text), dtype=np.int64))
+
+    def render_text(self, state: CheckersState, last_move=None, color: bool = False) -> str:
+        return view.render(state, last_move, color)
+
+    def legal_moves_text(self, state: CheckersState) -> str:
+        """One line listing the legal moves (for a 'moves' or hint command)."""
+        return view.legal_moves_text(state)
+
+    def augment(self, observation: np.ndarray, policy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """No symmetries: English checkers has none beyond the colour flip in the encoding."""
+        return [(observation, policy)]
+
+    def kernels(self):
+        return kernels.make_kernels(self.params["no_progress_plies"], self.params["max_plies"] or 0)
+
+    def perft(self, state: CheckersState, depth: int) -> int:
+        """Compiled bulk-counting perft: leaves of the move tree, draw rules ignored."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, not {depth}")
+        return int(kernels.perft(state._pos.copy(), depth, True))
+
+    def format_records(self, records: Sequence[GameRecord]) -> str:
+        """PDN text of the records (tags, numbered moves, result)."""
+        from .pdn import format_records
+        return format_records(records)

@@ -1,0 +1,495 @@
+"""Compiled English-checkers engine: bitboards, move generation, apply, hashing, perft.
+
+This is the contract of docs/kernels.md.  A position is an int64 array
+
+    [black_men, black_kings, white_men, white_kings, side_to_move, no_progress_plies, ply]
+
+with bitboards in the low 32 bits (bit s = square s + 1).  A move code packs
+
+    from | to << 5 | captured_bitboard << 10        (squares 0-based)
+
+which is exactly a move's identity under the rules: capture paths with the
+same start, end and captured set are one move, so duplicates merge by
+comparing codes.  A king's capture may end on its own start square (from == to).
+
+Every function is compiled with ``cache=True``, so the compile cost (about ten
+seconds) is paid once per machine, not once per process.  The outcome and
+playout kernels depend on the game's draw parameters; :func:`make_kernels`
+builds them as closures over those numbers (numba caches closures over plain
+integers, keyed by their values).
+"""
+from __future__ import annotations
+
+import functools
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from .board import FULL, JUMP, KING_ROW, SHIFT_MASKS, STEP, ZOBRIST, ZOBRIST_SIDE
+
+POS_SIZE = 7
+BLACK_MEN, BLACK_KINGS, WHITE_MEN, WHITE_KINGS, SIDE, NO_PROGRESS, PLY = range(POS_SIZE)
+
+#: Size of a move buffer.  Quiet moves are at most 12 pieces x 4 = 48; captures
+#: from real play stay far below this (see docs/checkers.md).  The generator
+#: never writes past the buffer it is given.
+MAX_MOVES = 256
+
+# Masked shifts moving every bit one step in a direction; the deltas depend on
+# the row's parity (see board.SHIFT_MASKS, asserted here so a change cannot go unnoticed).
+assert [d for _, d in SHIFT_MASKS] == [-4, -5, -3, -4, 3, 4, 4, 5]
+_UL4, _UL5, _UR3, _UR4, _DL3, _DL4, _DR4, _DR5 = (m for m, _ in SHIFT_MASKS)
+_KING_ROW_BLACK, _KING_ROW_WHITE = KING_ROW
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+# ----------------------------------------------------------------- bit helpers
+
+@njit(cache=True, inline="always")
+def _up_left(b):
+    return ((b & _UL4) >> 4) | ((b & _UL5) >> 5)
+
+
+@njit(cache=True, inline="always")
+def _up_right(b):
+    return ((b & _UR3) >> 3) | ((b & _UR4) >> 4)
+
+
+@njit(cache=True, inline="always")
+def _down_left(b):
+    return ((b & _DL3) << 3) | ((b & _DL4) << 4)
+
+
+@njit(cache=True, inline="always")
+def _down_right(b):
+    return ((b & _DR4) << 4) | ((b & _DR5) << 5)
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def _lowest_square(b):
+    """Index of the lowest set bit of a non-zero 32-bit board (de Bruijn multiplication)."""
+    return _DEBRUIJN[(((b & -b) * 0x077CB531) >> 27) & 31]
+
+
+@njit(cache=True, inline="always")
+def _sides(pos):
+    """(own men, own kings, opponent pieces, empty squares) for the side to move."""
+    if pos[SIDE] == 0:
+        men, kings, opp = pos[BLACK_MEN], pos[BLACK_KINGS], pos[WHITE_MEN] | pos[WHITE_KINGS]
+    else:
+        men, kings, opp = pos[WHITE_MEN], pos[WHITE_KINGS], pos[BLACK_MEN] | pos[BLACK_KINGS]
+    return men, kings, opp, ~(men | kings | opp) & FULL
+
+
+@njit(cache=True, inline="always")
+def _jumpers(men, kings, opp, empty, side):
+    """Pieces of the side to move that have at least one capture.
+
+    A piece can jump down-left when its down-left neighbour is an opponent
+    and the square beyond is empty: shift the empty squares up-right (onto
+    the would-be victims), keep opponents, shift up-right again (onto the jumpers).
+    """
+    down = (men if side == 0 else 0) | kings
+    up = (men if side == 1 else 0) | kings
+    j = down & (_up_right(_up_right(empty) & opp) | _up_left(_up_left(empty) & opp))
+    j |= up & (_down_right(_down_right(empty) & opp) | _down_left(_down_left(empty) & opp))
+    return j
+
+
+# ------------------------------------------------------------ move generation
+
+@njit(cache=True, inline="always")
+def _record(out, n, code, first, check_duplicates):
+    # Only a king can reach the same end with the same captured set by two
+    # paths (a man's rows strictly advance, which pins its path), so only a
+    # king's moves need the duplicate scan.
+    if check_duplicates:
+        for i in range(first, n):
+            if out[i] == code:
+                return n
+    if n < out.shape[0]:
+        out[n] = code
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _gen_captures(jumpers, men, kings, opp, empty, side, out, merge, stack):
+    """Every capture sequence of every jumper, by an explicit depth-first search.
+
+    Captured pieces stay on the board until the move ends (they cannot be
+    jumped twice).  A landing square always has the parity class of the start
+    square and a captured piece the other one, so whether captured pieces are
+    lifted at once or at the end of the move never changes which jumps exist.
+    (Explicit stack, not recursion: numba's on-disk cache mishandles
+    recursive functions.)
+    """
+    n = 0
+    king_row = _KING_ROW_BLACK if side == 0 else _KING_ROW_WHITE
+    # ``stack`` has one row per jump depth (a sequence takes at most 12 pieces):
+    # square, captured so far, next direction to try, whether any jump continued.
+    while jumpers:
+        s = _lowest_square(jumpers)
+        jumpers &= jumpers - 1
+        bit = 1 << s
+        is_king = (kings & bit) != 0
+        if is_king:
+            dlo, dhi = 0, 3
+        elif side == 0:
+            dlo, dhi = 2, 3
+        else:
+            dlo, dhi = 0, 1
+        # The jumping piece has left its square, which a king may cross or end on.
+        free = empty | bit
+        first = n
+        depth = 0
+        stack[0, 0] = s
+        stack[0, 1] = 0
+        stack[0, 2] = dlo
+        stack[0, 3] = 0
+        while depth >= 0:
+            d = stack[depth, 2]
+            if d > dhi:
+                if stack[depth, 3] == 0 and depth > 0:
+                    code = s | (stack[depth, 0] << 5) | (stack[depth, 1] << 10)
+                    n = _record(out, n, code, first, merge and is_king)
+                depth -= 1
+                continue
+            stack[depth, 2] = d + 1
+            cur = stack[depth, 0]
+            captured = stack[depth, 1]
+            over = STEP[d, cur]
+            land = JUMP[d, cur]
+            if land < 0 or ((opp >> over) & 1) == 0 or ((captured >> over) & 1) != 0 or ((free >> land) & 1) == 0:
+                continue
+            stack[depth, 3] = 1
+            taken = captured | (1 << over)
+            if not is_king and ((king_row >> land) & 1) != 0:
+                # A man reaching the king row is crowned and the move ends there.
+                n = _record(out, n, s | (land << 5) | (taken << 10), first, False)
+                continue
+            depth += 1
+            stack[depth, 0] = land
+            stack[depth, 1] = taken
+            stack[depth, 2] = dlo
+            stack[depth, 3] = 0
+    return n
+
+
+@njit(cache=True)
+def _gen_quiet(men, kings, empty, side, out):
+    n = 0
+    pieces = men | kings
+    while pieces:
+        s = _lowest_square(pieces)
+        pieces &= pieces - 1
+        if (kings >> s) & 1:
+            dlo, dhi = 0, 3
+        elif side == 0:
+            dlo, dhi = 2, 3
+        else:
+            dlo, dhi = 0, 1
+        # Directions in this order list each piece's targets in ascending square order.
+        for d in range(dlo, dhi + 1):
+            t = STEP[d, s]
+            if t >= 0 and ((empty >> t) & 1) != 0 and n < out.shape[0]:
+                out[n] = s | (t << 5)
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def generate(pos, out, merge, stack):
+    """:func:`gen_moves` with a preallocated capture stack (int64, shape (16, 4)) and a switch to list
+    every capture path separately (``merge=False``, for the perft cross-check)."""
+    side = pos[SIDE]
+    men, kings, opp, empty = _sides(pos)
+    jumpers = _jumpers(men, kings, opp, empty, side)
+    if jumpers:
+        return _gen_captures(jumpers, men, kings, opp, empty, side, out, merge, stack)
+    return _gen_quiet(men, kings, empty, side, out)
+
+
+@njit(cache=True)
+def gen_moves(pos, out):
+    """Legal moves of ``pos`` as codes in ``out[:n]``; returns n.  Captures are compulsory.
+
+    Order: pieces by ascending square; quiet moves by ascending target;
+    a piece's captures in depth-first order (up-left, up-right, down-left, down-right).
+    """
+    side = pos[SIDE]
+    men, kings, opp, empty = _sides(pos)
+    jumpers = _jumpers(men, kings, opp, empty, side)
+    if jumpers:
+        stack = np.empty((16, 4), dtype=np.int64)
+        return _gen_captures(jumpers, men, kings, opp, empty, side, out, True, stack)
+    return _gen_quiet(men, kings, empty, side, out)
+
+
+@njit(cache=True)
+def legal_codes(pos):
+    """The legal moves as a fresh array (what the Python State lists)."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(pos, out)
+    return out[:n].copy()
+
+
+@njit(cache=True, inline="always")
+def _count(men, kings, opp, empty, side, buf, merge, stack):
+    jumpers = _jumpers(men, kings, opp, empty, side)
+    if jumpers:
+        return _gen_captures(jumpers, men, kings, opp, empty, side, buf, merge, stack)
+    down = (men if side == 0 else 0) | kings
+    up = (men if side == 1 else 0) | kings
+    return (_popcount(_down_left(down) & empty) + _popcount(_down_right(down) & empty)
+            + _popcount(_up_left(up) & empty) + _popcount(_up_right(up) & empty))
+
+
+@njit(cache=True)
+def count_moves(pos, buf, merge, stack):
+    """Number of legal moves; quiet moves are counted with popcounts, never listed."""
+    men, kings, opp, empty = _sides(pos)
+    return _count(men, kings, opp, empty, pos[SIDE], buf, merge, stack)
+
+
+@njit(cache=True, inline="always")
+def _count_after(pos, code, buf, merge, stack):
+    """:func:`count_moves` of the position after ``code``, without building it in memory
+    (the last ply of perft, where nearly all the time goes)."""
+    side = pos[SIDE]
+    if side == 0:
+        men, kings, opp_men, opp_kings = pos[BLACK_MEN], pos[BLACK_KINGS], pos[WHITE_MEN], pos[WHITE_KINGS]
+        king_row = _KING_ROW_BLACK
+    else:
+        men, kings, opp_men, opp_kings = pos[WHITE_MEN], pos[WHITE_KINGS], pos[BLACK_MEN], pos[BLACK_KINGS]
+        king_row = _KING_ROW_WHITE
+    from_bit = 1 << (code & 31)
+    to_bit = 1 << ((code >> 5) & 31)
+    captured = code >> 10
+    if men & from_bit:
+        men &= ~from_bit
+        if to_bit & king_row:
+            kings |= to_bit
+        else:
+            men |= to_bit
+    else:
+        kings = (kings & ~from_bit) | to_bit
+    opp_men &= ~captured
+    opp_kings &= ~captured
+    mover = men | kings
+    empty = ~(mover | opp_men | opp_kings) & FULL
+    return _count(opp_men, opp_kings, mover, empty, 1 - side, buf, merge, stack)
+
+
+# ---------------------------------------------------------------- apply / hash
+
+@njit(cache=True)
+def apply_move(pos, code):
+    """Play ``code`` in place: pieces, crowning, side to move, no-progress counter, ply."""
+    side = pos[SIDE]
+    frm = code & 31
+    to = (code >> 5) & 31
+    captured = code >> 10
+    own_men = BLACK_MEN if side == 0 else WHITE_MEN
+    own_kings = own_men + 1
+    opp_men = WHITE_MEN if side == 0 else BLACK_MEN
+    from_bit = 1 << frm
+    to_bit = 1 << to
+    man_moved = (pos[own_men] & from_bit) != 0
+    if man_moved:
+        pos[own_men] &= ~from_bit
+        king_row = _KING_ROW_BLACK if side == 0 else _KING_ROW_WHITE
+        if to_bit & king_row:
+            pos[own_kings] |= to_bit
+        else:
+            pos[own_men] |= to_bit
+    else:
+        # Remove before adding: a king's capture loop may end where it began.
+        pos[own_kings] = (pos[own_kings] & ~from_bit) | to_bit
+    if captured:
+        pos[opp_men] &= ~captured
+        pos[opp_men + 1] &= ~captured
+    if captured or man_moved:
+        pos[NO_PROGRESS] = 0
+    else:
+        pos[NO_PROGRESS] += 1
+    pos[SIDE] = 1 - side
+    pos[PLY] += 1
+
+
+@njit(cache=True)
+def hash_position(pos):
+    """Zobrist key of the pieces and the side to move (counters excluded)."""
+    h = 0
+    for kind in range(4):
+        b = pos[kind]
+        while b:
+            s = _lowest_square(b)
+            b &= b - 1
+            h ^= ZOBRIST[kind, s]
+    if pos[SIDE] == 1:
+        h ^= ZOBRIST_SIDE
+    return h
+
+
+@njit(cache=True)
+def apply_move_hashed(pos, code, h):
+    """Apply ``code`` and return the Zobrist key ``h`` updated incrementally."""
+    side = pos[SIDE]
+    frm = code & 31
+    to = (code >> 5) & 31
+    captured = code >> 10
+    own_men = BLACK_MEN if side == 0 else WHITE_MEN
+    opp_men = WHITE_MEN if side == 0 else BLACK_MEN
+    moved = own_men if (pos[own_men] >> frm) & 1 else own_men + 1
+    h ^= ZOBRIST[moved, frm]
+    while captured:
+        s = _lowest_square(captured)
+        captured &= captured - 1
+        h ^= ZOBRIST[opp_men if (pos[opp_men] >> s) & 1 else opp_men + 1, s]
+    apply_move(pos, code)
+    h ^= ZOBRIST[own_men if (pos[own_men] >> to) & 1 else own_men + 1, to]
+    return h ^ ZOBRIST_SIDE
+
+
+@njit(cache=True)
+def current_player(pos):
+    return pos[SIDE]
+
+
+@njit(cache=True)
+def seed(s):
+    """Seed numba's own generator, which :func:`playout` uses."""
+    np.random.seed(s)
+
+
+# ------------------------------------------------------------ outcome, playout
+
+@njit(cache=True)
+def outcome_with(pos, n_legal, no_progress_limit, ply_cap):
+    """-1 going on, 0/1 that player has won, 2 draw.  Limits of 0 are off.
+
+    No legal move loses even when a draw limit is reached on the same ply.
+    Repetition needs the history and is left to the Python State.
+    """
+    if n_legal == 0:
+        return 1 - pos[SIDE]
+    if no_progress_limit > 0 and pos[NO_PROGRESS] >= no_progress_limit:
+        return 2
+    if ply_cap > 0 and pos[PLY] >= ply_cap:
+        return 2
+    return -1
+
+
+@njit(cache=True)
+def playout_with(pos, max_plies, no_progress_limit, ply_cap):
+    """Uniformly random moves until the game ends or ``max_plies`` more plies (then 2)."""
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    played = 0
+    while True:
+        n = gen_moves(pos, buf)
+        result = outcome_with(pos, n, no_progress_limit, ply_cap)
+        if result >= 0:
+            return result
+        if played >= max_plies:
+            return 2
+        apply_move(pos, buf[np.random.randint(n)])
+        played += 1
+
+
+# ---------------------------------------------------------------------- perft
+
+@njit(cache=True)
+def perft(pos, depth, merge):
+    """Leaves of the legal-move tree (draw rules ignored), counted in bulk at the last ply.
+
+    Iterative with one preallocated move list and position per ply, so the
+    hot loop allocates nothing; ``merge=False`` counts every capture path.
+    """
+    if depth <= 0:
+        return 1
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    scratch = np.empty((16, 4), dtype=np.int64)
+    if depth == 1:
+        return count_moves(pos, buf, merge, scratch)
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
+    nmoves = np.zeros(depth, dtype=np.int64)
+    index = np.zeros(depth, dtype=np.int64)
+    stack = np.empty((depth + 1, POS_SIZE), dtype=np.int64)
+    stack[0, :] = pos
+    nmoves[0] = generate(stack[0], moves[0], merge, scratch)
+    level = 0
+    total = 0
+    while level >= 0:
+        if level == depth - 2:
+            # The last ply: count each child's moves straight from the parent.
+            parent = stack[level]
+            row = moves[level]
+            for i in range(nmoves[level]):
+                total += _count_after(parent, row[i], buf, merge, scratch)
+            level -= 1
+            continue
+        i = index[level]
+        if i >= nmoves[level]:
+            level -= 1
+            continue
+        index[level] = i + 1
+        child = stack[level + 1]
+        child[:] = stack[level]
+        apply_move(child, moves[level, i])
+        level += 1
+        nmoves[level] = generate(child, moves[level], merge, scratch)
+        index[level] = 0
+    return total
+
+
+# ------------------------------------------------------------- the contract
+
+def state_to_pos(state) -> np.ndarray:
+    """The int64 position array of a State (a copy the caller owns)."""
+    return state._pos.copy()
+
+
+def code_to_move(state, code) -> int:
+    return int(code)   # State moves are these very codes, as Python ints
+
+
+def move_to_code(state, move) -> int:
+    return int(move)
+
+
+@functools.lru_cache(maxsize=None)
+def make_kernels(no_progress_limit: int = 80, ply_cap: int = 0) -> SimpleNamespace:
+    """The kernels object of docs/kernels.md for one set of draw parameters (0 = off).
+
+    One object per parameter set for the life of the process, so search code
+    that caches compiled loops per kernels object compiles them once.
+    """
+
+    @njit(cache=True)
+    def outcome(pos, n_legal):
+        return outcome_with(pos, n_legal, no_progress_limit, ply_cap)
+
+    @njit(cache=True)
+    def playout(pos, max_plies):
+        return playout_with(pos, max_plies, no_progress_limit, ply_cap)
+
+    return SimpleNamespace(
+        pos_size=POS_SIZE, max_moves=MAX_MOVES,
+        gen_moves=gen_moves, apply_move=apply_move, outcome=outcome, playout=playout, seed=seed,
+        current_player=current_player, state_to_pos=state_to_pos, code_to_move=code_to_move,
+        move_to_code=move_to_code,
+        # Beyond the contract: hashing, counting and perft for search code that wants them.
+        hash_position=hash_position, apply_move_hashed=apply_move_hashed, count_moves=count_moves,
+        perft=perft, no_progress_limit=no_progress_limit, ply_cap=ply_cap,
+    )

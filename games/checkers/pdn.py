@@ -1,0 +1,384 @@
+"""Reading and writing PDN, the checkers game-record format.
+
+A PDN file is a sequence of games; each has tag pairs (``[Event "..."]``)
+and movetext: move numbers (``12.`` / ``12...``), moves (``11-15``, ``15x22``,
+``22x15x8`` or the short ``22x8``), comments ``{...}`` and ``; ...``,
+variations ``( ... )`` (skipped, they may nest), NAGs ``$3``, annotation marks
+(``11-15!``) and a result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``; the draughts
+forms ``2-0``, ``0-2``, ``1-1`` are read too).
+
+What cannot be read raises :class:`PdnError` (a RecordError) naming the
+game's number in the file and the line.  With ``strict=False`` the reader
+yields every good game and collects the errors of the bad ones in
+``reader.errors``, resuming at the next game's tags.
+
+With ``validate=True`` (the default) each game is also replayed, so a game
+with an illegal move is an error pointing at that move.  Replaying follows
+the records: the automatic draws (repetition, 40-move rule) are not applied,
+because in play a draw must be claimed and recorded games go on past them.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from plyground.errors import MoveError, PositionError, RecordError
+from plyground.protocols import GameRecord
+
+from . import notation
+
+RESULTS = {"1-0": (1.0, -1.0), "0-1": (-1.0, 1.0), "1/2-1/2": (0.0, 0.0), "*": None,
+           # draughts-style scores (2 points a win) found in some PDN files
+           "2-0": (1.0, -1.0), "0-2": (-1.0, 1.0), "1-1": (0.0, 0.0), "0-0": None}
+
+_TOKEN = re.compile(r"""
+    (?P<space>\s+)
+  | (?P<tag>\[)
+  | (?P<comment>\{)
+  | (?P<line_comment>;[^\n]*)
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<stray>[\]}])
+  | (?P<result>(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?![^\s\[\]{}();]))
+  | (?P<number>[0-9]+\.(?:\.\.)?|\.\.\.)
+  | (?P<nag>\$[0-9]+)
+  | (?P<move>[0-9]+(?:[-xX][0-9]+)+)[!?]*(?![^\s\[\]{}();])
+  | (?P<mark>[!?]+(?![^\s\[\]{}();]))
+  | (?P<other>[^\s\[\]{}();]+)
+""", re.VERBOSE)
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+class PdnError(RecordError):
+    """A PDN game that cannot be read or replayed; knows its game number and line."""
+
+    def __init__(self, message: str, game_number: int, line: int, source: str = "") -> None:
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}game {game_number}, line {line}: {message}")
+        self.game_number = game_number
+        self.line = line
+
+
+@dataclass
+class PdnGame:
+    """One game as read from PDN: tags, the moves as written, and the result."""
+
+    number: int                     # 1-based position in the file
+    line: int                       # line where the game starts
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    move_lines: list[int] = field(default_factory=list)
+    result: str = "*"
+    source: str = ""
+    codes: list[int] | None = None  # the moves as engine codes, once replayed
+
+    @property
+    def fen(self) -> str:
+        """The start position: the FEN tag, or the initial position."""
+        return self.tags.get("FEN", notation.INITIAL_FEN)
+
+    def _error(self, message: str, line: int | None = None) -> PdnError:
+        return PdnError(message, self.number, self.line if line is None else line, self.source)
+
+    def start_state(self, game=None):
+        game = game or _replay_game()
+        try:
+            return game.new_state(self.fen) if "FEN" in self.tags else game.new_initial_state()
+        except PositionError as exc:
+            raise self._error(f"bad FEN tag: {exc}") from None
+
+    def replay(self, game=None):
+        """The final State after every move; PdnError at the first move that is not legal.
+
+        ``game`` defaults to checkers with the automatic draws off (see the module docstring).
+        """
+        state = self.start_state(game)
+        codes = []
+        for text, line in zip(self.moves, self.move_lines):
+            try:
+                code = _find_move(state, text)
+            except MoveError as exc:
+                side = state.current_player()
+                number = (state.ply + self._start_side()) // 2 + 1
+                raise self._error(f"move {number}{'.' if side == 0 else '...'} {text} "
+                                  f"({notation.SIDE_NAMES[side]}): {exc}", line) from None
+            state.apply(code)
+            codes.append(code)
+        self.codes = codes
+        return state
+
+    def _start_side(self) -> int:
+        return 1 if self.fen.strip()[:1].upper() == "W" else 0
+
+    def to_record(self) -> GameRecord:
+        """As a plyground GameRecord (players from the Black/White tags)."""
+        result = self.result if self.result in RESULTS else "*"
+        returns = RESULTS[result]
+        try:
+            start = notation.format_fen(notation.parse_fen(self.fen))
+        except PositionError as exc:
+            raise self._error(f"bad FEN tag: {exc}") from None
+        skip = {"Black", "White", "Result", "FEN", "GameType", "SetUp"}
+        return GameRecord(
+            game="checkers", players=(self.tags.get("Black", "?"), self.tags.get("White", "?")),
+            start=start, moves=list(self.moves), returns=returns or (0.0, 0.0),
+            finished=returns is not None, tags={k: v for k, v in self.tags.items() if k not in skip})
+
+
+def _find_move(state, text: str) -> int:
+    """The legal move ``text`` names; a fast path for the plain ``a-b`` / ``axb`` forms."""
+    moves = state.legal_moves()
+    parts = re.split(r"[-xX]", text)
+    if len(parts) == 2 and len(parts[0]) <= 2 and len(parts[1]) <= 2:
+        frm, to = int(parts[0]) - 1, int(parts[1]) - 1
+        found = [m for m in moves if m & 1023 == frm | (to << 5)] if 0 <= frm < 32 and 0 <= to < 32 else []
+        if len(found) == 1:
+            return found[0]
+    return state.parse_move(text)
+
+
+_REPLAY_GAME = None
+
+
+def _replay_game():
+    global _REPLAY_GAME
+    if _REPLAY_GAME is None:
+        from .game import CheckersGame
+        _REPLAY_GAME = CheckersGame(repetitions=0, no_progress_plies=0)
+    return _REPLAY_GAME
+
+
+# ------------------------------------------------------------------ reading
+
+class PdnReader:
+    """Iterates over the games of PDN text.
+
+    ``strict=True``: the first bad game raises PdnError.  ``strict=False``:
+    bad games are skipped and their errors collected in ``errors``.
+    ``validate``: replay each game (``game.codes`` is then filled in).
+    """
+
+    def __init__(self, text: str, *, strict: bool = True, validate: bool = True, game=None,
+                 source: str = "") -> None:
+        self.text = text[1:] if text.startswith("\ufeff") else text
+        self.strict = strict
+        self.validate = validate
+        self.game = game
+        self.source = source
+        self.errors: list[PdnError] = []
+        self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+
+    @classmethod
+    def from_file(cls, path: str | Path, **options) -> "PdnReader":
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            text = path.read_text(encoding="latin-1")   # old archives; numbers and tags are ASCII anyway
+        except OSError as exc:
+            raise RecordError(f"cannot read PDN file {path}: {exc.strerror or exc}") from None
+        options.setdefault("source", str(path))
+        return cls(text, **options)
+
+    def _line(self, offset: int) -> int:
+        return bisect.bisect_left(self._newlines, offset) + 1
+
+    def _line_start(self, line: int) -> int:
+        return 0 if line <= 1 else self._newlines[line - 2] + 1
+
+    def __iter__(self) -> Iterator[PdnGame]:
+        pos, number = 0, 0
+        while True:
+            number += 1
+            try:
+                game, pos = self._parse_game(pos, number)
+            except _ParseFailure as failure:
+                error = PdnError(failure.message, number, self._line(failure.offset), self.source)
+                if self.strict:
+                    raise error from None
+                self.errors.append(error)
+                pos = self._next_game_start(failure.offset)
+                continue
+            if game is None:
+                return
+            if self.validate:
+                try:
+                    game.replay(self.game)
+                except PdnError as error:
+                    if self.strict:
+                        raise
+                    self.errors.append(error)
+                    continue
+            yield game
+
+    def _parse_game(self, pos: int, number: int) -> tuple[PdnGame | None, int]:
+        text = self.text
+        game = PdnGame(number=number, line=0, source=self.source)
+        started = in_moves = False
+        result = None
+        variations: list[int] = []          # offsets of the open '('
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            kind, start = m.lastgroup, m.start()
+            if kind in ("space", "line_comment"):
+                pos = m.end()
+                continue
+            if kind == "comment":
+                end = text.find("}", start + 1)
+                if end < 0:
+                    raise _ParseFailure("a comment '{' is never closed", start)
+                pos = end + 1
+                continue
+            if not started:
+                started, game.line = True, self._line(start)
+            if kind == "tag":
+                if variations:
+                    raise _ParseFailure("a variation '(' is never closed", variations[0])
+                if in_moves:
+                    break                    # the next game's tags: a game without a result
+                tag = _TAG.match(text, start)
+                if not tag:
+                    snippet = text[start:text.find("\n", start) if "\n" in text[start:] else len(text)]
+                    raise _ParseFailure(f"cannot read the tag {snippet[:60]!r}: expected [Name \"value\"]", start)
+                game.tags[tag.group(1)] = _UNESCAPE.sub(r"\1", tag.group(2))
+                pos = tag.end()
+                continue
+            in_moves = True
+            pos = m.end()
+            if kind == "open":
+                variations.append(start)
+            elif kind == "close":
+                if not variations:
+                    raise _ParseFailure("')' closes no variation", start)
+                variations.pop()
+            elif kind == "stray":
+                raise _ParseFailure(f"unexpected {m.group()!r}", start)
+            elif variations:
+                continue                     # inside a variation: skipped
+            elif kind == "result":
+                result = m.group()
+                break
+            elif kind == "move":
+                game.moves.append(m.group("move"))
+                game.move_lines.append(self._line(start))
+            elif kind == "other":
+                raise _ParseFailure(f"cannot read {m.group()[:40]!r}: expected a move such as 11-15 or "
+                                    f"15x22, a move number, a comment or a result", start)
+        if variations:
+            raise _ParseFailure("a variation '(' is never closed", variations[0])
+        if not started:
+            return None, pos
+        tag_result = game.tags.get("Result", "*").strip()
+        game.result = result if result is not None else (tag_result if tag_result in RESULTS else "*")
+        game_type = game.tags.get("GameType", "21").strip()
+        if game_type.split(",")[0].strip() != "21":
+            raise _ParseFailure(f"GameType {game_type!r} is not English checkers (21)",
+                                self._line_start(game.line))
+        return game, pos
+
+    def _next_game_start(self, offset: int) -> int:
+        """Offset of the next tag block after the line holding ``offset`` (or the end)."""
+        text = self.text
+        line_start = text.rfind("\n", 0, offset) + 1
+        line_end = text.find("\n", offset)
+        previous_was_tag = text[line_start:line_end if line_end >= 0 else len(text)].lstrip().startswith("[")
+        p = line_end + 1 if line_end >= 0 else len(text)
+        while p < len(text):
+            end = text.find("\n", p)
+            end = len(text) if end < 0 else end
+            stripped = text[p:end].strip()
+            if stripped:
+                is_tag = stripped.startswith("[")
+                if is_tag and not previous_was_tag:
+                    return p
+                previous_was_tag = is_tag
+            p = end + 1
+        return len(text)
+
+
+class _ParseFailure(Exception):
+    def __init__(self, message: str, offset: int) -> None:
+        self.message, self.offset = message, offset
+
+
+def read_pdn(source: str | Path, **options) -> PdnReader:
+    """A reader over PDN: ``source`` is a Path (read as a file) or the PDN text itself."""
+    if isinstance(source, Path):
+        return PdnReader.from_file(source, **options)
+    return PdnReader(source, **options)
+
+
+def read_records(source: str | Path, **options) -> list[GameRecord]:
+    """Every game of a PDN file or text as GameRecords (strict: the first error raises)."""
+    return [game.to_record() for game in read_pdn(source, **options)]
+
+
+# ------------------------------------------------------------------ writing
+
+_TAG_NAME = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _tag_value(value) -> str:
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def format_record(record: GameRecord, number: int = 1) -> str:
+    """One game as PDN: tags (Event, Black, White, Result, FEN when not the
+    initial position, GameType "21", then the record's own), numbered moves,
+    the reason as a comment, the result."""
+    try:
+        start = notation.parse_fen(record.start)
+    except PositionError as exc:
+        raise RecordError(f"record {number}: its start position is not checkers FEN: {exc}") from None
+    tags = {"Event": str(record.tags.get("Event", "plyground game")),
+            "Black": record.players[0], "White": record.players[1], "Result": record.result_text}
+    fen = notation.format_fen(start)
+    if fen != notation.INITIAL_FEN:
+        tags["FEN"] = fen
+    tags["GameType"] = "21"
+    for name, value in record.tags.items():
+        name = _TAG_NAME.sub("_", str(name)) or "_"
+        tags.setdefault(name, value)
+    lines = [f'[{name} "{_tag_value(value)}"]' for name, value in tags.items()]
+
+    tokens = []
+    side = start[4]
+    for i, move in enumerate(record.moves):
+        try:
+            notation.parse_squares(move)
+        except MoveError:
+            raise RecordError(f"record {number}: move {i + 1} {move!r} is not checkers move text") from None
+        full = (i + side) // 2 + 1
+        if side == 0 and i % 2 == 0:
+            tokens.append(f"{full}.")
+        elif side == 1 and i == 0:
+            tokens.append(f"{full}...")
+        elif side == 1 and i % 2 == 1:
+            tokens.append(f"{full}.")
+        tokens.append(move.strip().replace(" ", ""))
+    if record.reason:
+        tokens.append("{" + record.reason.replace("}", ")").replace("{", "(") + "}")
+    tokens.append(record.result_text)
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    """Tokens on lines of at most ``width`` characters, never splitting one (a comment stays whole)."""
+    lines, current = [], ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > width:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def format_records(records: Sequence[GameRecord]) -> str:
+    """Games as PDN text, separated by blank lines."""
+    return "\n".join(format_record(r, i + 1) for i, r in enumerate(records))

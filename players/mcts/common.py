@@ -1,0 +1,61 @@
+"""Codes and small rules shared by the generic and the compiled search.
+
+Outcome codes follow docs/kernels.md: 0 player 0 won, 1 player 1 won, 2 draw
+(-1: the game goes on).  A proven value is stored on each node from the point
+of view of the player who made the move into that node (its *mover*).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+ONGOING, DRAW_OUTCOME = -1, 2
+
+# proven values, from the mover's point of view
+LOSS, DRAW, WIN, UNKNOWN = -1, 0, 1, 2
+PROVEN_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss", UNKNOWN: None}
+
+
+def proven_of_outcome(outcome: int, mover: int) -> int:
+    """The proven value of a finished game (outcome code) for ``mover``."""
+    if outcome == DRAW_OUTCOME:
+        return DRAW
+    return WIN if outcome == mover else LOSS
+
+
+def outcome_of_returns(returns) -> int:
+    """Outcome code of a finished game from ``State.returns()``."""
+    a, b = returns
+    return 0 if a > b else 1 if b > a else DRAW_OUTCOME
+
+
+@dataclass
+class ChildStats:
+    """What the search knows about one move at the root."""
+
+    move: Any
+    visits: int
+    score: float          # mean score in [0, 1] for the side to move (win 1, draw 0.5)
+    proven: int           # WIN / DRAW / LOSS / UNKNOWN for the side to move
+    proof_plies: int      # plies to the proven end (meaningful when proven)
+
+
+def pick_move(children: list[ChildStats]) -> ChildStats:
+    """The move to play: a proven win (the shortest), else the most-visited move that is not a
+    proven loss, else (every move loses) the loss that takes longest."""
+    wins = [ch for ch in children if ch.proven == WIN]
+    if wins:
+        return min(wins, key=lambda ch: (ch.proof_plies, -ch.visits))
+    alive = [ch for ch in children if ch.proven != LOSS]
+    if alive:
+        return max(alive, key=lambda ch: (ch.visits, ch.score))
+    return max(children, key=lambda ch: (ch.proof_plies, ch.visits))
+
+
+def root_proven(children: list[ChildStats]) -> int:
+    """The proven value of the root for the side to move, from its children's values."""
+    if any(ch.proven == WIN for ch in children):
+        return WIN
+    if children and all(ch.proven != UNKNOWN for ch in children):
+        return DRAW if any(ch.proven == DRAW for ch in children) else LOSS
+    return UNKNOWN

@@ -1,0 +1,186 @@
+"""The ``mcts`` player: options, budgets, seeding and the choice between the two search engines."""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from typing import Any
+
+import numpy as np
+
+from plyground.errors import MoveError, UsageError
+from plyground.options import Option, resolve_options
+from plyground.protocols import Budget, Game, Move, Player, State
+
+from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
+from .fast import FastSearch, missing_kernel_attributes
+from .generic import GenericSearch
+
+#: The State methods the search calls; a game whose states lack one cannot be searched.
+REQUIRED_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal",
+                      "returns", "move_to_text", "to_text")
+
+
+class MCTSPlayer(Player):
+    name = "mcts"
+    description = "Monte Carlo tree search (UCT) with random playouts; compiled when the game has kernels."
+    options = (
+        Option("simulations", int, 1000, "simulations per move (the match budget overrides it)",
+               min=1, max=10**9),
+        Option("seconds", float, None, "time per move in seconds; none = no limit; whichever of "
+               "simulations and seconds ends first stops the search", min=0.0, optional=True),
+        Option("c", float, math.sqrt(2), "UCT exploration constant (> 0) for scores in [0, 1]",
+               min=1e-6, max=100.0),
+        Option("playouts", int, 1, "random playouts per new leaf", min=1, max=1000),
+        Option("reuse", bool, True, "keep the searched subtree between moves"),
+        Option("solver", bool, True, "MCTS-Solver: prove wins, losses and draws and play proven wins"),
+        Option("max_playout_plies", int, 500, "a playout longer than this counts as a draw",
+               min=1, max=10**6),
+        Option("kernels", bool, True, "use the game's compiled kernels when it has them "
+               "(false: the generic Python search)"),
+        Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
+    )
+
+    def __init__(self, game: Game, **options: Any) -> None:
+        options = resolve_options(self.options, options, f"player {self.name}")
+        super().__init__(game, **options)
+        reason = self.unsupported_reason(game)
+        if reason is not None:
+            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
+        self._rng = np.random.default_rng(options["seed"])
+        self._engine: FastSearch | GenericSearch | None = None
+        self._analysis: dict | None = None
+
+    # ------------------------------------------------------------ capability
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        try:
+            state = game.new_initial_state()
+        except NotImplementedError:
+            return "the game cannot create a starting position"
+        except Exception as exc:  # noqa: BLE001 - reported, not swallowed
+            return f"creating its starting position failed ({exc})"
+        missing = [name for name in REQUIRED_STATE_API
+                   if getattr(type(state), name, None) in (None, getattr(State, name, None))]
+        if missing:
+            return f"its states do not implement {', '.join(missing)} (the State API that tree search needs)"
+        return None
+
+    # ------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None) -> None:
+        fixed = self.config["seed"]
+        if fixed is not None or seed is not None:
+            self._rng = np.random.default_rng(fixed if fixed is not None else seed)
+        if self._engine is not None:
+            self._engine.clear()
+        self._analysis = None
+
+    def observe_move(self, state: State, move: Move) -> None:
+        if self.config["reuse"] and self._engine is not None:
+            self._engine.observe(state, move)
+
+    def analysis(self) -> dict | None:
+        return self._analysis
+
+    @property
+    def engine_kind(self) -> str:
+        """'fast' (compiled kernels) or 'generic' (Python State API)."""
+        return self._get_engine().kind
+
+    # ------------------------------------------------------------ search
+    def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
+        simulations = self.config["simulations"] if budget.simulations is None else budget.simulations
+        seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
+        if simulations < 1:
+            raise UsageError(f"mcts: the budget allows {simulations} simulations; at least 1 is needed")
+        legal = state.legal_moves()
+        if not legal:
+            raise MoveError(f"mcts was asked to move in a finished game ({state.to_text()})")
+        engine = self._get_engine()              # compiles on first use, before the clock starts
+        started = time.perf_counter()
+        engine.set_root(state, self.config["reuse"])
+        engine.seed(int(self._rng.integers(2**31)))
+        done = 0
+        if len(legal) > 1:
+            if isinstance(engine, FastSearch):
+                done = engine.apply_root_rules(state)
+            done += self._search(engine, simulations - done, None if seconds is None else started + seconds)
+        children = engine.root_children()
+        if not children and len(legal) > 1:
+            # The kernels see a finished game where the rules do not; search the Python states instead.
+            engine = GenericSearch(self.config["c"], self.config["playouts"], self.config["solver"],
+                                   self.config["max_playout_plies"])
+            engine.set_root(state, False)
+            engine.seed(int(self._rng.integers(2**31)))
+            done = self._search(engine, simulations, None if seconds is None else started + seconds)
+            children = engine.root_children()
+        if len(legal) == 1:                      # forced: no search, but keep the tree for reuse
+            move = legal[0]
+            best = next((ch for ch in children if ch.move == move), None)
+        else:
+            best = pick_move(children)
+            move = best.move
+            if move not in legal:
+                raise RuntimeError(f"mcts: the game's kernels proposed {move!r}, which is not legal in "
+                                   f"{state.to_text()}; the kernels and the rules disagree")
+        self._analysis = self._describe(state, children, best, move, done, time.perf_counter() - started,
+                                        engine)
+        return move
+
+    def _search(self, engine, simulations: int, deadline: float | None) -> int:
+        if deadline is None:
+            return engine.run(simulations)
+        done, batch = 0, 16
+        while done < simulations:
+            t0 = time.perf_counter()
+            want = min(batch, simulations - done)
+            ran = engine.run(want)
+            done += ran
+            now = time.perf_counter()
+            if ran < want or now >= deadline:       # solved, or out of time
+                break
+            # Next batch: about 1/10 of the time left, so the deadline is overshot by little.
+            rate = ran / max(now - t0, 1e-6)
+            batch = max(1, int(rate * (deadline - now) / 10))
+        return done
+
+    def _describe(self, state, children, best, move, done, seconds, engine) -> dict:
+        text = state.move_to_text
+        proven = root_proven(children) if self.config["solver"] else UNKNOWN
+        if proven != UNKNOWN:
+            value = {WIN: 1.0, DRAW: 0.0, LOSS: -1.0}[proven]
+        elif best is not None and best.visits:
+            value = 2.0 * best.score - 1.0
+        else:
+            value = 0.0
+        return {
+            "move": text(move),
+            "visits": {text(ch.move): ch.visits for ch in sorted(children, key=lambda ch: -ch.visits)},
+            "value": value,
+            "proven": PROVEN_NAMES[proven],
+            "proven_moves": {text(ch.move): PROVEN_NAMES[ch.proven] for ch in children
+                             if ch.proven != UNKNOWN} if self.config["solver"] else {},
+            "simulations": done,
+            "seconds": seconds,
+            "nodes": engine.size,
+            "engine": engine.kind,
+        }
+
+    def _get_engine(self) -> FastSearch | GenericSearch:
+        if self._engine is None:
+            cfg = self.config
+            args = (cfg["c"], cfg["playouts"], cfg["solver"], cfg["max_playout_plies"])
+            kernels = self.game.kernels() if cfg["kernels"] else None
+            if kernels is not None:
+                missing = missing_kernel_attributes(kernels)
+                if missing:
+                    warnings.warn(f"mcts: the kernels of game {self.game.name} lack {', '.join(missing)} "
+                                  f"(docs/kernels.md); using the slower generic search", stacklevel=2)
+                    kernels = None
+            if kernels is not None:
+                engine = FastSearch(kernels, *args)
+                engine.warm_up()
+            else:
+                engine = GenericSearch(*args)
+            self._engine = engine
+        return self._engine

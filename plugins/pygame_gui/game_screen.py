@@ -1,0 +1,353 @@
+"""The game screen: the board, and a side panel with players, messages, moves and buttons."""
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pygame
+
+from plyground.protocols import Command, Game, GameRecord, State
+from plyground.recordio import write_records
+
+from . import theme
+from .session import GameLink
+from .views.base import BoardView, Marks, merge_marks
+from .widgets import Button, TextField, draw_text, draw_wrapped, is_click
+
+if TYPE_CHECKING:
+    from .renderer import PygameRenderer
+
+
+def result_words(game: Game, record: GameRecord) -> tuple[str, str]:
+    """("Black wins", "no legal moves") and the like."""
+    if not record.finished:
+        return "Game stopped", record.reason
+    a, b = record.returns
+    if a == b:
+        return "Draw", record.reason
+    winner = 0 if a > b else 1
+    return f"{game.side_names[winner]} ({record.players[winner]}) wins", record.reason
+
+
+class GameScreen:
+    def __init__(self, app: "PygameRenderer", link: GameLink, game: Game, view: BoardView,
+                 names: tuple[str, str], human_sides: set[int], *, from_menu: bool) -> None:
+        self.app, self.link, self.game, self.view = app, link, game, view
+        self.names, self.human_sides, self.from_menu = tuple(names), set(human_sides), from_menu
+        self.state: State | None = None
+        self.start_text = ""
+        self.moves: list[str] = []
+        self.last_marks: Marks = {}
+        self._marks_by_ply: dict[int, Marks] = {}
+        self.input = None              # the human's MoveInput while a human is to move
+        self.thinking: tuple[str, float] | None = None
+        self.record: GameRecord | None = None
+        self.done = False              # the game thread has finished
+        self.message, self.message_kind = "", "info"
+        self._undo_from_ply: int | None = None
+        self._resign_armed_until = 0.0
+        self.size = (0, 0)
+        view.flipped = view.can_flip and view.default_flipped(self.human_sides)
+
+        self.buttons = {
+            "flip": Button("Flip board (F)", self.flip, key=pygame.K_f),
+            "numbers": Button("Numbers (N)", self.toggle_numbers, key=pygame.K_n),
+            "undo": Button("Take back (U)", self.take_back, key=pygame.K_u),
+            "resign": Button("Resign", self.resign),
+            "leave": Button("Menu" if from_menu else "Close", self.leave),
+            "save": Button("Save game", self.save, primary=True),
+            "again": Button("Play again", self.play_again, primary=True),
+        }
+        self.save_field = TextField("save to", "", help="file to append the game record to")
+        self.message_rect = pygame.Rect(0, 0, 0, 0)
+        self.panel_rect = pygame.Rect(0, 0, 0, 0)
+
+    # ------------------------------------------------------------ game messages
+    def poll(self) -> None:
+        """Apply what the game thread has sent since the last frame."""
+        for message in self.link.messages():
+            kind, args = message[0], message[1:]
+            getattr(self, f"_on_{kind}")(*args)
+
+    def _on_start(self, game, state, names) -> None:
+        self.state, self.names, self.start_text = state, tuple(names), state.to_text()
+
+    def _on_show(self, state: State, last_move: str | None) -> None:
+        before = self.state if self.state is not None and state.ply == self.state.ply + 1 else None
+        if last_move and before is not None:
+            self._marks_by_ply[state.ply] = self.view.last_move_marks(before, last_move)
+        for ply in [p for p in self._marks_by_ply if p > state.ply]:
+            del self._marks_by_ply[ply]  # taken back
+        self.last_marks = self._marks_by_ply.get(state.ply, {}) if last_move else {}
+        self.moves = self.moves[:max(0, state.ply - 1)] + [last_move] if last_move else self.moves[:state.ply]
+        self.state, self.input, self.thinking = state, None, None
+
+    def _on_thinking(self, player: str) -> None:
+        self.thinking = (player, time.monotonic())
+
+    def _on_ask(self, state: State) -> None:
+        self.state, self.thinking = state, None
+        self.input = self.view.new_input(state)
+        if self._undo_from_ply is not None:
+            if state.ply == self._undo_from_ply:
+                self.set_message("Nothing of yours to take back yet.", "info")
+            self._undo_from_ply = None
+
+    def _on_end(self, state: State, record: GameRecord) -> None:
+        self.state, self.record, self.input, self.thinking = state, record, None, None
+        headline, reason = result_words(self.game, record)
+        self.set_message(f"{headline}: {reason}" if reason else headline, "good")
+        if not self.save_field.text:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            path = Path(self.app.config.get("save_dir") or ".") / f"{self.game.name}-{stamp}{self.game.record_suffix}"
+            self.save_field.set_text(str(path))
+
+    def _on_error(self, text: str, details: str) -> None:
+        self.set_message(f"The game stopped with an error: {text}", "error")
+
+    def _on_done(self) -> None:
+        self.done = True
+
+    # ------------------------------------------------------------ actions
+    def set_message(self, text: str, kind: str = "info") -> None:
+        self.message, self.message_kind = text, kind
+
+    @property
+    def over(self) -> bool:
+        return self.record is not None or self.done
+
+    def flip(self) -> None:
+        if self.view.can_flip:
+            self.view.flipped = not self.view.flipped
+
+    def toggle_numbers(self) -> None:
+        self.view.show_numbers = not self.view.show_numbers
+
+    def take_back(self) -> None:
+        if self.input is not None and self.state is not None and self.state.ply > 0:
+            self._undo_from_ply = self.state.ply
+            self._answer(Command.UNDO)
+            self.set_message("Move taken back.", "info")
+
+    def resign(self) -> None:
+        if self.input is None:
+            return
+        if time.monotonic() < self._resign_armed_until:
+            self._answer(Command.RESIGN)
+        else:
+            self._resign_armed_until = time.monotonic() + 4.0
+            self.set_message("Click Resign again to confirm.", "info")
+
+    def leave(self) -> None:
+        if not self.over:
+            self.link.abandon()
+        self.app.game_left(self)
+
+    def play_again(self) -> None:
+        self.app.play_again()
+
+    def save(self) -> None:
+        if self.record is None:
+            return
+        path = Path(self.save_field.text.strip() or "game" + self.game.record_suffix).expanduser()
+        try:
+            write_records(self.game, [self.record], path, append=True)
+        except OSError as exc:
+            self.set_message(f"Could not save to {path}: {exc.strerror or exc}", "error")
+        else:
+            self.set_message(f"Saved to {path}", "good")
+
+    def _answer(self, choice) -> None:
+        self.input = None
+        self.link.answer(choice)
+
+    def click_cell(self, cell) -> None:
+        """A left click on the board (``cell`` None: outside the squares)."""
+        if self.over:
+            return
+        if self.input is None:
+            if self.thinking:
+                self.set_message(f"Please wait: {self.thinking[0]} is thinking.", "info")
+            return
+        move = self.input.click(cell)
+        self._after_input(move)
+
+    def _after_input(self, move) -> None:
+        if move is not None:
+            self.set_message("", "info")
+            self._answer(move)
+        elif self.input.message:
+            self.set_message(self.input.message, "error")
+        elif self.message_kind == "error":
+            self.set_message("", "info")
+
+    # ------------------------------------------------------------ events
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.over and self.save_field.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            if self.input is not None:
+                self.input.cancel()
+                self.set_message("", "info")
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
+            self.take_back()
+            return
+        for button in self._visible_buttons():
+            if button.handle_event(event):
+                return
+        if is_click(event) and self.view.board_rect.collidepoint(event.pos):
+            self.click_cell(self.view.cell_at(event.pos))
+        elif event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 3 and self.input is not None:
+            self.input.cancel()
+        elif event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 1) == 1 and self.input is not None:
+            if self.view.board_rect.collidepoint(event.pos):  # a dragged piece dropped on a square
+                move = self.input.release(self.view.cell_at(event.pos))
+                if move is not None or self.input.message:
+                    self._after_input(move)
+
+    def _visible_buttons(self) -> list[Button]:
+        names = ["flip", "numbers"] if self.view.can_flip else ["numbers"]
+        if self.over:
+            names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
+        else:
+            names += ["undo", "resign", "leave"]
+        return [self.buttons[n] for n in names]
+
+    # ------------------------------------------------------------ layout and drawing
+    def layout(self, size: tuple[int, int]) -> None:
+        self.size = size
+        w, h = size
+        panel_w = max(280, min(420, int(w * 0.34)))
+        self.panel_rect = pygame.Rect(w - panel_w, 0, panel_w, h)
+        self.view.layout(pygame.Rect(12, 12, w - panel_w - 24, h - 24))
+
+    def update(self) -> None:
+        self.poll()
+        can_act = self.input is not None
+        self.buttons["undo"].enabled = can_act and self.state is not None and self.state.ply > 0
+        self.buttons["resign"].enabled = can_act
+        self.buttons["flip"].enabled = self.view.can_flip
+        self.buttons["save"].enabled = self.record is not None
+        if time.monotonic() >= self._resign_armed_until:
+            self.buttons["resign"].label = "Resign"
+        else:
+            self.buttons["resign"].label = "Resign?"
+
+    def board_marks(self) -> Marks:
+        marks = [self.last_marks]
+        if self.input is not None:
+            marks.append(self.input.marks())
+        if self.record is not None and self.state is not None:
+            marks.append(self.view.result_marks(self.state))
+        return merge_marks(*marks)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if surface.get_size() != self.size:
+            self.layout(surface.get_size())
+        surface.fill(theme.BACKGROUND)
+        if self.state is not None:
+            self.view.draw(surface, self.state, self.board_marks())
+        self._draw_panel(surface)
+
+    def _draw_panel(self, surface: pygame.Surface) -> None:
+        p = self.panel_rect
+        surface.fill(theme.PANEL, p)
+        pygame.draw.line(surface, theme.PANEL_EDGE, p.topleft, p.bottomleft, 2)
+        x, y, width = p.left + 16, p.top + 14, p.width - 32
+        draw_text(surface, self.game.name.capitalize(), (x, y), 36, theme.TITLE)
+        y += 38
+        to_move = None
+        if self.state is not None and not self.over and not self.state.is_terminal():
+            to_move = self.state.current_player()
+        for side in (0, 1):
+            row = pygame.Rect(x - 6, y, width + 12, 32)
+            if side == to_move:
+                pygame.draw.rect(surface, theme.FIELD_FOCUS, row, border_radius=6)
+                pygame.draw.rect(surface, theme.ACCENT, row, 2, border_radius=6)
+            self.view.draw_side_icon(surface, (x + 12, row.centery), 11, side)
+            who = self.names[side] + (" (you)" if side in self.human_sides and len(self.human_sides) == 1 else "")
+            draw_text(surface, f"{self.game.side_names[side]}: {who}", (x + 32, row.centery), 22, anchor="midleft")
+            if side == to_move and self.thinking:
+                self._draw_spinner(surface, (row.right - 18, row.centery), 9)
+            y += 36
+        y += 4
+        draw_text(surface, self._status_text(), (x, y), 22, theme.TEXT if not self.over else theme.TITLE)
+        y += 26
+        # The message box: reasons for illegal clicks, results, confirmations.
+        self.message_rect = pygame.Rect(x - 6, y, width + 12, 62)
+        if self.message:
+            box = {"error": theme.ERROR_BOX, "good": theme.GOOD_BOX}.get(self.message_kind, theme.INFO_BOX)
+            pygame.draw.rect(surface, box, self.message_rect, border_radius=6)
+            draw_wrapped(surface, self.message, self.message_rect.inflate(-14, -10), 20)
+        elif self.input is not None and self.input.hint():
+            draw_wrapped(surface, self.input.hint(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
+        y = self.message_rect.bottom + 10
+
+        buttons = self._visible_buttons()
+        rows = math.ceil(len(buttons) / 2)
+        button_h, gap = 36, 8
+        save_h = 40 if self.over else 0
+        bottom = p.bottom - 14
+        top_of_buttons = bottom - rows * (button_h + gap) + gap
+        for b in self.buttons.values():
+            b.rect = pygame.Rect(0, 0, 0, 0)
+        for i, button in enumerate(buttons):
+            col, row = i % 2, i // 2
+            bw = (width - gap) // 2
+            if i == len(buttons) - 1 and col == 0:
+                bw = width  # a lone last button spans the row
+            button.rect = pygame.Rect(x + col * ((width - gap) // 2 + gap), top_of_buttons + row * (button_h + gap),
+                                      bw, button_h)
+            button.draw(surface)
+        if self.over:
+            self.save_field.rect = pygame.Rect(x, top_of_buttons - save_h, width, 32)
+            self.save_field.draw(surface, 18)
+            draw_text(surface, "Save the game to:", (x, self.save_field.rect.top - 20), 18, theme.TEXT_DIM)
+            save_h += 22
+        else:
+            self.save_field.rect = pygame.Rect(0, 0, 0, 0)
+        self._draw_moves(surface, pygame.Rect(x, y, width, top_of_buttons - save_h - y - 10))
+
+    def _status_text(self) -> str:
+        if self.record is not None:
+            return result_words(self.game, self.record)[0]
+        if self.done:
+            return "Game stopped"
+        if self.state is None:
+            return "Starting..."
+        side = self.state.current_player()
+        name = self.game.side_names[side]
+        if self.thinking:
+            return f"{name} is thinking... {time.monotonic() - self.thinking[1]:.1f} s"
+        if self.input is not None:
+            return f"Your move ({name})" if len(self.human_sides) == 1 else f"{name} to move"
+        return f"{name} to move"
+
+    def _draw_spinner(self, surface: pygame.Surface, center: tuple[int, int], radius: int) -> None:
+        angle = (pygame.time.get_ticks() / 1000.0) * 2 * math.pi
+        rect = pygame.Rect(0, 0, radius * 2, radius * 2)
+        rect.center = center
+        pygame.draw.arc(surface, theme.ACCENT, rect, angle, angle + 4.2, 3)
+
+    def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        if rect.height < 40:
+            return
+        draw_text(surface, "Moves", (rect.left, rect.top), 22, theme.TEXT_DIM)
+        pygame.draw.rect(surface, theme.FIELD, pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12,
+                                                           rect.height - 22), border_radius=6)
+        line_h = theme.font(20).get_linesize() + 2
+        lines = []
+        for i in range(0, len(self.moves), 2):
+            pair = self.moves[i:i + 2]
+            lines.append((f"{i // 2 + 1}.", pair))
+        room = max(1, (rect.height - 30) // line_h)
+        y = rect.top + 28
+        col_w = (rect.width - 40) // 2
+        for number, pair in lines[-room:]:  # the latest moves stay in view
+            draw_text(surface, number, (rect.left, y), 20, theme.TEXT_DIM)
+            for j, text in enumerate(pair):
+                draw_text(surface, text, (rect.left + 40 + j * col_w, y), 20)
+            y += line_h

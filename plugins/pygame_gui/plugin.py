@@ -1,0 +1,29 @@
+"""Registers the ``pygame`` renderer and the ``screenshots`` command."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from plyground.hookspecs import hookimpl
+
+from .renderer import PygameRenderer
+
+
+@hookimpl
+def register_renderers():
+    return [PygameRenderer]
+
+
+@hookimpl
+def register_commands(cli):
+    @cli.command("screenshots")
+    @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs/screens"),
+                  show_default=True, help="Folder for the PNG files.")
+    @click.option("--width", type=click.IntRange(min=480), default=1100, show_default=True)
+    @click.option("--height", type=click.IntRange(min=360), default=760, show_default=True)
+    def screenshots_command(out, width, height):
+        """Write PNG screenshots of the pygame GUI (menu, rules, games in progress); needs no display."""
+        from .screenshots import write_screenshots
+        for path in write_screenshots(out, (width, height)):
+            click.echo(str(path))

@@ -1,0 +1,224 @@
+"""The ``pygame`` renderer: owns the window and its loop; games run in a background thread.
+
+The window loop is :meth:`PygameRenderer.step` (one frame: events, game
+messages, drawing), so tests and the screenshot command can run it frame by
+frame.  :meth:`run_menu` is the whole application; :meth:`play` plays one
+game given on the command line.  ``play_game`` always runs in another
+thread with a :class:`~.session.LinkRenderer`, so a thinking bot never
+freezes the window.  Called directly instead (``plyground match --renderer
+pygame`` calls ``start/show/ask_move/end`` on this object from the main
+thread), the renderer runs window frames inside each call.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from plyground.options import Option, Spec
+from plyground.protocols import Game, GameRecord, Player, Renderer, State
+
+from .views import has_view, view_for
+
+
+class PygameRenderer(Renderer):
+    name = "pygame"
+    description = ("A window: main menu with every player and its options, rules page, clickable board "
+                   "with highlights; bots think in the background.")
+    options = (
+        Option("width", int, 1100, "window width in pixels", min=480, max=10000),
+        Option("height", int, 760, "window height in pixels", min=360, max=10000),
+        Option("fps", int, 30, "frames per second of the window loop", min=5, max=240),
+        Option("bot_delay", float, 0.4, "least seconds between a shown move and the next bot move "
+               "(so a person can follow bots)", min=0.0, max=60.0),
+        Option("end_pause", float, 2.0, "seconds each finished game stays up during a match", min=0.0, max=600.0),
+        Option("save_dir", Path, Path("~/plyground-games"), "folder offered for saving finished games"),
+    )
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.settings = {opt.name: options.get(opt.name, opt.default) for opt in self.options}
+        self.config = dict(self.settings)
+        self.surface = None
+        self.clock = None
+        self.screen = None           # what the window shows: menu, rules or a game
+        self.menu = None
+        self.game_screen = None
+        self.session = None
+        self.running = False
+        self.frames = 0
+        self._direct = None          # LinkRenderer for calls made on the window's own thread
+        self._window_thread: threading.Thread | None = None
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        if has_view(game):
+            return None
+        return (f"there is no pygame view for {game.name} (a game provides one with a pygame_view() "
+                f"method; see docs/gui.md)")
+
+    # ------------------------------------------------------------ the window and its loop
+    def open_window(self) -> None:
+        if self.surface is not None:
+            return
+        import pygame
+        pygame.display.init()
+        pygame.font.init()
+        self.surface = pygame.display.set_mode((self.settings["width"], self.settings["height"]), pygame.RESIZABLE)
+        pygame.display.set_caption("plyground")
+        self.clock = pygame.time.Clock()
+        self._window_thread = threading.current_thread()
+
+    def step(self) -> None:
+        """One frame: handle pending events, apply the game thread's messages, draw."""
+        import pygame
+        self.open_window()
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.request_quit()
+            elif event.type == pygame.VIDEORESIZE:
+                self._resize(event.w, event.h)
+            elif self.screen is not None:
+                self.screen.handle_event(event)
+        surface = pygame.display.get_surface()
+        if surface is None:  # closed while handling the events
+            return
+        self.surface = surface
+        if self.screen is not None:
+            self.screen.update()
+            self.screen.draw(surface)
+        pygame.display.flip()
+        self.frames += 1
+
+    def run(self) -> None:
+        """Frames until the window is closed (or the game shown by :meth:`play` is left)."""
+        self.running = True
+        while self.running:
+            self.step()
+            self.clock.tick(self.settings["fps"])
+
+    def _resize(self, width: int, height: int) -> None:
+        import pygame
+        size = (max(480, width), max(360, height))
+        if pygame.display.get_surface().get_size() != size:
+            self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    def request_quit(self) -> None:
+        """The window's close button: leave whatever is shown."""
+        if self.game_screen is not None and not self.game_screen.over:
+            self.game_screen.link.abandon()
+        self.running = False
+
+    def close(self) -> None:
+        if self.session is not None and self.session.running:
+            self.session.abandon()
+        if self.surface is not None:
+            import pygame
+            pygame.display.quit()
+            self.surface = None
+
+    # ------------------------------------------------------------ screens
+    def open_menu(self, registry=None) -> None:
+        """Show the main menu (without running the loop: :meth:`run` or :meth:`step` do that)."""
+        from plyground.registry import get_registry
+
+        from .menu import MenuScreen
+        self.open_window()
+        self.menu = MenuScreen(self, registry or get_registry())
+        self.screen = self.menu
+        self.running = True
+
+    def show_menu(self) -> None:
+        if self.menu is None:
+            self.running = False
+        else:
+            self.screen = self.menu
+
+    def show_rules(self) -> None:
+        from .menu import RulesScreen
+        game = self.menu.default_game() if self.menu else None
+        view = view_for(game) if game is not None else None
+        self.screen = RulesScreen(self, game, getattr(view, "help_text", ""))
+
+    def start_game(self, game: Game, players: Sequence[Player], names: Sequence[str],
+                   play_kwargs: dict, *, from_menu: bool) -> None:
+        """Begin a game in a background thread and show it."""
+        from .game_screen import GameScreen
+        from .session import GameSession
+        self.open_window()
+        view = view_for(game)
+        human_sides = {i for i, p in enumerate(players) if p.needs_renderer}
+        self.session = GameSession(game, players, names, bot_delay=self.settings["bot_delay"],
+                                   close_players=from_menu, **play_kwargs)
+        self.game_screen = GameScreen(self, self.session.link, game, view, tuple(names), human_sides,
+                                      from_menu=from_menu)
+        self.screen = self.game_screen
+        self.session.start()
+
+    def game_left(self, screen) -> None:
+        """The Menu / Close button of a game screen."""
+        if screen.from_menu:
+            self.show_menu()
+        else:
+            self.running = False
+
+    def play_again(self) -> None:
+        if self.menu is not None:
+            self.menu.start()
+
+    # ------------------------------------------------------------ entry points used by the CLI
+    def run_menu(self, registry=None) -> None:
+        """The whole application: menu, games, back to the menu, until the window is closed."""
+        self.open_menu(registry)
+        try:
+            self.run()
+        finally:
+            self.close()
+
+    def play(self, game: Game, players: Sequence[Player], names: Sequence[str], **play_kwargs: Any) -> GameRecord:
+        """Play one game in the window (``play_game``'s keywords pass through) and return its record."""
+        self.start_game(game, players, names, play_kwargs, from_menu=False)
+        self.run()
+        session, screen = self.session, self.game_screen
+        if session.running:
+            session.abandon()
+            session.wait(2.0)
+        if session.record is not None:
+            return session.record
+        return GameRecord(game=game.name, players=tuple(names), start=screen.start_text, moves=list(screen.moves),
+                          finished=False, reason="the window was closed while a bot was thinking")
+
+    # ------------------------------------------------------------ direct calls (e.g. from run_match)
+    def _pump(self) -> None:
+        self.step()
+        self.clock.tick(self.settings["fps"])
+        if not self.running:
+            raise KeyboardInterrupt("the pygame window was closed")
+
+    def start(self, game: Game, state: State, players) -> None:
+        from .game_screen import GameScreen
+        from .session import GameLink, LinkRenderer
+        self.open_window()
+        link = GameLink()
+        humans = {i for i, name in enumerate(players) if Spec.parse(name).name == "human"}
+        self.game_screen = GameScreen(self, link, game, view_for(game), tuple(players), humans, from_menu=False)
+        self.screen = self.game_screen
+        self.running = True
+        self._direct = LinkRenderer(link, pump=self._pump)
+        self._direct.start(game, state, players)
+
+    def show(self, state: State, last_move: str | None) -> None:
+        self._direct.show(state, last_move)
+
+    def thinking(self, player: str) -> None:
+        self._direct.thinking(player)
+
+    def ask_move(self, state: State):
+        return self._direct.ask_move(state)
+
+    def end(self, state: State, record: GameRecord) -> None:
+        self._direct.end(state, record)
+        until = time.monotonic() + self.settings["end_pause"]
+        while time.monotonic() < until and self.running:
+            self._pump()

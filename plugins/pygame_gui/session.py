@@ -1,0 +1,155 @@
+"""One game played in a background thread, talking to the window through queues.
+
+``play_game`` runs in its own thread with a :class:`LinkRenderer` as its
+renderer.  Every renderer call becomes a message in ``link.inbox``, which the
+window's loop reads once per frame; ``ask_move`` waits on ``link.replies``
+for the move the person clicks.  The window thread owns pygame and never
+waits for a bot, so it stays responsive while one thinks.
+
+The same link also works without a thread (``pump`` given): then the caller's
+thread is the window's, and every call runs frames of the window loop itself
+(how ``plyground match --renderer pygame`` shows games).
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import traceback
+from typing import Any, Callable, Sequence
+
+from plyground.match import play_game
+from plyground.protocols import Command, Game, GameRecord, Player, Renderer, State
+
+
+class GameAbandoned(Exception):
+    """The window has left this game; raised in the game thread at its next renderer call."""
+
+
+class GameLink:
+    """The two queues between a game (any thread) and the window loop."""
+
+    def __init__(self) -> None:
+        self.inbox: "queue.Queue[tuple]" = queue.Queue()      # game -> window: (kind, *args)
+        self.replies: "queue.Queue[Any]" = queue.Queue()      # window -> ask_move: a move or a Command
+        self.abandoned = threading.Event()
+
+    def post(self, *message: Any) -> None:
+        self.inbox.put(message)
+
+    def messages(self) -> list[tuple]:
+        out = []
+        while True:
+            try:
+                out.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return out
+
+    def answer(self, choice: Any) -> None:
+        self.replies.put(choice)
+
+    def abandon(self) -> None:
+        self.abandoned.set()
+        self.replies.put(Command.QUIT)  # a human's ask_move that is waiting returns at once
+
+
+class LinkRenderer(Renderer):
+    """The renderer ``play_game`` sees: forwards everything to the window through a :class:`GameLink`."""
+
+    name = "pygame-link"
+    description = "Forwards renderer calls from a game thread to the pygame window."
+    interactive = True
+
+    def __init__(self, link: GameLink, *, bot_delay: float = 0.0,
+                 pump: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.link, self.bot_delay, self.pump = link, bot_delay, pump
+        self._last_shown = 0.0
+
+    def _post(self, *message: Any) -> None:
+        if self.link.abandoned.is_set():
+            raise GameAbandoned()
+        self.link.post(*message)
+        if self.pump is not None:
+            self.pump()
+
+    def start(self, game: Game, state: State, players) -> None:
+        self._post("start", game, state, tuple(players))
+
+    def show(self, state: State, last_move: str | None) -> None:
+        self._post("show", state, last_move)
+        self._last_shown = time.monotonic()
+
+    def thinking(self, player: str) -> None:
+        # Let a person follow bot moves: wait a little after the previous move was shown.
+        until = self._last_shown + self.bot_delay
+        while time.monotonic() < until and not self.link.abandoned.is_set():
+            if self.pump is not None:
+                self.pump()
+            time.sleep(min(0.02, max(0.0, until - time.monotonic())))
+        self._post("thinking", player)
+
+    def ask_move(self, state: State):
+        if self.link.abandoned.is_set():
+            return Command.QUIT
+        self._post("ask", state)
+        while True:
+            if self.pump is None:
+                return self.link.replies.get()
+            try:
+                return self.link.replies.get_nowait()
+            except queue.Empty:
+                self.pump()
+
+    def end(self, state: State, record: GameRecord) -> None:
+        self.link.post("end", state, record)  # also when abandoned: the record is still wanted
+        if self.pump is not None:
+            self.pump()
+
+
+class GameSession:
+    """``play_game`` in a daemon thread; the window reads ``link`` and finally ``record``."""
+
+    def __init__(self, game: Game, players: Sequence[Player], names: Sequence[str], *,
+                 bot_delay: float = 0.0, close_players: bool = False, **play_kwargs: Any) -> None:
+        self.game, self.players, self.names = game, list(players), tuple(names)
+        self.play_kwargs = play_kwargs
+        self.close_players = close_players
+        self.link = GameLink()
+        self.renderer = LinkRenderer(self.link, bot_delay=bot_delay)
+        self.record: GameRecord | None = None
+        self.error: str | None = None
+        self.thread = threading.Thread(target=self._run, name="plyground-game", daemon=True)
+
+    def start(self) -> "GameSession":
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            self.record = play_game(self.game, self.players, names=self.names, renderer=self.renderer,
+                                    **self.play_kwargs)
+        except GameAbandoned:
+            pass
+        except BaseException as exc:  # shown in the window rather than lost in a thread
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.link.post("error", self.error, traceback.format_exc())
+        finally:
+            if self.close_players:
+                for player in self.players:
+                    try:
+                        player.close()
+                    except Exception:  # noqa: BLE001 - closing must not hide the game's result
+                        pass
+            self.link.post("done")
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def abandon(self) -> None:
+        self.link.abandon()
+
+    def wait(self, timeout: float) -> bool:
+        self.thread.join(timeout)
+        return not self.thread.is_alive()

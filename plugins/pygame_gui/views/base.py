@@ -1,0 +1,232 @@
+"""What a game's pygame view is: drawing positions and turning clicks into moves.
+
+A view is game-specific; the screens around it (menu, side panel, threads)
+are not.  Third-party games provide one through an optional
+``Game.pygame_view()`` returning a :class:`BoardView`; the built-in games'
+views are found by game name (see ``views/__init__.py``).
+
+Cells are a view's own coordinates of the places one can click (for grid
+games: ``(row, col)`` of the unflipped board, row 0 at the top).  Marks are
+``{cell: [kind, ...]}`` with kinds from :data:`FILL_KINDS` (the square is
+filled) and :data:`OVERLAY_KINDS` (drawn over the piece).
+"""
+from __future__ import annotations
+
+from typing import Hashable
+
+import pygame
+
+from plyground.errors import MoveError
+from plyground.protocols import Game, Move, State
+
+from .. import theme
+from ..widgets import draw_text
+
+Cell = Hashable
+Marks = dict  # Cell -> list[str]
+
+#: Fills in priority order (the first one a cell has wins).
+FILL_KINDS = ("selected", "must", "win", "last")
+OVERLAY_KINDS = ("taken", "jumped", "path", "target", "final")
+
+
+def add_mark(marks: Marks, cell: Cell, kind: str) -> None:
+    marks.setdefault(cell, [])
+    if kind not in marks[cell]:
+        marks[cell].append(kind)
+
+
+def merge_marks(*many: Marks) -> Marks:
+    out: Marks = {}
+    for marks in many:
+        for cell, kinds in marks.items():
+            for kind in kinds:
+                add_mark(out, cell, kind)
+    return out
+
+
+class MoveInput:
+    """A human's move being entered by clicks in one position.
+
+    ``click`` returns the finished move, or ``None`` while more clicks are
+    needed or after a wrong click; ``message`` then says what was wrong.
+    """
+
+    def __init__(self, view: "BoardView", state: State) -> None:
+        self.view, self.state = view, state
+        self.message = ""
+
+    def click(self, cell: Cell | None) -> Move | None:
+        raise NotImplementedError
+
+    def release(self, cell: Cell | None) -> Move | None:
+        """Mouse released over ``cell`` (drag and drop); by default nothing happens."""
+        return None
+
+    def cancel(self) -> None:
+        """Forget a half-entered move (Escape, right click)."""
+
+    def marks(self) -> Marks:
+        return {}
+
+    def hint(self) -> str:
+        """What to do next, shown when there is no message (e.g. "Click one of your pieces")."""
+        return ""
+
+
+class BoardView:
+    """Draws positions of one game into a rectangle and maps pixels to cells."""
+
+    #: Whether flipping the board means anything for this game.
+    can_flip: bool = True
+    #: How to enter moves, for the rules page.
+    help_text: str = ""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rect = pygame.Rect(0, 0, 400, 400)
+        self.flipped = False
+        self.show_numbers = False
+
+    # --- geometry ---------------------------------------------------------
+    def layout(self, rect: pygame.Rect) -> None:
+        """Fit the board (with its coordinates) into ``rect``."""
+        self.rect = pygame.Rect(rect)
+
+    def cell_at(self, pos: tuple[int, int]) -> Cell | None:
+        raise NotImplementedError
+
+    def cell_rect(self, cell: Cell) -> pygame.Rect:
+        raise NotImplementedError
+
+    def cell_center(self, cell: Cell) -> tuple[int, int]:
+        return self.cell_rect(cell).center
+
+    # --- drawing ----------------------------------------------------------
+    def draw(self, surface: pygame.Surface, state: State, marks: Marks) -> None:
+        raise NotImplementedError
+
+    def draw_side_icon(self, surface: pygame.Surface, center: tuple[int, int], radius: int, side: int) -> None:
+        """A small picture of ``side``'s pieces (for "Black to move")."""
+        color = (theme.BLACK_PIECE, theme.WHITE_PIECE)[side]
+        pygame.draw.circle(surface, color, center, radius)
+        pygame.draw.circle(surface, theme.PANEL_EDGE, center, radius, 1)
+
+    # --- moves ------------------------------------------------------------
+    def new_input(self, state: State) -> MoveInput:
+        raise NotImplementedError
+
+    def move_marks(self, before: State, move: Move) -> Marks:
+        """Marks showing ``move`` played in ``before`` (the last-move highlight)."""
+        return {}
+
+    def last_move_marks(self, before: State | None, move_text: str | None) -> Marks:
+        if before is None or not move_text:
+            return {}
+        try:
+            move = before.parse_move(move_text)
+        except (MoveError, ValueError):
+            return {}
+        return self.move_marks(before, move)
+
+    def result_marks(self, state: State) -> Marks:
+        """Marks for a finished game (e.g. the winning line)."""
+        return {}
+
+    def default_flipped(self, human_sides: set[int]) -> bool:
+        """Start flipped when that puts the (only) human's pieces at the bottom."""
+        return False
+
+
+class GridView(BoardView):
+    """A board of ``rows`` x ``cols`` squares with coordinates along two edges."""
+
+    rows = cols = 8
+    file_labels = "abcdefgh"
+    show_coordinates = True
+
+    def layout(self, rect: pygame.Rect) -> None:
+        rect = pygame.Rect(rect)
+        n = max(self.rows, self.cols)
+        margin_cells = 0.45 if self.show_coordinates else 0.0
+        size = int(min(rect.width, rect.height) / (n + margin_cells))
+        self.cell = max(8, size)
+        self.margin = int(self.cell * margin_cells)
+        board_w, board_h = self.cell * self.cols, self.cell * self.rows
+        total_w, total_h = board_w + self.margin, board_h + self.margin
+        left = rect.left + (rect.width - total_w) // 2 + self.margin
+        top = rect.top + (rect.height - total_h) // 2
+        self.board_rect = pygame.Rect(left, top, board_w, board_h)
+        self.rect = rect
+
+    def _screen_rc(self, row: int, col: int) -> tuple[int, int]:
+        return (self.rows - 1 - row, self.cols - 1 - col) if self.flipped else (row, col)
+
+    def cell_rect(self, cell) -> pygame.Rect:
+        r, c = self._screen_rc(*cell)
+        return pygame.Rect(self.board_rect.left + c * self.cell, self.board_rect.top + r * self.cell,
+                           self.cell, self.cell)
+
+    def cell_at(self, pos):
+        if not self.board_rect.collidepoint(pos):
+            return None
+        c = (pos[0] - self.board_rect.left) // self.cell
+        r = (pos[1] - self.board_rect.top) // self.cell
+        return self._screen_rc(r, c)
+
+    def square_color(self, cell) -> tuple[int, int, int]:
+        return theme.LIGHT_SQUARE if (cell[0] + cell[1]) % 2 == 0 else theme.DARK_SQUARE
+
+    def cell_label(self, cell) -> str | None:
+        """The number shown on a square when square numbers are on."""
+        return None
+
+    def draw_piece(self, surface: pygame.Surface, state: State, cell, rect: pygame.Rect) -> None:
+        raise NotImplementedError
+
+    def draw(self, surface: pygame.Surface, state: State, marks: Marks) -> None:
+        pygame.draw.rect(surface, theme.PANEL_EDGE, self.board_rect.inflate(6, 6), border_radius=3)
+        for row in range(self.rows):
+            for col in range(self.cols):
+                cell = (row, col)
+                rect = self.cell_rect(cell)
+                kinds = marks.get(cell, ())
+                fill = next((k for k in FILL_KINDS if k in kinds), None)
+                surface.fill(theme.HIGHLIGHT[fill] if fill else self.square_color(cell), rect)
+                if self.show_numbers:
+                    label = self.cell_label(cell)
+                    if label:
+                        draw_text(surface, label, (rect.left + 3, rect.top + 2), max(14, self.cell // 4),
+                                  theme.SQUARE_NUMBER)
+                self.draw_piece(surface, state, cell, rect)
+                for kind in OVERLAY_KINDS:
+                    if kind in kinds:
+                        self.draw_overlay(surface, kind, rect)
+        if self.show_coordinates:
+            self._draw_coordinates(surface)
+
+    def draw_overlay(self, surface: pygame.Surface, kind: str, rect: pygame.Rect) -> None:
+        c, r = rect.center, max(4, rect.width // 7)
+        if kind == "target":
+            pygame.draw.circle(surface, theme.TARGET_DOT, c, r)
+        elif kind == "final":
+            pygame.draw.circle(surface, theme.FINAL_RING, c, int(r * 1.8), max(2, r // 2))
+        elif kind == "path":
+            pygame.draw.circle(surface, theme.PATH_DOT, c, r)
+        elif kind in ("jumped", "taken"):
+            d = rect.width // 4 if kind == "jumped" else rect.width // 7
+            w = max(3, rect.width // 12) if kind == "jumped" else max(2, rect.width // 20)
+            color = theme.JUMPED_CROSS if kind == "jumped" else theme.TAKEN_CROSS
+            pygame.draw.line(surface, color, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), w)
+            pygame.draw.line(surface, color, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), w)
+
+    def _draw_coordinates(self, surface: pygame.Surface) -> None:
+        size = max(14, min(30, int(self.margin * 0.8)))
+        for col in range(self.cols):
+            rect = self.cell_rect((self.rows - 1 if not self.flipped else 0, col))
+            draw_text(surface, self.file_labels[col], (rect.centerx, self.board_rect.bottom + self.margin // 2 + 2),
+                      size, theme.COORD_TEXT, anchor="center")
+        for row in range(self.rows):
+            rect = self.cell_rect((row, 0 if not self.flipped else self.cols - 1))
+            draw_text(surface, str(self.rows - row), (self.board_rect.left - self.margin // 2 - 2, rect.centery),
+                      size, theme.COORD_TEXT, anchor="center")

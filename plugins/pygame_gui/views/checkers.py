@@ -1,0 +1,343 @@
+"""English checkers: an 8x8 board, men and kings, forced captures and multi-jumps entered by clicks.
+
+Everything here is derived from the documented contracts (docs/kernels.md):
+the pieces come from ``game.kernels().state_to_pos(state)`` (bitboards, bit
+``s`` = square ``s + 1``) and a move's squares from its code ``from | to << 5
+| captured << 10``; the landing squares of a capture are found by walking
+the board geometry over the captured pieces.  Squares are 0-based here and
+shown 1-32, square 1 being b8 (Black starts on 1-12 at the top and moves down).
+"""
+from __future__ import annotations
+
+import pygame
+
+from plyground.errors import MoveError
+
+from .. import theme
+from .base import GridView, Marks, MoveInput, add_mark
+
+SIDES = ("Black", "White")
+_DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+#: Row step forward for each side's men: Black moves down the board (towards 29-32), White up.
+FORWARD = (1, -1)
+KING_ROW = (7, 0)
+
+HELP = """Moving a piece: click one of your pieces, then the square it goes to; the legal destinations \
+show as green dots. When a capture is available you must capture: the pieces that can capture are \
+highlighted in orange and no other piece can be picked. A multi-jump is entered by clicking each \
+landing square in turn (a yellow dot marks each landing, a red cross each piece taken so far), or by \
+clicking the final square at once (green ring) when only one jump sequence ends there. You may also \
+drag a piece. Men move forward only; kings (the pieces with a gold crown) move both ways."""
+
+
+def square_rowcol(s: int) -> tuple[int, int]:
+    row, k = divmod(s, 4)
+    return row, 2 * k + (1 if row % 2 == 0 else 0)
+
+
+def rowcol_square(row: int, col: int) -> int:
+    """0-based square at (row, col); -1 for a light square or off the board."""
+    if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2 == 0:
+        return -1
+    return row * 4 + col // 2
+
+
+def decode(code: int) -> tuple[int, int, int]:
+    """(from, to, captured bitboard) of a move code."""
+    return code & 31, (code >> 5) & 31, code >> 10
+
+
+def bits(board: int) -> list[int]:
+    return [s for s in range(32) if (board >> s) & 1]
+
+
+def read_pieces(game, state) -> dict[int, tuple[int, bool]]:
+    """{square: (side, is_king)} of a position."""
+    pos = game.kernels().state_to_pos(state)
+    pieces = {}
+    for index, (side, king) in enumerate(((0, False), (0, True), (1, False), (1, True))):
+        for s in bits(int(pos[index])):
+            pieces[s] = (side, king)
+    return pieces
+
+
+def capture_paths(pieces: dict[int, tuple[int, bool]], code: int) -> list[list[int]]:
+    """Every sequence of landing squares (0-based) that plays ``code``; ``[[to]]`` for a plain move."""
+    frm, to, captured = decode(code)
+    if not captured:
+        return [[to]]
+    side, king = pieces[frm]
+    directions = _DIRECTIONS if king else [d for d in _DIRECTIONS if d[0] == FORWARD[side]]
+    occupied = set(pieces) - {frm}   # taken pieces stay on the board until the move ends
+    paths: list[list[int]] = []
+
+    def walk(cur: int, left: frozenset, path: list[int]) -> None:
+        if not left:
+            if cur == to:
+                paths.append(list(path))
+            return
+        row, col = square_rowcol(cur)
+        for dr, dc in directions:
+            over, land = rowcol_square(row + dr, col + dc), rowcol_square(row + 2 * dr, col + 2 * dc)
+            if over in left and land >= 0 and land not in occupied:
+                if not king and square_rowcol(land)[0] == KING_ROW[side] and len(left) > 1:
+                    continue  # a man reaching the king row is crowned and its move ends there
+                walk(land, left - {over}, path + [land])
+
+    walk(frm, frozenset(bits(captured)), [])
+    return paths
+
+
+def jumped_between(a: int, b: int) -> int:
+    """The square jumped when going from ``a`` to ``b`` two rows away (-1 if not a jump)."""
+    (ra, ca), (rb, cb) = square_rowcol(a), square_rowcol(b)
+    if abs(ra - rb) != 2 or abs(ca - cb) != 2:
+        return -1
+    return rowcol_square((ra + rb) // 2, (ca + cb) // 2)
+
+
+class CheckersInput(MoveInput):
+    """Clicks -> a legal move: pick a piece, then its landing squares (or the unambiguous final square)."""
+
+    def __init__(self, view: "CheckersView", state) -> None:
+        super().__init__(view, state)
+        self.pieces = read_pieces(view.game, state)
+        self.side = state.current_player()
+        self.options: dict[int, list[tuple[object, list[int]]]] = {}  # from square -> [(move, landings)]
+        self.capturing = False
+        kernels = view.game.kernels()
+        for move in state.legal_moves():
+            code = int(kernels.move_to_code(state, move))
+            frm, _, captured = decode(code)
+            self.capturing |= bool(captured)
+            for path in capture_paths(self.pieces, code):
+                self.options.setdefault(frm, []).append((move, path))
+        self.selected: int | None = None
+        self.entered: list[int] = []
+        self._pressed_to_select = False
+
+    # ------------------------------------------------------------ clicks
+    def click(self, cell):
+        self.message = ""
+        self._pressed_to_select = False
+        if cell is None:
+            return None
+        s = rowcol_square(*cell)
+        if self.selected is not None:
+            if s == self.selected and not self.entered:
+                self.selected = None  # a second click on the piece puts it down
+                return None
+            consistent = self._consistent()
+            nexts = {path[len(self.entered)] for _, path in consistent if len(path) > len(self.entered)}
+            if s in nexts:
+                self.entered.append(s)
+                done = [move for move, path in consistent if path == self.entered]
+                return self._finish(done[0]) if done else None
+            finals = {move for move, path in consistent if path[-1] == s}
+            if len(finals) == 1:
+                return self._finish(finals.pop())
+            if len(finals) > 1:
+                self.message = "More than one jump sequence ends there: click the landing squares one by one."
+                return None
+            if not self.entered and s in self.options:
+                self._select(s)
+                return None
+            self.message = self._why_not_destination(s)
+            return None
+        self._select(s)
+        return None
+
+    def release(self, cell):
+        """Dropping a dragged piece on a square plays it there."""
+        if not self._pressed_to_select or cell is None or rowcol_square(*cell) == self.selected:
+            return None
+        return self.click(cell)
+
+    def cancel(self) -> None:
+        self.selected, self.entered = None, []
+
+    def _finish(self, move):
+        self.cancel()
+        return move
+
+    def _consistent(self) -> list[tuple[object, list[int]]]:
+        n = len(self.entered)
+        return [(m, p) for m, p in self.options.get(self.selected, []) if p[:n] == self.entered]
+
+    def _select(self, s: int) -> None:
+        you = SIDES[self.side]
+        if s < 0:
+            self.message = "That is a light square: pieces stand and move on the dark squares only."
+            return
+        piece = self.pieces.get(s)
+        if piece is None:
+            self.message = f"Square {s + 1} is empty: click one of your ({you}) pieces first."
+        elif piece[0] != self.side:
+            self.message = f"That is a {SIDES[piece[0]]} piece: you play {you}."
+        elif s in self.options:
+            self.selected, self.entered = s, []
+            self._pressed_to_select = True
+        elif self.capturing:
+            self.message = ("A capture is available, you must capture: "
+                            "the highlighted pieces can capture.")
+        else:
+            self.message = f"The piece on {s + 1} has no legal move: it is blocked."
+
+    def _why_not_destination(self, s: int) -> str:
+        if s < 0:
+            return "Pieces move diagonally, on the dark squares only."
+        if self.entered:
+            return ("The jump is not finished: the same piece must keep jumping. "
+                    "Click the next landing square (green dot).")
+        p = self.selected
+        side, king = self.pieces[p]
+        if s in self.pieces:
+            if self.pieces[s][0] == self.side and self.capturing:
+                return "A capture is available, you must capture: the highlighted pieces can capture."
+            return f"That square is occupied: {s + 1} holds a {SIDES[self.pieces[s][0]]} " \
+                   f"{'king' if self.pieces[s][1] else 'man'}."
+        (r0, c0), (r1, c1) = square_rowcol(p), square_rowcol(s)
+        dr, dc = r1 - r0, c1 - c0
+        forward = FORWARD[side]
+        if abs(dr) == 1 and abs(dc) == 1:
+            if self.capturing:
+                return "A capture is available, you must capture (jump over an opponent's piece)."
+            if not king and dr != forward:
+                return "Men move forward only; only kings move backwards."
+        elif abs(dr) == 2 and abs(dc) == 2:
+            over = jumped_between(p, s)
+            if over not in self.pieces:
+                return f"There is nothing to jump on {over + 1}: a jump goes over an opponent's piece."
+            if self.pieces[over][0] == side:
+                return "You cannot jump over your own piece."
+            if not king and dr != 2 * forward:
+                return "Men move and capture forward only; only kings jump backwards."
+        elif abs(dr) != abs(dc):
+            return "Pieces move diagonally."
+        else:
+            return "A piece moves one square diagonally, or jumps over an adjacent opponent's piece."
+        try:  # anything else: the game's own explanation
+            self.state.parse_move(f"{p + 1}-{s + 1}")
+        except MoveError as exc:
+            return str(exc).split(". Legal moves:")[0]
+        return "That is not a legal move."
+
+    # ------------------------------------------------------------ highlights
+    def marks(self) -> Marks:
+        marks: Marks = {}
+        if self.capturing:
+            for s in self.options:
+                add_mark(marks, square_rowcol(s), "must")
+        if self.selected is None:
+            return marks
+        add_mark(marks, square_rowcol(self.selected), "selected")
+        previous = self.selected
+        for s in self.entered:
+            add_mark(marks, square_rowcol(s), "path")
+            over = jumped_between(previous, s)
+            if over >= 0:
+                add_mark(marks, square_rowcol(over), "jumped")
+            previous = s
+        consistent = self._consistent()
+        n = len(self.entered)
+        nexts = {path[n] for _, path in consistent if len(path) > n}
+        for s in nexts:
+            add_mark(marks, square_rowcol(s), "target")
+        finals: dict[int, set] = {}
+        for move, path in consistent:
+            finals.setdefault(path[-1], set()).add(move)
+        for s, moves in finals.items():
+            if len(moves) == 1 and s not in nexts and s != self.selected:
+                add_mark(marks, square_rowcol(s), "final")
+        return marks
+
+    def hint(self) -> str:
+        if self.entered:
+            return "Keep jumping: click the next landing square."
+        if self.selected is not None:
+            return "Click a green dot (or ring) to move there; click the piece again to put it down."
+        if self.capturing:
+            return "You must capture: click one of the highlighted pieces."
+        return "Click one of your pieces, then the square it moves to."
+
+    def targets(self) -> set[int]:
+        """0-based squares a click would move to next (for tests and hints)."""
+        n = len(self.entered)
+        return {path[n] for _, path in self._consistent() if len(path) > n}
+
+
+class CheckersView(GridView):
+    rows = cols = 8
+    help_text = HELP
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self._pieces_for: tuple[int, dict] | None = None
+
+    # ------------------------------------------------------------ squares
+    def square_cell(self, s: int) -> tuple[int, int]:
+        return square_rowcol(s)
+
+    def square_center(self, s: int) -> tuple[int, int]:
+        """Pixel centre of 0-based square ``s`` (for tests and scripted clicks)."""
+        return self.cell_center(square_rowcol(s))
+
+    def cell_label(self, cell):
+        s = rowcol_square(*cell)
+        return str(s + 1) if s >= 0 else None
+
+    def default_flipped(self, human_sides):
+        return human_sides == {0}  # a lone human playing Black sees Black at the bottom
+
+    # ------------------------------------------------------------ drawing
+    def pieces(self, state) -> dict[int, tuple[int, bool]]:
+        key = (id(state), state.key(), state.ply)
+        if self._pieces_for is None or self._pieces_for[0] != key:
+            self._pieces_for = (key, read_pieces(self.game, state))
+        return self._pieces_for[1]
+
+    def draw_piece(self, surface, state, cell, rect) -> None:
+        s = rowcol_square(*cell)
+        piece = self.pieces(state).get(s) if s >= 0 else None
+        if piece is not None:
+            self.draw_man(surface, rect.center, int(rect.width * 0.38), *piece)
+
+    def draw_man(self, surface, center, radius, side, king) -> None:
+        x, y = center
+        fill = (theme.BLACK_PIECE, theme.WHITE_PIECE)[side]
+        edge = (theme.BLACK_PIECE_EDGE, theme.WHITE_PIECE_EDGE)[side]
+        pygame.draw.circle(surface, (20, 16, 12), (x + max(1, radius // 12), y + max(2, radius // 8)), radius)
+        pygame.draw.circle(surface, fill, center, radius)
+        pygame.draw.circle(surface, edge, center, radius, max(1, radius // 10))
+        pygame.draw.circle(surface, edge, center, int(radius * 0.7), max(1, radius // 14))
+        if king:
+            self._draw_crown(surface, center, radius)
+
+    def _draw_crown(self, surface, center, radius) -> None:
+        x, y = center
+        w, h = radius * 1.0, radius * 0.62
+        left, right, top, bottom = x - w / 2, x + w / 2, y - h / 2, y + h / 2
+        points = [(left, bottom), (left, top), (left + w * 0.25, y), (x, top - h * 0.15),
+                  (right - w * 0.25, y), (right, top), (right, bottom)]
+        pygame.draw.polygon(surface, theme.CROWN, points)
+        pygame.draw.polygon(surface, (120, 86, 10), points, max(1, radius // 16))
+
+    def draw_side_icon(self, surface, center, radius, side) -> None:
+        self.draw_man(surface, center, radius, side, False)
+
+    # ------------------------------------------------------------ moves
+    def new_input(self, state) -> CheckersInput:
+        return CheckersInput(self, state)
+
+    def move_marks(self, before, move) -> Marks:
+        pieces = read_pieces(self.game, before)
+        code = int(self.game.kernels().move_to_code(before, move))
+        frm, to, captured = decode(code)
+        marks: Marks = {}
+        add_mark(marks, square_rowcol(frm), "last")
+        paths = capture_paths(pieces, code)
+        for s in (paths[0] if paths else [to]):
+            add_mark(marks, square_rowcol(s), "last")
+        for s in bits(captured):
+            add_mark(marks, square_rowcol(s), "taken")
+        return marks

@@ -1,0 +1,45 @@
+"""Perft: the compiled count matches the published figures and the Python State tree."""
+import pytest
+
+from plyground.games.checkers import CheckersGame
+from plyground.games.checkers import kernels as K
+from plyground.protocols import Game
+
+# Published perft of English checkers from the initial position (multi-jumps one move,
+# duplicate capture paths merged).
+PERFT = [1, 7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return CheckersGame()
+
+
+def test_perft_initial_position(game):
+    state = game.new_initial_state()
+    assert [game.perft(state, d) for d in range(len(PERFT))] == PERFT
+    assert state.ply == 0 and state.legal_moves()                   # the state is untouched
+
+
+@pytest.mark.parametrize("fen", [
+    "B:W6,7,14,15:B2",                          # two capture paths with the same ends
+    "B:W14,15,22,23:BK10",                      # a king's circle: two paths, one move
+    "W:WK1,K3,18,22,25,K30:B5,K9,10,14,K27",    # kings of both sides, forced captures
+    "B:W13,14,15,22,23,K24:B1,2,K10,K19",
+])
+def test_compiled_perft_matches_the_state_api(game, fen):
+    state = game.new_state(fen)
+    for depth in range(1, 5):
+        assert game.perft(state, depth) == Game.perft(game, state, depth)
+
+
+def test_counting_every_capture_path(game):
+    pos = game.new_state("B:W14,15,22,23:BK10")._pos.copy()
+    assert (K.perft(pos, 1, True), K.perft(pos, 1, False)) == (1, 2)
+    start = game.new_initial_state()._pos.copy()
+    assert K.perft(start, 8, False) == K.perft(start, 8, True) == 845931   # no duplicates this early
+
+
+def test_bad_depth(game):
+    with pytest.raises(ValueError):
+        game.perft(game.new_initial_state(), -1)

@@ -1,0 +1,213 @@
+"""Test-only games and players for the mcts tests.
+
+``DoubleTake`` is a take-away game in which a side can move twice in a row:
+players take 1, 2 or 4 tokens from a pile; taking 4 (with tokens left) gives
+the same player another move; whoever takes the last token wins.  A search
+that assumes strict alternation misjudges it (e.g. from a pile of 6 only
+"take 4" wins, and a naive search thinks 6 is lost and 7 is won).  It comes
+with compiled kernels (docs/kernels.md), so both search paths are tested.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from types import SimpleNamespace
+
+import numpy as np
+from numba import njit
+
+from plyground.errors import MoveError
+from plyground.options import Option
+from plyground.protocols import Game, Player, State
+
+TAKES = (1, 2, 4)
+AGAIN = 4                    # taking this many (with tokens left) gives another move
+
+
+@lru_cache(maxsize=None)
+def doubletake_value(pile: int) -> int:
+    """+1 if the player to move wins with best play from ``pile`` tokens, else -1."""
+    return max(doubletake_move_values(pile).values())
+
+
+def doubletake_move_values(pile: int) -> dict[int, int]:
+    """Each legal take -> +1 (wins) or -1 (loses) for the player making it."""
+    values = {}
+    for take in TAKES:
+        if take > pile:
+            continue
+        rest = pile - take
+        if rest == 0:
+            values[take] = 1
+        elif take == AGAIN:
+            values[take] = doubletake_value(rest)      # the same player moves again
+        else:
+            values[take] = -doubletake_value(rest)
+    return values
+
+
+class DoubleTakeState(State):
+    def __init__(self, game, pile, to_move=0):
+        self.game = game
+        self.pile = pile
+        self.to_move = to_move
+        self.last_mover = -1
+        self.history = []     # (take, previous to_move, previous last_mover)
+
+    def current_player(self):
+        return self.to_move
+
+    def legal_moves(self):
+        return [t for t in TAKES if t <= self.pile]
+
+    def apply(self, move):
+        if move not in self.legal_moves():
+            raise MoveError(f"cannot take {move!r} from {self.pile}")
+        self.history.append((move, self.to_move, self.last_mover))
+        self.pile -= move
+        self.last_mover = self.to_move
+        if not (move == AGAIN and self.pile > 0):
+            self.to_move ^= 1
+
+    def undo(self):
+        move, self.to_move, self.last_mover = self.history.pop()
+        self.pile += move
+
+    def clone(self):
+        copy = DoubleTakeState(self.game, self.pile, self.to_move)
+        copy.last_mover, copy.history = self.last_mover, list(self.history)
+        return copy
+
+    def is_terminal(self):
+        return self.pile == 0
+
+    def returns(self):
+        if self.pile:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if self.last_mover == 0 else (-1.0, 1.0)
+
+    def move_to_text(self, move):
+        return f"take{move}"
+
+    def parse_move(self, text):
+        return int(text.removeprefix("take"))
+
+    def to_text(self):
+        return f"{self.pile} {self.to_move} {self.last_mover}"
+
+    def key(self):
+        return hash((self.pile, self.to_move, self.last_mover))
+
+    @property
+    def ply(self):
+        return len(self.history)
+
+
+# --- kernels: pos = [pile, to_move, ply, last_mover]; a move code is the number taken
+@njit
+def _current_player(pos):
+    return pos[1]
+
+
+@njit
+def _gen_moves(pos, out):
+    n = 0
+    for t in (1, 2, 4):
+        if t <= pos[0]:
+            out[n] = t
+            n += 1
+    return n
+
+
+@njit
+def _apply_move(pos, code):
+    pos[0] -= code
+    pos[3] = pos[1]
+    if not (code == 4 and pos[0] > 0):
+        pos[1] = 1 - pos[1]
+    pos[2] += 1
+
+
+@njit
+def _outcome(pos, n_legal):
+    if pos[0] == 0:
+        return pos[3]
+    return -1
+
+
+@njit
+def _seed(s):
+    np.random.seed(s)
+
+
+@njit
+def _playout(pos, max_plies):
+    moves = np.empty(3, dtype=np.int64)
+    for _ in range(max_plies + 1):
+        n = _gen_moves(pos, moves)
+        result = _outcome(pos, n)
+        if result >= 0:
+            return result
+        _apply_move(pos, moves[np.random.randint(n)])
+    return 2
+
+
+KERNELS = SimpleNamespace(
+    pos_size=4, max_moves=3, gen_moves=_gen_moves, apply_move=_apply_move, outcome=_outcome,
+    playout=_playout, seed=_seed, current_player=_current_player,
+    state_to_pos=lambda s: np.array([s.pile, s.to_move, s.ply, s.last_mover], dtype=np.int64),
+    code_to_move=lambda s, code: int(code), move_to_code=lambda s, move: int(move),
+)
+
+
+class DoubleTake(Game):
+    name = "doubletake"
+    description = "Take 1, 2 or 4 tokens; taking 4 moves again; taking the last token wins (test only)."
+    options = (Option("pile", int, 10, "tokens at the start", min=1),)
+
+    def new_initial_state(self):
+        return DoubleTakeState(self, self.params["pile"])
+
+    def kernels(self):
+        return KERNELS
+
+
+# --- a perfect tic-tac-toe player -------------------------------------------------
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+@lru_cache(maxsize=None)
+def ttt_value(board: tuple, to_move: int) -> int:
+    """Negamax value (+1 win, 0 draw, -1 loss) for the player to move."""
+    for a, b, c in LINES:
+        if board[a] >= 0 and board[a] == board[b] == board[c]:
+            return 1 if board[a] == to_move else -1
+    empty = [i for i in range(9) if board[i] < 0]
+    if not empty:
+        return 0
+    return max(-ttt_value(board[:i] + (to_move,) + board[i + 1:], 1 - to_move) for i in empty)
+
+
+class PerfectTicTacToe(Player):
+    """Memoized negamax; picks uniformly among the optimal moves (seeded)."""
+
+    name = "perfect"
+    description = "perfect tic-tac-toe (test only)"
+
+    def __init__(self, game, seed=0):
+        super().__init__(game)
+        self.rng = random.Random(seed)
+
+    def reset(self, seed=None):
+        if seed is not None:
+            self.rng.seed(seed)
+
+    def choose_move(self, state, budget):
+        board, me = tuple(state.board), state.current_player()
+        scores = {}
+        for move in state.legal_moves():
+            child = board[:move] + (me,) + board[move + 1:]
+            scores[move] = -ttt_value(child, 1 - me)
+        best = max(scores.values())
+        return self.rng.choice([m for m, v in scores.items() if v == best])

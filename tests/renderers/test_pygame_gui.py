@@ -1,0 +1,397 @@
+"""The pygame renderer driven by real mouse and keyboard events, frame by frame (SDL dummy driver).
+
+Every click is a MOUSEBUTTONDOWN/UP pair posted with pygame.event.post at a
+square's computed centre and handled by the renderer's own event loop
+(``renderer.step()``); what the board shows is checked by reading colours of
+the rendered surface at square corners and centres.
+"""
+from __future__ import annotations
+
+import threading
+
+import pygame
+import pytest
+
+from plyground.match import run_match
+from plyground.plugins.pygame_gui import theme
+from plyground.plugins.pygame_gui.views.checkers import capture_paths, decode, read_pieces
+from plyground.protocols import Player
+
+CORNER = (4, 4)  # a point inside a square but outside its piece
+
+
+def corner(view, square):
+    rect = view.cell_rect(view.square_cell(square))
+    return rect.left + CORNER[0], rect.top + CORNER[1]
+
+
+def start_from_menu(renderer, driver, registry, *, game="checkers", white_seed="1", position=""):
+    renderer.open_menu(registry)
+    driver.frames(1)
+    menu = renderer.menu
+    while menu.game_name != game:
+        driver.click(menu.game_choice.next_rect.center)
+    assert [s.player for s in menu.sides][0] == "human"
+    while menu.sides[1].player != "random":
+        driver.click(menu.sides[1].cycler.next_rect.center)
+    seed = menu.sides[1].editor.field("seed")
+    driver.click(seed.rect.center)
+    driver.key(pygame.K_DELETE)
+    driver.type(white_seed)
+    if position:
+        driver.click(menu.position.rect.center)
+        driver.type(position)
+    driver.click(menu.buttons["start"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    return screen
+
+
+def wait_turn(driver, screen):
+    driver.until(lambda: screen.input is not None or screen.over, what="the human's turn or the end")
+
+
+def test_menu_to_a_full_checkers_game_by_clicks(make_renderer, registry, tmp_path):
+    renderer, d = make_renderer()
+    screen = start_from_menu(renderer, d, registry)
+    view = screen.view
+    assert screen.names == ("human", "random:seed=1")
+    assert view.flipped  # the human plays Black: Black at the bottom
+    checked_forced = checked_multi = False
+    while True:
+        wait_turn(d, screen)
+        if screen.over:
+            break
+        state = screen.state
+        pieces = read_pieces(state.game, state)
+        legal = state.legal_moves()
+        move = max(legal, key=lambda m: bin(decode(m)[2]).count("1"))   # the human takes the most pieces
+        frm, to, captured = decode(move)
+        path = capture_paths(pieces, move)[0]
+        capturers = {decode(m)[0] for m in legal}
+        ours = [s for s, (side, _) in pieces.items() if side == 0]
+        if captured and not checked_forced and set(ours) - capturers:
+            # Capture compulsory: exactly the capturing pieces are highlighted ...
+            d.frames(1)
+            for s in ours:
+                want = theme.HIGHLIGHT["must"] if s in capturers else theme.DARK_SQUARE
+                assert d.pixel(corner(view, s)) == want, s
+            # ... and another piece cannot be picked: the reason is shown on screen.
+            other = min(set(ours) - capturers)
+            d.click(view.square_center(other))
+            assert screen.input.selected is None
+            assert "a capture is available, you must capture" in screen.message.lower()
+            assert d.pixel(screen.message_rect.move(3, 3).topleft) == theme.ERROR_BOX
+            checked_forced = True
+        d.click(view.square_center(frm))
+        assert d.pixel(corner(view, frm)) == theme.HIGHLIGHT["selected"]
+        for i, landing in enumerate(path):
+            assert d.pixel(view.square_center(landing)) == theme.TARGET_DOT, "the next landing lights up"
+            d.click(view.square_center(landing))
+            if len(path) > 1 and i < len(path) - 1:
+                # Half-way through a multi-jump: the landing so far and the piece jumped are marked.
+                assert screen.input is not None and screen.input.entered == path[:i + 1]
+                assert d.pixel(view.square_center(landing)) == theme.PATH_DOT
+                checked_multi = True
+        assert screen.input is None, screen.message   # the move went to the game
+    d.frames(1)
+    record = screen.record
+    assert record.finished and record.result_text in ("1-0", "0-1", "1/2-1/2")
+    assert checked_forced and checked_multi
+    assert screen.moves == record.moves
+    # Game over: the result is on screen and the game can be saved and left.
+    assert d.pixel(screen.message_rect.move(3, 3).topleft) == theme.GOOD_BOX
+    assert screen.buttons["save"].enabled
+    d.click(screen.save_field.rect.center)
+    d.key(pygame.K_DELETE)
+    d.type(str(tmp_path / "mine.pdn"))
+    d.click(screen.buttons["save"].rect.center)
+    pdn = (tmp_path / "mine.pdn").read_text()
+    assert f'[Result "{record.result_text}"]' in pdn and record.moves[0] in pdn
+    assert screen.message == f"Saved to {tmp_path / 'mine.pdn'}"
+    d.click(screen.buttons["leave"].rect.center)
+    assert renderer.screen is renderer.menu
+
+
+def test_capture_highlights_and_illegal_click_messages(make_renderer, registry):
+    renderer, d = make_renderer()
+    # Black: a man on 14 that must take 18, and a man on 1 that cannot capture.
+    screen = start_from_menu(renderer, d, registry, position="B:W18,30:B14,1")
+    view = screen.view
+    wait_turn(d, screen)
+    assert d.pixel(corner(view, 13)) == theme.HIGHLIGHT["must"]
+    assert d.pixel(corner(view, 0)) == theme.DARK_SQUARE
+    d.click(view.square_center(0))
+    assert "you must capture" in screen.message
+    assert d.pixel(screen.message_rect.move(3, 3).topleft) == theme.ERROR_BOX
+    d.click(view.square_center(13))
+    d.click(view.square_center(16))          # a plain step while a capture is available
+    assert "a capture is available, you must capture" in screen.message.lower()
+    d.click(view.square_center(17))          # onto the white man
+    assert "occupied" in screen.message
+    light = view.cell_rect((0, 0)).center    # a8 is a light square
+    d.click(light)
+    assert "dark squares" in screen.message
+    d.click(view.square_center(22))          # the landing square: the capture is played
+    assert screen.input is None and screen.message == ""
+    driver_wait_record_move(d, screen, "14x23")
+
+
+def driver_wait_record_move(d, screen, text):
+    d.until(lambda: text in screen.moves, what=f"{text} in the move list")
+
+
+def test_men_move_forward_only_and_empty_square_messages(make_renderer, registry):
+    renderer, d = make_renderer()
+    screen = start_from_menu(renderer, d, registry, position="B:W30:B14")
+    view = screen.view
+    wait_turn(d, screen)
+    d.click(view.square_center(20))
+    assert "empty" in screen.message
+    d.click(view.square_center(29))
+    assert "White piece" in screen.message
+    d.click(view.square_center(13))
+    assert {view.square_center(s) for s in screen.input.targets()} == {view.square_center(16), view.square_center(17)}
+    d.click(view.square_center(8))           # backwards
+    assert screen.message == "Men move forward only; only kings move backwards."
+    d.key(pygame.K_ESCAPE)
+    assert screen.input.selected is None
+
+
+def test_multi_jump_by_final_square_and_ambiguous_final_square(make_renderer, registry):
+    renderer, d = make_renderer()
+    # The man on 2 can take 6 and 14 (via 9) or 7 and 15 (via 11): both end on 18.
+    screen = start_from_menu(renderer, d, registry, position="B:W6,7,14,15,32:B2")
+    view = screen.view
+    wait_turn(d, screen)
+    d.click(view.square_center(1))
+    d.click(view.square_center(17))
+    assert "More than one jump sequence ends there" in screen.message
+    d.click(view.square_center(10))          # choose the way through 11 ...
+    assert screen.input.entered == [10]
+    d.frames(1)
+    assert d.pixel(view.square_center(6)) == theme.JUMPED_CROSS   # ... taking the man on 7
+    d.click(view.square_center(17))
+    driver_wait_record_move(d, screen, "2x11x18")
+
+    # Unambiguous: one click on the final square plays the whole multi-jump.
+    renderer.game_screen.leave()
+    screen = start_from_menu(renderer, d, registry, position="B:W6,14,32:B2")
+    view = screen.view
+    wait_turn(d, screen)
+    d.click(view.square_center(1))
+    d.frames(1)
+    assert d.pixel(view.square_center(8)) == theme.TARGET_DOT
+    ring = view.square_center(17)
+    r = view.cell // 7
+    assert d.pixel((ring[0] + int(r * 1.8) - 2, ring[1])) == theme.FINAL_RING
+    d.click(ring)
+    driver_wait_record_move(d, screen, "2x18")
+
+
+def test_drag_take_back_flip_numbers_and_resize(make_renderer, registry):
+    renderer, d = make_renderer()
+    screen = start_from_menu(renderer, d, registry)
+    view = screen.view
+    wait_turn(d, screen)
+    # Drag 11 to 15 (press on one square, release on another).
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=view.square_center(10), button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=view.square_center(14), button=1))
+    d.frames(1)
+    wait_turn(d, screen)
+    assert screen.moves[0] == "11-15" and len(screen.moves) == 2
+    reply = [int(n) - 1 for n in screen.moves[1].replace("x", "-").split("-")]
+    for s in reply:                                   # the last move (the bot's reply) is highlighted
+        assert d.pixel(corner(view, s)) == theme.HIGHLIGHT["last"]
+    assert d.pixel(corner(view, 10)) == theme.DARK_SQUARE
+    d.click(screen.buttons["undo"].rect.center)       # take back: our move and the reply
+    wait_turn(d, screen)
+    assert screen.moves == [] and screen.state.ply == 0
+    before = view.square_center(0)
+    d.key(pygame.K_f)
+    assert not view.flipped and view.square_center(0) != before
+    d.key(pygame.K_n)
+    assert view.show_numbers
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=700, h=520, size=(700, 520)))
+    d.frames(2)
+    assert pygame.display.get_surface().get_size() == (700, 520)
+    assert view.board_rect.right <= screen.panel_rect.left and view.board_rect.bottom <= 520
+    d.click(view.square_center(10))                   # clicks still land on the right squares
+    assert screen.input.selected == 10
+
+
+class GatedBot(Player):
+    """A bot that thinks until the test lets it move."""
+
+    name = "gated"
+    description = "waits for a go"
+
+    def __init__(self, game, **options):
+        super().__init__(game, **options)
+        self.go = threading.Event()
+
+    def choose_move(self, state, budget):
+        self.go.wait(10)
+        return state.legal_moves()[0]
+
+
+def test_window_stays_responsive_while_a_bot_thinks(make_renderer, registry):
+    renderer, d = make_renderer()
+    game = registry.make_game("tictactoe")
+    bot = GatedBot(game)
+    renderer.start_game(game, [bot, registry.make_player("human", game)], ("gated", "human"), {},
+                        from_menu=False)
+    screen = renderer.game_screen
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    frames = renderer.frames
+    d.frames(5)
+    assert renderer.frames == frames + 5 and "thinking" in screen._status_text()
+    d.key(pygame.K_f)                                 # the window still handles input
+    d.click(screen.view.cell_center((0, 0)))
+    assert "is thinking" in screen.message
+    bot.go.set()
+    wait_turn(d, screen)
+    assert screen.moves == ["a3"]
+    d.click(screen.buttons["leave"].rect.center)
+    assert not renderer.running
+
+
+def test_options_editor_shows_the_options_error_and_builds_the_player(make_renderer, registry):
+    renderer, d = make_renderer()
+    renderer.open_menu(registry)
+    d.frames(1)
+    menu = renderer.menu
+    while menu.sides[1].player != "random":
+        d.click(menu.sides[1].cycler.next_rect.center)
+    field = menu.sides[1].editor.field("seed")
+    d.click(field.rect.center)
+    d.key(pygame.K_BACKSPACE, 0)
+    d.key(pygame.K_DELETE)
+    d.type("seven")
+    assert field.error == "player random: bad value 'seven' for option 'seed': expected integer or none"
+    d.click(menu.buttons["start"].rect.center)
+    assert renderer.screen is menu and menu.error == field.error
+    d.click(field.rect.center)
+    d.key(pygame.K_DELETE)
+    d.type("12345678901234567890")                    # any value, not a fixed few
+    assert field.error is None
+    d.click(menu.buttons["start"].rect.center)
+    assert renderer.screen is renderer.game_screen
+    assert renderer.game_screen.names[1] == "random:seed=12345678901234567890"
+    assert renderer.session.players[1].config["seed"] == 12345678901234567890
+
+
+def test_rules_page_and_quit(make_renderer, registry):
+    renderer, d = make_renderer()
+    renderer.open_menu(registry)
+    d.frames(1)
+    d.click(renderer.menu.buttons["rules"].rect.center)
+    assert type(renderer.screen).__name__ == "RulesScreen"
+    assert renderer.screen.game.rules_text and "multi-jump" in renderer.screen.view_help
+    d.key(pygame.K_ESCAPE)
+    assert renderer.screen is renderer.menu
+    d.click(renderer.menu.buttons["quit"].rect.center)
+    assert not renderer.running
+
+
+def test_match_shows_games_in_the_window_thread(make_renderer, registry):
+    renderer, d = make_renderer(end_pause=0.0)
+    game = registry.make_game("tictactoe")
+    a, b = registry.make_player("random:seed=1", game), registry.make_player("random:seed=2", game)
+    result = run_match(game, a, b, 2, renderer=renderer)
+    assert len(result.records) == 2 and renderer.game_screen.record is result.records[-1]
+
+
+@pytest.mark.parametrize("renderer_spec", ["pygame:bot_delay=0", "console:quiet=true"])
+def test_plyground_play_swaps_renderers_with_one_flag(renderer_spec, registry, monkeypatch, tmp_path):
+    """Bots on the command line: the pygame window skips its menu and plays, the console prints."""
+    from plyground.cli import main
+    from plyground.plugins.pygame_gui import PygameRenderer
+
+    def run(self):  # the real loop, until the game is over; then the Close button
+        self.running = True
+        while self.running:
+            self.step()
+            if self.game_screen.over and self.game_screen.record is not None:
+                pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN,
+                                                     pos=self.game_screen.buttons["leave"].rect.center, button=1))
+    monkeypatch.setattr(PygameRenderer, "run", run)
+    monkeypatch.setattr(PygameRenderer, "run_menu", lambda self, registry: pytest.fail("the menu was shown"))
+    save = tmp_path / "g.jsonl"
+    try:
+        main(["play", "--game", "tictactoe", "--renderer", renderer_spec, "--black", "random:seed=1",
+              "--white", "random:seed=2", "--save", str(save)])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    assert '"finished": true' in save.read_text()
+
+
+def test_a_third_party_game_with_its_own_view_is_offered(make_renderer, registry):
+    from plyground.games.tictactoe import TicTacToe
+    from plyground.plugins.pygame_gui.views.tictactoe import TicTacToeView
+
+    class Noughts(TicTacToe):
+        name = "noughts"
+        description = "tic-tac-toe under another name, with its own view"
+
+        def pygame_view(self):
+            return TicTacToeView(self)
+
+    class NoView(TicTacToe):
+        name = "noview"
+        description = "no pygame view"
+
+    registry.add("games", Noughts, "test")
+    registry.add("games", NoView, "test")
+    try:
+        renderer, d = make_renderer()
+        renderer.open_menu(registry)
+        d.frames(1)
+        menu = renderer.menu
+        assert "noughts" in menu.games and "noview" not in menu.games
+        assert {"checkers", "tictactoe"} <= set(menu.games)
+        assert "no pygame view" in registry.get("renderers", "pygame").cls.unsupported_reason(NoView())
+        while menu.game_name != "noughts":
+            d.click(menu.game_choice.next_rect.center)
+        d.click(menu.buttons["start"].rect.center)
+        assert isinstance(renderer.game_screen.view, TicTacToeView)
+    finally:
+        del registry._entries["games"]["noughts"], registry._entries["games"]["noview"]
+
+
+def test_screenshots_command_writes_pngs(registry, tmp_path, monkeypatch):
+    from plyground.cli import PlygroundGroup, main
+    monkeypatch.setattr(PlygroundGroup, "_plugin_commands_loaded", False)  # pick up the pygame plugin's command
+    try:
+        main(["screenshots", "--out", str(tmp_path), "--width", "800", "--height", "600"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    names = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert {"menu.png", "rules.png", "checkers-capture.png", "checkers-over.png", "tictactoe.png"} <= set(names)
+    image = pygame.image.load(str(tmp_path / "checkers-capture.png"))
+    assert image.get_size() == (800, 600)
+
+
+def test_tictactoe_by_clicks(make_renderer, registry):
+    renderer, d = make_renderer()
+    screen = start_from_menu(renderer, d, registry, game="tictactoe", white_seed="2")
+    view = screen.view
+    while True:
+        wait_turn(d, screen)
+        if screen.over:
+            break
+        cells = [(r, c) for r in range(3) for c in range(3)]
+        taken = [cell for cell in cells if screen.state.to_text()[cell[0] * 4 + cell[1]] != "."]
+        if taken:
+            d.click(view.cell_center(taken[0]))
+            assert screen.message.startswith("That square is occupied")
+            assert d.pixel(screen.message_rect.move(3, 3).topleft) == theme.ERROR_BOX
+        free = next(cell for cell in cells if cell not in taken)
+        d.click(view.cell_center(free))
+        assert screen.input is None
+    d.frames(1)
+    assert screen.record.finished
+    if screen.record.result_text != "1/2-1/2":   # the winning line is filled
+        line = [cell for cell, kinds in view.result_marks(screen.state).items() if "win" in kinds]
+        assert len(line) == 3
+        assert d.pixel(view.cell_rect(line[0]).move(4, 4).topleft) == theme.HIGHLIGHT["win"]
