@@ -12,11 +12,13 @@ import click
 from . import __version__
 from . import plugin_manager as plugins
 from .errors import PlygroundError, PluginError, UsageError
-from .match import play_game, run_match
+from .match import MatchResult, play_game
 from .options import Spec
 from .protocols import Budget, Game
 from .recordio import write_records
 from .registry import KINDS, get_registry
+from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
+from .tournament.command import tournament_command
 
 
 class PlygroundGroup(click.Group):
@@ -181,36 +183,57 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Per-move time budget.")
+@click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
+              help="Start positions, each played twice with colours reversed (see `plyground tournament`).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games played at once in worker processes.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Store results here as games finish; rerunning the same command resumes.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every game to this file.")
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
-def match_command(game_spec, first, second, games, renderer_spec, seed, max_plies, simulations, seconds, save, quiet):
-    """N games between two players with alternating colours; W/D/L, score and a 95% interval."""
+def match_command(game_spec, first, second, games, renderer_spec, seed, max_plies, simulations, seconds,
+                  openings, workers, out_dir, save, quiet):
+    """N games between two players with alternating colours; W/D/L, score and a 95% interval.
+
+    A match is a two-player tournament: the same seeding, openings, workers and resumable --out.
+    """
     registry = get_registry()
     game = registry.make_game(game_spec)
     renderer = registry.make_renderer(renderer_spec, game) if renderer_spec else None
     a, b = registry.make_player(first, game), registry.make_player(second, game)
-    _check_humans_can_play((first, second), (a, b), renderer)
-    started = time.perf_counter()
-
-    def progress(i, record):
-        if not quiet:
-            elapsed = time.perf_counter() - started
-            eta = elapsed / (i + 1) * (games - i - 1)
-            click.echo(f"game {i + 1}/{games}: {record.players[0]} vs {record.players[1]} "
-                       f"{record.result_text} ({record.reason}, {len(record.moves)} plies)  ETA {eta:.0f}s",
-                       err=True)
-
     try:
-        result = run_match(game, a, b, games, names=(first, second), renderer=renderer,
-                           budget=_budget(simulations, seconds), max_plies=max_plies, seed=seed, on_game=progress)
+        _check_humans_can_play((first, second), (a, b), renderer)
     finally:
         a.close(), b.close()
+    # A player may meet itself (random vs random): entrants need distinct names.
+    entrants = [Entrant(first, first), Entrant(second if second != first else f"{second}#2", second)]
+    config = TournamentConfig(game=game_spec, entrants=entrants, games_per_pairing=games,
+                              openings=choose_openings(game, openings, seed), openings_source=openings,
+                              simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed)
+
+    def progress(p):
+        if not quiet:
+            r = p.result.record
+            eta = p.eta or 0.0
+            click.echo(f"game {p.done}/{p.total}: {r.players[0]} vs {r.players[1]} "
+                       f"{r.result_text} ({r.reason}, {len(r.moves)} plies)  ETA {eta:.0f}s", err=True)
+
+    try:
+        run = run_tournament(config, out_dir, workers=workers, renderer=renderer, on_game=progress)
+    finally:
         if renderer:
             renderer.close()
+    result = MatchResult(names=(first, second), records=[r.record for r in run.results],
+                         a_first=[r.a_first for r in run.results])
     click.echo(result.summary())
+    if run.stopped:
+        click.echo(f"  stopped: {run.stopped}")
     if save:
         write_records(game, result.records, save)
         click.echo(f"{len(result.records)} games saved to {save}")
+
+
+cli.add_command(tournament_command)
 
 
 # ------------------------------------------------------------------ perft

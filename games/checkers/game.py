@@ -272,3 +272,8 @@ class CheckersGame(Game):
         """PDN text of the records (tags, numbered moves, result)."""
         from .pdn import format_records
         return format_records(records)
+
+    def read_records(self, text: str) -> list[GameRecord]:
+        """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""
+        from .pdn import read_records
+        return read_records(text)

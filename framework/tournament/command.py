@@ -1,0 +1,142 @@
+"""The ``plyground tournament`` command and the progress lines it shares with ``plyground match``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import UsageError
+from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
+from ..registry import get_registry
+from .config import FORMATS, TournamentConfig, parse_entrants
+from .openings import choose_openings
+from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
+from .runner import Progress, TournamentRun, default_workers, games_file_path, run_tournament
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+def progress_line(p: Progress) -> str:
+    r = p.result.record
+    return (f"[{p.done}/{p.total}] {r.players[0]} vs {r.players[1]}: {r.result_text} "
+            f"({r.reason}, {len(r.moves)} plies)  ETA {format_duration(p.eta)}")
+
+
+def default_out_dir(config: TournamentConfig) -> Path:
+    """Same command, same directory: a rerun without --out resumes too."""
+    game = config.game.split(":")[0]
+    return Path("runs") / f"tournament-{game}-{config.fingerprint()[:10]}"
+
+
+@click.command("tournament")
+@click.argument("players", nargs=-1)
+@click.option("--game", "game_spec", required=True, help="Game spec, e.g. checkers or tictactoe.")
+@click.option("-p", "--player", "player_options", multiple=True, metavar="[NAME=]SPEC",
+              help="An entrant, optionally named: mcts100=mcts:simulations=100 (repeatable; "
+                   "specs may also be given as arguments).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="round-robin", show_default=True,
+              help="round-robin: everyone plays everyone; gauntlet: the first player plays each of the others.")
+@click.option("-n", "--games", type=click.IntRange(min=1), default=None,
+              help="Games per pairing (default: 10, or each opening twice).")
+@click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
+              help="Start positions: none, every N-ply opening (e.g. 3-ply: the checkers ballots), "
+                   "or a file of games (PDN for checkers) or of positions, one per line.")
+@click.option("--opening-plies", type=click.IntRange(min=1), default=None,
+              help="Use only the first N plies of each game in an openings file.")
+@click.option("--simulations", type=click.IntRange(min=1), default=None,
+              help="Per-move simulation budget for every player (overrides their own options).")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Per-move time budget for every player (results then depend on machine load).")
+@click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; every game's seed derives from it.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Games played at once in worker processes (default: the cores available).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Results directory; rerunning the same command resumes it "
+                   "(default: runs/tournament-GAME-FINGERPRINT).")
+@click.option("--anchor", default=None, help="Player rated 0 (default: random if playing, else the first player).")
+@click.option("--intervals", type=click.Choice(INTERVAL_METHODS), default="curvature", show_default=True,
+              help="How the 95% rating intervals are computed.")
+@click.option("--relative-to", type=click.Choice(INTERVAL_REFERENCES), default="pool", show_default=True,
+              help="pool: intervals place each player among these players (compare players by them); "
+                   "anchor: intervals of each player's difference to the anchor.")
+@click.option("--prior-draws", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              help="Virtual draws added to every pairing that played (keeps perfect scores finite).")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def tournament_command(players, game_spec, player_options, fmt, games, openings, opening_plies, simulations,
+                       seconds, max_plies, seed, workers, out_dir, anchor, intervals, relative_to, prior_draws,
+                       quiet):
+    """Rate players by a round-robin or gauntlet; resumable, parallel, every game saved.
+
+    \b
+    plyground tournament --game tictactoe random mcts:simulations=100 mcts:simulations=1000
+    plyground tournament --game checkers -p random -p m100=mcts:simulations=100 \\
+        -p m1000=mcts:simulations=1000 --openings 3-ply -n 20 --out runs/ladder
+    """
+    entrants = parse_entrants(list(player_options) + list(players))
+    if len(entrants) < 2:
+        raise UsageError("a tournament needs at least two players: give specs as arguments or with --player")
+    game = get_registry().make_game(game_spec)
+    chosen = choose_openings(game, openings, seed, opening_plies)
+    config = TournamentConfig(game=game_spec, entrants=entrants,
+                              games_per_pairing=games or (2 * len(chosen) if chosen else 10),
+                              format=fmt, openings=chosen, openings_source=_describe_openings(openings, opening_plies),
+                              simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed)
+    if anchor is not None:
+        config.entrant(anchor)   # an unknown anchor stops the run before any game
+    out_dir = out_dir or default_out_dir(config)
+    workers = workers or default_workers()
+
+    def started(run: TournamentRun, pending: int) -> None:
+        if quiet:
+            return
+        used = max(1, min(workers, pending))
+        click.echo(f"{config.total_games} games ({len(config.pairings())} pairings x {config.games_per_pairing}) "
+                   f"in {out_dir}: {run.resumed} stored, {pending} to play on {used} worker(s)", err=True)
+
+    def progress(p: Progress) -> None:
+        if not quiet:
+            click.echo(progress_line(p), err=True)
+
+    try:
+        run = run_tournament(config, out_dir, workers=workers, on_game=progress, on_start=started)
+    except KeyboardInterrupt:
+        click.echo(f"\nstopped; finished games are stored in {out_dir}: rerun the same command to resume", err=True)
+        raise
+    report(run, game, anchor=anchor, intervals=intervals, relative_to=relative_to, prior_draws=prior_draws)
+
+
+def _describe_openings(source: str, plies: int | None) -> str:
+    if plies is not None and source.strip().lower() != "none":
+        return f"{source} (first {plies} plies)"
+    return source
+
+
+def report(run: TournamentRun, game, *, anchor: str | None, intervals: str = "curvature",
+           relative_to: str = "pool", prior_draws: float = 1.0) -> None:
+    """Print the ratings and crosstable; write summary.json and ratings.png beside the results."""
+    config, results = run.config, run.results
+    ratings = rate(config, results, anchor, method=intervals, relative_to=relative_to, prior_draws=prior_draws)
+    unfinished = sum(not r.record.finished for r in results)
+    click.echo(f"{config.game}: {len(results)} of {config.total_games} games"
+               + (f" ({unfinished} unfinished, not counted)" if unfinished else ""))
+    click.echo(format_table(ratings))
+    click.echo("")
+    click.echo(format_crosstable(ratings, crosstable(config, results)))
+    if run.out_dir is not None:
+        click.echo("")
+        path = write_summary(run.out_dir, summary(config, results, ratings))
+        click.echo(f"summary: {path}")
+        title = f"{config.game}: {len(results)} games, seed {config.seed}"
+        plot = plot_ratings(ratings, run.out_dir / PLOT_FILE, title)
+        click.echo(f"plot: {plot}" if plot else "plot: skipped (pip install matplotlib)")
+        click.echo(f"games: {games_file_path(game, run.out_dir)}")

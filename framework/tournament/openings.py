@@ -1,0 +1,163 @@
+"""Opening sets: every N-ply opening of a game, or positions and games from a file.
+
+Openings make a tournament fair and varied: each is played twice with
+colours reversed, so neither player gains from the side it happened to get,
+and deterministic players do not repeat one game.
+
+* ``N-ply`` — every sequence of N legal moves from the initial position,
+  generated from the game's own move generator (so it works for any game:
+  checkers' 3-ply set is the "three-move ballots", tic-tac-toe's 2-ply set is
+  its 72 first-move/reply pairs).  Sequences that transpose into the same
+  position are kept once (the first in move-generation order), and sequences
+  that end the game are dropped.
+* a file — for games that can read their own record format (checkers reads
+  PDN), every game in the file is an opening (its moves, optionally cut to
+  the first ``plies``); otherwise the file holds one position per line in the
+  game's position text (FEN for checkers), read with ``game.new_state``.
+  Blank lines and lines starting with ``#`` are skipped.
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from ..errors import PlygroundError, UsageError
+from ..protocols import Game, GameRecord, State
+from .config import Opening
+
+_PLY = re.compile(r"^(\d+)-?ply$", re.IGNORECASE)
+
+
+def all_openings(game: Game, plies: int) -> list[Opening]:
+    """Every distinct position reachable in exactly ``plies`` legal moves, as move sequences."""
+    if plies < 1:
+        raise UsageError(f"an opening needs at least 1 ply, not {plies}")
+    state = game.new_initial_state()
+    seen: set[str] = set()
+    found: list[Opening] = []
+    path: list[str] = []
+
+    def walk(depth: int) -> None:
+        if state.is_terminal():
+            return
+        if depth == plies:
+            text = state.to_text()
+            if text not in seen:
+                seen.add(text)
+                found.append(Opening(tuple(path)))
+            return
+        for move in state.legal_moves():
+            path.append(state.move_to_text(move))
+            state.apply(move)
+            walk(depth + 1)
+            state.undo()
+            path.pop()
+
+    walk(0)
+    if not found:
+        raise UsageError(f"{game.name} has no {plies}-ply openings that leave the game running")
+    return found
+
+
+def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Opening]:
+    """Openings from a file of games (the game's record format) or of position texts."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"opening file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read opening file {path}: {exc}") from None
+    reader = record_reader(game)
+    looks_like_records = path.suffix == game.record_suffix or text.lstrip().startswith("[")
+    if reader is None and looks_like_records:
+        raise UsageError(f"{path} looks like a file of {game.name} games, but the {game.name} plugin cannot read "
+                         f"its record format (its Game has no read_records method); give one position per line")
+    if reader is not None and looks_like_records:
+        try:
+            records = reader(text)
+        except PlygroundError as exc:
+            raise UsageError(f"{path}: {exc}") from None
+        openings = [_opening_from_record(game, r, plies, path, n) for n, r in enumerate(records, 1)]
+    else:
+        openings = []
+        for lineno, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                state = game.new_state(line)
+            except PlygroundError as exc:
+                raise UsageError(f"{path}:{lineno}: {exc}") from None
+            if state.is_terminal():
+                raise UsageError(f"{path}:{lineno}: the position {line!r} is already over")
+            openings.append(Opening((), line))
+    openings = _distinct(game, openings)
+    if not openings:
+        raise UsageError(f"opening file {path} holds no openings")
+    return openings
+
+
+def record_reader(game: Game):
+    """The game's reader for its own record format (``text -> list[GameRecord]``), if it has one."""
+    for name in ("parse_records", "read_records"):
+        reader = getattr(game, name, None)
+        if callable(reader):
+            return reader
+    return None
+
+
+def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path: Path, n: int) -> Opening:
+    moves = list(record.moves if plies is None else record.moves[:plies])
+    initial = game.new_initial_state().to_text()
+    base = None if not record.start or record.start == initial else record.start
+    state = game.new_initial_state() if base is None else game.new_state(base)
+    for ply, move in enumerate(moves, 1):
+        try:
+            state.apply(state.parse_move(move))
+        except PlygroundError as exc:
+            raise UsageError(f"{path}: game {n}, ply {ply}: {exc}") from None
+    if state.is_terminal():
+        raise UsageError(f"{path}: game {n}: the opening ends the game; cut it shorter with --opening-plies")
+    return Opening(tuple(moves), base)
+
+
+def _distinct(game: Game, openings: list[Opening]) -> list[Opening]:
+    seen, out = set(), []
+    for o in openings:
+        text = start_state(game, o).to_text()
+        if text not in seen:
+            seen.add(text)
+            out.append(o)
+    return out
+
+
+def start_state(game: Game, opening: Opening | None) -> State:
+    """The position a game with this opening starts from (with the opening's moves as history)."""
+    if opening is None:
+        return game.new_initial_state()
+    state = game.new_initial_state() if opening.base is None else game.new_state(opening.base)
+    for move in opening.moves:
+        state.apply(state.parse_move(move))
+    return state
+
+
+def choose_openings(game: Game, source: str | None, seed: int, plies: int | None = None) -> list[Opening]:
+    """Resolve ``--openings``: ``none``, ``N-ply`` or a file path; shuffled with the tournament seed.
+
+    Shuffling means that a tournament playing fewer games than there are
+    openings uses a random sample of them, not the first few in move order.
+    """
+    if source is None or source.strip().lower() in ("", "none"):
+        return []
+    source = source.strip()
+    match = _PLY.match(source)
+    if match and not Path(source).exists():
+        openings = all_openings(game, int(match.group(1)))
+    else:
+        if not Path(source).exists():
+            raise UsageError(f"--openings {source!r} is neither 'none', 'N-ply' (e.g. 3-ply) nor an existing file")
+        openings = read_openings(game, Path(source), plies)
+    random.Random(seed).shuffle(openings)
+    return openings

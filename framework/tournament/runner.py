@@ -1,0 +1,163 @@
+"""Running a tournament: skip what is stored, play the rest (in parallel), store each game as it ends."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import UsageError
+from ..protocols import Game, Renderer
+from ..recordio import atomic_write_text
+from ..registry import get_registry
+from .config import GameTask, TournamentConfig, schedule
+from .store import GameResult, ResultStore, record_from_json
+from .worker import play_task, play_task_in_worker, worker_init
+
+
+@dataclass
+class Progress:
+    """Handed to the progress callback after every game."""
+
+    result: GameResult
+    done: int                # games finished, stored ones included
+    total: int
+    played_now: int          # games finished by this run
+    elapsed: float           # seconds since this run started playing
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at this run's pace (None before the first game)."""
+        if not self.played_now:
+            return None
+        return self.elapsed / self.played_now * (self.total - self.done)
+
+
+@dataclass
+class TournamentRun:
+    """What a run produced: every stored game in schedule order, and how many this run played."""
+
+    config: TournamentConfig
+    results: list[GameResult] = field(default_factory=list)
+    resumed: int = 0          # games found stored at the start
+    played: int = 0           # games played by this run
+    out_dir: Path | None = None
+    stopped: str | None = None   # why the run stopped early (a human quit), if it did
+
+    @property
+    def complete(self) -> bool:
+        return len(self.results) == self.config.total_games
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_players(config: TournamentConfig, allow_humans: bool = False) -> Game:
+    """Build the game and every player once here, so a bad spec stops the run before any game."""
+    registry = get_registry()
+    game = registry.make_game(config.game)
+    for entrant in config.entrants:
+        player = registry.make_player(entrant.spec, game)
+        try:
+            if player.needs_renderer and not allow_humans:
+                raise UsageError(f"player '{entrant.spec}' needs a person at a renderer; "
+                                 f"tournaments are played by bots only (use `plyground play`)")
+        finally:
+            player.close()
+    return game
+
+
+def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, workers: int = 1,
+                   renderer: Renderer | None = None,
+                   on_game: Callable[[Progress], None] | None = None,
+                   on_start: Callable[[TournamentRun, int], None] | None = None) -> TournamentRun:
+    """Play every game of ``config`` not yet stored in ``out_dir``; return all results.
+
+    With ``out_dir`` each game is appended (fsync'd) to ``results.jsonl`` as
+    it finishes and the games file is rewritten at the end, so an interrupted
+    run resumes where it stopped.  ``workers > 1`` plays games in that many
+    spawned processes (a renderer forces one, in this process).
+    """
+    game = check_players(config, allow_humans=renderer is not None and renderer.interactive)
+    tasks = schedule(config)
+    run = TournamentRun(config, out_dir=None if out_dir is None else Path(out_dir))
+    store = ResultStore(out_dir, config) if out_dir is not None else None
+    done = store.open() if store is not None else {}
+    try:
+        run.resumed = len(done)
+        pending = [(pos, t) for pos, t in enumerate(tasks) if t.key not in done]
+        if on_start is not None:
+            on_start(run, len(pending))
+        finished: dict[int, GameResult] = {pos: done[t.key] for pos, t in enumerate(tasks) if t.key in done}
+        started = time.perf_counter()
+        event = f"plyground tournament {config.fingerprint()[:10]}"
+
+        def finish(pos: int, task: GameTask, record) -> None:
+            record.tags = {"Event": event, **record.tags}
+            result = GameResult.for_task(task, record)
+            if store is not None:
+                store.append(result)
+            finished[pos] = result
+            run.played += 1
+            if on_game is not None:
+                on_game(Progress(result, len(finished), len(tasks), run.played, time.perf_counter() - started))
+
+        workers = max(1, min(workers, len(pending)))
+        try:
+            if workers == 1 or renderer is not None:
+                for pos, task in pending:
+                    record = play_task(task, renderer)
+                    if not record.finished and record.reason.endswith(" quit"):
+                        run.stopped = record.reason      # a person quit: stop, and do not store the game
+                        break
+                    finish(pos, task, record)
+            else:
+                _run_parallel(pending, workers, finish)
+        finally:
+            run.results = [finished[pos] for pos in sorted(finished)]
+            if store is not None and (run.played or not games_file_path(game, store.directory).exists()):
+                write_games_file(game, run.results, store.directory)
+    finally:
+        if store is not None:
+            store.close()
+    return run
+
+
+def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish) -> None:
+    by_pos = dict(pending)
+    context = multiprocessing.get_context("spawn")
+    pool = context.Pool(workers, initializer=worker_init)
+    try:
+        for pos, record_json in pool.imap_unordered(play_task_in_worker, pending, chunksize=1):
+            finish(pos, by_pos[pos], record_from_json(record_json))
+        pool.close()
+    except UsageError as exc:
+        pool.terminate()
+        if "unknown" not in str(exc):
+            raise
+        # Known here but not in a fresh process: registered in this process only, not through an entry point.
+        raise UsageError(f"a worker process could not build the game or players: {exc}; a plugin registered "
+                         f"only inside this process (not installed with an entry point) needs workers=1") from None
+    except BaseException:
+        pool.terminate()      # Ctrl-C or an error: stop the games in flight; they are replayed on resume
+        raise
+    finally:
+        pool.join()
+
+
+def games_file_path(game: Game, directory: Path) -> Path:
+    return Path(directory) / f"games{game.record_suffix}"
+
+
+def write_games_file(game: Game, results: list[GameResult], directory: Path) -> Path:
+    """Every stored game in the game's own format (PDN for checkers), in schedule order."""
+    path = games_file_path(game, directory)
+    atomic_write_text(path, game.format_records([r.record for r in results]))
+    return path

@@ -1,0 +1,211 @@
+"""A tournament's results directory: the config, an append-only results log, a lock.
+
+``tournament.json``  the config (written once; a rerun must match it)
+``results.jsonl``    one line per finished game, appended and fsync'd as it finishes
+``.lock``            held while a run is writing, so two runs cannot interleave
+
+A crash can at worst leave a torn last line; it is cut off when the
+directory is opened again, and that game is played again.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import RecordError, UsageError
+from ..protocols import GameRecord
+from ..recordio import atomic_write_text
+from .config import GameTask, TournamentConfig
+
+CONFIG_FILE = "tournament.json"
+RESULTS_FILE = "results.jsonl"
+LOCK_FILE = ".lock"
+
+
+@dataclass
+class GameResult:
+    """A played game and where it belongs in the schedule."""
+
+    a: str
+    b: str
+    index: int
+    a_first: bool
+    opening_index: int | None
+    seed: int
+    record: GameRecord
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.a, self.b, self.index)
+
+    @property
+    def score_a(self) -> float | None:
+        """A's points (1, 0.5, 0), or None for an unfinished game."""
+        if not self.record.finished:
+            return None
+        return self.record.score(0 if self.a_first else 1)
+
+    def to_json(self) -> dict:
+        return {"a": self.a, "b": self.b, "index": self.index, "a_first": self.a_first,
+                "opening": self.opening_index, "seed": self.seed, "record": self.record.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GameResult":
+        return cls(data["a"], data["b"], data["index"], data["a_first"], data.get("opening"),
+                   data["seed"], record_from_json(data["record"]))
+
+    @classmethod
+    def for_task(cls, task: GameTask, record: GameRecord) -> "GameResult":
+        return cls(task.a.name, task.b.name, task.index, task.a_first, task.opening_index, task.seed, record)
+
+
+def record_from_json(data: dict) -> GameRecord:
+    return GameRecord(game=data["game"], players=tuple(data["players"]), start=data["start"],
+                      moves=list(data["moves"]), returns=tuple(data["returns"]), reason=data.get("reason", ""),
+                      finished=data.get("finished", True), tags=dict(data.get("tags", {})))
+
+
+class ResultStore:
+    """Opens (creating or resuming) the results directory of one tournament."""
+
+    def __init__(self, directory: Path, config: TournamentConfig) -> None:
+        self.directory = Path(directory)
+        self.config = config
+        if self.directory.exists() and not self.directory.is_dir():
+            raise UsageError(f"--out {self.directory} is a file, not a directory")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._lock_handle = None
+        self._results_handle = None
+
+    @property
+    def results_path(self) -> Path:
+        return self.directory / RESULTS_FILE
+
+    # ------------------------------------------------------------ open / close
+    def open(self) -> dict[tuple[str, str, int], GameResult]:
+        """Lock the directory, check or write the config, and return the games already played."""
+        self._lock()
+        try:
+            self._check_config()
+            done = self._read_results()
+            self._results_handle = open(self.results_path, "a", encoding="utf-8")
+        except BaseException:
+            self.close()
+            raise
+        return done
+
+    def close(self) -> None:
+        if self._results_handle is not None:
+            self._results_handle.close()
+            self._results_handle = None
+        if self._lock_handle is not None:
+            self._lock_handle.close()      # releases the lock
+            self._lock_handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _lock(self) -> None:
+        handle = open(self.directory / LOCK_FILE, "a+")
+        try:
+            import fcntl
+        except ImportError:          # Windows: no advisory locks; one run at a time is the user's job
+            self._lock_handle = handle
+            return
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise UsageError(f"another tournament run is writing to {self.directory}; "
+                             f"wait for it to finish or stop it first") from None
+        self._lock_handle = handle
+
+    def _check_config(self) -> None:
+        path = self.directory / CONFIG_FILE
+        if not path.exists():
+            if self.results_path.exists() and self.results_path.stat().st_size:
+                raise UsageError(f"{self.directory} holds results but no {CONFIG_FILE}; "
+                                 f"it is not a tournament directory, choose another --out")
+            atomic_write_text(path, json.dumps(self.config.to_json(), indent=2) + "\n")
+            return
+        try:
+            stored = TournamentConfig.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{path} is not a tournament config ({exc}); choose another --out") from None
+        if stored.fingerprint() != self.config.fingerprint():
+            diffs = "; ".join(self.config.differences(stored))
+            raise UsageError(f"{self.directory} holds a different tournament ({diffs}); rerun it with the "
+                             f"same settings to resume, or choose another --out")
+
+    def _read_results(self) -> dict[tuple[str, str, int], GameResult]:
+        path = self.results_path
+        done: dict[tuple[str, str, int], GameResult] = {}
+        if not path.exists():
+            return done
+        data = path.read_bytes()
+        lines = data.split(b"\n")       # a complete file ends with b"\n", so the last piece is empty
+        offset = 0
+        for lineno, line in enumerate(lines, 1):
+            torn = lineno == len(lines) and line.strip()
+            if line.strip():
+                try:
+                    result = GameResult.from_json(json.loads(line))
+                except (ValueError, KeyError, TypeError) as exc:
+                    if lineno < len(lines) - 1:
+                        raise RecordError(f"{path}:{lineno}: not a stored game ({exc}); "
+                                          f"the file is damaged") from None
+                    result = None
+                if result is None or torn:
+                    # The last line of a run that was killed while writing: cut it off; the game is replayed.
+                    print(f"plyground: note: dropping the incomplete last line of {path}", file=sys.stderr)
+                    with open(path, "r+b") as handle:
+                        handle.truncate(offset)
+                        handle.flush()
+                        os.fsync(handle.fileno())
+                    break
+                if result.key in done:
+                    raise RecordError(f"{path}:{lineno}: game {result.key} is stored twice; the file is damaged")
+                done[result.key] = result
+            offset += len(line) + 1
+        valid = {(a.name, b.name) for a, b in self.config.pairings()}
+        stray = [k for k in done if (k[0], k[1]) not in valid or not 0 <= k[2] < self.config.games_per_pairing]
+        if stray:
+            raise RecordError(f"{path} holds games that are not in this tournament (e.g. {stray[0]}); "
+                              f"the directory is damaged")
+        return done
+
+    # ------------------------------------------------------------ append
+    def append(self, result: GameResult) -> None:
+        """Store one finished game durably before anything else happens."""
+        handle = self._results_handle
+        handle.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def load_results(directory: Path) -> tuple[TournamentConfig, list[GameResult]]:
+    """Read a results directory without locking it (for reports)."""
+    directory = Path(directory)
+    config_path = directory / CONFIG_FILE
+    if not config_path.exists():
+        raise UsageError(f"{directory} is not a tournament directory (no {CONFIG_FILE})")
+    config = TournamentConfig.from_json(json.loads(config_path.read_text(encoding="utf-8")))
+    results = []
+    path = directory / RESULTS_FILE
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                try:
+                    results.append(GameResult.from_json(json.loads(line)))
+                except (ValueError, KeyError, TypeError):
+                    continue  # a torn last line
+    return config, results
+
+
+__all__ = ["GameResult", "ResultStore", "load_results", "record_from_json"]

@@ -1,0 +1,63 @@
+"""Playing one scheduled game, in this process or in a spawned worker process.
+
+Everything here is a module-level function of plain data, so it works with
+the ``spawn`` start method: a worker imports plyground, builds the game from
+its spec (once per process) and fresh players from their specs (once per
+game, so a player's leftovers from one game cannot make results depend on
+which worker played what), and returns the record.
+"""
+from __future__ import annotations
+
+import signal
+
+from ..match import play_game
+from ..protocols import Budget, Game, GameRecord, Renderer
+from ..registry import get_registry
+from .config import GameTask
+from .openings import start_state
+
+_games: dict[str, Game] = {}
+
+
+def _game(spec: str) -> Game:
+    game = _games.get(spec)
+    if game is None:
+        game = _games[spec] = get_registry().make_game(spec)
+    return game
+
+
+def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
+    """Play one game of the schedule and return its record (opening moves included)."""
+    registry = get_registry()
+    game = _game(task.game)
+    first, second = task.sides
+    players = [registry.make_player(first.spec, game), registry.make_player(second.spec, game)]
+    start = start_state(game, task.opening)
+    try:
+        record = play_game(game, players, names=(first.name, second.name), renderer=renderer,
+                           budget=Budget(task.simulations, task.seconds), start=start,
+                           max_plies=task.max_plies, seed=task.seed)
+    finally:
+        for p in players:
+            p.close()
+    record.tags["Round"] = str(task.index + 1)
+    if task.opening is not None:
+        # Record the whole game from the opening's base position, so a record reads like a normal game.
+        opening = task.opening
+        base = game.new_initial_state() if opening.base is None else game.new_state(opening.base)
+        record.start = base.to_text()
+        record.moves = list(opening.moves) + record.moves
+        record.tags["Opening"] = " ".join(opening.moves) or opening.base
+        record.tags["PlyCount"] = str(len(record.moves))
+    return record
+
+
+def worker_init() -> None:
+    """Runs once in each worker process: Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def play_task_in_worker(item: tuple[int, GameTask]) -> tuple[int, dict]:
+    """Pool entry point: (position in the schedule, task) -> (position, record as JSON)."""
+    position, task = item
+    return position, play_task(task).to_json()

@@ -1,0 +1,83 @@
+"""Tiny deterministic tic-tac-toe players, registered as a throwaway plugin for one test.
+
+They exist in this process only: tests that use them play with ``workers=1``.
+"""
+from functools import lru_cache
+
+import pytest
+
+from plyground import plugin_manager, registry
+from plyground.hookspecs import hookimpl
+from plyground.protocols import Player
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def _winner(board):
+    for a, b, c in LINES:
+        if board[a] >= 0 and board[a] == board[b] == board[c]:
+            return board[a]
+    return -1
+
+
+class FirstLegal(Player):
+    name = "firstlegal"
+    description = "Plays the first legal move (tests only)."
+
+    def choose_move(self, state, budget):
+        return state.legal_moves()[0]
+
+
+class Greedy(Player):
+    """Wins when it can, blocks when it must, otherwise takes the first free cell."""
+    name = "greedy"
+    description = "Tic-tac-toe: win, else block, else the first legal move (tests only)."
+
+    def choose_move(self, state, budget):
+        me = state.current_player()
+        for side in (me, 1 - me):
+            for move in state.legal_moves():
+                board = list(state.board)
+                board[move] = side
+                if _winner(board) == side:
+                    return move
+        return state.legal_moves()[0]
+
+
+@lru_cache(maxsize=None)
+def _value(board: tuple, to_move: int) -> int:
+    """Negamax value for the side to move: 1 win, 0 draw, -1 loss."""
+    if _winner(board) >= 0:
+        return -1            # the previous move made a line
+    free = [c for c in range(9) if board[c] < 0]
+    if not free:
+        return 0
+    return max(-_value(board[:c] + (to_move,) + board[c + 1:], 1 - to_move) for c in free)
+
+
+class Perfect(Player):
+    name = "perfect"
+    description = "Tic-tac-toe by full search: never loses (tests only)."
+
+    def choose_move(self, state, budget):
+        board, me = tuple(state.board), state.current_player()
+        return max(state.legal_moves(), key=lambda c: -_value(board[:c] + (me,) + board[c + 1:], 1 - me))
+
+
+class _Plugin:
+    @hookimpl
+    def register_players(self):
+        return [FirstLegal, Greedy, Perfect]
+
+
+@pytest.fixture
+def bots():
+    """Register the test players for one test, then remove them again."""
+    plugin_manager.load_plugins()
+    plugin_manager.register(_Plugin(), plugin_manager.PluginInfo("tournament-bots", "tests", "tests", "0"))
+    registry.reset_registry()
+    try:
+        yield
+    finally:
+        plugin_manager.unregister("tournament-bots")
+        registry.reset_registry()
