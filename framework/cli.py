@@ -120,8 +120,10 @@ def _load_start(game: Game, fen: str | None):
 
 @cli.command("play")
 @click.option("--game", "game_spec", default=None, help="Game spec (default: checkers).")
-@click.option("--black", "first", default=None, help="First player's spec (Black / X).")
-@click.option("--white", "second", default=None, help="Second player's spec (White / O).")
+@click.option("--black", default=None, help="Black's spec (checkers: moves first; chess: moves second).")
+@click.option("--white", default=None, help="White's spec.")
+@click.option("--first", default=None, help="Spec of the side that moves first, whatever its name (e.g. X).")
+@click.option("--second", default=None, help="Spec of the side that moves second (e.g. O).")
 @click.option("--renderer", "renderer_spec", default="console", show_default=True, help="Renderer spec.")
 @click.option("--fen", default=None, help="Start from this position.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
@@ -129,15 +131,16 @@ def _load_start(game: Game, fen: str | None):
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Per-move time budget.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Append the game to this file.")
-def play_command(game_spec, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds, save):
+def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
+                 save):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     registry = get_registry()
     game = registry.make_game(game_spec or _default_game())
     renderer = registry.make_renderer(renderer_spec, game)
-    if hasattr(renderer, "run_menu") and first is None and second is None and game_spec is None:
+    if hasattr(renderer, "run_menu") and not (black or white or first or second) and game_spec is None:
         renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         return
-    first, second = _fill_sides(game, first, second)
+    first, second = _fill_sides(game, *_seat(game, black, white, first, second))
     players = [registry.make_player(first, game), registry.make_player(second, game)]
     _check_humans_can_play((first, second), players, renderer)
     try:
@@ -162,6 +165,22 @@ def _check_humans_can_play(specs, players, renderer) -> None:
             raise UsageError(f"player '{spec}' needs an interactive renderer: add --renderer console (or pygame)")
 
 
+def _seat(game: Game, black, white, first, second) -> list[str | None]:
+    """Player specs by move order.  ``--black``/``--white`` follow the game's side names
+    (Black moves first in checkers, second in chess); games without such sides seat
+    ``--black`` first, as the first-mover flag of most board games."""
+    seats = [first, second]
+    names = [name.lower() for name in game.side_names]
+    for colour, spec in (("black", black), ("white", white)):
+        if spec is None:
+            continue
+        index = names.index(colour) if colour in names else (0 if colour == "black" else 1)
+        if seats[index] is not None:
+            raise UsageError(f"two players given for {game.side_names[index]}: {seats[index]!r} and {spec!r}")
+        seats[index] = spec
+    return seats
+
+
 def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str, str]:
     """One side named: the other is you if a bot was named, else a bot."""
     if first is None and second is None:
@@ -175,8 +194,10 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 
 @cli.command("match")
 @click.option("--game", "game_spec", required=True, help="Game spec, e.g. checkers or tictactoe.")
-@click.option("--black", "first", required=True, help="Player A's spec (moves first in odd games).")
-@click.option("--white", "second", required=True, help="Player B's spec.")
+@click.option("--black", default=None, help="Black's spec (player A if Black moves first in this game).")
+@click.option("--white", default=None, help="White's spec.")
+@click.option("--first", default=None, help="Player A: moves first in the odd-numbered games.")
+@click.option("--second", default=None, help="Player B.")
 @click.option("-n", "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games.")
 @click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
@@ -191,7 +212,7 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
               help="Store results here as games finish; rerunning the same command resumes.")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every game to this file.")
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
-def match_command(game_spec, first, second, games, renderer_spec, seed, max_plies, simulations, seconds,
+def match_command(game_spec, black, white, first, second, games, renderer_spec, seed, max_plies, simulations, seconds,
                   openings, workers, out_dir, save, quiet):
     """N games between two players with alternating colours; W/D/L, score and a 95% interval.
 
@@ -199,6 +220,11 @@ def match_command(game_spec, first, second, games, renderer_spec, seed, max_plie
     """
     registry = get_registry()
     game = registry.make_game(game_spec)
+    first, second = _seat(game, black, white, first, second)
+    if first is None or second is None:
+        flags = "--black and --white" if {n.lower() for n in game.side_names} == {"black", "white"} \
+            else "--first and --second (or --black for the first mover and --white for the second)"
+        raise UsageError(f"a match of {game.name} needs two players: give {flags}")
     renderer = registry.make_renderer(renderer_spec, game) if renderer_spec else None
     a, b = registry.make_player(first, game), registry.make_player(second, game)
     try:
@@ -259,6 +285,9 @@ def perft_command(game_spec, depth, fen, divide):
     elapsed = time.perf_counter() - started
     rate = nodes / elapsed if elapsed > 0 else float("inf")
     click.echo(f"perft({depth}) = {nodes:,} nodes in {elapsed:.3f} s ({rate:,.0f} nodes/s)")
+
+
+
 
 
 # ------------------------------------------------------------------ entry point

@@ -85,3 +85,19 @@ def test_match_prints_summary_and_saves_games(capsys, tmp_path):
 def test_perft_counts_tictactoe(capsys):
     code, out, _ = run(capsys, "perft", "tictactoe", "--depth", "9")
     assert code == 0 and "perft(9) = 127,872 nodes" in out
+
+
+def test_colour_flags_follow_the_games_side_names(capsys, tmp_path):
+    """In checkers Black moves first; in chess White does.  --first/--second mean move order anywhere."""
+    from plyground.cli import _seat
+    from plyground.registry import get_registry
+    reg = get_registry()
+    checkers, chess, ttt = reg.make_game("checkers"), reg.make_game("chess"), reg.make_game("tictactoe")
+    assert _seat(checkers, "b", "w", None, None) == ["b", "w"]
+    assert _seat(chess, "b", "w", None, None) == ["w", "b"]
+    assert _seat(ttt, "x", None, None, "o") == ["x", "o"]
+    save = tmp_path / "g.pgn"
+    code, out, err = run(capsys, "match", "--game", "chess", "--white", "random:seed=1", "--black", "random",
+                         "-n", "1", "--max-plies", "6", "--quiet", "--save", str(save))
+    assert code == 0, err
+    assert '[White "random:seed=1"]' in save.read_text()

@@ -13,6 +13,7 @@ from plyground.protocols import Game
 BUILTIN = {
     "tictactoe": "tictactoe:TicTacToeView",
     "checkers": "checkers:CheckersView",
+    "chess": "chess:ChessView",
 }
 
 

@@ -1,0 +1,298 @@
+"""Reading and writing PGN, the chess game-record format.
+
+Writing: :func:`format_records` turns GameRecords into PGN: the seven-tag
+roster (Event, Site, Date, Round, White, Black, Result), ``SetUp``/``FEN``
+when the game did not start from the initial position, then the record's
+own tags; numbered SAN moves; the reason the game ended as a comment; the
+result.  Every move is replayed, so a record that is not a legal chess game
+raises :class:`RecordError` instead of writing a broken file.
+
+Reading: :func:`read_pgn` parses with python-chess (comments, variations,
+NAGs and the usual quirks are handled there) and reports each game that
+cannot be read (bad FEN tag, a move that cannot be read or is not legal,
+another variant) as a :class:`PgnError` naming the game's number in the
+file and the line.  ``strict=True`` raises the first; ``strict=False``
+collects them in ``reader.errors`` and keeps every good game.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import chess
+import chess.pgn
+
+from plyground.errors import PositionError, RecordError
+from plyground.protocols import GameRecord
+
+from . import notation
+
+RESULTS = {"1-0": (1.0, -1.0), "0-1": (-1.0, 1.0), "1/2-1/2": (0.0, 0.0), "*": None}
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+_TAG_NAME = re.compile(r"[^A-Za-z0-9_+#=:-]")
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+class PgnError(RecordError):
+    """A PGN game that cannot be read; knows its game number and line."""
+
+    def __init__(self, message: str, game_number: int, line: int, source: str = "") -> None:
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}game {game_number}, line {line}: {message}")
+        self.game_number = game_number
+        self.line = line
+
+
+# ------------------------------------------------------------------ writing
+
+def _tag_value(value) -> str:
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def format_record(record: GameRecord, number: int = 1) -> str:
+    """One game as PGN text (ends with a newline)."""
+    try:
+        board = notation.parse_fen(record.start)
+    except PositionError as exc:
+        raise RecordError(f"record {number}: its start position is not chess FEN: {exc}") from None
+    tags = {"Event": record.tags.get("Event", "plyground game"), "Site": record.tags.get("Site", "?"),
+            "Date": record.tags.get("Date", "????.??.??"), "Round": record.tags.get("Round", "?"),
+            "White": record.players[0], "Black": record.players[1], "Result": record.result_text}
+    if board.fen() != chess.STARTING_FEN:
+        tags["SetUp"] = "1"
+        tags["FEN"] = board.fen()
+    if record.reason and "Termination" not in record.tags:
+        tags["Termination"] = _termination(record)
+    for name, value in record.tags.items():
+        tags.setdefault(_TAG_NAME.sub("_", str(name)) or "_", value)
+    lines = [f'[{name} "{_tag_value(value)}"]' for name, value in tags.items()]
+
+    tokens = []
+    for i, text in enumerate(record.moves):
+        try:
+            move = board.parse_san(text)
+            if move not in board.legal_moves:
+                raise ValueError(text)
+        except ValueError:
+            raise RecordError(f"record {number}: move {i + 1} {text!r} is not a legal chess move in "
+                              f"{board.fen()}") from None
+        if board.turn == chess.WHITE:
+            tokens.append(f"{board.fullmove_number}.")
+        elif i == 0:
+            tokens.append(f"{board.fullmove_number}...")
+        tokens.append(board.san(move))
+        board.push(move)
+    if record.reason:
+        tokens.append("{" + record.reason.replace("}", ")").replace("{", "(") + "}")
+    tokens.append(record.result_text)
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _termination(record: GameRecord) -> str:
+    """The PGN Termination tag's standard words for how the game ended."""
+    if not record.finished:
+        return "unterminated"
+    if "ply cap" in record.reason or "adjudicat" in record.reason:
+        return "adjudication"
+    if "forfeit" in record.reason:
+        return "rules infraction"
+    return "normal"
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    lines, current = [], ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > width:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def format_records(records: Sequence[GameRecord]) -> str:
+    """Games as PGN text, separated by blank lines."""
+    return "\n".join(format_record(r, i + 1) for i, r in enumerate(records))
+
+
+# ------------------------------------------------------------------ reading
+
+@dataclass
+class PgnGame:
+    """One game as read from PGN: tags, the main line in SAN and as moves, the result."""
+
+    number: int                     # 1-based position in the file
+    line: int                       # line where the game starts
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)            # SAN, as python-chess writes it
+    uci_moves: list[chess.Move] = field(default_factory=list)
+    result: str = "*"
+    source: str = ""
+    final_comment: str = ""         # the comment after the last move (plyground writes the reason there)
+
+    @property
+    def fen(self) -> str:
+        """The start position: the FEN tag, or the initial position."""
+        return self.tags.get("FEN", chess.STARTING_FEN)
+
+    def replay(self, game=None):
+        """The final ChessState after the main line.
+
+        ``game`` defaults to chess with the claimable draws off (recorded games
+        may go on past a threefold repetition nobody claimed).
+        """
+        if game is None:
+            from .game import ChessGame
+            game = ChessGame(repetitions=0, no_progress_plies=0)
+        state = game.new_state(self.fen)
+        for move in self.uci_moves:
+            state.apply(move)
+        return state
+
+    def to_record(self) -> GameRecord:
+        """As a plyground GameRecord (players from the White/Black tags)."""
+        result = self.result if self.result in RESULTS else "*"
+        returns = RESULTS[result]
+        skip = {"White", "Black", "Result", "FEN", "SetUp"}
+        return GameRecord(game="chess", players=(self.tags.get("White", "?"), self.tags.get("Black", "?")),
+                          start=chess.Board(self.fen).fen(), moves=list(self.moves),
+                          returns=returns or (0.0, 0.0), finished=returns is not None,
+                          reason=self.final_comment or self.tags.get("Termination", ""),
+                          tags={k: v for k, v in self.tags.items() if k not in skip})
+
+
+class _Lines:
+    """A text handle for chess.pgn.read_game that knows the number of the line last read."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = text.splitlines(keepends=True)
+        self.line = 0
+
+    def readline(self) -> str:
+        if self.line < len(self._lines):
+            self.line += 1
+            return self._lines[self.line - 1]
+        return ""
+
+
+class _Builder(chess.pgn.GameBuilder):
+    """python-chess's game builder, noting the line of every error instead of logging it."""
+
+    def __init__(self, lines: _Lines) -> None:
+        super().__init__()
+        self._lines = lines
+        self.start_line = 0
+        self.failures: list[tuple[int, str]] = []
+
+    def begin_game(self) -> None:
+        self.start_line = self._lines.line
+        super().begin_game()
+
+    def parse_san(self, board: chess.Board, san: str) -> chess.Move:
+        try:
+            move = board.parse_san(san)
+        except ValueError as exc:
+            raise ValueError(_describe_bad_move(board, san, exc)) from None
+        if not board.is_legal(move):  # a null move ("--") is not a move in a real game
+            raise ValueError(_describe_bad_move(board, san, chess.IllegalMoveError(san)))
+        return move
+
+    def handle_error(self, error: Exception) -> None:
+        self.failures.append((self._lines.line, str(error)))
+        self.game.errors.append(error)
+
+
+def _describe_bad_move(board: chess.Board, san: str, error: Exception) -> str:
+    number = f"{board.fullmove_number}{'.' if board.turn == chess.WHITE else '...'}"
+    if isinstance(error, chess.AmbiguousMoveError):
+        why = "is ambiguous"
+    elif isinstance(error, chess.IllegalMoveError):
+        why = "is not legal"
+    else:
+        why = "cannot be read as a move"
+    return f"move {number} {san} ({notation.side_name(board.turn)}) {why} in {board.fen()}"
+
+
+class PgnReader:
+    """Iterates over the games of PGN text; see the module docstring for ``strict``."""
+
+    def __init__(self, text: str, *, strict: bool = True, source: str = "") -> None:
+        self.text = text[1:] if text.startswith("\ufeff") else text
+        self.strict = strict
+        self.source = source
+        self.errors: list[PgnError] = []
+
+    @classmethod
+    def from_file(cls, path: str | Path, **options) -> "PgnReader":
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            text = path.read_text(encoding="latin-1")
+        except OSError as exc:
+            raise RecordError(f"cannot read PGN file {path}: {exc.strerror or exc}") from None
+        options.setdefault("source", str(path))
+        return cls(text, **options)
+
+    def __iter__(self) -> Iterator[PgnGame]:
+        lines = _Lines(self.text)
+        number = 0
+        while True:
+            builder = _Builder(lines)
+            game = chess.pgn.read_game(lines, Visitor=lambda: builder)
+            if game is None:
+                return
+            number += 1
+            problem = self._problem(game, builder)
+            if problem is not None:
+                error = PgnError(problem[1], number, problem[0], self.source)
+                if self.strict:
+                    raise error
+                self.errors.append(error)
+                continue
+            yield self._convert(game, number, builder.start_line)
+
+    @staticmethod
+    def _problem(game: chess.pgn.Game, builder: _Builder) -> tuple[int, str] | None:
+        variant = game.headers.get("Variant", "Standard")
+        if variant.lower() not in ("standard", "chess", "normal", "from position", "from_position"):
+            return builder.start_line, f"variant {variant!r} is not standard chess"
+        if "FEN" in game.headers:
+            try:
+                notation.parse_fen(game.headers["FEN"])
+            except PositionError as exc:
+                return builder.start_line, f"bad FEN tag: {exc}"
+        if builder.failures:
+            return builder.failures[0]
+        if game.board().chess960:
+            return builder.start_line, "Chess960 castling rights: only standard chess is supported"
+        return None
+
+    def _convert(self, game: chess.pgn.Game, number: int, line: int) -> PgnGame:
+        tags = {name: _UNESCAPE.sub(r"\1", value) for name, value in game.headers.items()}
+        board = game.board()
+        sans, moves = [], []
+        for move in game.mainline_moves():
+            sans.append(board.san(move))
+            moves.append(move)
+            board.push(move)
+        result = tags.get("Result", "*").strip()
+        comment = " ".join(game.end().comment.split())   # format_record writes the reason there
+        return PgnGame(number=number, line=line, tags=tags, moves=sans, uci_moves=moves,
+                       result=result if result in RESULTS else "*", source=self.source,
+                       final_comment=comment)
+
+
+def read_pgn(pgn: str | Path, **options) -> PgnReader:
+    """A reader over PGN: ``pgn`` is a Path (read as a file) or the PGN text itself."""
+    if isinstance(pgn, Path):
+        return PgnReader.from_file(pgn, **options)
+    return PgnReader(pgn, **options)
+
+
+def read_records(pgn: str | Path, **options) -> list[GameRecord]:
+    """Every game of a PGN file or text as GameRecords (strict by default: the first error raises)."""
+    return [game.to_record() for game in read_pgn(pgn, **options)]

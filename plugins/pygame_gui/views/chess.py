@@ -1,0 +1,348 @@
+"""Chess: an 8x8 board with drawn pieces; moves by clicks or drags, promotions by a choice of pieces.
+
+Everything here goes through the chess State's public API: ``state.board``
+(a python-chess board copy) for the pieces, ``state.legal_moves()`` for what
+may be clicked, ``move_to_text`` / ``parse_move`` for the last-move marks.
+Cells are ``(row, col)`` of the unflipped board, row 0 being rank 8.
+
+Pieces are the solid Unicode chess glyphs (U+265A-265F) of a system font
+that has them (DejaVu Sans, FreeSerif, Symbola, Noto Sans Symbols 2, Segoe UI
+Symbol...), filled in the piece's colour over an outline in the other
+colour.  Without such a font, pieces are discs with the piece's letter.
+"""
+from __future__ import annotations
+
+import chess
+import pygame
+
+from plyground.games.chess.notation import PIECE_NAMES, explain, side_name
+
+from .. import theme
+from .base import GridView, Marks, MoveInput, add_mark
+
+#: Promotion choices in the order shown, from the promotion square towards the centre.
+PROMOTION_CHOICES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+PROMOTION_BACKGROUND = (246, 244, 236)
+PROMOTION_EDGE = (96, 165, 250)
+CHECK_GLOW = (214, 60, 50)
+WHITE_FILL, WHITE_EDGE = (250, 248, 240), (28, 28, 30)
+BLACK_FILL, BLACK_EDGE = (34, 34, 38), (176, 176, 180)
+
+_SOLID_GLYPHS = {chess.KING: "\u265a", chess.QUEEN: "\u265b", chess.ROOK: "\u265c",
+                 chess.BISHOP: "\u265d", chess.KNIGHT: "\u265e", chess.PAWN: "\u265f"}
+_FONT_NAMES = "dejavusans,freeserif,freesans,symbola,notosanssymbols2,segoeuisymbol,arialunicodems,quivira"
+
+HELP = """Moving a piece: click one of your pieces, then the square it goes to; the legal destinations \
+show as green dots (or drag the piece). Castle by moving the king two squares towards the rook (or \
+onto the rook). A pawn reaching the last rank offers a choice of queen, rook, bishop or knight: click \
+the piece you want (click anywhere else to change your mind). A king in check is shown in red. Moves \
+that break the rules are explained in the message box."""
+
+_font_path: str | None | bool = False   # False: not looked up yet
+
+
+def glyph_font_path() -> str | None:
+    """A system font with the chess glyphs, or None (looked up once)."""
+    global _font_path
+    if _font_path is False:
+        try:
+            _font_path = pygame.font.match_font(_FONT_NAMES)
+        except Exception:  # noqa: BLE001 - font discovery is best effort (fc-list may be missing)
+            _font_path = None
+    return _font_path
+
+
+def square_cell(square: int) -> tuple[int, int]:
+    return 7 - chess.square_rank(square), chess.square_file(square)
+
+
+def cell_square(cell) -> int:
+    return chess.square(cell[1], 7 - cell[0])
+
+
+class PieceArt:
+    """Draws pieces of any size, glyphs when a font has them, cached per size."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple, pygame.Surface] = {}
+        self._fonts: dict[int, pygame.font.Font | None] = {}
+
+    def _font(self, size: int):
+        if size not in self._fonts:
+            path = glyph_font_path()
+            font = None
+            if path:
+                try:
+                    font = pygame.font.Font(path, size)
+                    if font.metrics(_SOLID_GLYPHS[chess.KING])[0] is None:
+                        font = None
+                except (OSError, pygame.error):
+                    font = None
+            self._fonts[size] = font
+        return self._fonts[size]
+
+    @property
+    def uses_glyphs(self) -> bool:
+        return self._font(32) is not None
+
+    def image(self, piece: chess.Piece, size: int) -> pygame.Surface:
+        key = (piece.piece_type, piece.color, size)
+        image = self._cache.get(key)
+        if image is None:
+            image = self._cache[key] = self._render(piece, size)
+        return image
+
+    def _render(self, piece: chess.Piece, size: int) -> pygame.Surface:
+        fill, edge = (WHITE_FILL, WHITE_EDGE) if piece.color == chess.WHITE else (BLACK_FILL, BLACK_EDGE)
+        font = self._font(max(8, int(size * 0.92)))
+        surface = pygame.Surface((size, size), pygame.SRCALPHA)
+        if font is not None:
+            # The solid glyph in the edge colour, spread a little in every direction, makes the
+            # outline; the same glyph in the fill colour goes on top.  Its cut-outs (the king's
+            # band, the bishop's slit) then show the edge colour: dark details on White's pieces,
+            # light ones on Black's.
+            glyph = _SOLID_GLYPHS[piece.piece_type]
+            center = (size // 2, size // 2)
+            shadow = font.render(glyph, True, (0, 0, 0))
+            shadow.set_alpha(60)
+            surface.blit(shadow, shadow.get_rect(center=(center[0] + max(1, size // 36), center[1] + max(1, size // 28))))
+            outline = font.render(glyph, True, edge)
+            w = max(1, size // 36)
+            for dx, dy in ((-w, 0), (w, 0), (0, -w), (0, w), (-w, -w), (w, w), (-w, w), (w, -w)):
+                surface.blit(outline, outline.get_rect(center=(center[0] + dx, center[1] + dy)))
+            solid = font.render(glyph, True, fill)
+            surface.blit(solid, solid.get_rect(center=center))
+            return surface
+        # No glyph font: a disc with the piece's letter.
+        r = int(size * 0.4)
+        c = (size // 2, size // 2)
+        pygame.draw.circle(surface, (0, 0, 0, 70), (c[0] + 2, c[1] + 3), r)
+        pygame.draw.circle(surface, fill, c, r)
+        pygame.draw.circle(surface, edge, c, r, max(2, r // 10))
+        letter = theme.font(int(size * 0.55)).render(chess.piece_symbol(piece.piece_type).upper(), True, edge)
+        surface.blit(letter, letter.get_rect(center=c))
+        return surface
+
+
+_ART = PieceArt()
+
+
+class ChessInput(MoveInput):
+    """Clicks -> a legal move: pick a piece, then its square; a promotion then asks for the piece."""
+
+    def __init__(self, view: "ChessView", state) -> None:
+        super().__init__(view, state)
+        self.board = state.board
+        self.legal = state.legal_moves()
+        self.by_from: dict[int, list[chess.Move]] = {}
+        for move in self.legal:
+            self.by_from.setdefault(move.from_square, []).append(move)
+        self.selected: int | None = None
+        #: While the promotion choice is open: {square shown: move}.
+        self.promotion: dict[int, chess.Move] | None = None
+        self._pressed_to_select = False
+
+    # ------------------------------------------------------------ clicks
+    def click(self, cell):
+        self.message = ""
+        self._pressed_to_select = False
+        if self.promotion is not None:
+            square = cell_square(cell) if cell is not None else None
+            move = self.promotion.get(square)
+            self.promotion = None
+            if move is not None:
+                return self._finish(move)
+            self.message = "Promotion cancelled: click a square to move the pawn again."
+            return None
+        if cell is None:
+            return None
+        square = cell_square(cell)
+        if self.selected is None:
+            self._select(square)
+            return None
+        if square == self.selected:
+            self.selected = None          # a second click puts the piece down
+            return None
+        moves = self._moves_to(square)
+        if len(moves) == 1:
+            return self._finish(moves[0])
+        if len(moves) > 1:
+            self._open_promotion(square, moves)
+            return None
+        piece = self.board.piece_at(square)
+        if piece is not None and piece.color == self.board.turn and square in self.by_from:
+            self._select(square)          # another of one's own pieces
+            return None
+        self.message = self._why_not(square)
+        return None
+
+    def release(self, cell):
+        """Dropping a dragged piece on another square plays it there."""
+        if not self._pressed_to_select or cell is None or cell_square(cell) == self.selected:
+            return None
+        return self.click(cell)
+
+    def cancel(self) -> None:
+        self.selected, self.promotion = None, None
+
+    def _finish(self, move):
+        self.cancel()
+        return move
+
+    def _moves_to(self, square: int) -> list[chess.Move]:
+        moves = [m for m in self.by_from.get(self.selected, []) if m.to_square == square]
+        if moves:
+            return moves
+        # The king clicked onto its own rook: castling on that side.
+        board = self.board
+        if board.piece_type_at(self.selected) == chess.KING and board.piece_at(square) == \
+                chess.Piece(chess.ROOK, board.turn):
+            towards = square > self.selected
+            return [m for m in self.by_from.get(self.selected, [])
+                    if board.is_castling(m) and (m.to_square > m.from_square) == towards]
+        return []
+
+    def _open_promotion(self, square: int, moves: list[chess.Move]) -> None:
+        step = -8 if chess.square_rank(square) == 7 else 8      # towards the middle of the board
+        by_piece = {m.promotion: m for m in moves}
+        self.promotion = {square + i * step: by_piece[p] for i, p in enumerate(PROMOTION_CHOICES) if p in by_piece}
+
+    def promotion_squares(self) -> dict[int, int]:
+        """{square: piece type} of the open promotion choice (empty when closed)."""
+        return {s: m.promotion for s, m in (self.promotion or {}).items()}
+
+    def _select(self, square: int) -> None:
+        board = self.board
+        you = side_name(board.turn)
+        piece = board.piece_at(square)
+        if piece is None:
+            self.message = f"{chess.square_name(square)} is empty: click one of your ({you}) pieces first."
+        elif piece.color != board.turn:
+            self.message = f"That is a {side_name(piece.color)} {PIECE_NAMES[piece.piece_type]}: you play {you}."
+        elif square in self.by_from:
+            self.selected = square
+            self._pressed_to_select = True
+        elif board.is_check():
+            self.message = (f"You are in check: the {PIECE_NAMES[piece.piece_type]} on "
+                            f"{chess.square_name(square)} cannot help. Move the king, capture the checking "
+                            f"piece or block the check.")
+        elif board.is_pinned(board.turn, square):
+            self.message = (f"The {PIECE_NAMES[piece.piece_type]} on {chess.square_name(square)} is pinned: "
+                            f"moving it would leave your king in check.")
+        else:
+            self.message = f"The {PIECE_NAMES[piece.piece_type]} on {chess.square_name(square)} has no legal move."
+
+    def _why_not(self, square: int) -> str:
+        reason = explain(self.board, chess.Move(self.selected, square))
+        return reason[0].upper() + reason[1:] + "."
+
+    # ------------------------------------------------------------ highlights
+    def marks(self) -> Marks:
+        marks: Marks = {}
+        if self.selected is None:
+            return marks
+        add_mark(marks, square_cell(self.selected), "selected")
+        if self.promotion is not None:
+            for square, move in self.promotion.items():
+                add_mark(marks, square_cell(square), "promote:" + chess.piece_symbol(move.promotion))
+            return marks
+        for move in self.by_from.get(self.selected, []):
+            add_mark(marks, square_cell(move.to_square), "target")
+        return marks
+
+    def targets(self) -> set[int]:
+        """Squares the selected piece can move to (for tests and hints)."""
+        return {m.to_square for m in self.by_from.get(self.selected, [])}
+
+    def hint(self) -> str:
+        if self.promotion is not None:
+            return "Promotion: click the piece your pawn becomes (click anywhere else to cancel)."
+        if self.selected is not None:
+            return "Click a green dot to move there; click the piece again to put it down."
+        if self.board.is_check():
+            return "You are in check! Click one of your pieces, then the square it moves to."
+        return "Click one of your pieces, then the square it moves to."
+
+
+class ChessView(GridView):
+    rows = cols = 8
+    help_text = HELP
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self._board_for: tuple | None = None
+        self.art = _ART
+
+    # ------------------------------------------------------------ squares
+    def square_cell(self, square: int) -> tuple[int, int]:
+        return square_cell(square)
+
+    def square_center(self, square: int | str) -> tuple[int, int]:
+        """Pixel centre of a square (0-63 or a name such as "e4"), for tests and scripted clicks."""
+        if isinstance(square, str):
+            square = chess.parse_square(square)
+        return self.cell_center(square_cell(square))
+
+    def square_color(self, cell):
+        return theme.LIGHT_SQUARE if (cell[0] + cell[1]) % 2 == 0 else theme.DARK_SQUARE
+
+    def cell_label(self, cell):
+        return chess.square_name(cell_square(cell))
+
+    def default_flipped(self, human_sides):
+        return human_sides == {1}  # a lone human playing Black sees Black at the bottom
+
+    # ------------------------------------------------------------ drawing
+    def board_of(self, state) -> chess.Board:
+        key = (id(state), state.ply, state.key())
+        if self._board_for is None or self._board_for[0] != key:
+            self._board_for = (key, state.board)
+        return self._board_for[1]
+
+    def draw_piece(self, surface, state, cell, rect) -> None:
+        board = self.board_of(state)
+        square = cell_square(cell)
+        piece = board.piece_at(square)
+        if piece is None:
+            return
+        if piece.piece_type == chess.KING and piece.color == board.turn and board.is_check():
+            glow = pygame.Surface(rect.size, pygame.SRCALPHA)
+            for i, alpha in enumerate((70, 120, 190)):
+                pygame.draw.circle(glow, (*CHECK_GLOW, alpha), (rect.width // 2, rect.height // 2),
+                                   int(rect.width * (0.5 - 0.1 * i)))
+            surface.blit(glow, rect.topleft)
+        image = self.art.image(piece, rect.width)
+        surface.blit(image, image.get_rect(center=rect.center))
+
+    def draw(self, surface, state, marks) -> None:
+        super().draw(surface, state, marks)
+        choices = {cell: kind.split(":", 1)[1] for cell, kinds in marks.items() for kind in kinds
+                   if kind.startswith("promote:")}
+        if not choices:
+            return
+        shade = pygame.Surface(self.board_rect.size, pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 110))
+        surface.blit(shade, self.board_rect.topleft)
+        color = self.board_of(state).turn
+        for cell, letter in choices.items():
+            rect = self.cell_rect(cell)
+            pygame.draw.rect(surface, PROMOTION_BACKGROUND, rect)
+            pygame.draw.rect(surface, PROMOTION_EDGE, rect, max(2, rect.width // 24))
+            image = self.art.image(chess.Piece(chess.PIECE_SYMBOLS.index(letter), color), int(rect.width * 0.9))
+            surface.blit(image, image.get_rect(center=rect.center))
+
+    def draw_side_icon(self, surface, center, radius, side) -> None:
+        piece = chess.Piece(chess.KING, chess.WHITE if side == 0 else chess.BLACK)
+        pygame.draw.circle(surface, theme.LIGHT_SQUARE if side == 1 else theme.DARK_SQUARE, center, radius + 2)
+        image = self.art.image(piece, int(radius * 2.2))
+        surface.blit(image, image.get_rect(center=center))
+
+    # ------------------------------------------------------------ moves
+    def new_input(self, state) -> ChessInput:
+        return ChessInput(self, state)
+
+    def move_marks(self, before, move) -> Marks:
+        marks: Marks = {}
+        add_mark(marks, square_cell(move.from_square), "last")
+        add_mark(marks, square_cell(move.to_square), "last")
+        return marks

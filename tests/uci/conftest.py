@@ -1,0 +1,34 @@
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "chess"))   # chess_helpers
+
+from chess_helpers import plugins_registered  # noqa: E402
+
+FAKE_ENGINE = Path(__file__).resolve().parent / "fake_engine.py"
+
+
+@pytest.fixture
+def registry():
+    with plugins_registered("chess", "uci") as registry:
+        yield registry
+
+
+@pytest.fixture
+def game():
+    from plyground.games.chess import ChessGame
+    return ChessGame()
+
+
+@pytest.fixture
+def fake_engine(tmp_path):
+    """fake_engine(mode) -> path of an executable that runs the fake UCI engine in that mode."""
+    def make(mode: str = "ok") -> str:
+        path = tmp_path / f"fake-{mode}"
+        path.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE_ENGINE} {mode}\n")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+        return str(path)
+    return make
