@@ -1,0 +1,271 @@
+"""The ``bayes`` trainer: learns an Urgency or BoardVal model from expert games, with a held-out report.
+
+``plyground train bayes --game checkers --run runs/urgency --set games=../shared/data/acf.pdn``
+builds it as ``BayesTrainer(game, run_dir, **options)`` and calls :meth:`run`.
+
+The games are shuffled with ``seed``; the first ``test_split`` of them are
+held out, the rest are learned from in that order (one pass of
+assumed-density filtering).  After 1, 2, 4, ... games the held-out top-k
+accuracy is measured (accuracy against training-set size).  The run
+directory gets ``model.npz`` (the artifact), ``report.json``,
+``report.md`` and ``plots/*.png``.  Every ``checkpoint_seconds`` the model
+and the progress are written atomically into ``checkpoint.npz`` (a copy of
+the progress goes to ``progress.json``); rerunning the same command resumes from there and
+gives the same model as an uninterrupted run.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from plyground.errors import ModelFileError, UsageError
+from plyground.options import Option, resolve_options
+from plyground.protocols import Game, Trainer
+
+from . import boardval, evaluation, reports, training, urgency
+from .adapter import adapter_names, get_adapter
+from .model import BayesModel
+from .reports import write_text
+
+MODEL_KINDS = {"urgency": urgency, "boardval": boardval}
+#: Options that change the model; a run directory resumes only with the same values.
+_MODEL_OPTIONS = ("model", "key_set", "feature_set", "beta", "prior_variance", "threshold", "max_sweeps",
+                  "shared_features", "test_split", "train_games", "seed")
+
+
+class BayesTrainer(Trainer):
+    name = "bayes"
+    description = "Bayesian move prediction (Urgency or BoardVal factor graph) learned from expert games."
+    produces = "bayes:model={run}/model.npz"
+    options = (
+        Option("games", Path, None, "record file of expert games (checkers: PDN, e.g. ../shared/data/acf.pdn)",
+               optional=True),
+        Option("model", str, "urgency", "urgency: a belief per move key; boardval: a belief per board feature",
+               choices=("urgency", "boardval")),
+        Option("key_set", str, None, "move keys of the urgency model (default: the game's; checkers: "
+                                     "hybrid-reply, hybrid, piece, type, fromto)", optional=True),
+        Option("feature_set", str, None, "board features of the boardval model (default: the game's; "
+                                         "checkers: hybrid, pp, ms)", optional=True),
+        Option("beta", float, None, "noise of the expert's perception of a value (default 1.0)",
+               min=1e-6, optional=True),
+        Option("prior_variance", float, 1.0, "prior variance of an urgency or of a board's value", min=1e-9),
+        Option("threshold", float, 1e-3, "inner loop stops when no difference moves this much in a sweep",
+               min=1e-12),
+        Option("max_sweeps", int, 100, "inner-loop sweeps per position at most", min=1),
+        Option("shared_features", str, "cancel", "boardval: cancel features shared with the expert's board "
+                                                 "(exact) or keep them (the thesis's graph)",
+               choices=boardval.SHARED_FEATURES),
+        Option("test_split", float, 0.1, "fraction of the games held out for the report", min=0.0, max=0.9),
+        Option("train_games", int, None, "learn from at most this many games", min=1, optional=True),
+        Option("seed", int, 0, "shuffles the games (the split and the training order)"),
+        Option("chunk_games", int, 500, "games encoded at a time (memory vs overhead)", min=1),
+        Option("checkpoint_seconds", float, 60.0, "seconds between checkpoints", min=0.0),
+        Option("plots", bool, True, "write PNG plots with the report"),
+    )
+
+    def __init__(self, game: Game, run_dir: Path, **options) -> None:
+        super().__init__(game, run_dir, **options)
+        self.config = resolve_options(self.options, options, f"trainer {self.name}")
+        self.log = lambda line: print(line, file=sys.stderr, flush=True)
+        self.adapter = get_adapter(game)
+        self.kind = MODEL_KINDS[self.config["model"]]
+        self.id_set = self.kind.id_set(self.config, self.adapter)
+        self.id_size = self.kind.id_space(self.adapter, self.id_set)
+        self.beta = self.config["beta"] if self.config["beta"] is not None else self.kind.DEFAULT_BETA
+        self.settings = training.Settings(
+            beta=self.beta, prior_variance=self.config["prior_variance"], threshold=self.config["threshold"],
+            max_sweeps=self.config["max_sweeps"],
+            relative=self.config["model"] == "boardval" and self.config["shared_features"] == "cancel")
+        self._check_resumable()
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        try:
+            get_adapter(game)
+        except UsageError:
+            return f"no bayes adapter for {game.name} (games with one: {', '.join(adapter_names())})"
+        return None
+
+    # --------------------------------------------------------------- paths
+    @property
+    def model_path(self) -> Path:
+        return self.run_dir / "model.npz"
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.run_dir / "checkpoint.npz"
+
+    @property
+    def progress_path(self) -> Path:
+        return self.run_dir / "progress.json"
+
+    def fingerprint(self) -> dict:
+        """What determines the model: the options that matter, resolved."""
+        out = {name: self.config[name] for name in _MODEL_OPTIONS}
+        out.update(key_set=self.id_set if self.config["model"] == "urgency" else None,
+                   feature_set=self.id_set if self.config["model"] == "boardval" else None,
+                   beta=self.beta, games=str(self.config["games"]) if self.config["games"] else None,
+                   game=self.game.name, adapter_version=self.adapter.version)
+        if self.config["model"] == "urgency":
+            out["shared_features"] = None
+        return out
+
+    def _stored_progress(self) -> dict | None:
+        """The progress saved with the checkpoint (the one source of truth for resuming)."""
+        if not self.checkpoint_path.exists():
+            return None
+        model = BayesModel.load(self.checkpoint_path)
+        progress = model.info.get("progress")
+        if not isinstance(progress, dict):
+            raise ModelFileError(f"{self.checkpoint_path} holds no training progress; remove it to start afresh")
+        return progress
+
+    def _check_resumable(self) -> None:
+        stored = self._stored_progress()
+        if stored is None:
+            return
+        mine, theirs = self.fingerprint(), stored.get("fingerprint", {})
+        diffs = [f"{k}={theirs.get(k)!r} (now {mine.get(k)!r})" for k in mine
+                 if k != "games" and theirs.get(k) != mine.get(k)]
+        if theirs.get("games") and mine.get("games") and Path(theirs["games"]).name != Path(mine["games"]).name:
+            diffs.append(f"games={theirs['games']!r} (now {mine['games']!r})")
+        if diffs:
+            raise UsageError(f"run directory {self.run_dir} holds a bayes run with other settings: "
+                             f"{', '.join(diffs)}; use another --run directory or the same options")
+
+    # ----------------------------------------------------------------- run
+    def run(self) -> Path:
+        games_path = self.config["games"]
+        if games_path is None:
+            raise UsageError("trainer bayes needs option 'games': a record file of expert games, e.g. "
+                             "--set games=../shared/data/acf.pdn")
+        games_path = Path(games_path)
+        if not games_path.is_file():
+            raise UsageError(f"games file {games_path} does not exist")
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        self.log(f"bayes: reading {games_path}")
+        game_set = self.adapter.read_games(games_path)
+        read_seconds = time.perf_counter() - started
+        n_games = len(game_set.games)
+        self.log(f"bayes: {n_games:,} games read in {read_seconds:.1f} s"
+                 + (f", {len(game_set.errors)} unreadable skipped" if game_set.errors else ""))
+        if n_games < 2:
+            raise UsageError(f"games file {games_path} holds {n_games} readable games; at least 2 are needed")
+        test_order, train_order = training.split(n_games, self.config["test_split"], self.config["seed"],
+                                                 self.config["train_games"])
+        test_games = [game_set.games[i] for i in test_order]
+        train_games = [game_set.games[i] for i in train_order]
+        total = len(train_games)
+
+        key_set = self.id_set if self.config["model"] == "urgency" else self.adapter.default_key_set
+        feature_set = self.id_set if self.config["model"] == "boardval" else None
+        chunk = self.config["chunk_games"]
+
+        t0 = time.perf_counter()
+        parts = []
+        for i in range(0, len(test_games), chunk):
+            encoded = self.adapter.encode_games(test_games[i:i + chunk], key_set, feature_set)
+            parts.append(evaluation.EvalSet.from_encoded(self.kind, encoded, self.id_size))
+        held_out = evaluation.EvalSet.concat(parts) if parts else None
+        if held_out is not None:
+            self.log(f"bayes: {len(test_games):,} held-out games, {held_out.n_positions:,} positions, "
+                     f"encoded in {time.perf_counter() - t0:.1f} s")
+
+        model, state = self._start_or_resume(total)
+        done = state["games_done"]
+        stats = training.Stats(**state["stats"])
+        curve = state["curve"]
+        sizes = sorted({2 ** k for k in range(0, 40) if 2 ** k < total} | {total})
+        loop_seconds = state["loop_seconds"]
+        encode_seconds = state["encode_seconds"]
+        if done > 0:
+            self.log(f"bayes: resuming after {done:,} of {total:,} games")
+        progress = training.Progress(self.log, total, "games")
+        last_checkpoint = time.perf_counter()
+        while done < total:
+            end = min(done + chunk, next(s for s in sizes if s > done))
+            t1 = time.perf_counter()
+            encoded = self.adapter.encode_games(train_games[done:end], key_set, feature_set)
+            t2 = time.perf_counter()
+            stats.add(training.train_encoded(model, self.kind, encoded, self.settings))
+            encode_seconds += t2 - t1
+            loop_seconds += time.perf_counter() - t1
+            done = end
+            if held_out is not None and done in sizes:
+                top, rand = evaluation.topk(held_out.ranks(model.means()), held_out.n_legal)
+                curve.append({"games": done, "positions": stats.positions, "topk": top, "random_topk": rand})
+            rate = stats.positions / loop_seconds if loop_seconds > 0 else 0.0
+            online = stats.online_top1 / stats.positions if stats.positions else 0.0
+            progress.update(done, f"{stats.positions:,} positions, {rate:,.0f} positions/s, "
+                                  f"online top-1 {online:.1%}", force=done == total)
+            if time.perf_counter() - last_checkpoint >= self.config["checkpoint_seconds"] or done == total:
+                self._checkpoint(model, done, total, stats, curve, loop_seconds, encode_seconds)
+                last_checkpoint = time.perf_counter()
+
+        if not (np.all(np.isfinite(model.tau)) and np.all(np.isfinite(model.rho))):
+            raise RuntimeError("training produced non-finite beliefs (a bug: please report it)")
+        summary = None
+        if held_out is not None:
+            summary = evaluation.summarize(held_out.ranks(model.means()), held_out, self.adapter.move_type_names)
+        speed = {"positions": stats.positions,
+                 "kernel_seconds": stats.kernel_seconds,
+                 "kernel_positions_per_second": stats.positions / stats.kernel_seconds if stats.kernel_seconds else None,
+                 "loop_seconds": loop_seconds, "encode_seconds": encode_seconds,
+                 "positions_per_second": stats.positions / loop_seconds if loop_seconds else None,
+                 "read_seconds": read_seconds}
+        model.info = {"games_trained": total, "positions_trained": stats.positions,
+                      "held_out_games": len(test_games),
+                      "top1": summary["topk"][0] if summary else None,
+                      "random_top1": summary["random_topk"][0] if summary else None,
+                      "ids_seen": int((model.count > 0).sum()), "source": games_path.name}
+        model.save(self.model_path)
+        report = {"trainer": self.name, "game": self.game.name, "fingerprint": self.fingerprint(),
+                  "data": {"games_file": str(games_path), "games_read": n_games, "unreadable_games": len(game_set.errors),
+                           "train_games": total, "held_out_games": len(test_games)},
+                  "training": {**stats.to_json(), **speed,
+                               "sweeps_per_position": stats.sweeps / stats.positions if stats.positions else 0.0},
+                  "held_out": summary, "curve": curve, "model_file": str(self.model_path),
+                  "ids_seen": model.info["ids_seen"], "id_space": model.size}
+        reports.write_report(self.run_dir, report, model, self.adapter, plots=self.config["plots"])
+        if summary:
+            self.log(f"bayes: held-out top-1 {summary['topk'][0]:.1%} (random {summary['random_topk'][0]:.1%}), "
+                     f"top-5 {summary['topk'][4]:.1%} (random {summary['random_topk'][4]:.1%}) over "
+                     f"{summary['positions']:,} positions")
+        if speed["positions_per_second"]:
+            self.log(f"bayes: {stats.positions:,} positions, {speed['positions_per_second']:,.0f} positions/s "
+                     f"(message passing alone {speed['kernel_positions_per_second']:,.0f}/s); "
+                     f"non-finite updates: {stats.skipped_nonfinite}; report in {self.run_dir / 'report.md'}")
+        return self.model_path
+
+    def _start_or_resume(self, total: int) -> tuple[BayesModel, dict]:
+        fresh = {"games_done": 0, "stats": training.Stats().to_json(), "curve": [],
+                 "loop_seconds": 0.0, "encode_seconds": 0.0}
+        if not self.checkpoint_path.exists():
+            params = {"beta": self.beta, "prior_variance": self.config["prior_variance"],
+                      "threshold": self.config["threshold"], "max_sweeps": self.config["max_sweeps"],
+                      "shared_features": self.fingerprint()["shared_features"]}
+            return BayesModel.empty(self.config["model"], self.game.name, self.adapter.version, self.id_set,
+                                    self.id_size, **params), fresh
+        self._check_resumable()
+        model = BayesModel.load(self.checkpoint_path, game=self.game.name, kind=self.config["model"],
+                                id_set=self.id_set, adapter=self.adapter)
+        stored = model.info["progress"]
+        if stored.get("total_games") != total:
+            raise UsageError(f"run directory {self.run_dir} was training on {stored.get('total_games')} games; "
+                             f"the games file now gives {total}: use another --run directory")
+        return model, {**fresh, **{k: stored[k] for k in fresh if k in stored}}
+
+    def _checkpoint(self, model, done, total, stats, curve, loop_seconds, encode_seconds) -> None:
+        """Model and progress in one file written atomically, so they can never disagree."""
+        progress = {"fingerprint": self.fingerprint(), "games_done": done, "total_games": total,
+                    "stats": stats.to_json(), "curve": curve, "loop_seconds": loop_seconds,
+                    "encode_seconds": encode_seconds}
+        model.info = {"progress": progress}
+        model.save(self.checkpoint_path)
+        # A copy for people to read; resuming uses the checkpoint's own.
+        write_text(self.progress_path, json.dumps(progress, indent=1))
