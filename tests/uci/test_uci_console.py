@@ -64,7 +64,7 @@ def test_a_full_console_game_against_stockfish(person, capsys, tmp_path):
     me = person(["help", "moves", "e5", "e2e5", "e4", "board"], seed=7)
     save = tmp_path / "me-vs-stockfish.pgn"
     # --black names the first player: in chess that is White.
-    run(["play", "--game", "chess", "--black", "human", "--white", OPPONENT, "--seed", "1", "--save", str(save)])
+    run(["play", "--game", "chess", "--white", "human", "--black", OPPONENT, "--seed", "1", "--save", str(save)])
     out = capsys.readouterr().out
     assert "New game of chess — White: human, Black: " + OPPONENT in out
     assert "Rules:\nChess under FIDE rules." in out
@@ -87,14 +87,14 @@ def test_a_full_console_game_against_stockfish(person, capsys, tmp_path):
 def test_resigning_and_quitting_against_stockfish(person, capsys, tmp_path):
     person(["e4", "Nf3", "resign"], then="stop")
     save = tmp_path / "resigned.pgn"
-    run(["play", "--game", "chess", "--black", "human", "--white", OPPONENT, "--save", str(save)])
+    run(["play", "--game", "chess", "--white", "human", "--black", OPPONENT, "--save", str(save)])
     out = capsys.readouterr().out
     assert "Game over: Black (" + OPPONENT + ") wins — White resigned (0-1, 4 plies)" in out
     record = read_records(save)[0]
     assert record.result_text == "0-1" and record.reason == "White resigned" and record.moves[::2] == ["e4", "Nf3"]
 
     person(["undo", "e4", "undo", "d4", "quit"], then="stop")
-    run(["play", "--game", "chess", "--black", "human", "--white", OPPONENT])
+    run(["play", "--game", "chess", "--white", "human", "--black", OPPONENT])
     out = capsys.readouterr().out
     assert "nothing to take back yet" in out
     assert "Game not finished: White quit" in out and "Last move: 1.d4" in out
