@@ -287,7 +287,9 @@ def perft_command(game_spec, depth, fen, divide):
     click.echo(f"perft({depth}) = {nodes:,} nodes in {elapsed:.3f} s ({rate:,.0f} nodes/s)")
 
 
+from .train_command import train_command  # noqa: E402  (the generic `plyground train`)
 
+cli.add_command(train_command)
 
 
 # ------------------------------------------------------------------ entry point

@@ -1,0 +1,163 @@
+"""``plyground train TRAINER --game G --run DIR [--config FILE.toml] [--set key=value ...]``.
+
+Builds the trainer from the registry's ``trainers`` with its options
+resolved, lowest first, from: the defaults, the options of an earlier run in
+DIR (``DIR/config.toml``), the ``--config`` file, and ``--set`` overrides.
+Before training starts the resolved options are written to
+``DIR/config.toml``, so rerunning ``plyground train TRAINER --run DIR``
+(with or without the other arguments) resumes the same run.
+
+A config file is TOML: option names as top-level keys, optionally
+``trainer = "..."`` and ``game = "..."`` (checked against the command line),
+or the same keys under an ``[options]`` table (the form written to the run
+directory, so ``DIR/config.toml`` is itself a valid ``--config``).
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import UsageError
+from .options import Spec, resolve_options
+from .recordio import atomic_write_text
+from .registry import get_registry
+
+CONFIG_NAME = "config.toml"
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path`` as a dict; a UsageError names the file and the problem."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ImportError:
+            raise UsageError("reading TOML config files needs Python 3.11+ or the 'tomli' package") from None
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise UsageError(f"config file {path} does not exist") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read config file {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"config file {path} is not valid TOML: {exc}") from None
+
+
+def _toml_value(value: Any) -> str:
+    if value is None:
+        return '"none"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    return json.dumps(str(value))  # a JSON string is a valid TOML basic string
+
+
+def format_config(trainer: str, game: str, options: dict[str, Any], declared=()) -> str:
+    """The run's config as TOML.  TOML has no null: an option left at a default of none is
+    written as a comment (reading it back gives the default, none); other none values as "none"."""
+    defaults = {opt.name: opt.default for opt in declared}
+    lines = ["# Written by `plyground train`; rerunning the command on this run directory resumes it.",
+             f"trainer = {_toml_value(trainer)}", f"game = {_toml_value(game)}", "", "[options]"]
+    for name, value in options.items():
+        if value is None and defaults.get(name, None) is None:
+            lines.append(f"# {name} = none")
+        else:
+            lines.append(f"{name} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _split_config(data: dict[str, Any], source: str) -> tuple[str | None, str | None, dict[str, Any]]:
+    data = dict(data)
+    trainer, game = data.pop("trainer", None), data.pop("game", None)
+    options = data.pop("options", {})
+    if not isinstance(options, dict):
+        raise UsageError(f"{source}: 'options' must be a table")
+    for key, value in data.items():
+        if isinstance(value, dict):
+            raise UsageError(f"{source}: unexpected table [{key}]; options are top-level keys or under [options]")
+        options.setdefault(key, value)
+    for what, value in (("trainer", trainer), ("game", game)):
+        if value is not None and not isinstance(value, str):
+            raise UsageError(f"{source}: '{what}' must be a string")
+    return trainer, game, options
+
+
+def _parse_sets(pairs: tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"bad --set {pair!r}: expected KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _same_game(a: str, b: str) -> bool:
+    sa, sb = Spec.parse(a), Spec.parse(b)
+    return sa.name == sb.name and sa.options == sb.options
+
+
+@click.command("train")
+@click.argument("trainer_name", metavar="TRAINER")
+@click.option("--game", "game_spec", default=None, help="Game spec, e.g. tictactoe (default: from the config or run).")
+@click.option("--run", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Run directory: created, or resumed when it holds a run.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="TOML file of trainer options.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Override one option (repeatable); beats the config file.")
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+def train_command(trainer_name, game_spec, run_dir, config_file, overrides, quiet):
+    """Train (or resume training) with TRAINER in a run directory; Ctrl-C and rerun to resume."""
+    registry = get_registry()
+    entry = registry.get("trainers", trainer_name)
+    stored_path = run_dir / CONFIG_NAME
+    stored_trainer, stored_game, stored_options = (None, None, {})
+    if stored_path.exists():
+        stored_trainer, stored_game, stored_options = _split_config(read_toml(stored_path), str(stored_path))
+        if stored_trainer is not None and stored_trainer != trainer_name:
+            raise UsageError(f"run directory {run_dir} holds a '{stored_trainer}' run, not '{trainer_name}'; "
+                             f"use another --run directory")
+    file_trainer, file_game, file_options = (None, None, {})
+    if config_file is not None:
+        file_trainer, file_game, file_options = _split_config(read_toml(config_file), str(config_file))
+        if file_trainer is not None and file_trainer != trainer_name:
+            raise UsageError(f"config file {config_file} is for trainer '{file_trainer}', not '{trainer_name}'")
+    game_spec = game_spec or file_game or stored_game
+    if game_spec is None:
+        raise UsageError("which game? give --game (e.g. --game tictactoe)")
+    if stored_game is not None and not _same_game(stored_game, game_spec):
+        raise UsageError(f"run directory {run_dir} trains {stored_game}, not {game_spec}; "
+                         f"use another --run directory")
+    game = registry.make_game(game_spec)
+    reason = entry.cls.unsupported_reason(game)
+    if reason:
+        valid = [e.name for e in registry.entries("trainers") if not e.cls.unsupported_reason(game)]
+        raise UsageError(f"trainer '{trainer_name}' cannot train {game.name}: {reason}; "
+                         f"trainers for {game.name}: {', '.join(valid) or '(none)'}")
+    given = {**stored_options, **file_options, **_parse_sets(overrides)}
+    options = resolve_options(entry.options, given, f"trainer {trainer_name}")
+    trainer = entry.cls(game, run_dir, **options)       # refuses options a resumed run cannot take
+    if quiet:
+        trainer.log = lambda line: None
+    else:
+        trainer.log = lambda line: click.echo(line, err=True)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
+    artifact = trainer.run()
+    click.echo(f"trained: {artifact}")
+    if entry.cls.produces:
+        click.echo(f"play it: plyground play --game {game_spec} --white {entry.cls.produces.format(run=run_dir)}")

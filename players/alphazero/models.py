@@ -1,0 +1,168 @@
+"""Networks for AlphaZero: finding the network plugins, building, saving and loading model files.
+
+A model file is whatever the network plugin's ``save`` writes (``.npz``
+arrays + JSON metadata, never pickle).  AlphaZero adds its own metadata:
+the game's name and parameters and its learner encodings
+(``observation_shape``, ``num_actions``), so a model is never used for
+another game or encoding.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plyground.errors import ModelFileError, PlygroundError, UsageError
+from plyground.options import Spec
+from plyground.protocols import Game, Network
+
+MODEL_KIND = "alphazero-model"
+BUNDLED = Path(__file__).resolve().parent / "models"
+
+
+def network_classes() -> dict[str, type[Network]]:
+    """Installed network plugins by name (the registry's ``networks``).
+
+    Until the ``autograd`` plugin is registered as an entry point, its
+    families are taken from its registration hook directly.
+    """
+    from plyground.registry import get_registry
+    classes = {entry.name: entry.cls for entry in get_registry().entries("networks")}
+    if not classes:
+        try:
+            from plyground.plugins.autograd.plugin import register_networks
+        except ImportError:
+            return {}
+        classes = {cls.name: cls for cls in register_networks()}
+    return classes
+
+
+def network_class(name: str) -> type[Network]:
+    classes = network_classes()
+    if name not in classes:
+        raise UsageError(f"unknown network '{name}'; valid networks: {', '.join(sorted(classes)) or '(none installed)'}")
+    return classes[name]
+
+
+def build_network(game: Game, spec: str, training: dict[str, Any]) -> Network:
+    """A fresh network for ``game`` from a spec such as ``resnet:channels=32,blocks=2``.
+
+    ``training`` holds the optimiser settings the trainer owns (lr, weight
+    decay, ...); the spec may not set them too.
+    """
+    parsed = Spec.parse(spec)
+    cls = network_class(parsed.name)
+    clash = sorted(set(parsed.options) & set(training))
+    if clash:
+        raise UsageError(f"network spec {spec!r} sets '{clash[0]}', which is a trainer option: "
+                         f"set it as {clash[0]}=... instead")
+    known = {opt.name for opt in cls.options}
+    config = dict(parsed.options)
+    config.update({k: v for k, v in training.items() if k in known})
+    try:
+        return cls.build(tuple(game.observation_shape), int(game.num_actions), config)
+    except PlygroundError as exc:
+        raise UsageError(f"network {spec!r} for {game.name}: {exc}") from None
+
+
+def model_metadata(game: Game, network_name: str, **extra: Any) -> dict[str, Any]:
+    return {"kind": MODEL_KIND, "game": game.name, "game_params": _jsonable(game.params),
+            "observation_shape": list(game.observation_shape), "num_actions": int(game.num_actions),
+            "network": network_name, **extra}
+
+
+def save_model(network: Network, path: Path, game: Game, network_name: str, **extra: Any) -> None:
+    """Write ``network`` atomically with AlphaZero's metadata."""
+    network.save(Path(path), metadata=model_metadata(game, network_name, **extra))
+
+
+def resolve_model_path(model: Path | None, game: Game) -> Path:
+    """The model file named by the ``model`` option: a file, a run directory (its best.npz),
+    or ``None`` for the model bundled for ``game``."""
+    if model is None:
+        bundled = BUNDLED / f"{game.name}.npz"
+        if not bundled.is_file():
+            raise UsageError(f"no model is bundled for {game.name}: give one with alphazero:model=FILE "
+                             f"(or a run directory of `plyground train alphazero`)")
+        return bundled
+    path = Path(model).expanduser()
+    if path.is_dir():
+        best = path / "best.npz"
+        if not best.is_file():
+            raise ModelFileError(f"run directory {path} has no best.npz (has its training started?)")
+        return best
+    if not path.exists():
+        raise ModelFileError(f"model file {path} does not exist")
+    return path
+
+
+def load_model(path: Path, game: Game) -> Network:
+    """Load an AlphaZero model for ``game``; ModelFileError if it is corrupt or for another game/encoding."""
+    path = Path(path)
+    classes = network_classes()
+    if not classes:
+        raise UsageError("no network plugin is installed (the autograd plugin provides resnet and mlp)")
+    errors: list[ModelFileError] = []
+    network = None
+    for cls in classes.values():
+        try:
+            network = cls.load(path)
+            break
+        except ModelFileError as exc:
+            errors.append(exc)
+    if network is None:
+        messages = list(dict.fromkeys(str(e) for e in errors))
+        raise ModelFileError(messages[0] if len(messages) == 1 else
+                             f"model file {path} could not be read by any network plugin: " + "; ".join(messages))
+    check_model(path, getattr(network, "metadata", {}) or {}, game)
+    return network
+
+
+def check_model(path: Path, meta: dict, game: Game) -> None:
+    if meta.get("kind") != MODEL_KIND or "game" not in meta:
+        raise ModelFileError(f"model file {path} is a network without AlphaZero metadata (no game recorded); "
+                             f"train one with `plyground train alphazero`")
+    shape = tuple(meta.get("observation_shape") or ())
+    actions = meta.get("num_actions")
+    if meta["game"] != game.name or shape != tuple(game.observation_shape) or actions != game.num_actions:
+        raise ModelFileError(
+            f"model file {path} was trained for {meta['game']} (observations {shape}, {actions} actions); "
+            f"this game is {game.name} (observations {tuple(game.observation_shape)}, {game.num_actions} actions)")
+
+
+def network_evaluator(network: Network):
+    """``evaluate(observations) -> (logits, values)`` for a search."""
+    def evaluate(observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return network.predict(observations)
+    return evaluate
+
+
+def _jsonable(params: dict) -> dict:
+    out = {}
+    for key, value in params.items():
+        try:
+            json.dumps(value)
+            out[key] = value
+        except TypeError:
+            out[key] = str(value)
+    return out
+
+
+def export_model(source: Path, target: Path, game: Game) -> None:
+    """Write the model at ``source`` to ``target`` without its optimiser state (a smaller file to ship).
+
+    Works for networks that expose a PyTorch-style ``model`` (``state_dict`` /
+    ``load_state_dict``) and their build ``config``, as the autograd ones do;
+    any other network is copied as it is.
+    """
+    network = load_model(source, game)
+    inner = getattr(network, "model", None)
+    config = getattr(network, "config", None)
+    if inner is None or not isinstance(config, dict) or not hasattr(inner, "state_dict"):
+        network.save(Path(target), metadata=dict(network.metadata))
+        return
+    fresh = type(network).build(tuple(game.observation_shape), int(game.num_actions), dict(config))
+    fresh.model.load_state_dict(inner.state_dict())
+    fresh.save(Path(target), metadata={**network.metadata, "exported_from": str(source)})

@@ -1,0 +1,146 @@
+"""The ``alphazero`` player: PUCT search with a trained policy/value network."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plyground.errors import MoveError, UsageError
+from plyground.options import Option, resolve_options
+from plyground.protocols import Budget, Game, Move, Network, Player, State
+
+from .compute import limit_blas
+from .models import load_model, network_evaluator, resolve_model_path
+from .search import PUCTSearch, choose_from_visits
+
+#: The State methods the search calls, beyond the learner encodings.
+REQUIRED_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal", "returns",
+                      "move_to_text", "to_text", "observation", "action_index")
+
+SEARCH_OPTIONS = (
+    Option("simulations", int, 200, "simulations per move (the match budget overrides it)", min=1, max=10**9),
+    Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
+    Option("fpu", float, 0.2, "first-play urgency: an unvisited move is valued at its parent's value "
+           "minus this", min=-2.0, max=2.0),
+    Option("leaf_batch", int, 8, "leaves evaluated per network call (virtual loss spreads them)", min=1, max=1024),
+    Option("dirichlet_alpha", float, 0.3, "Dirichlet noise concentration at the root", min=1e-6, max=100.0),
+    Option("cache_size", int, 100_000, "network evaluations remembered by position (0: no cache)", min=0),
+    Option("repetition_draws", bool, True, "the search values a return to a position of the game (or of "
+           "the line searched) as a draw, so a side that is ahead does not go round in circles"),
+)
+
+
+class AlphaZeroPlayer(Player):
+    name = "alphazero"
+    description = "AlphaZero: PUCT tree search guided by a trained policy/value network (model=FILE or run dir)."
+    options = (
+        Option("model", Path, None, "model file (.npz) or a training run directory (uses DIR/best.npz); "
+               "none: the model bundled for the game", optional=True),
+        Option("seconds", float, None, "time per move in seconds; none = no limit", min=0.0, optional=True),
+        *SEARCH_OPTIONS,
+        Option("temperature", float, 0.0, "0 plays the most visited move; > 0 samples moves with "
+               "probability proportional to visits^(1/temperature)", min=0.0, max=100.0),
+        Option("temperature_plies", int, None, "apply the temperature only in the first N plies of the game "
+               "(none: every move)", min=0, optional=True),
+        Option("dirichlet_epsilon", float, 0.0, "weight of Dirichlet noise in the root priors "
+               "(self-play uses it; 0 for play)", min=0.0, max=1.0),
+        Option("reuse", bool, True, "keep the searched subtree between moves"),
+        Option("threads", int, 1, "BLAS threads for the network (1 is fastest for small networks and on "
+               "busy machines)", min=1, max=256),
+        Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
+    )
+
+    def __init__(self, game: Game, *, network: Network | None = None, **options: Any) -> None:
+        options = resolve_options(self.options, options, f"player {self.name}")
+        super().__init__(game, **options)
+        reason = self.unsupported_reason(game)
+        if reason is not None:
+            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
+        if network is None:
+            self.model_path: Path | None = resolve_model_path(options["model"], game)
+            network = load_model(self.model_path, game)
+        else:
+            self.model_path = None
+        self.network = network
+        self._rng = np.random.default_rng(options["seed"])
+        evaluate = limit_blas(network_evaluator(network), options["threads"])
+        self.search = PUCTSearch(evaluate, c_puct=options["c_puct"], fpu=options["fpu"],
+                                 leaf_batch=options["leaf_batch"], dirichlet_alpha=options["dirichlet_alpha"],
+                                 dirichlet_epsilon=options["dirichlet_epsilon"], cache_size=options["cache_size"],
+                                 repetition_draws=options["repetition_draws"], rng=self._rng)
+        self._analysis: dict | None = None
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        if not game.supports_learning:
+            return "the game has no learner encodings (observation_shape and num_actions)"
+        try:
+            state = game.new_initial_state()
+        except Exception as exc:  # noqa: BLE001 - reported, not swallowed
+            return f"creating its starting position failed ({exc})"
+        missing = [name for name in REQUIRED_STATE_API
+                   if getattr(type(state), name, None) in (None, getattr(State, name, None))]
+        if missing:
+            return f"its states do not implement {', '.join(missing)}"
+        return None
+
+    # ------------------------------------------------------------ lifecycle
+    def reset(self, seed: int | None = None) -> None:
+        fixed = self.config["seed"]
+        if fixed is not None or seed is not None:
+            self._rng = np.random.default_rng(fixed if fixed is not None else seed)
+            self.search.rng = self._rng
+        self.search.new_game()
+        self._analysis = None
+
+    def observe_move(self, state: State, move: Move) -> None:
+        self.search.note_position(state)
+        if self.config["reuse"]:
+            self.search.advance(state, move)
+
+    def analysis(self) -> dict | None:
+        return self._analysis
+
+    # ------------------------------------------------------------ moves
+    def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
+        simulations = self.config["simulations"] if budget.simulations is None else budget.simulations
+        seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
+        if simulations < 1:
+            raise UsageError(f"alphazero: the budget allows {simulations} simulations; at least 1 is needed")
+        legal = state.legal_moves()
+        if not legal:
+            raise MoveError(f"alphazero was asked to move in a finished game ({state.to_text()})")
+        started = time.perf_counter()
+        search = self.search
+        search.set_root(state, self.config["reuse"])
+        done = 0
+        if len(legal) > 1:
+            deadline = None if seconds is None else started + seconds
+            done = search.run(simulations, deadline)
+        children = search.root_children()
+        if len(legal) == 1 or not children:
+            move = legal[0]
+        else:
+            temperature = self.config["temperature"]
+            limit = self.config["temperature_plies"]
+            if limit is not None and state.ply >= limit:
+                temperature = 0.0
+            move = choose_from_visits(children, temperature, self._rng).move
+        self._analysis = self._describe(state, children, move, done, time.perf_counter() - started)
+        return move
+
+    def _describe(self, state: State, children, move, done: int, seconds: float) -> dict:
+        text = state.move_to_text
+        chosen = next((c for c in children if c.move == move), None)
+        return {
+            "move": text(move),
+            "visits": {text(c.move): c.visits for c in sorted(children, key=lambda c: -c.visits)},
+            "priors": {text(c.move): round(c.prior, 4) for c in sorted(children, key=lambda c: -c.prior)},
+            "value": chosen.value if chosen is not None and chosen.visits else self.search.root_value(),
+            "simulations": done,
+            "seconds": seconds,
+            "nodes": self.search.size,
+            "engine": "puct",
+        }

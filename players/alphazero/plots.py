@@ -1,0 +1,77 @@
+"""PNG plots of a training run: losses, comparison (gate) results and estimated Elo.
+
+matplotlib is imported only here, and only when plots are drawn.  Each PNG
+is written to a temporary file and moved into place.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | None:
+    """Draw ``losses.png``, ``gate.png`` and ``elo.png``; returns why not, or None."""
+    if not metrics:
+        return None
+    try:
+        import matplotlib
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed (pip install 'plyground[plots]')"
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    iterations = [m["iteration"] for m in metrics]
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label in (("loss", "total"), ("value_loss", "value (MSE)"), ("policy_loss", "policy (cross-entropy)")):
+        ax.plot(iterations, [m.get(key) for m in metrics], marker="o", label=label)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("loss (last epoch)")
+    ax.set_title("Training losses")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    _save(fig, folder / "losses.png")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    gated = [m for m in metrics if m.get("gate")]
+    colors = ["tab:green" if m.get("accepted") else "tab:red" for m in gated]
+    ax.bar([m["iteration"] for m in gated], [m["gate"]["score"] for m in gated], color=colors)
+    ax.axhline(threshold, color="black", linestyle="--", label=f"replace threshold {threshold:g}%")
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("new network's score vs best (%)")
+    ax.set_title("Comparison games (green: accepted)")
+    ax.legend()
+    _save(fig, folder / "gate.png")
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot([0] + iterations, [0.0] + [m.get("gate_elo", 0.0) for m in metrics], marker="o", drawstyle="steps-post",
+            label="best network: cumulative Elo from gate scores (initial network = 0)")
+    evaluated = [m for m in metrics if m.get("evaluation")]
+    if evaluated:
+        opponent = evaluated[-1]["evaluation"]["opponent"]
+        ax.plot([m["iteration"] for m in evaluated], [m["evaluation"]["elo"] for m in evaluated], marker="s",
+                linestyle=":", label=f"accepted network vs {opponent} (Elo difference from evaluation games)")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("Elo")
+    ax.set_title("Estimated strength")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    _save(fig, folder / "elo.png")
+    plt.close(fig)
+    return None
+
+
+def _save(fig, path: Path) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

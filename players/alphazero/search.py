@@ -1,0 +1,465 @@
+"""PUCT tree search guided by a policy/value network (AlphaZero), over the Python ``State`` API.
+
+The tree lives in parallel numpy arrays, one slot per node; a node's children
+are one contiguous block (``first .. first + count``).  Positions are not
+stored: every simulation replays the moves from one working copy of the root
+with ``apply`` and unwinds them with ``undo``.
+
+Perspective rule (as in the ``mcts`` player, docs/mcts.md): every node stores
+its **mover**, the player who made the move into it, and its value sum is kept
+from that player's point of view.  A network value is for the player to move
+at the leaf; backup adds, for each node on the path, the value for that
+node's mover.  Selection maximises the children's own values, with no
+negation, so a game where a side moves twice in a row is valued correctly.
+
+Evaluation goes through one call, ``evaluate(observations) -> (logits,
+values)``, on a batch of leaves: :meth:`PUCTSearch.gather` selects up to
+``leaf_batch`` leaves (virtual loss steers later selections in the batch
+away from the pending ones) and :meth:`PUCTSearch.complete` expands them and
+backs their values up.  A caller that batches leaves of many games at once
+can drive these two steps itself.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from plyground.protocols import State
+
+from . import kernels
+
+Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+UNEXPANDED, EXPANDED, TERMINAL, PENDING = 0, 1, 2, 3
+_NO_CHILD = -1
+
+
+@dataclass
+class Leaf:
+    """A leaf waiting for the network: where it is and what the network needs to know."""
+
+    node: int
+    path: np.ndarray          # node indices from the root to the leaf
+    observation: np.ndarray
+    moves: list
+    actions: np.ndarray       # action index of each legal move (shared indices repeat)
+    to_move: int
+    key: Any
+
+
+@dataclass
+class ChildInfo:
+    """One root move after a search, seen by the side to move."""
+
+    move: Any
+    visits: int
+    value: float              # mean value for the side to move (0 when unvisited)
+    prior: float
+
+
+class EvaluationCache:
+    """Network results by position key, so a position reached twice is evaluated once.
+
+    Stores only what the search uses: the logits at the leaf's legal action
+    indices and the value.  Oldest entries go first when it is full.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._store: dict[Any, tuple[np.ndarray, np.ndarray, float]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Any, actions: np.ndarray) -> tuple[np.ndarray, float] | None:
+        if not self.size:
+            return None
+        entry = self._store.get(key)
+        if entry is None or not np.array_equal(entry[0], actions):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return entry[1], entry[2]
+
+    def put(self, key: Any, actions: np.ndarray, logits: np.ndarray, value: float) -> None:
+        if not self.size:
+            return
+        if len(self._store) >= self.size:
+            self._store.pop(next(iter(self._store)))
+        self._store[key] = (actions, logits, value)
+
+    def clear(self) -> None:
+        self._store.clear()
+
+
+def move_priors(logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """Prior of each legal move from a full row of policy logits (see :func:`move_priors_from_legal`)."""
+    actions = np.asarray(actions, dtype=np.int64)
+    return move_priors_from_legal(np.asarray(logits)[actions], actions)
+
+
+def _key(state: State) -> Any:
+    try:
+        return state.key()
+    except NotImplementedError:
+        return None
+
+
+def _signature(state: State) -> tuple:
+    """What identifies the root position for tree reuse."""
+    return state.to_text(), _key(state), state.ply
+
+
+class PUCTSearch:
+    """One PUCT search tree; :meth:`run` adds simulations from the root set by :meth:`set_root`."""
+
+    kind = "puct"
+
+    def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
+                 dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 0,
+                 repetition_draws: bool = False, virtual_loss: float = 1.0,
+                 rng: np.random.Generator | None = None) -> None:
+        self.evaluate = evaluate
+        self.c_puct = c_puct
+        self.fpu = fpu
+        self.leaf_batch = max(1, int(leaf_batch))
+        self.dirichlet_alpha = dirichlet_alpha
+        self.dirichlet_epsilon = dirichlet_epsilon
+        self.virtual_loss = virtual_loss
+        self.repetition_draws = repetition_draws
+        #: Keys of the positions of the current game before the root (for ``repetition_draws``).
+        self.history: set = set()
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.cache = EvaluationCache(cache_size)
+        self.evaluations = 0          # leaves sent to the network
+        self.network_calls = 0
+        self._path = np.empty(256, dtype=np.int64)
+        self._allocate(1024)
+        self.clear()
+
+    # ------------------------------------------------------------ storage
+    def _allocate(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.parent = np.full(capacity, _NO_CHILD, dtype=np.int64)
+        self.first = np.full(capacity, _NO_CHILD, dtype=np.int64)
+        self.count = np.zeros(capacity, dtype=np.int64)
+        self.mover = np.zeros(capacity, dtype=np.int64)
+        self.flag = np.zeros(capacity, dtype=np.int8)
+        self.visits = np.zeros(capacity, dtype=np.float64)
+        self.value_sum = np.zeros(capacity, dtype=np.float64)   # for the node's mover
+        self.vloss = np.zeros(capacity, dtype=np.float64)
+        self.prior = np.zeros(capacity, dtype=np.float64)
+        self.returns = np.zeros((capacity, 2), dtype=np.float64)  # terminal nodes: each player's result
+        self.moves: list[Any] = [None] * capacity
+        self.keys: list[Any] = [None] * capacity       # position keys of visited nodes (repetitions)
+
+    def _grow(self, needed: int) -> None:
+        capacity = self.capacity
+        while capacity < needed:
+            capacity *= 2
+        for name in ("parent", "first", "count", "mover", "flag", "visits", "value_sum", "vloss", "prior",
+                     "returns"):
+            old = getattr(self, name)
+            new = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
+            new[:self.size] = old[:self.size]
+            setattr(self, name, new)
+        self.moves.extend([None] * (capacity - self.capacity))
+        self.keys.extend([None] * (capacity - self.capacity))
+        self.capacity = capacity
+
+    def _new_nodes(self, parent: int, moves: list, mover: int, priors: np.ndarray) -> int:
+        n = len(moves)
+        start = self.size
+        if start + n > self.capacity:
+            self._grow(start + n)
+        end = start + n
+        self.parent[start:end] = parent
+        self.first[start:end] = _NO_CHILD
+        self.count[start:end] = 0
+        self.mover[start:end] = mover
+        self.flag[start:end] = UNEXPANDED
+        self.visits[start:end] = 0.0
+        self.value_sum[start:end] = 0.0
+        self.vloss[start:end] = 0.0
+        self.prior[start:end] = priors
+        self.returns[start:end] = 0.0
+        self.moves[start:end] = moves
+        self.keys[start:end] = [None] * n
+        self.size = end
+        return start
+
+    # ------------------------------------------------------------ the root
+    def new_game(self) -> None:
+        """Forget the tree and the game's positions."""
+        self.clear()
+        self.history = set()
+
+    def note_position(self, state: State) -> None:
+        """``state`` occurred in the game (before the root): a later return to it repeats it."""
+        if self.repetition_draws:
+            key = _key(state)
+            if key is not None:
+                self.history.add(key)
+
+    def clear(self) -> None:
+        """Forget the tree."""
+        self.size = 0
+        self.root = -1
+        self.state: State | None = None
+        self._signature: tuple | None = None
+        self._root_noised = False
+
+    def set_root(self, state: State, reuse: bool = True) -> bool:
+        """Search from ``state``; keeps the tree if it was grown for this very position.  Returns True if kept."""
+        signature = _signature(state)
+        kept = reuse and self.root >= 0 and self._signature == signature
+        if not kept:
+            self.size = 0
+            self.root = self._new_nodes(_NO_CHILD, [None], 1 - state.current_player(), np.zeros(1))
+            self._root_noised = False
+        self.state = state.clone()
+        self._signature = signature
+        if self.flag[self.root] == TERMINAL:
+            # Valued as a repetition from an earlier root; the game goes on, so search it.
+            self.flag[self.root] = UNEXPANDED
+        self.keys[self.root] = _key(state)
+        if self.flag[self.root] == EXPANDED:
+            self._noise_root()
+        return kept
+
+    def advance(self, state: State, move: Any) -> None:
+        """``move`` was played from ``state``: make its subtree the tree (or forget the tree)."""
+        if self.root < 0 or self._signature != _signature(state) or self.flag[self.root] != EXPANDED:
+            self.clear()
+            return
+        first, count = self.first[self.root], self.count[self.root]
+        child = next((c for c in range(first, first + count) if self.moves[c] == move), None)
+        if child is None:
+            self.clear()
+            return
+        self.state.apply(move)
+        self.root = child
+        self.parent[child] = _NO_CHILD
+        self._signature = _signature(self.state)
+        self._root_noised = False
+        if self.size > 50_000:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Copy the root's subtree into fresh arrays (breadth first, blocks stay contiguous)."""
+        old = {name: getattr(self, name) for name in ("first", "count", "mover", "flag", "visits", "value_sum",
+                                                       "prior", "returns")}
+        old_moves, old_keys = self.moves, self.keys
+        order = [self.root]
+        new_first: list[int] = []
+        i = 0
+        while i < len(order):
+            node = order[i]
+            if old["first"][node] >= 0 and old["count"][node] > 0:
+                new_first.append(len(order))
+                order.extend(range(old["first"][node], old["first"][node] + old["count"][node]))
+            else:
+                new_first.append(_NO_CHILD)
+            i += 1
+        n = len(order)
+        index = np.asarray(order, dtype=np.int64)
+        capacity = max(1024, 1 << (2 * n - 1).bit_length())
+        self._allocate(capacity)
+        for name, array in old.items():
+            getattr(self, name)[:n] = array[index]
+        self.first[:n] = new_first
+        self.vloss[:n] = 0.0
+        position = {old_node: new for new, old_node in enumerate(order)}
+        parents = np.full(n, _NO_CHILD, dtype=np.int64)
+        for new, f in enumerate(new_first):
+            if f >= 0:
+                parents[f:f + self.count[new]] = new
+        self.parent[:n] = parents
+        self.moves[:n] = [old_moves[o] for o in order]
+        self.keys[:n] = [old_keys[o] for o in order]
+        self.size = n
+        self.root = position[self.root]
+
+    def _noise_root(self) -> None:
+        if self._root_noised or self.dirichlet_epsilon <= 0 or self.count[self.root] < 2:
+            return
+        s = slice(self.first[self.root], self.first[self.root] + self.count[self.root])
+        noise = self.rng.dirichlet(np.full(self.count[self.root], self.dirichlet_alpha))
+        self.prior[s] = (1 - self.dirichlet_epsilon) * self.prior[s] + self.dirichlet_epsilon * noise
+        self._root_noised = True
+
+    # ------------------------------------------------------------ search
+    def run(self, simulations: int, deadline: float | None = None) -> int:
+        """Run ``simulations`` simulations (fewer if ``deadline``, a perf_counter time, passes)."""
+        done = 0
+        while done < simulations:
+            leaves, finished = self.gather(min(self.leaf_batch, simulations - done))
+            if leaves:
+                observations = np.stack([leaf.observation for leaf in leaves])
+                logits, values = self.evaluate(observations)
+                self.network_calls += 1
+                self.complete(leaves, logits, values)
+            done += len(leaves) + finished
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return done
+
+    def gather(self, limit: int) -> tuple[list[Leaf], int]:
+        """Select up to ``limit`` leaves needing the network; returns them and the number of
+        simulations finished without it (terminal leaves, cached evaluations)."""
+        state = self.state
+        leaves: list[Leaf] = []
+        finished = 0
+        while len(leaves) + finished < limit:
+            path = self._descend()
+            node = int(path[-1])
+            if self.flag[node] == PENDING:
+                break               # already waiting for the network: evaluate what we have
+            if self.flag[node] == TERMINAL:
+                self._backup(path, self.returns[node])
+                finished += 1
+                continue
+            for step in path[1:]:
+                state.apply(self.moves[step])
+            if state.is_terminal():
+                self.flag[node] = TERMINAL
+                self.returns[node] = state.returns()
+                self._backup(path, self.returns[node])
+                finished += 1
+            elif self.repetition_draws and self._repeats(node, path, state):
+                self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
+                self._backup(path, self.returns[node])
+                finished += 1
+            else:
+                leaf = self._make_leaf(node, path, state)
+                cached = self.cache.get(leaf.key, leaf.actions)
+                if cached is not None:
+                    self._expand_and_backup(leaf, cached[0], cached[1])
+                    finished += 1
+                else:
+                    self.flag[node] = PENDING
+                    self.vloss[leaf.path] += 1.0
+                    leaves.append(leaf)
+            for _ in range(len(path) - 1):
+                state.undo()
+        return leaves, finished
+
+    def _repeats(self, node: int, path: np.ndarray, state: State) -> bool:
+        """Does the leaf's position repeat one of the game or of the path to it?  Such a leaf is
+        valued as a draw: going round in circles gains nothing (a usual engine rule)."""
+        key = _key(state)
+        self.keys[node] = key
+        if key is None or node == self.root:
+            return False
+        if key in self.history:
+            return True
+        keys = self.keys
+        return any(keys[p] == key for p in path[:-1])
+
+    def _make_leaf(self, node: int, path: np.ndarray, state: State) -> Leaf:
+        moves = state.legal_moves()
+        actions = np.fromiter((state.action_index(m) for m in moves), dtype=np.int64, count=len(moves))
+        observation = state.observation()
+        try:
+            position = state.key()
+        except NotImplementedError:
+            position = None
+        key = (position, state.current_player(), hash(observation.tobytes()))
+        return Leaf(node, path, observation, moves, actions, state.current_player(), key)
+
+    def complete(self, leaves: list[Leaf], logits: np.ndarray, values: np.ndarray) -> None:
+        """Expand the gathered ``leaves`` with the network's outputs and back their values up."""
+        for i, leaf in enumerate(leaves):
+            self.vloss[leaf.path] -= 1.0
+            self.evaluations += 1
+            leaf_logits = np.asarray(logits[i], dtype=np.float32)[leaf.actions]
+            value = float(values[i])
+            self.cache.put(leaf.key, leaf.actions, leaf_logits, value)
+            self._expand_and_backup(leaf, leaf_logits, value)
+
+    def _expand_and_backup(self, leaf: Leaf, legal_logits: np.ndarray, value: float) -> None:
+        """``legal_logits``: the logits at ``leaf.actions``; ``value`` for the player to move at the leaf."""
+        priors = move_priors_from_legal(legal_logits, leaf.actions)
+        node = leaf.node
+        self.first[node] = self._new_nodes(node, leaf.moves, leaf.to_move, priors)
+        self.count[node] = len(leaf.moves)
+        self.flag[node] = EXPANDED
+        if node == self.root:
+            self._noise_root()
+        results = np.empty(2)
+        results[leaf.to_move] = value
+        results[1 - leaf.to_move] = -value
+        self._backup(leaf.path, results)
+
+    def _descend(self) -> np.ndarray:
+        """The path from the root to the leaf that PUCT selects (compiled, see kernels.py)."""
+        while True:
+            length = kernels.descend(self.root, self.flag, self.first, self.count, self.visits, self.vloss,
+                                     self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
+                                     self.virtual_loss, self._path)
+            if length >= 0:
+                return self._path[:length].copy()
+            self._path = np.empty(2 * len(self._path), dtype=np.int64)
+
+    def _select(self, node: int) -> int:
+        """The child of ``node`` that PUCT picks next."""
+        return int(kernels.select_child(node, self.first, self.count, self.visits, self.vloss, self.value_sum,
+                                        self.prior, self.mover, self.c_puct, self.fpu, self.virtual_loss))
+
+    def _backup(self, path: np.ndarray, results: np.ndarray) -> None:
+        """Add one visit and each node's mover's result along ``path``."""
+        kernels.backup(path, self.visits, self.value_sum, self.mover, float(results[0]), float(results[1]))
+
+    # ------------------------------------------------------------ results
+    @property
+    def root_to_move(self) -> int:
+        return self.state.current_player()
+
+    def root_children(self) -> list[ChildInfo]:
+        if self.root < 0 or self.flag[self.root] != EXPANDED:
+            return []
+        first, count = self.first[self.root], self.count[self.root]
+        out = []
+        for c in range(first, first + count):
+            visits = self.visits[c]
+            out.append(ChildInfo(self.moves[c], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
+                                 float(self.prior[c])))
+        return out
+
+    def root_value(self) -> float:
+        """Mean value of the root for the side to move there."""
+        visits = self.visits[self.root]
+        if not visits:
+            return 0.0
+        value = self.value_sum[self.root] / visits
+        return value if self.mover[self.root] == self.root_to_move else -value
+
+    def root_visits(self) -> int:
+        return int(self.visits[self.root]) if self.root >= 0 else 0
+
+
+def move_priors_from_legal(legal_logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """Prior of each legal move from the logits at its action index (``legal_logits[i]`` is the
+    logit of ``actions[i]``).
+
+    The softmax runs over the distinct legal indices; moves sharing an index
+    (two checkers captures with the same ends) split that index's
+    probability evenly.
+    """
+    if len(actions) == 1:
+        return np.ones(1)
+    return kernels.priors_from_legal(np.asarray(legal_logits, dtype=np.float64), np.asarray(actions, dtype=np.int64))
+
+
+def choose_from_visits(children: list[ChildInfo], temperature: float, rng: np.random.Generator) -> ChildInfo:
+    """The most visited move (ties: higher prior) at temperature 0, else one drawn with
+    probability proportional to visits ** (1 / temperature)."""
+    visits = np.array([c.visits for c in children], dtype=np.float64)
+    if temperature <= 0 or visits.sum() <= 0:
+        best = max(range(len(children)), key=lambda i: (children[i].visits, children[i].prior))
+        return children[best]
+    weights = (visits / visits.max()) ** (1.0 / temperature)
+    weights /= weights.sum()
+    return children[int(rng.choice(len(children), p=weights))]

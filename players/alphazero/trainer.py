@@ -1,0 +1,467 @@
+"""The ``alphazero`` trainer: self-play, training, a comparison gate; resumable at any moment.
+
+One iteration:
+
+1. **self-play** - the best network plays ``selfplay_games`` games against
+   itself (Dirichlet noise at the root, tau = 1 for the first
+   ``temperature_plies`` plies); every few games (``save_every``) their
+   examples and records are written as one replay chunk;
+2. **training** - the network being trained (the previous iteration's, or the
+   initial one) takes ``epochs`` passes over the examples of the last
+   ``replay_window`` iterations (random symmetries when the game has them);
+   a checkpoint after every epoch;
+3. **comparison** - the newly trained network plays ``comparison_games``
+   games against the current best, colours alternating; a score of at least
+   ``replace_threshold`` percent makes it the best;
+4. **evaluation** (optional) - a newly accepted network plays
+   ``evaluation_games`` games against ``evaluation_opponent``.
+
+``state.json`` says which phase of which iteration comes next; each phase
+resumes from what is on disk (finished replay chunks, the last epoch's
+checkpoint, finished comparison games), so a killed run loses at most the
+games and epoch in progress.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from plyground.errors import UsageError
+from plyground.match import play_game
+from plyground.options import Option, Spec, resolve_options
+from plyground.protocols import Game, GameRecord, Trainer
+from plyground.stats import Score, elo_from_score
+
+from .compute import compute_threads
+from .examples import Examples
+from .models import build_network, load_model, network_evaluator, save_model
+from .player import AlphaZeroPlayer
+from .rundir import RunDirectory, atomic_copy, record_from_json
+from .search import PUCTSearch
+from .selfplay import SelfPlaySettings, play_selfplay_game
+
+#: Options baked into the network when the run starts; a resumed run must keep them.
+FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
+_TRAINING_KEYS = ("optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
+
+
+class AlphaZeroTrainer(Trainer):
+    name = "alphazero"
+    description = "AlphaZero self-play training: PUCT self-play, network training, comparison gate (resumable)."
+    produces = "alphazero:model={run}/best.npz"
+    options = (
+        # the source document's hyperparameters
+        Option("iterations", int, 10, "training iterations (self-play, training, comparison)", min=1),
+        Option("selfplay_games", int, 50, "self-play games per iteration", min=1),
+        Option("simulations", int, 100, "MCTS simulations per self-play move", min=2, max=10**7),
+        Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
+        Option("comparison_games", int, 20, "games new network vs best per iteration (0: always accept)", min=0),
+        Option("replace_threshold", float, 55.0, "score in percent the new network needs to become the best",
+               min=0.0, max=100.0),
+        Option("epochs", int, 3, "passes over the replay window per iteration", min=1),
+        # training
+        Option("batch_size", int, 64, "examples per optimiser step", min=1),
+        Option("optimizer", str, "adam", "update rule", choices=("sgd", "adam", "adamw")),
+        Option("lr", float, 0.001, "learning rate", min=0.0),
+        Option("lr_schedule", str, "constant", "learning-rate schedule over optimiser steps",
+               choices=("constant", "cosine", "step")),
+        Option("lr_steps", int, 100_000, "cosine: steps to reach zero; step: steps between 10x decays", min=1),
+        Option("momentum", float, 0.9, "SGD momentum", min=0.0, max=0.999),
+        Option("weight_decay", float, 1e-4, "L2 weight decay", min=0.0),
+        Option("replay_window", int, 5, "train on the examples of the last N iterations", min=1),
+        Option("augment", bool, True, "train on random symmetric copies (game.augment) when the game has them"),
+        Option("network", str, "resnet:channels=32,blocks=3", "network plugin and its options, "
+               "e.g. resnet:channels=64,blocks=6 or mlp:hidden=128,layers=2"),
+        # search and self-play
+        Option("fpu", float, 0.2, "first-play urgency: unvisited moves are valued at the parent's value "
+               "minus this", min=-2.0, max=2.0),
+        Option("leaf_batch", int, 8, "leaves evaluated per network call", min=1, max=1024),
+        Option("temperature_plies", int, 10, "self-play: tau = 1 for the first N plies, then 0", min=0),
+        Option("dirichlet_alpha", float, 1.0, "Dirichlet noise concentration at the self-play root",
+               min=1e-6, max=100.0),
+        Option("dirichlet_epsilon", float, 0.25, "weight of the Dirichlet noise at the self-play root",
+               min=0.0, max=1.0),
+        Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
+               "plies", min=1, optional=True),
+        Option("cache_size", int, 100_000, "network evaluations remembered by position during a phase", min=0),
+        Option("repetition_draws", bool, True, "searches value a return to an earlier position of the game or "
+               "line as a draw (no aimless cycling when ahead)"),
+        # comparison and evaluation
+        Option("comparison_simulations", int, None, "simulations per move in comparison and evaluation "
+               "games (none: simulations)", min=1, optional=True),
+        Option("comparison_temperature_plies", int, 2, "comparison games: moves of the first N plies are "
+               "drawn from the visit counts, so that games differ", min=0),
+        Option("evaluation_games", int, 0, "games of each newly accepted network against "
+               "evaluation_opponent (0: none)", min=0),
+        Option("evaluation_opponent", str, "random", "player spec for the evaluation games"),
+        # bookkeeping
+        Option("save_every", int, 1, "self-play games per replay chunk written to disk", min=1),
+        Option("seed", int, 0, "seed for the initial network, self-play and comparison games", min=0),
+        Option("threads", int, 1, "BLAS/numba threads while training", min=1, max=256),
+        Option("plots", bool, True, "draw PNG plots (needs matplotlib)"),
+    )
+
+    def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
+        options = resolve_options(self.options, options, f"trainer {self.name}")
+        super().__init__(game, run_dir, **options)
+        reason = self.unsupported_reason(game)
+        if reason:
+            raise UsageError(f"trainer {self.name} cannot train {game.name}: {reason}")
+        Spec.parse(options["network"])
+        self.rundir = RunDirectory(self.run_dir, game)
+        self.log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
+        self._check_resume()
+        self._iteration_started = time.perf_counter()
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        return AlphaZeroPlayer.unsupported_reason(game)
+
+    # ------------------------------------------------------------ run state
+    def _fixed(self) -> dict[str, Any]:
+        return {name: self.config[name] for name in FIXED_OPTIONS}
+
+    def _check_resume(self) -> None:
+        state = self.rundir.read_state()
+        if state is None:
+            return
+        if state.get("game") != self.game.name:
+            raise UsageError(f"run directory {self.run_dir} holds a training for {state.get('game')}, "
+                             f"not {self.game.name}; use another --run directory")
+        for name, old in (state.get("fixed") or {}).items():
+            new = self.config.get(name)
+            if new != old:
+                raise UsageError(f"option '{name}' was {old!r} when the run in {self.run_dir} started and is "
+                                 f"{new!r} now; it cannot change mid-run: set {name}={old} or use a new --run "
+                                 f"directory")
+
+    def _start(self) -> dict:
+        state = self.rundir.read_state()
+        if state is not None:
+            return state
+        training = {name: self.config[name] for name in _TRAINING_KEYS}
+        if "seed" not in Spec.parse(self.config["network"]).options:
+            training["seed"] = self.config["seed"]
+        network = build_network(self.game, self.config["network"], training)
+        family = Spec.parse(self.config["network"]).name
+        save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
+                   role="initial")
+        atomic_copy(self.rundir.checkpoint_path(0), self.rundir.best_path)
+        state = {"game": self.game.name, "iteration": 1, "phase": "selfplay", "best_iteration": 0,
+                 "best_elo": 0.0, "fixed": self._fixed()}
+        self.rundir.write_state(state)
+        self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
+        return state
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> Path:
+        rundir = self.rundir
+        rundir.prepare()
+        try:
+            with compute_threads(self.config["threads"]):
+                resumed = rundir.read_state() is not None
+                state = self._start()
+                total = self.config["iterations"]
+                if resumed and state["iteration"] <= total:
+                    self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
+                while state["iteration"] <= total:
+                    state = self._iteration(state)
+                if state["iteration"] > total:
+                    self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
+                             f"{state['best_iteration']} in {rundir.best_path}")
+        finally:
+            rundir.release()
+        return rundir.best_path
+
+    def _iteration(self, state: dict) -> dict:
+        k = state["iteration"]
+        self._iteration_started = time.perf_counter()
+        if state["phase"] == "selfplay":
+            self._selfplay(k, state["best_iteration"])
+            state = {**state, "phase": "train"}
+            self.rundir.write_state(state)
+        if state["phase"] == "train":
+            self._train(k)
+            state = {**state, "phase": "compare"}
+            self.rundir.write_state(state)
+        if state["phase"] == "compare":
+            accepted, gate = self._compare(k, state["best_iteration"])
+            elo_before = state["best_elo"]
+            gate["candidate_elo"] = elo_before + gate["elo_diff"]
+            if accepted:
+                atomic_copy(self.rundir.checkpoint_path(k), self.rundir.best_path)
+                state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
+            state = {**state, "phase": "evaluate", "gate": gate, "accepted": accepted}
+            self.rundir.write_state(state)
+        if state["phase"] == "evaluate":
+            evaluation = self._evaluate(k) if state.get("accepted") else None
+            self._finish(k, state, evaluation)
+            state = {key: value for key, value in state.items() if key not in ("gate", "accepted")}
+            state = {**state, "iteration": k + 1, "phase": "selfplay"}
+            self.rundir.write_state(state)
+        return state
+
+    def _prefix(self, k: int) -> str:
+        return f"[iter {k}/{self.config['iterations']}]"
+
+    # ------------------------------------------------------------ self-play
+    def _selfplay(self, k: int, best_iteration: int) -> None:
+        cfg, rundir = self.config, self.rundir
+        target = cfg["selfplay_games"]
+        done = rundir.games_done(k)
+        records: list[GameRecord] = []
+        examples_so_far = 0
+        for examples, chunk_records in rundir.iter_chunks(range(k, k + 1)):
+            records += chunk_records
+            examples_so_far += len(examples)
+        if done >= target:
+            return
+        if done:
+            self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
+        network = load_model(rundir.best_path, self.game)
+        search = PUCTSearch(network_evaluator(network), c_puct=cfg["c_puct"], fpu=cfg["fpu"],
+                            leaf_batch=cfg["leaf_batch"], dirichlet_alpha=cfg["dirichlet_alpha"],
+                            dirichlet_epsilon=cfg["dirichlet_epsilon"], cache_size=cfg["cache_size"],
+                            repetition_draws=cfg["repetition_draws"])
+        settings = SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"])
+        pending: list[tuple[Examples, GameRecord]] = []
+        first = done
+        started, last_line = time.perf_counter(), 0.0
+        for g in range(done, target):
+            rng = np.random.default_rng([cfg["seed"], k, g])
+            search.rng = rng
+            examples, record = play_selfplay_game(
+                self.game, search, rng, settings, names=(f"iter-{best_iteration:04d}",) * 2,
+                tags={"Event": f"alphazero self-play, iteration {k}", "Round": str(g + 1)})
+            pending.append((examples, record))
+            examples_so_far += len(examples)
+            if len(pending) >= cfg["save_every"] or g == target - 1:
+                batch = Examples.concatenate([e for e, _ in pending], tuple(self.game.observation_shape))
+                rundir.write_chunk(k, first, batch, [r for _, r in pending])
+                records += [r for _, r in pending]
+                rundir.write_records("selfplay", k, records)
+                first, pending = g + 1, []
+            now = time.perf_counter()
+            if now - last_line >= 2.0 or g == target - 1:
+                last_line = now
+                rate = (now - started) / (g + 1 - done)
+                self.log(f"{self._prefix(k)} self-play {g + 1}/{target} games, {examples_so_far} examples, "
+                         f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
+                         f"phase ETA {_duration(rate * (target - g - 1))}{self._run_eta(k)}")
+
+    # ------------------------------------------------------------ training
+    def _train(self, k: int) -> None:
+        cfg, rundir = self.config, self.rundir
+        checkpoint = rundir.checkpoint_path(k)
+        if checkpoint.exists():
+            network = load_model(checkpoint, self.game)
+            meta = network.metadata
+        else:
+            network = load_model(rundir.checkpoint_path(k - 1), self.game)
+            meta = {}
+        epochs_done = int(meta.get("epochs_done", 0)) if checkpoint.exists() else 0
+        losses = list(meta.get("epoch_losses", [])) if checkpoint.exists() else []
+        if epochs_done >= cfg["epochs"]:
+            return
+        window = range(max(1, k - cfg["replay_window"] + 1), k + 1)
+        data = Examples.concatenate([e for e, _ in rundir.iter_chunks(window)], tuple(self.game.observation_shape))
+        n = len(data)
+        self.log(f"{self._prefix(k)} training on {n} examples (iterations {window.start}-{window.stop - 1})"
+                 + (f", from epoch {epochs_done + 1}" if epochs_done else ""))
+        augment = cfg["augment"] and self._has_symmetries()
+        family = Spec.parse(cfg["network"]).name
+        batch_size = min(cfg["batch_size"], n)
+        for epoch in range(epochs_done, cfg["epochs"]):
+            rng = np.random.default_rng([cfg["seed"], k, epoch, 1])
+            order = rng.permutation(n)
+            steps = max(1, n // batch_size)      # drop the last partial batch
+            sums = {"loss": 0.0, "value_loss": 0.0, "policy_loss": 0.0}
+            started = time.perf_counter()
+            for step in range(steps):
+                idx = order[step * batch_size:(step + 1) * batch_size]
+                observations = data.observations[idx]
+                policies = data.dense_policies(idx, self.game.num_actions)
+                if augment:
+                    observations, policies = self._augment(observations, policies, rng)
+                result = network.train_step(observations, policies, data.values[idx])
+                for key in sums:
+                    sums[key] += float(result.get(key, 0.0))
+            epoch_losses = {key: value / steps for key, value in sums.items()}
+            epoch_losses["steps"] = steps
+            losses.append(epoch_losses)
+            save_model(network, checkpoint, self.game, family, iteration=k, epochs_done=epoch + 1,
+                       epoch_losses=losses, examples=n, role="candidate")
+            self.log(f"{self._prefix(k)} epoch {epoch + 1}/{cfg['epochs']}: loss {epoch_losses['loss']:.4f} "
+                     f"(value {epoch_losses['value_loss']:.4f}, policy {epoch_losses['policy_loss']:.4f}), "
+                     f"{steps} steps in {_duration(time.perf_counter() - started)}")
+
+    def _has_symmetries(self) -> bool:
+        shape = tuple(self.game.observation_shape)
+        return len(self.game.augment(np.zeros(shape, np.float32), np.zeros(self.game.num_actions, np.float32))) > 1
+
+    def _augment(self, observations: np.ndarray, policies: np.ndarray,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        out_obs = np.empty_like(observations)
+        out_pi = np.empty_like(policies)
+        for i in range(len(observations)):
+            copies = self.game.augment(observations[i], policies[i])
+            out_obs[i], out_pi[i] = copies[int(rng.integers(len(copies)))]
+        return out_obs, out_pi
+
+    # ------------------------------------------------------------ comparison
+    def _match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
+        cfg = self.config
+        return AlphaZeroPlayer(self.game, network=network, simulations=cfg["comparison_simulations"] or
+                               cfg["simulations"], c_puct=cfg["c_puct"], fpu=cfg["fpu"],
+                               leaf_batch=cfg["leaf_batch"], temperature=1.0 if temperature_plies else 0.0,
+                               temperature_plies=temperature_plies, cache_size=cfg["cache_size"],
+                               repetition_draws=cfg["repetition_draws"], seed=None)
+
+    def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
+        cfg, rundir = self.config, self.rundir
+        games = cfg["comparison_games"]
+        if best_iteration >= k:
+            raise RuntimeError(f"iteration {k}: the best network is already iteration {best_iteration}'s; "
+                               f"a network is never compared with itself")
+        path = rundir.comparison_path(k)
+        finished = rundir.read_games(path)
+        if len(finished) < games:
+            new_net = load_model(rundir.checkpoint_path(k), self.game)
+            best_net = load_model(rundir.best_path, self.game)
+            new = self._match_player(new_net, cfg["comparison_temperature_plies"])
+            best = self._match_player(best_net, cfg["comparison_temperature_plies"])
+            names = (f"iter-{k:04d} (new)", f"iter-{best_iteration:04d} (best)")
+            started, done_before, last_line = time.perf_counter(), len(finished), 0.0
+            for i in range(len(finished), games):
+                new_first = i % 2 == 0
+                pair, pair_names = ((new, best), names) if new_first else ((best, new), names[::-1])
+                record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
+                                   seed=_seed(cfg["seed"], k, i, 2))
+                record.tags.update({"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)})
+                finished.append({"record": record.to_json(), "new_first": new_first})
+                rundir.write_games(path, finished, iteration=k, new=k, best=best_iteration)
+                rundir.write_records("comparison", k, [record_from_json(g["record"]) for g in finished])
+                score = _score(finished)
+                now = time.perf_counter()
+                if now - last_line < 2.0 and i < games - 1:
+                    continue
+                last_line = now
+                rate = (now - started) / (i + 1 - done_before)
+                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {score.wins} W "
+                         f"{score.draws} D {score.losses} L, score {score.score:.1%}; "
+                         f"phase ETA {_duration(rate * (games - i - 1))}")
+        score = _score(finished[:games])
+        if games == 0:
+            accepted, percent = True, 100.0
+        else:
+            percent = 100.0 * score.score
+            accepted = percent >= cfg["replace_threshold"]
+        diff = _elo_diff(score)
+        verdict = "accepted: it is the best network now" if accepted else "rejected: the best network stays"
+        self.log(f"{self._prefix(k)} new network {verdict} (score {percent:.1f}% vs threshold "
+                 f"{cfg['replace_threshold']:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration})")
+        return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses, "score": percent,
+                          "elo_diff": diff, "against": best_iteration}
+
+    # ------------------------------------------------------------ evaluation
+    def _evaluate(self, k: int) -> dict | None:
+        cfg, rundir = self.config, self.rundir
+        games = cfg["evaluation_games"]
+        if not games:
+            return None
+        from plyground.registry import get_registry
+        path = rundir.evaluation_path(k)
+        finished = rundir.read_games(path)
+        opponent_spec = cfg["evaluation_opponent"]
+        if len(finished) < games:
+            opponent = get_registry().make_player(opponent_spec, self.game)
+            agent = self._match_player(load_model(rundir.best_path, self.game), 0)
+            names = (f"iter-{k:04d}", opponent_spec)
+            try:
+                for i in range(len(finished), games):
+                    agent_first = i % 2 == 0
+                    pair, pair_names = ((agent, opponent), names) if agent_first else ((opponent, agent), names[::-1])
+                    record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
+                                       seed=_seed(cfg["seed"], k, i, 3))
+                    finished.append({"record": record.to_json(), "new_first": agent_first})
+                    rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
+            finally:
+                opponent.close()
+        score = _score(finished[:games])
+        self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {score.wins} W {score.draws} D "
+                 f"{score.losses} L (score {score.score:.1%})")
+        return {"opponent": opponent_spec, "wins": score.wins, "draws": score.draws, "losses": score.losses,
+                "score": 100.0 * score.score, "elo": _elo_diff(score)}
+
+    # ------------------------------------------------------------ bookkeeping
+    def _finish(self, k: int, state: dict, evaluation: dict | None) -> None:
+        rundir = self.rundir
+        checkpoint = load_model(rundir.checkpoint_path(k), self.game)
+        losses = checkpoint.metadata.get("epoch_losses", [])
+        last = losses[-1] if losses else {}
+        row = {
+            "iteration": k,
+            "selfplay_games": rundir.games_done(k),
+            "examples": int(checkpoint.metadata.get("examples", 0)),
+            "loss": last.get("loss"), "value_loss": last.get("value_loss"), "policy_loss": last.get("policy_loss"),
+            "epoch_losses": losses,
+            "gate": state.get("gate"),
+            "accepted": bool(state.get("accepted")),
+            "best_iteration": state["best_iteration"],
+            "gate_elo": state["best_elo"],
+            "evaluation": evaluation,
+            "seconds": round(time.perf_counter() - self._iteration_started, 2),
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        }
+        rundir.write_metrics(row)
+        if self.config["plots"]:
+            from .plots import write_plots
+            problem = write_plots(rundir.plots_dir(), rundir.read_metrics(), self.config["replace_threshold"])
+            if problem:
+                self.log(f"{self._prefix(k)} plots skipped: {problem}")
+        self.log(f"{self._prefix(k)} done in {_duration(row['seconds'])}: loss {row['loss']:.4f}, "
+                 f"best network: iteration {state['best_iteration']}{self._run_eta(k)}")
+
+    def _run_eta(self, k: int) -> str:
+        """Estimated time of the iterations after ``k``, from the median of the finished ones."""
+        remaining = self.config["iterations"] - k
+        seconds = [r["seconds"] for r in self.rundir.read_metrics() if r.get("seconds")]
+        if not seconds or remaining <= 0:
+            return ""
+        return f"; {remaining} more iteration(s), about {_duration(remaining * float(np.median(seconds)))}"
+
+
+def _score(games: list[dict]) -> Score:
+    wins = draws = losses = 0
+    for game in games:
+        record = record_from_json(game["record"])
+        s = record.score(0 if game["new_first"] else 1)
+        wins, draws, losses = wins + (s == 1.0), draws + (s == 0.5), losses + (s == 0.0)
+    return Score(wins, draws, losses)
+
+
+def _elo_diff(score: Score) -> float:
+    """Elo difference from a score, with half a point of prior on each side so 100% stays finite."""
+    if not score.games:
+        return 0.0
+    return elo_from_score((score.points + 0.5) / (score.games + 1))
+
+
+def _seed(*parts: int) -> int:
+    return int(np.random.default_rng(list(parts)).integers(2**31))
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"

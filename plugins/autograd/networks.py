@@ -1,0 +1,283 @@
+"""The ``resnet`` and ``mlp`` network plugins: policy/value models behind the host's Network protocol."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from plyground.errors import ModelFileError, OptionError, PlygroundError
+from plyground.options import Option, resolve_options
+from plyground.protocols import Network
+
+from .inference import compile_inference
+from .losses import alphazero_loss
+from .memory import keep_freed_memory
+from .models import PolicyValueMLP, PolicyValueResNet
+from .nn.module import Module
+from .optim import SGD, Adam, AdamW, clip_grad_norm_
+from .optim.lr_scheduler import CosineAnnealingLR, LambdaLR, LRScheduler, StepLR
+from .rng import seeded
+from .serialization import check_arrays, load_arrays, save_arrays
+from .tensor import Tensor
+
+TRAINING_OPTIONS: tuple[Option, ...] = (
+    Option("optimizer", str, "sgd", "update rule", choices=("sgd", "adam", "adamw")),
+    Option("lr", float, 0.02, "learning rate", min=0.0),
+    Option("momentum", float, 0.9, "SGD momentum", min=0.0, max=0.999),
+    Option("nesterov", bool, False, "Nesterov momentum (SGD)"),
+    Option("weight_decay", float, 1e-4, "L2 weight decay (decoupled for adamw)", min=0.0),
+    Option("lr_schedule", str, "constant", "learning-rate schedule over training steps",
+           choices=("constant", "cosine", "step")),
+    Option("lr_steps", int, 100_000, "cosine: steps to reach zero; step: steps between 10x decays", min=1),
+    Option("grad_clip", float, None, "clip the global gradient norm to this value", min=0.0, optional=True),
+    Option("value_weight", float, 1.0, "weight of the value loss against the policy loss", min=0.0),
+    Option("seed", int, 0, "seed for the initial weights", min=0),
+)
+
+FORMAT_KIND = "network"
+
+
+class AutogradNetwork(Network):
+    """Shared machinery: optimiser, training step, fast inference, save and load."""
+
+    name: ClassVar[str] = ""
+    model_options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, model: Module, observation_shape: tuple[int, ...], num_actions: int,
+                 config: dict[str, Any]) -> None:
+        keep_freed_memory()
+        self.model = model
+        self.observation_shape = tuple(observation_shape)
+        self.num_actions = num_actions
+        self.config = config
+        self.optimizer = _make_optimizer(model, config)
+        self.scheduler = _make_scheduler(self.optimizer, config)
+        self.train_steps = 0
+        self.metadata: dict[str, Any] = {}
+        self._plan = None  # compiled inference function; rebuilt after the weights change
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def build(cls, observation_shape: tuple[int, ...], num_actions: int,
+              config: dict | None = None) -> "AutogradNetwork":
+        config = dict(config or {})
+        family_cls = cls._family_class(config.pop("family", None))
+        params = resolve_options(family_cls.options, config, f"network {family_cls.name}")
+        observation_shape = tuple(int(n) for n in observation_shape)
+        if not isinstance(num_actions, (int, np.integer)) or num_actions < 1:
+            raise OptionError(f"network {family_cls.name}: num_actions must be a positive integer, got {num_actions!r}")
+        family_cls.check_observation_shape(observation_shape)
+        with seeded(params["seed"]):
+            model = family_cls.make_model(observation_shape, int(num_actions), params)
+        return family_cls(model, observation_shape, int(num_actions), params)
+
+    @classmethod
+    def _family_class(cls, family: str | None) -> type["AutogradNetwork"]:
+        if family is None:
+            if not cls.name:
+                raise OptionError(f"config needs a 'family': one of {', '.join(FAMILIES)}")
+            return cls
+        if family not in FAMILIES:
+            raise OptionError(f"unknown network family {family!r}; valid families: {', '.join(FAMILIES)}")
+        if cls.name and family != cls.name:
+            raise OptionError(f"network {cls.name} cannot build family {family!r}")
+        return FAMILIES[family]
+
+    @classmethod
+    def check_observation_shape(cls, observation_shape: tuple[int, ...]) -> None:
+        if not observation_shape or any(n < 1 for n in observation_shape):
+            raise OptionError(f"network {cls.name}: bad observation shape {observation_shape}")
+
+    @classmethod
+    def make_model(cls, observation_shape: tuple[int, ...], num_actions: int, params: dict[str, Any]) -> Module:
+        raise NotImplementedError
+
+    def model_input(self, observations: np.ndarray) -> np.ndarray:
+        """Observations as the model's float32 input (a family may add a channel axis)."""
+        observations = np.asarray(observations, dtype=np.float32)
+        if observations.shape[1:] != self.observation_shape:
+            raise ValueError(f"network {self.name}: observations of shape {observations.shape[1:]} (after the batch "
+                             f"axis); this network takes {self.observation_shape}")
+        return observations
+
+    # ----------------------------------------------------------------- protocol
+    def predict(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = self.model_input(observations)
+        if self._plan is None:
+            self.model.eval()
+            self._plan = compile_inference(self.model)
+        logits, values = self._plan(x)
+        return np.ascontiguousarray(logits, dtype=np.float32), np.ascontiguousarray(values, dtype=np.float32)
+
+    def train_step(self, observations: np.ndarray, policies: np.ndarray, values: np.ndarray) -> dict[str, float]:
+        x = self.model_input(observations)
+        batch = x.shape[0]
+        policies = np.asarray(policies, dtype=np.float32)
+        values = np.asarray(values, dtype=np.float32).reshape(-1)
+        if policies.shape != (batch, self.num_actions) or values.shape != (batch,):
+            raise ValueError(f"train_step: policies {policies.shape} and values {values.shape} do not fit "
+                             f"a batch of {batch} with {self.num_actions} actions")
+        self._plan = None
+        self.model.train()
+        self.optimizer.zero_grad()
+        logits, predicted = self.model(Tensor(x))
+        loss = alphazero_loss(logits, predicted, policies, values, self.config["value_weight"])
+        loss.total.backward()
+        if self.config["grad_clip"] is not None:
+            clip_grad_norm_(self.model.parameters(), self.config["grad_clip"])
+        self.optimizer.step()
+        self.scheduler.step()
+        self.train_steps += 1
+        return {"loss": loss.total.item(), "value_loss": loss.value_loss.item(),
+                "policy_loss": loss.policy_loss.item()}
+
+    # ----------------------------------------------------------- save and load
+    def save(self, path: Path, metadata: dict | None = None) -> None:
+        """Weights, batch-norm statistics, optimiser state and architecture, written atomically."""
+        arrays = {f"model/{name}": value for name, value in self.model.state_dict().items()}
+        optimizer_state = self.optimizer.state_dict()
+        scalars: dict[str, dict[str, Any]] = {}
+        for index, entry in optimizer_state["state"].items():
+            for key, value in entry.items():
+                if isinstance(value, np.ndarray):
+                    arrays[f"optimizer/{index}/{key}"] = value
+                else:
+                    scalars.setdefault(str(index), {})[key] = value
+        save_arrays(path, arrays, {
+            "kind": FORMAT_KIND,
+            "architecture": self.architecture(),
+            "config": self.config,
+            "optimizer": {"param_groups": optimizer_state["param_groups"], "scalars": scalars},
+            "scheduler": self.scheduler.state_dict(),
+            "train_steps": self.train_steps,
+            "user": dict(metadata or {}),
+        })
+
+    def architecture(self) -> dict[str, Any]:
+        """What must match for weights to fit: family, encodings and the model options."""
+        return {"family": self.name, "observation_shape": list(self.observation_shape),
+                "num_actions": self.num_actions,
+                "model": {opt.name: self.config[opt.name] for opt in self.model_options}}
+
+    @classmethod
+    def load(cls, path: Path, *, observation_shape: tuple[int, ...] | None = None,
+             num_actions: int | None = None) -> "AutogradNetwork":
+        """Rebuild the network saved at ``path``.  Giving ``observation_shape`` / ``num_actions``
+        (the game's) makes a file for other encodings fail with a ModelFileError saying so."""
+        arrays, meta = load_arrays(path)
+        if meta.get("kind") != FORMAT_KIND or not isinstance(meta.get("architecture"), dict):
+            raise ModelFileError(f"model file {path} is not a saved network (kind {meta.get('kind')!r})")
+        arch = meta["architecture"]
+        family = arch.get("family")
+        if cls.name and family != cls.name:
+            raise ModelFileError(f"model file {path} holds a {family!r} network; expected {cls.name!r}")
+        if family not in FAMILIES:
+            raise ModelFileError(f"model file {path} holds unknown network family {family!r}; "
+                                 f"known: {', '.join(FAMILIES)}")
+        found_shape = tuple(arch.get("observation_shape") or ())
+        if observation_shape is not None and found_shape != tuple(observation_shape):
+            raise ModelFileError(f"model file {path} is for observations of shape {found_shape}; "
+                                 f"expected {tuple(observation_shape)}")
+        if num_actions is not None and arch.get("num_actions") != num_actions:
+            raise ModelFileError(f"model file {path} is for {arch.get('num_actions')} actions; expected {num_actions}")
+        try:
+            network = FAMILIES[family].build(found_shape, arch.get("num_actions"), dict(meta.get("config") or {}))
+        except PlygroundError as exc:
+            raise ModelFileError(f"model file {path} has an architecture this version cannot build: {exc}") from None
+        model_arrays = {name[len("model/"):]: a for name, a in arrays.items() if name.startswith("model/")}
+        check_arrays(path, model_arrays, network.model.state_dict())
+        network.model.load_state_dict(model_arrays)
+        network._restore_training_state(path, arrays, meta)
+        network.metadata = dict(meta.get("user") or {})
+        return network
+
+    def _restore_training_state(self, path: Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        optimizer_meta = meta.get("optimizer") or {}
+        state: dict[int, dict[str, Any]] = {}
+        for name, value in arrays.items():
+            if name.startswith("optimizer/"):
+                _, index, key = name.split("/", 2)
+                state.setdefault(int(index), {})[key] = value
+        for index, entry in (optimizer_meta.get("scalars") or {}).items():
+            state.setdefault(int(index), {}).update(entry)
+        try:
+            self.optimizer.load_state_dict({"param_groups": optimizer_meta.get("param_groups") or
+                                            [{k: v for k, v in g.items() if k != "params"}
+                                             for g in self.optimizer.param_groups],
+                                            "state": state})
+            self.scheduler.load_state_dict(meta.get("scheduler") or {"last_epoch": 0})
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ModelFileError(f"model file {path}: optimiser state does not fit the network ({exc})") from None
+        self.train_steps = int(meta.get("train_steps", 0))
+
+
+class ResNetNetwork(AutogradNetwork):
+    name = "resnet"
+    description = "residual conv policy/value network (AlphaZero style) for (C, H, W) board observations"
+    model_options = (
+        Option("channels", int, 64, "filters per convolution", min=1),
+        Option("blocks", int, 6, "residual blocks", min=0),
+        Option("policy_channels", int, 2, "filters of the policy head's 1x1 convolution", min=1),
+        Option("value_channels", int, 1, "filters of the value head's 1x1 convolution", min=1),
+        Option("value_hidden", int, 64, "width of the value head's hidden layer", min=1),
+    )
+    options = model_options + TRAINING_OPTIONS
+
+    @classmethod
+    def check_observation_shape(cls, observation_shape: tuple[int, ...]) -> None:
+        super().check_observation_shape(observation_shape)
+        if len(observation_shape) not in (2, 3):
+            raise OptionError(f"network resnet needs (channels, height, width) or (height, width) observations, "
+                              f"got shape {observation_shape}; use the mlp family for flat observations")
+
+    @classmethod
+    def make_model(cls, observation_shape, num_actions, params):
+        shape = observation_shape if len(observation_shape) == 3 else (1, *observation_shape)
+        return PolicyValueResNet(shape, num_actions, **{opt.name: params[opt.name] for opt in cls.model_options})
+
+    def model_input(self, observations: np.ndarray) -> np.ndarray:
+        x = super().model_input(observations)
+        return x[:, None] if x.ndim == 3 else x  # (B, H, W) boards get a channel axis
+
+
+class MLPNetwork(AutogradNetwork):
+    name = "mlp"
+    description = "fully connected policy/value network for flat (or flattened) observations"
+    model_options = (
+        Option("hidden", int, 256, "width of each hidden layer", min=1),
+        Option("layers", int, 2, "number of hidden layers", min=0),
+    )
+    options = model_options + TRAINING_OPTIONS
+
+    @classmethod
+    def make_model(cls, observation_shape, num_actions, params):
+        return PolicyValueMLP(observation_shape, num_actions, hidden=params["hidden"], layers=params["layers"])
+
+
+FAMILIES: dict[str, type[AutogradNetwork]] = {ResNetNetwork.name: ResNetNetwork, MLPNetwork.name: MLPNetwork}
+
+
+def load_network(path: Path, **expected: Any) -> AutogradNetwork:
+    """Load a network of whatever family the file holds."""
+    return AutogradNetwork.load(path, **expected)
+
+
+def _make_optimizer(model: Module, config: dict[str, Any]):
+    params = list(model.parameters())
+    kind = config["optimizer"]
+    if kind == "sgd":
+        return SGD(params, lr=config["lr"], momentum=config["momentum"], nesterov=config["nesterov"] and
+                   config["momentum"] > 0, weight_decay=config["weight_decay"])
+    optimizer_cls = Adam if kind == "adam" else AdamW
+    return optimizer_cls(params, lr=config["lr"], weight_decay=config["weight_decay"])
+
+
+def _make_scheduler(optimizer, config: dict[str, Any]) -> LRScheduler:
+    schedule, steps = config["lr_schedule"], config["lr_steps"]
+    if schedule == "cosine":
+        return CosineAnnealingLR(optimizer, t_max=steps)
+    if schedule == "step":
+        return StepLR(optimizer, step_size=steps, gamma=0.1)
+    return LambdaLR(optimizer, lambda step: 1.0)
+

@@ -1,0 +1,142 @@
+"""Element-wise arithmetic (with numpy broadcasting) and matrix products."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._util import operands, unbroadcast
+
+
+def add(a: Any, b: Any) -> Tensor:
+    a, b = operands(a, b)
+
+    def backward(g):
+        return (unbroadcast(g, a.shape) if a.requires_grad else None,
+                unbroadcast(g, b.shape) if b.requires_grad else None)
+    return Tensor._from_op(a.data + b.data, (a, b), backward, "add")
+
+
+def sub(a: Any, b: Any) -> Tensor:
+    a, b = operands(a, b)
+
+    def backward(g):
+        return (unbroadcast(g, a.shape) if a.requires_grad else None,
+                unbroadcast(-g, b.shape) if b.requires_grad else None)
+    return Tensor._from_op(a.data - b.data, (a, b), backward, "sub")
+
+
+def neg(a: Tensor) -> Tensor:
+    return Tensor._from_op(-a.data, (a,), lambda g: (-g,), "neg")
+
+
+def mul(a: Any, b: Any) -> Tensor:
+    a, b = operands(a, b)
+
+    def backward(g):
+        return (unbroadcast(g * b.data, a.shape) if a.requires_grad else None,
+                unbroadcast(g * a.data, b.shape) if b.requires_grad else None)
+    return Tensor._from_op(a.data * b.data, (a, b), backward, "mul")
+
+
+def div(a: Any, b: Any) -> Tensor:
+    a, b = operands(a, b)
+    out = a.data / b.data
+
+    def backward(g):
+        return (unbroadcast(g / b.data, a.shape) if a.requires_grad else None,
+                unbroadcast(-g * out / b.data, b.shape) if b.requires_grad else None)
+    return Tensor._from_op(out, (a, b), backward, "div")
+
+
+def pow(base: Any, exponent: Any) -> Tensor:
+    """``base ** exponent``; d/dbase = e·base^(e-1), d/dexponent = base^e·ln(base)."""
+    base, exponent = operands(base, exponent)
+    out = base.data ** exponent.data
+
+    def backward(g):
+        grad_base = grad_exp = None
+        if base.requires_grad:
+            grad_base = unbroadcast(g * exponent.data * base.data ** (exponent.data - 1), base.shape)
+        if exponent.requires_grad:
+            # ln(base) only exists for base > 0; elsewhere the result is constant in the exponent or undefined.
+            log_base = np.log(np.where(base.data > 0, base.data, 1))
+            grad_exp = unbroadcast(g * out * log_base, exponent.shape)
+        return grad_base, grad_exp
+    return Tensor._from_op(out, (base, exponent), backward, "pow")
+
+
+def exp(a: Tensor) -> Tensor:
+    out = np.exp(a.data)
+    return Tensor._from_op(out, (a,), lambda g: (g * out,), "exp")
+
+
+def log(a: Tensor) -> Tensor:
+    return Tensor._from_op(np.log(a.data), (a,), lambda g: (g / a.data,), "log")
+
+
+def sqrt(a: Tensor) -> Tensor:
+    out = np.sqrt(a.data)
+    return Tensor._from_op(out, (a,), lambda g: (g / (2 * out),), "sqrt")
+
+
+def abs(a: Tensor) -> Tensor:
+    return Tensor._from_op(np.abs(a.data), (a,), lambda g: (g * np.sign(a.data),), "abs")
+
+
+def clip(a: Tensor, min: float | None = None, max: float | None = None) -> Tensor:
+    """Values limited to [min, max]; the gradient passes only where the value was inside (bounds included)."""
+    out = np.clip(a.data, min, max)
+
+    def backward(g):
+        inside = np.ones(a.shape, dtype=bool)
+        if min is not None:
+            inside &= a.data >= min
+        if max is not None:
+            inside &= a.data <= max
+        return (g * inside,)
+    return Tensor._from_op(out, (a,), backward, "clip")
+
+
+def matmul(a: Any, b: Any) -> Tensor:
+    """Matrix product with numpy's rules: batched over leading axes (broadcast), 1-D operands promoted."""
+    a, b = operands(a, b)
+    out = np.matmul(a.data, b.data)
+
+    def backward(g):
+        # Promote 1-D operands to matrices so one formula covers every case.
+        a2 = a.data[None, :] if a.ndim == 1 else a.data
+        b2 = b.data[:, None] if b.ndim == 1 else b.data
+        batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+        g2 = g.reshape(batch + (a2.shape[-2], b2.shape[-1]))
+        grad_a = grad_b = None
+        if a.requires_grad:
+            grad_a = unbroadcast(np.matmul(g2, np.swapaxes(b2, -1, -2)), a2.shape).reshape(a.shape)
+        if b.requires_grad:
+            grad_b = unbroadcast(np.matmul(np.swapaxes(a2, -1, -2), g2), b2.shape).reshape(b.shape)
+        return grad_a, grad_b
+    return Tensor._from_op(out, (a, b), backward, "matmul")
+
+
+def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``x @ weight.T + bias`` as one node (weight is (out, in), as in PyTorch)."""
+    out = x.data @ weight.data.T
+    if bias is not None:
+        out += bias.data
+    parents = (x, weight) if bias is None else (x, weight, bias)
+
+    def backward(g):
+        g2 = g.reshape(-1, g.shape[-1])
+        x2 = x.data.reshape(-1, x.shape[-1])
+        grads = [g @ weight.data if x.requires_grad else None,
+                 g2.T @ x2 if weight.requires_grad else None]
+        if bias is not None:
+            grads.append(g2.sum(axis=0) if bias.requires_grad else None)
+        return grads
+    return Tensor._from_op(out, parents, backward, "linear")
+
+
+def astype(a: Tensor, dtype: Any) -> Tensor:
+    source = a.dtype
+    return Tensor._from_op(a.data.astype(dtype), (a,), lambda g: (g.astype(source),), "astype")

@@ -1,0 +1,104 @@
+"""Model files: one ``.npz`` of named arrays plus JSON metadata, never pickle.
+
+The metadata (format name and version, architecture, anything the caller
+adds) is stored as UTF-8 JSON bytes in a uint8 array named ``__metadata__``,
+so the whole file loads with ``allow_pickle=False``: reading a model can
+never run code.  Files are written to a temporary file in the target folder
+and moved into place with ``os.replace``, so a crash leaves either the old
+file or the new one, never half of one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from plyground.errors import ModelFileError
+
+FORMAT = "plyground-autograd"
+FORMAT_VERSION = 1
+METADATA_KEY = "__metadata__"
+
+
+def save_arrays(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, Any]) -> None:
+    """Write ``arrays`` and ``metadata`` (JSON-serialisable) atomically to ``path``."""
+    path = Path(path)
+    if METADATA_KEY in arrays:
+        raise ValueError(f"array name {METADATA_KEY!r} is reserved")
+    header = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata}
+    payload = {}
+    for name, value in arrays.items():
+        array = np.asarray(value)
+        if array.dtype.kind not in "biuf":  # anything else would be pickled by np.savez
+            raise TypeError(f"array {name!r} has dtype {array.dtype}; only numbers can be saved")
+        payload[name] = array
+    payload[METADATA_KEY] = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8)
+    directory = path.parent if str(path.parent) else Path(".")
+    directory.mkdir(parents=True, exist_ok=True)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez(stream, **payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def load_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read a file written by :func:`save_arrays`; a :class:`ModelFileError` says what is wrong."""
+    path = Path(path)
+    if not path.exists():
+        raise ModelFileError(f"model file {path} does not exist")
+    if not path.is_file():
+        raise ModelFileError(f"model file {path} is not a file")
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
+        raise ModelFileError(f"model file {path} is corrupt or not an .npz archive ({exc})") from None
+    except ValueError as exc:  # e.g. an object array, which would need pickle
+        raise ModelFileError(f"model file {path} holds data that cannot be loaded safely ({exc})") from None
+    raw = arrays.pop(METADATA_KEY, None)
+    if raw is None:
+        raise ModelFileError(f"model file {path} has no {METADATA_KEY} entry: not a plyground autograd model")
+    try:
+        metadata = json.loads(raw.astype(np.uint8).tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"model file {path} has unreadable metadata ({exc})") from None
+    if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
+        found = metadata.get("format") if isinstance(metadata, dict) else type(metadata).__name__
+        raise ModelFileError(f"model file {path}: expected format {FORMAT!r}, found {found!r}")
+    version = metadata.get("format_version")
+    if version != FORMAT_VERSION:
+        raise ModelFileError(f"model file {path}: format version {version!r} is not supported "
+                             f"(this plyground reads version {FORMAT_VERSION})")
+    return arrays, metadata
+
+
+def check_arrays(path: str | os.PathLike, found: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray]) -> None:
+    """Raise a ModelFileError naming the first array that is missing, extra or of another shape."""
+    missing = [name for name in expected if name not in found]
+    if missing:
+        raise ModelFileError(f"model file {path} lacks {len(missing)} array(s) the architecture needs, "
+                             f"e.g. '{missing[0]}' of shape {tuple(expected[missing[0]].shape)}")
+    extra = [name for name in found if name not in expected]
+    if extra:
+        raise ModelFileError(f"model file {path} has {len(extra)} array(s) the architecture does not have, "
+                             f"e.g. '{extra[0]}' of shape {tuple(found[extra[0]].shape)}")
+    for name, array in expected.items():
+        if found[name].shape != array.shape:
+            raise ModelFileError(f"model file {path}: '{name}' has shape {tuple(found[name].shape)}, "
+                                 f"the architecture expects {tuple(array.shape)}")
+        if found[name].dtype.kind != "f":
+            raise ModelFileError(f"model file {path}: '{name}' has dtype {found[name].dtype}, expected floating point")

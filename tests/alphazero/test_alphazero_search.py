@@ -1,0 +1,207 @@
+"""PUCT search: perspective (split turns), terminal values, shared action indices, batching, cache, reuse."""
+import numpy as np
+import pytest
+
+from plyground.games.checkers import CheckersGame
+from plyground.games.tictactoe import TicTacToe
+from plyground.players.alphazero.search import PUCTSearch, choose_from_visits, move_priors
+
+from aztestgames import LearnableDoubleTake, UniformEvaluator
+from mcts_testgames import doubletake_move_values, doubletake_value
+
+
+def search_for(game, simulations, **kwargs):
+    evaluator = UniformEvaluator(game.num_actions)
+    search = PUCTSearch(evaluator, rng=np.random.default_rng(0), **kwargs)
+    return search, evaluator
+
+
+def best_move(search, state, simulations):
+    search.set_root(state)
+    search.run(simulations)
+    return choose_from_visits(search.root_children(), 0.0, np.random.default_rng(0)).move
+
+
+@pytest.mark.parametrize("pile", [6, 10, 14])
+def test_split_turns_finds_the_only_winning_move(pile):
+    # From 6 only "take 4" (and move again) wins; a search that negates values at every ply gets it wrong.
+    assert doubletake_move_values(6) == {1: -1, 2: -1, 4: 1}
+    game = LearnableDoubleTake(pile=pile)
+    search, _ = search_for(game, 3000, c_puct=1.0, leaf_batch=1)
+    state = game.new_initial_state()
+    assert best_move(search, state, 3000) == 4
+    assert search.root_value() > 0.3
+
+
+@pytest.mark.parametrize("pile", [7, 11])
+def test_split_turns_lost_piles_have_negative_values(pile):
+    assert doubletake_value(pile) == -1
+    game = LearnableDoubleTake(pile=pile)
+    search, _ = search_for(game, 4000, c_puct=1.0, leaf_batch=1)
+    search.set_root(game.new_initial_state())
+    search.run(4000)
+    assert search.root_value() < 0
+
+
+@pytest.mark.parametrize("leaf_batch", [1, 8])
+def test_takes_a_win_and_blocks_a_loss_in_tictactoe(leaf_batch):
+    game = TicTacToe()
+    search, _ = search_for(game, 400, leaf_batch=leaf_batch)
+    win = game.new_state("XX./OO./... X")
+    assert win.move_to_text(best_move(search, win, 400)) == "c3"
+    assert search.root_value() > 0.9
+    search.clear()
+    block = game.new_state("XX./O../... O")       # O must block at c3
+    assert block.move_to_text(best_move(search, block, 400)) == "c3"
+
+
+def test_leaf_batches_use_fewer_network_calls_and_count_every_simulation():
+    game = TicTacToe()
+    single, single_eval = search_for(game, 200, leaf_batch=1)
+    batched, batched_eval = search_for(game, 200, leaf_batch=8)
+    for search in (single, batched):
+        search.set_root(game.new_initial_state())
+        assert search.run(200) == 200
+        assert search.root_visits() == 200
+        assert sum(c.visits for c in search.root_children()) == 199     # the first simulation expands the root
+        assert search.vloss[:search.size].sum() == 0                    # every virtual loss was taken back
+    assert max(batched_eval.batch_sizes) > 1
+    assert batched_eval.calls < single_eval.calls / 2
+
+
+def test_shared_action_index_splits_the_prior_evenly():
+    # Two captures from 2 to 18 (via 9 or via 11) share one action index in checkers.
+    game = CheckersGame()
+    state = game.new_state("B:W6,7,14,15:B2")
+    moves = state.legal_moves()
+    assert len(moves) == 2 and len({state.action_index(m) for m in moves}) == 1
+    logits = np.random.default_rng(1).normal(size=game.num_actions).astype(np.float32)
+    priors = move_priors(logits, np.array([state.action_index(m) for m in moves]))
+    assert priors == pytest.approx([0.5, 0.5])
+    # Mixed: two moves share index 3, one has index 5: the softmax runs over the distinct indices.
+    logits = np.zeros(8, np.float32)
+    logits[3], logits[5] = np.log(3.0), 0.0
+    assert move_priors(logits, np.array([3, 5, 3])) == pytest.approx([0.375, 0.25, 0.375])
+
+
+def test_search_expands_both_moves_sharing_an_index():
+    game = CheckersGame()
+    search, _ = search_for(game, 10)
+    state = game.new_state("B:W6,7,14,15:B2")
+    search.set_root(state)
+    search.run(10)
+    children = search.root_children()
+    assert sorted(c.move for c in children) == sorted(state.legal_moves())
+    assert [c.prior for c in children] == pytest.approx([0.5, 0.5])
+
+
+def test_cache_evaluates_a_position_once():
+    game = TicTacToe()
+    search, evaluator = search_for(game, 300, leaf_batch=1, cache_size=10_000)
+    search.set_root(game.new_initial_state())
+    search.run(300)
+    first = evaluator.leaves
+    search.clear()                        # a new tree, same positions: the cache answers
+    search.set_root(game.new_initial_state())
+    search.run(300)
+    assert evaluator.leaves - first < first / 4
+    assert search.cache.hits > 0
+
+
+def test_tree_reuse_keeps_the_played_subtree():
+    game = TicTacToe()
+    search, _ = search_for(game, 300)
+    state = game.new_initial_state()
+    search.set_root(state)
+    search.run(300)
+    move = max(search.root_children(), key=lambda c: c.visits)
+    search.advance(state, move.move)
+    state.apply(move.move)
+    assert search.set_root(state) is True
+    assert search.root_visits() == move.visits
+    other = game.new_state("X../.O./... X")
+    assert search.set_root(other) is False and search.root_visits() == 0
+
+
+def test_compaction_keeps_the_subtree_statistics():
+    game = TicTacToe()
+    search, _ = search_for(game, 2000)
+    state = game.new_initial_state()
+    search.set_root(state)
+    search.run(2000)
+    move = max(search.root_children(), key=lambda c: c.visits)
+    search.advance(state, move.move)
+    before = sorted((c.move, c.visits, round(c.value, 9), round(c.prior, 9)) for c in search.root_children())
+    size = search.size
+    search._compact()
+    after = sorted((c.move, c.visits, round(c.value, 9), round(c.prior, 9)) for c in search.root_children())
+    assert after == before and search.size < size
+    state.apply(move.move)
+    search.set_root(state)
+    search.run(200)                        # the compacted tree is searchable
+    assert search.root_visits() == move.visits + 200
+
+
+def test_dirichlet_noise_changes_only_the_root_priors():
+    game = TicTacToe()
+    quiet, _ = search_for(game, 50)
+    noisy = PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, dirichlet_alpha=0.3,
+                       rng=np.random.default_rng(5))
+    for search in (quiet, noisy):
+        search.set_root(game.new_initial_state())
+        search.run(50)
+    assert all(c.prior == pytest.approx(1 / 9) for c in quiet.root_children())
+    priors = [c.prior for c in noisy.root_children()]
+    assert sum(priors) == pytest.approx(1.0) and max(priors) > 1 / 9 + 0.01
+
+
+def test_temperature_zero_is_the_most_visited_and_one_samples():
+    from plyground.players.alphazero.search import ChildInfo
+    children = [ChildInfo("a", 10, 0.0, 0.1), ChildInfo("b", 30, 0.0, 0.1), ChildInfo("c", 0, 0.0, 0.8)]
+    rng = np.random.default_rng(0)
+    assert choose_from_visits(children, 0.0, rng).move == "b"
+    drawn = [choose_from_visits(children, 1.0, rng).move for _ in range(400)]
+    assert "c" not in drawn and 0.15 < drawn.count("a") / 400 < 0.35
+
+
+class ConstantEvaluator(UniformEvaluator):
+    """Uniform priors; every position is worth ``value`` to the side to move."""
+
+    def __init__(self, num_actions, value):
+        super().__init__(num_actions)
+        self.value = value
+
+    def __call__(self, observations):
+        logits, values = super().__call__(observations)
+        return logits, values + self.value
+
+
+@pytest.mark.parametrize("repetition_draws", [True, False])
+def test_a_return_to_an_earlier_position_is_valued_as_a_draw(repetition_draws):
+    game = CheckersGame()
+    root = game.new_state("B:WK32:BK1")
+    move = root.parse_move("1-6")
+    earlier = root.clone()
+    earlier.apply(move)                        # this position occurred before in the game
+    search = PUCTSearch(ConstantEvaluator(game.num_actions, -0.5), repetition_draws=repetition_draws,
+                        rng=np.random.default_rng(0))
+    search.new_game()
+    search.note_position(earlier)
+    search.set_root(root)
+    search.run(100)
+    child = next(c for c in range(search.first[search.root], search.first[search.root] + 2)
+                 if search.moves[c] == move)
+    value = next(c.value for c in search.root_children() if c.move == move)
+    if repetition_draws:
+        assert search.flag[child] == 2 and search.visits[child] > 0 and value == 0.0    # TERMINAL, a draw
+        # The game goes there anyway: the reused node is searched, not taken for a finished game.
+        search.advance(root, move)
+        after = root.clone()
+        after.apply(move)
+        assert search.set_root(after) is True
+        search.run(20)
+        assert len(search.root_children()) == 2
+    else:
+        assert search.flag[child] == 1 and value != 0.0                                  # searched on
+    search.new_game()
+    assert search.history == set() and search.root < 0
