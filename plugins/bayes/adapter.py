@@ -190,6 +190,7 @@ class BayesAdapter:
 
 _ADAPTERS: dict[str, str | Callable[[], BayesAdapter]] = {
     "checkers": "plyground.plugins.bayes.checkers_keys:CheckersAdapter",
+    "chess": "plyground.plugins.bayes.chess_keys:ChessAdapter",
 }
 
 

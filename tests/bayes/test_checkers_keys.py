@@ -74,5 +74,5 @@ def test_unknown_sets_and_games_are_named(adapter, checkers):
         adapter.key_space("nope")
     with pytest.raises(UsageError, match="unknown feature set 'xx'.*pp"):
         adapter.feature_space("xx")
-    with pytest.raises(UsageError, match="no adapter for chess.*checkers"):
-        get_adapter("chess")
+    with pytest.raises(UsageError, match="no adapter for shogi.*checkers, chess"):
+        get_adapter("shogi")

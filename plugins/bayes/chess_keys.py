@@ -1,0 +1,265 @@
+"""The chess adapter of the Bayesian move predictor: move keys and board features (thesis 004, ch. 5).
+
+Everything is seen from the side to move (keys) or the side that just moved
+(features): Black's squares are mirrored top to bottom (``square ^ 56``),
+so both colours train one set of beliefs and descriptions use White's
+squares (Black's e7-e5 is key ``pawn e2-e4 (double-push)``).  The thesis
+keeps the colour in the piece type instead; mirroring halves the ids and
+lets every game teach both sides.
+
+Move keys (Urgency model), ids in a dense range per key set:
+
+=========== ======== =============================================================
+key set     ids      key
+=========== ======== =============================================================
+``hybrid``  344,064  from x to x piece type x move type (the thesis's "Hybrid", default)
+``piece``   24,576   from x to x piece type (the thesis's "Piece-Type")
+``type``    57,344   from x to x move type (the thesis's "Move-Type")
+``fromto``  4,096    from x to
+``kind``    84       piece type x move type (no squares)
+=========== ======== =============================================================
+
+Piece types: pawn, knight, bishop, rook, queen, king.  Move types (the
+thesis's list): quiet, double-push, castle-kingside, castle-queenside,
+capture, en-passant, promotion-{n,b,r,q}, capture-promotion-{n,b,r,q}.
+Castling is the king's move (e1-g1 / e1-c1).
+
+Board features (BoardVal model) of the position after the move, from the
+mover's view: ``pp`` piece-on-square, owner (mover, opponent) x piece type x
+square (ids 0-767); ``ms`` the legal-move set: every move the opponent can
+then play, as a hybrid key in the opponent's own frame (ids 768 + key);
+``hybrid`` both.  The id space is the same for every feature set, so a
+feature has one id whichever set uses it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import chess
+import numpy as np
+
+from .adapter import BayesAdapter, Encoded, GameSample, GameSet
+
+PIECES = ("pawn", "knight", "bishop", "rook", "queen", "king")
+_PROMOTIONS = "nbrq"
+MOVE_TYPES = ("quiet", "double-push", "castle-kingside", "castle-queenside", "capture", "en-passant",
+              *(f"promotion-{p}" for p in _PROMOTIONS), *(f"capture-promotion-{p}" for p in _PROMOTIONS))
+N_TYPES = len(MOVE_TYPES)                                  # 14
+_PROMOTION_INDEX = {chess.KNIGHT: 0, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 3}
+HYBRID_SPACE = 64 * 64 * 6 * N_TYPES
+
+KEY_SETS = {
+    "hybrid": f"from x to x piece type x move type ({HYBRID_SPACE:,} keys)",
+    "piece": "from x to x piece type (24,576 keys)",
+    "type": f"from x to x move type ({64 * 64 * N_TYPES:,} keys)",
+    "fromto": "from x to (4,096 keys)",
+    "kind": f"piece type x move type, no squares ({6 * N_TYPES} keys)",
+}
+_KEY_SPACE = {"hybrid": HYBRID_SPACE, "piece": 64 * 64 * 6, "type": 64 * 64 * N_TYPES, "fromto": 64 * 64,
+              "kind": 6 * N_TYPES}
+FEATURE_SETS = {
+    "hybrid": "piece-on-square and the opponent's legal-move set after the move",
+    "pp": "piece-on-square: mover/opponent x piece type x square (768 features)",
+    "ms": f"the opponent's legal moves after the move, as hybrid keys ({HYBRID_SPACE:,} features)",
+}
+PP_SIZE = 2 * 6 * 64
+FEATURE_SPACE = PP_SIZE + HYBRID_SPACE
+_OWNERS = ("own", "opponent")
+
+
+def _frame(square: int, white: bool) -> int:
+    return square if white else square ^ 56
+
+
+def classify(board: chess.Board, move: chess.Move) -> tuple[int, int]:
+    """(piece type index 0-5, move type index into MOVE_TYPES) of a legal ``move`` on ``board``."""
+    piece = board.piece_type_at(move.from_square)
+    if move.promotion:
+        kind = _PROMOTION_INDEX[move.promotion]
+        return piece - 1, (10 if board.is_capture(move) else 6) + kind
+    if piece == chess.KING and board.is_castling(move):
+        return 5, 2 if chess.square_file(move.to_square) > chess.square_file(move.from_square) else 3
+    if board.is_en_passant(move):
+        return 0, 5
+    if board.piece_at(move.to_square) is not None:
+        return piece - 1, 4
+    if piece == chess.PAWN and abs(move.to_square - move.from_square) == 16:
+        return 0, 1
+    return piece - 1, 0
+
+
+def key_of(board: chess.Board, move: chess.Move, key_set: str) -> tuple[int, int]:
+    """(key id, move type) of ``move`` in the frame of the side to move."""
+    piece, mtype = classify(board, move)
+    white = board.turn == chess.WHITE
+    f, t = _frame(move.from_square, white), _frame(move.to_square, white)
+    if key_set == "hybrid":
+        key = ((mtype * 6 + piece) * 64 + f) * 64 + t
+    elif key_set == "piece":
+        key = (piece * 64 + f) * 64 + t
+    elif key_set == "type":
+        key = (mtype * 64 + f) * 64 + t
+    elif key_set == "fromto":
+        key = f * 64 + t
+    else:
+        key = mtype * 6 + piece
+    return key, mtype
+
+
+def features_after(board: chess.Board, mover_white: bool, feature_set: str) -> list[int]:
+    """Feature ids of ``board`` (the position after the mover's move), from the mover's view."""
+    out: list[int] = []
+    if feature_set in ("pp", "hybrid"):
+        for square, piece in board.piece_map().items():
+            owner = 0 if piece.color == mover_white else 1
+            out.append((owner * 6 + piece.piece_type - 1) * 64 + _frame(square, mover_white))
+    if feature_set in ("ms", "hybrid"):
+        out.extend(PP_SIZE + key_of(board, m, "hybrid")[0] for m in board.generate_legal_moves())
+    return out
+
+
+def _board_of(state) -> chess.Board:
+    return state.board if hasattr(state, "board") else state
+
+
+class ChessAdapter(BayesAdapter):
+    """Move keys and board features for chess (see the module docstring)."""
+
+    game = "chess"
+    version = "chess-1"
+    key_sets = KEY_SETS
+    feature_sets = FEATURE_SETS
+    default_key_set = "hybrid"
+    default_feature_set = "hybrid"
+    move_type_names = MOVE_TYPES
+
+    def key_space(self, key_set: str) -> int:
+        return _KEY_SPACE[self.check_key_set(key_set)]
+
+    def feature_space(self, feature_set: str) -> int:
+        self.check_feature_set(feature_set)
+        return FEATURE_SPACE
+
+    # --- per position -----------------------------------------------------------
+    def move_keys(self, state, moves, key_set):
+        key_set = self.check_key_set(key_set)
+        board = _board_of(state)
+        return [key_of(board, m, key_set)[0] for m in moves]
+
+    def move_type(self, state, move) -> int:
+        return classify(_board_of(state), move)[1]
+
+    def board_features(self, state_after, mover, feature_set):
+        return features_after(_board_of(state_after), mover == 0, self.check_feature_set(feature_set))
+
+    def candidate_features(self, state, moves, feature_set):
+        feature_set = self.check_feature_set(feature_set)
+        board = _board_of(state)
+        white = board.turn == chess.WHITE
+        out = []
+        for move in moves:
+            board.push(move)
+            out.append(features_after(board, white, feature_set))
+            board.pop()
+        return out
+
+    # --- words ------------------------------------------------------------------
+    def describe_key(self, key_set: str, key: int) -> str:
+        key_set = self.check_key_set(key_set)
+        key = int(key)
+        if key_set == "kind":
+            return f"{PIECES[key % 6]} ({MOVE_TYPES[key // 6]})"
+        t, f, rest = key % 64, (key // 64) % 64, key // 4096
+        piece = mtype = None
+        if key_set == "hybrid":
+            piece, mtype = rest % 6, rest // 6
+        elif key_set == "piece":
+            piece = rest
+        elif key_set == "type":
+            mtype = rest
+        sep = "x" if mtype is not None and (mtype in (4, 5) or mtype >= 10) else "-"
+        words = f"{chess.square_name(f)}{sep}{chess.square_name(t)}"
+        if piece is not None:
+            words = f"{PIECES[piece]} {words}"
+        if mtype is not None:
+            words += f" ({MOVE_TYPES[mtype]})"
+        return words
+
+    def describe_feature(self, feature_set: str, feature: int) -> str:
+        self.check_feature_set(feature_set)
+        feature = int(feature)
+        if feature < PP_SIZE:
+            owner, piece, sq = feature // 384, (feature // 64) % 6, feature % 64
+            return f"{_OWNERS[owner]} {PIECES[piece]} on {chess.square_name(sq)}"
+        return f"opponent can play {self.describe_key('hybrid', feature - PP_SIZE)}"
+
+    def heatmaps(self, feature_set: str):
+        """Piece-on-square means on a board seen from the mover (rank 8 at the top)."""
+        if self.check_feature_set(feature_set) == "ms":
+            return []
+        maps = []
+        for owner in range(2):
+            for piece in range(6):
+                cells = [((owner * 6 + piece) * 64 + sq, 7 - sq // 8, sq % 8) for sq in range(64)]
+                maps.append((f"{_OWNERS[owner]} {PIECES[piece]}", (8, 8), cells))
+        return maps
+
+    # --- data -------------------------------------------------------------------
+    def read_games(self, path: Path) -> GameSet:
+        """The games of a PGN file; unreadable or illegal games are skipped and their errors kept.
+
+        Replayed with the claimable draws off (recorded games may go on past an
+        unclaimed threefold repetition), as the PGN reader's own ``replay`` does.
+        """
+        from plyground.errors import PositionError
+        from plyground.games.chess.game import ChessGame
+        from plyground.games.chess.pgn import read_pgn
+        game = ChessGame(repetitions=0, no_progress_plies=0)
+        reader = read_pgn(Path(path), strict=False)
+        games, errors = [], []
+        for g in reader:
+            try:
+                start = game.new_state(g.fen)
+            except PositionError as exc:
+                errors.append(f"game {g.number}: {exc}")
+                continue
+            games.append(GameSample(start, list(g.uci_moves), f"game {g.number}"))
+        return GameSet(games, [str(e) for e in reader.errors] + errors, str(path))
+
+    def encode_games(self, games: Sequence[GameSample], key_set: str, feature_set: str | None) -> Encoded:
+        """As the base class, on one python-chess board per game (push/pop instead of state clones)."""
+        key_set = self.check_key_set(key_set)
+        if feature_set is not None:
+            feature_set = self.check_feature_set(feature_set)
+        pos_start, key, mtype, feat_start, feat_id = [0], [], [], [0], []
+        game_idx, plies, n_legal = [], [], []
+        bad = 0
+        for g, sample in enumerate(games):
+            state = sample.start.clone()
+            board = state.board
+            for ply, move in enumerate(sample.moves):
+                moves = state.legal_moves()
+                if move not in moves:
+                    bad += 1
+                    break
+                white = board.turn == chess.WHITE
+                for m in [move] + [m for m in moves if m != move]:
+                    k, t = key_of(board, m, key_set)
+                    key.append(k)
+                    mtype.append(t)
+                    if feature_set is not None:
+                        board.push(m)
+                        feat_id.extend(features_after(board, white, feature_set))
+                        board.pop()
+                    feat_start.append(len(feat_id))
+                pos_start.append(len(key))
+                game_idx.append(g)
+                plies.append(ply)
+                n_legal.append(len(moves))
+                state.apply(move)
+                board.push(move)
+        i64 = np.int64
+        return Encoded(np.array(pos_start, i64), np.array(key, i64), np.array(mtype, np.int8),
+                       np.array(feat_start, i64), np.array(feat_id, i64), np.array(game_idx, np.int32),
+                       np.array(plies, np.int32), np.array(n_legal, np.int32), bad)
