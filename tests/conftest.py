@@ -17,3 +17,20 @@ def acf_pdn() -> Path:
     if not path.exists():
         pytest.skip(f"the ACF archive is not at {path} (tests read ../shared/data beside the repository)")
     return path
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``plyground ARGS...`` in this process; returns (exit code, stdout, stderr)."""
+    from plyground.cli import main
+
+    def run(*args: str):
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as exc:
+            code = exc.code or 0
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

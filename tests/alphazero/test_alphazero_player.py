@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-from plyground.cli import main
 from plyground.errors import ModelFileError, UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
@@ -16,14 +15,6 @@ from aztestgames import tiny_model
 from mcts_testgames import DoubleTake
 
 
-def run_cli(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -114,24 +105,24 @@ def test_plays_checkers_from_a_position_with_shared_action_indices(tmp_path):
     assert player.choose_move(state.clone(), Budget()) in state.legal_moves()
 
 
-def test_play_command_with_a_model(capsys, ttt_model):
-    code, out, err = run_cli(capsys, "play", "--game", "tictactoe", "--black", "random",
+def test_play_command_with_a_model(cli, ttt_model):
+    code, out, err = cli("play", "--game", "tictactoe", "--black", "random",
                              "--white", f"alphazero:model={ttt_model},simulations=20", "--seed", "1")
     assert code == 0, err
     assert "X" in out
 
 
-def test_play_command_refuses_a_wrong_model_in_one_line(capsys, tmp_path):
+def test_play_command_refuses_a_wrong_model_in_one_line(cli, tmp_path):
     model = tiny_model(CheckersGame(), tmp_path / "checkers.npz")
-    code, out, err = run_cli(capsys, "play", "--game", "tictactoe", "--black", "random",
+    code, out, err = cli("play", "--game", "tictactoe", "--black", "random",
                              "--white", f"alphazero:model={model}")
     assert code == 2
     assert "trained for checkers" in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if "error" in line]) == 1
 
 
-def test_bad_option_values_are_refused(capsys, ttt_model):
-    code, out, err = run_cli(capsys, "play", "--game", "tictactoe", "--black", "random",
+def test_bad_option_values_are_refused(cli, ttt_model):
+    code, out, err = cli("play", "--game", "tictactoe", "--black", "random",
                              "--white", f"alphazero:model={ttt_model},temperature=-1")
     assert code == 2 and "temperature" in err
 

@@ -16,21 +16,13 @@ TINY = ("--set", "network=mlp:hidden=8,layers=1", "--set", "selfplay_games=3", "
         "--set", "comparison_games=2", "--set", "epochs=1", "--set", "save_every=2", "--set", "batch_size=8")
 
 
-def run_cli(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def train(capsys, run_dir, *extra, game="tictactoe"):
+def train(cli, run_dir, *extra, game="tictactoe"):
     args = ["train", "alphazero", "--run", str(run_dir), *TINY, *extra]
     if game:
         args[2:2] = ["--game", game]
-    return run_cli(capsys, *args)
+    return cli(*args)
 
 
 def chunk_stamps(run_dir):
@@ -115,16 +107,16 @@ def test_replay_chunks_hold_the_examples_and_records(finished_run):
     assert total_games == 3
 
 
-def test_rerunning_a_finished_run_plays_nothing_and_more_iterations_extend_it(capsys, finished_run, tmp_path):
+def test_rerunning_a_finished_run_plays_nothing_and_more_iterations_extend_it(cli, finished_run, tmp_path):
     import shutil
     run_dir = tmp_path / "copy"
     shutil.copytree(finished_run, run_dir)
     stamps = chunk_stamps(run_dir)
-    code, out, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir))     # all from config.toml
+    code, out, err = cli("train", "alphazero", "--run", str(run_dir))     # all from config.toml
     assert code == 0, err
     assert chunk_stamps(run_dir) == stamps
     assert "trained:" in out
-    code, out, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir), "--set", "iterations=3")
+    code, out, err = cli("train", "alphazero", "--run", str(run_dir), "--set", "iterations=3")
     assert code == 0, err
     after = chunk_stamps(run_dir)
     assert {k: v for k, v in after.items() if k in stamps} == stamps
@@ -133,11 +125,11 @@ def test_rerunning_a_finished_run_plays_nothing_and_more_iterations_extend_it(ca
     assert read_toml(run_dir / "config.toml")["options"]["iterations"] == 3
 
 
-def test_options_come_from_the_config_file_then_set(capsys, tmp_path):
+def test_options_come_from_the_config_file_then_set(cli, tmp_path):
     config = tmp_path / "az.toml"
     config.write_text('game = "tictactoe"\niterations = 1\nsimulations = 6\nc_puct = 2.5\n')
     run_dir = tmp_path / "run"
-    code, out, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir), "--config", str(config),
+    code, out, err = cli("train", "alphazero", "--run", str(run_dir), "--config", str(config),
                              *TINY, "--set", "c_puct=3.0", "--quiet")
     assert code == 0, err
     options = read_toml(run_dir / "config.toml")["options"]
@@ -154,65 +146,65 @@ def test_options_come_from_the_config_file_then_set(capsys, tmp_path):
     (("--set", "network=mlp:lr=0.1"), "sets 'lr', which is a trainer option"),
     (("--set", "nonsense"), "bad --set 'nonsense': expected KEY=VALUE"),
 ])
-def test_bad_options_exit_2_with_one_line(capsys, tmp_path, extra, message):
-    code, out, err = train(capsys, tmp_path / "run", *extra)
+def test_bad_options_exit_2_with_one_line(cli, tmp_path, extra, message):
+    code, out, err = train(cli, tmp_path / "run", *extra)
     assert code == 2, err
     assert message in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if "error" in line.lower()]) == 1
 
 
-def test_other_misuse(capsys, tmp_path):
-    code, _, err = run_cli(capsys, "train", "alphazero", "--run", str(tmp_path / "r"))
+def test_other_misuse(cli, tmp_path):
+    code, _, err = cli("train", "alphazero", "--run", str(tmp_path / "r"))
     assert code == 2 and "give --game" in err
-    code, _, err = run_cli(capsys, "train", "alphago", "--game", "tictactoe", "--run", str(tmp_path / "r"))
+    code, _, err = cli("train", "alphago", "--game", "tictactoe", "--run", str(tmp_path / "r"))
     assert code == 2 and "unknown trainer 'alphago'; valid trainers: alphazero" in err
     bad = tmp_path / "bad.toml"
     bad.write_text("iterations = = 3\n")
-    code, _, err = run_cli(capsys, "train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
+    code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
                            "--config", str(bad))
     assert code == 2 and "is not valid TOML" in err
-    code, _, err = run_cli(capsys, "train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
+    code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
                            "--config", str(tmp_path / "missing.toml"))
     assert code == 2 and "does not exist" in err
     other = tmp_path / "other.toml"
     other.write_text('trainer = "bonanza"\n')
-    code, _, err = run_cli(capsys, "train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
+    code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
                            "--config", str(other))
     assert code == 2 and "is for trainer 'bonanza'" in err
 
 
-def test_a_run_keeps_its_game_and_network(capsys, finished_run, tmp_path):
+def test_a_run_keeps_its_game_and_network(cli, finished_run, tmp_path):
     import shutil
     run_dir = tmp_path / "copy"
     shutil.copytree(finished_run, run_dir)
-    code, _, err = run_cli(capsys, "train", "alphazero", "--game", "checkers", "--run", str(run_dir))
+    code, _, err = cli("train", "alphazero", "--game", "checkers", "--run", str(run_dir))
     assert code == 2 and f"run directory {run_dir} trains tictactoe, not checkers" in err
-    code, _, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir), "--set", "lr=0.5")
+    code, _, err = cli("train", "alphazero", "--run", str(run_dir), "--set", "lr=0.5")
     assert code == 2 and "option 'lr' was 0.001 when the run" in err and "cannot change mid-run" in err
-    code, _, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir), "--set", "network=mlp:hidden=9")
+    code, _, err = cli("train", "alphazero", "--run", str(run_dir), "--set", "network=mlp:hidden=9")
     assert code == 2 and "option 'network'" in err
     # Refusals leave the run's config as it was.
     assert read_toml(run_dir / "config.toml")["options"]["lr"] == 0.001
 
 
-def test_corrupt_files_in_the_run_are_refused_with_their_name(capsys, finished_run, tmp_path):
+def test_corrupt_files_in_the_run_are_refused_with_their_name(cli, finished_run, tmp_path):
     import shutil
     run_dir = tmp_path / "copy"
     shutil.copytree(finished_run, run_dir)
     (run_dir / "best.npz").write_bytes(b"\x00" * 100)
-    code, _, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir), "--set", "iterations=3")
+    code, _, err = cli("train", "alphazero", "--run", str(run_dir), "--set", "iterations=3")
     assert code == 2 and "best.npz" in err and "corrupt" in err and "Traceback" not in err
     shutil.rmtree(run_dir)
     shutil.copytree(finished_run, run_dir)
     chunk = sorted((run_dir / "replay" / "iter-0002").iterdir())[0]
     chunk.write_bytes(b"PK\x03\x04broken")
-    code, _, err = run_cli(capsys, "train", "alphazero", "--run", str(run_dir), "--set", "iterations=3")
+    code, _, err = cli("train", "alphazero", "--run", str(run_dir), "--set", "iterations=3")
     assert code == 2 and chunk.name in err and "corrupt" in err
 
 
-def test_checkers_run_end_to_end_writes_pdn(capsys, tmp_path):
+def test_checkers_run_end_to_end_writes_pdn(cli, tmp_path):
     run_dir = tmp_path / "checkers"
-    code, out, err = run_cli(capsys, "train", "alphazero", "--game", "checkers", "--run", str(run_dir),
+    code, out, err = cli("train", "alphazero", "--game", "checkers", "--run", str(run_dir),
                              "--set", "network=mlp:hidden=16,layers=1", "--set", "iterations=1",
                              "--set", "selfplay_games=2", "--set", "simulations=4", "--set", "max_plies=24",
                              "--set", "comparison_games=2", "--set", "epochs=1", "--quiet")

@@ -3,17 +3,8 @@ import json
 
 import pytest
 
-from plyground.cli import main
 
 
-def run(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 MATCH = ("match", "--game", "tictactoe", "-n", "2", "--quiet")
@@ -42,8 +33,8 @@ MATCH = ("match", "--game", "tictactoe", "-n", "2", "--quiet")
      "Invalid value for '-n'"),
     (("frobnicate",), "No such command 'frobnicate'"),
 ])
-def test_misuse_exits_2_with_one_clear_line(capsys, args, message):
-    code, out, err = run(capsys, *args)
+def test_misuse_exits_2_with_one_clear_line(cli, args, message):
+    code, out, err = cli(*args)
     assert code == 2
     assert message in err
     assert "Traceback" not in err
@@ -51,43 +42,43 @@ def test_misuse_exits_2_with_one_clear_line(capsys, args, message):
     assert len(error_lines) == 1, err
 
 
-def test_human_without_an_interactive_renderer_is_refused(capsys):
-    code, out, err = run(capsys, "match", "--game", "tictactoe", "--black", "human", "--white", "random",
+def test_human_without_an_interactive_renderer_is_refused(cli):
+    code, out, err = cli("match", "--game", "tictactoe", "--black", "human", "--white", "random",
                          "-n", "1", "--quiet")
     assert code == 2
     assert "player 'human' needs an interactive renderer: add --renderer console (or pygame)" in err
 
 
-def test_version_and_lists(capsys):
-    code, out, _ = run(capsys, "--version")
+def test_version_and_lists(cli):
+    code, out, _ = cli("--version")
     assert code == 0 and out.startswith("plyground, version ")
-    code, out, _ = run(capsys, "list", "players", "--json")
+    code, out, _ = cli("list", "players", "--json")
     players = {p["name"]: p for p in json.loads(out)}
     assert players["random"]["options"][0]["name"] == "seed"
-    code, out, _ = run(capsys, "plugins")
+    code, out, _ = cli("plugins")
     assert "tictactoe" in out and "plyground" in out
 
 
-def test_match_prints_summary_and_saves_games(capsys, tmp_path):
+def test_match_prints_summary_and_saves_games(cli, tmp_path):
     save = tmp_path / "games.jsonl"
-    code, out, err = run(capsys, "match", "--game", "tictactoe", "--black", "random", "--white", "random",
+    code, out, err = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random",
                          "-n", "20", "--seed", "7", "--save", str(save))
     assert code == 0
     assert "random vs random: 20 games" in out
     assert "95% interval" in out
     assert len(save.read_text().splitlines()) == 20
     assert err.count("game ") == 20  # progress lines with ETA
-    code, out2, _ = run(capsys, "match", "--game", "tictactoe", "--black", "random", "--white", "random",
+    code, out2, _ = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random",
                         "-n", "20", "--seed", "7", "--save", str(save))
     assert out2 == out  # same seed, same games
 
 
-def test_perft_counts_tictactoe(capsys):
-    code, out, _ = run(capsys, "perft", "tictactoe", "--depth", "9")
+def test_perft_counts_tictactoe(cli):
+    code, out, _ = cli("perft", "tictactoe", "--depth", "9")
     assert code == 0 and "perft(9) = 127,872 nodes" in out
 
 
-def test_colour_flags_follow_the_games_side_names(capsys, tmp_path):
+def test_colour_flags_follow_the_games_side_names(cli, tmp_path):
     """In checkers Black moves first; in chess White does.  --first/--second mean move order anywhere."""
     from plyground.cli import _seat
     from plyground.registry import get_registry
@@ -97,7 +88,7 @@ def test_colour_flags_follow_the_games_side_names(capsys, tmp_path):
     assert _seat(chess, "b", "w", None, None) == ["w", "b"]
     assert _seat(ttt, "x", None, None, "o") == ["x", "o"]
     save = tmp_path / "g.pgn"
-    code, out, err = run(capsys, "match", "--game", "chess", "--white", "random:seed=1", "--black", "random",
+    code, out, err = cli("match", "--game", "chess", "--white", "random:seed=1", "--black", "random",
                          "-n", "1", "--max-plies", "6", "--quiet", "--save", str(save))
     assert code == 0, err
     assert '[White "random:seed=1"]' in save.read_text()

@@ -9,25 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from plyground.cli import main
 
 HERE = Path(__file__).resolve().parent
 
 
-def run(capsys, *args):
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def test_tournament_prints_ratings_and_writes_summary_plot_and_games(capsys, tmp_path):
+def test_tournament_prints_ratings_and_writes_summary_plot_and_games(cli, tmp_path):
     args = ("tournament", "--game", "tictactoe", "random", "--player", "seeded=random:seed=3", "-p", "r3=random",
             "-n", "4", "--openings", "1-ply", "--workers", "1", "--out", str(tmp_path), "--seed", "5")
-    code, out, err = run(capsys, *args)
+    code, out, err = cli(*args)
     assert code == 0, err
     assert "12 games (3 pairings x 4) in" in err and "0 stored, 12 to play on 1 worker(s)" in err
     assert err.count("ETA") == 12 and "[12/12]" in err
@@ -48,11 +39,11 @@ def test_tournament_prints_ratings_and_writes_summary_plot_and_games(capsys, tmp
         assert "plot: skipped" in out
 
     # The same command again: nothing to play, the same table.
-    code, out2, err2 = run(capsys, *args)
+    code, out2, err2 = cli(*args)
     assert code == 0 and "12 stored, 0 to play" in err2 and "ETA" not in err2
     assert out2 == out
     # A different anchor re-rates the stored games without playing any.
-    code, out3, err3 = run(capsys, *args, "--anchor", "random", "--intervals", "bootstrap")
+    code, out3, err3 = cli(*args, "--anchor", "random", "--intervals", "bootstrap")
     assert code == 0 and "Elo anchored at random = 0; 95% intervals (bootstrap) relative to the pool" in out3
 
 
@@ -66,24 +57,24 @@ def test_tournament_prints_ratings_and_writes_summary_plot_and_games(capsys, tmp
     (("a=random", "b=random", "--anchor", "c"), "unknown player 'c'; players in this tournament: a, b"),
     (("a=random", "human"), "player 'human' needs a person at a renderer"),
 ])
-def test_tournament_misuse_exits_2_with_one_line(capsys, tmp_path, args, message):
-    code, out, err = run(capsys, "tournament", "--game", "tictactoe", "--out", str(tmp_path), "--workers", "1",
+def test_tournament_misuse_exits_2_with_one_line(cli, tmp_path, args, message):
+    code, out, err = cli("tournament", "--game", "tictactoe", "--out", str(tmp_path), "--workers", "1",
                          *args)
     assert code == 2, err
     assert message in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if "error" in line.lower()]) == 1, err
 
 
-def test_a_different_tournament_in_the_same_out_directory_is_refused(capsys, tmp_path):
+def test_a_different_tournament_in_the_same_out_directory_is_refused(cli, tmp_path):
     base = ("tournament", "--game", "tictactoe", "a=random", "b=random", "--out", str(tmp_path), "--workers", "1")
-    assert run(capsys, *base, "-n", "2")[0] == 0
-    code, out, err = run(capsys, *base, "-n", "2", "--seed", "7")
+    assert cli(*base, "-n", "2")[0] == 0
+    code, out, err = cli(*base, "-n", "2", "--seed", "7")
     assert code == 2
     assert "holds a different tournament (seed (stored: 0; now: 7))" in err
 
 
-def test_match_is_a_two_player_tournament(capsys, tmp_path):
-    code, out, err = run(capsys, "match", "--game", "tictactoe", "--black", "random", "--white", "random:seed=1",
+def test_match_is_a_two_player_tournament(cli, tmp_path):
+    code, out, err = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random:seed=1",
                          "-n", "6", "--openings", "1-ply", "--out", str(tmp_path / "m"), "--workers", "1")
     assert code == 0
     lines = out.splitlines()
@@ -93,7 +84,7 @@ def test_match_is_a_two_player_tournament(capsys, tmp_path):
     assert lines[3].startswith("  Elo difference ")
     assert err.count("game ") == 6
     assert len((tmp_path / "m" / "results.jsonl").read_text().splitlines()) == 6
-    code, again, err = run(capsys, "match", "--game", "tictactoe", "--black", "random", "--white", "random:seed=1",
+    code, again, err = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random:seed=1",
                            "-n", "6", "--openings", "1-ply", "--out", str(tmp_path / "m"), "--workers", "1")
     assert again == out and "game " not in err                   # resumed: nothing replayed
 
