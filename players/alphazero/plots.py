@@ -5,9 +5,9 @@ is written to a temporary file and moved into place.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
+
+from plyground.recordio import atomic_writer
 
 
 def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | None:
@@ -67,11 +67,5 @@ def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | No
 
 
 def _save(fig, path: Path) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=100, bbox_inches="tight")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(path, "wb") as handle:
+        fig.savefig(handle, format="png", dpi=100, bbox_inches="tight")

@@ -20,9 +20,7 @@ chunk of self-play games is the unit that survives a kill.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -31,20 +29,13 @@ import numpy as np
 
 from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import atomic_write_text
+from plyground.recordio import atomic_write_text, atomic_writer
 
 from .examples import Examples
 
 STATE_VERSION = 1
 _CHUNK = re.compile(r"^games-(\d+)-(\d+)\.npz$")
 _RECORDS_KEY = "records_json"
-
-
-def _readable(fd: int) -> None:
-    """mkstemp makes 0600 files; give the final file the usual permissions (0666 less the umask)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.fchmod(fd, 0o666 & ~mask)
 
 
 def atomic_save_npz(path: Path, arrays: dict[str, np.ndarray], compress: bool = True) -> None:
@@ -54,17 +45,8 @@ def atomic_save_npz(path: Path, arrays: dict[str, np.ndarray], compress: bool = 
     for name, array in arrays.items():
         if np.asarray(array).dtype.kind not in "biuf":
             raise TypeError(f"array {name!r} has dtype {np.asarray(array).dtype}; only numbers are saved")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        _readable(fd)
-        with os.fdopen(fd, "wb") as handle:
-            (np.savez_compressed if compress else np.savez)(handle, **arrays)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(path, "wb") as handle:
+        (np.savez_compressed if compress else np.savez)(handle, **arrays)
 
 
 def load_npz(path: Path) -> dict[str, np.ndarray]:
@@ -77,18 +59,8 @@ def load_npz(path: Path) -> dict[str, np.ndarray]:
 
 
 def atomic_copy(source: Path, target: Path) -> None:
-    data = Path(source).read_bytes()
-    fd, tmp = tempfile.mkstemp(dir=Path(target).parent, prefix=f".{Path(target).name}.", suffix=".tmp")
-    try:
-        _readable(fd)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(target, "wb") as handle:
+        handle.write(Path(source).read_bytes())
 
 
 def record_from_json(data: dict) -> GameRecord:

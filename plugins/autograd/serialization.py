@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any, Mapping
@@ -19,6 +18,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from plyground.errors import ModelFileError
+from plyground.recordio import atomic_writer
 
 FORMAT = "plyground-autograd"
 FORMAT_VERSION = 1
@@ -38,21 +38,8 @@ def save_arrays(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], metad
             raise TypeError(f"array {name!r} has dtype {array.dtype}; only numbers can be saved")
         payload[name] = array
     payload[METADATA_KEY] = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8)
-    directory = path.parent if str(path.parent) else Path(".")
-    directory.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, **payload)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise
+    with atomic_writer(path, "wb") as stream:
+        np.savez(stream, **payload)
 
 
 def load_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import ModelFileError
+from plyground.recordio import atomic_writer
 
 FORMAT = "plyground-bayes"
 FORMAT_VERSION = 1
@@ -161,21 +161,8 @@ class BayesModel:
 def atomic_write_bytes(path: Path, write) -> None:
     """Call ``write(stream)`` on a temporary file in the target folder, then rename it to ``path``:
     a crash leaves the old file or the new one.  The file gets the usual permissions (not mkstemp's 0600)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            write(stream)
-            stream.flush()
-            os.fsync(stream.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(path, "wb") as stream:
+        write(stream)
 
 
 def atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> None:
