@@ -1,4 +1,10 @@
-"""Self-play: one game of the network against itself, recording a training example per position."""
+"""Self-play: games of the network against itself, recording a training example per position.
+
+:class:`SelfPlayGame` is one game as a small state machine (search the
+position, play the chosen move, until the game ends); :func:`play_selfplay_game`
+drives one game with its own network calls, and ``batched.py`` drives many at
+once with one network call per step.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,43 +24,79 @@ class SelfPlaySettings:
     max_plies: int | None = None    # adjudicate a draw after this many plies
 
 
-def play_selfplay_game(game: Game, search: PUCTSearch, rng: np.random.Generator, settings: SelfPlaySettings,
-                       *, names: tuple[str, str] = ("self-play", "self-play"),
-                       tags: dict | None = None) -> tuple[Examples, GameRecord]:
-    """Play one game with ``search`` (its Dirichlet noise on) choosing both sides' moves.
+class SelfPlayGame:
+    """One self-play game with ``search`` (its Dirichlet noise on) choosing both sides' moves.
 
     Every position where a move was chosen gives one example: a copy of its
     observation, the visit distribution of the search there, and - once the
     game is over - the result for the player who was to move there.
+
+    Use: ``while game.next_search(): <search.run(settings.simulations)>; game.play_searched_move()``,
+    then :meth:`result`.
     """
-    state = game.new_initial_state()
-    search.new_game()
-    record = GameRecord(game=game.name, players=names, start=state.to_text(), tags=dict(tags or {}))
-    steps: list[Step] = []
-    while True:
-        if state.is_terminal():
-            returns = tuple(state.returns())
-            record.reason = state.outcome_reason()
-            break
-        if settings.max_plies is not None and len(record.moves) >= settings.max_plies:
-            returns = (0.0, 0.0)
-            record.reason = f"ply cap ({settings.max_plies} plies)"
-            break
-        legal = state.legal_moves()
-        if len(legal) == 1:
-            move = legal[0]
-            steps.append(make_step(state, legal, [1.0]))
-        else:
-            search.set_root(state, reuse=True)
-            search.run(settings.simulations)
-            children = search.root_children()
-            steps.append(make_step(state, [c.move for c in children], [c.visits for c in children]))
-            temperature = 1.0 if len(record.moves) < settings.temperature_plies else 0.0
-            move = choose_from_visits(children, temperature, rng).move
-        search.note_position(state)
-        search.advance(state, move)
-        record.moves.append(state.move_to_text(move))
-        state.apply(move)
-    record.returns = (float(returns[0]), float(returns[1]))
-    record.tags.setdefault("PlyCount", str(len(record.moves)))
-    return Examples.from_steps(steps, record.returns, tuple(game.observation_shape)), record
+
+    def __init__(self, game: Game, search: PUCTSearch, rng: np.random.Generator, settings: SelfPlaySettings,
+                 *, names: tuple[str, str] = ("self-play", "self-play"), tags: dict | None = None) -> None:
+        self.game, self.search, self.rng, self.settings = game, search, rng, settings
+        self.state = game.new_initial_state()
+        search.new_game()
+        self.record = GameRecord(game=game.name, players=names, start=self.state.to_text(), tags=dict(tags or {}))
+        self.steps: list[Step] = []
+        self.returns: tuple[float, float] | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.returns is not None
+
+    def next_search(self) -> bool:
+        """Play forced moves until a position needs a search (True: the search's root is set there)
+        or the game is over (False)."""
+        state, record, settings = self.state, self.record, self.settings
+        while True:
+            if state.is_terminal():
+                self.returns = tuple(float(r) for r in state.returns())
+                record.reason = state.outcome_reason()
+                return False
+            if settings.max_plies is not None and len(record.moves) >= settings.max_plies:
+                self.returns = (0.0, 0.0)
+                record.reason = f"ply cap ({settings.max_plies} plies)"
+                return False
+            legal = state.legal_moves()
+            if len(legal) > 1:
+                self.search.set_root(state, reuse=True)
+                return True
+            self.steps.append(make_step(state, legal, [1.0]))
+            self._play(legal[0])
+
+    def play_searched_move(self) -> None:
+        """Record the search's visit distribution and play its choice."""
+        children = self.search.root_children()
+        self.steps.append(make_step(self.state, [c.move for c in children], [c.visits for c in children]))
+        temperature = 1.0 if len(self.record.moves) < self.settings.temperature_plies else 0.0
+        self._play(choose_from_visits(children, temperature, self.rng).move)
+
+    def _play(self, move) -> None:
+        self.search.note_position(self.state)
+        self.search.advance(self.state, move)
+        self.record.moves.append(self.state.move_to_text(move))
+        self.state.apply(move)
+
+    def result(self) -> tuple[Examples, GameRecord]:
+        """The examples and the record of the finished game."""
+        if self.returns is None:
+            raise RuntimeError("the self-play game is not finished")
+        record = self.record
+        record.returns = (float(self.returns[0]), float(self.returns[1]))
+        record.tags.setdefault("PlyCount", str(len(record.moves)))
+        return Examples.from_steps(self.steps, record.returns, tuple(self.game.observation_shape)), record
+
+
+def play_selfplay_game(game: Game, search: PUCTSearch, rng: np.random.Generator, settings: SelfPlaySettings,
+                       *, names: tuple[str, str] = ("self-play", "self-play"),
+                       tags: dict | None = None) -> tuple[Examples, GameRecord]:
+    """Play one game with ``search`` choosing both sides' moves (see :class:`SelfPlayGame`)."""
+    selfplay = SelfPlayGame(game, search, rng, settings, names=names, tags=tags)
+    while selfplay.next_search():
+        search.run(settings.simulations)
+        selfplay.play_searched_move()
+    return selfplay.result()

@@ -37,6 +37,7 @@ from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.stats import Score, elo_from_score
 
+from .batched import GameSpec, play_selfplay_games
 from .compute import compute_threads
 from .examples import Examples
 from .models import build_network, load_model, network_evaluator, save_model
@@ -100,6 +101,8 @@ class AlphaZeroTrainer(Trainer):
                "evaluation_opponent (0: none)", min=0),
         Option("evaluation_opponent", str, "random", "player spec for the evaluation games"),
         # bookkeeping
+        Option("parallel_games", int, 16, "self-play games advanced together, their leaves evaluated in one "
+               "network call (1: one game at a time)", min=1, max=4096),
         Option("save_every", int, 1, "self-play games per replay chunk written to disk", min=1),
         Option("seed", int, 0, "seed for the initial network, self-play and comparison games", min=0),
         Option("threads", int, 1, "BLAS/numba threads while training", min=1, max=256),
@@ -224,35 +227,58 @@ class AlphaZeroTrainer(Trainer):
         if done:
             self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
         network = load_model(rundir.best_path, self.game)
-        search = PUCTSearch(network_evaluator(network), c_puct=cfg["c_puct"], fpu=cfg["fpu"],
-                            leaf_batch=cfg["leaf_batch"], dirichlet_alpha=cfg["dirichlet_alpha"],
-                            dirichlet_epsilon=cfg["dirichlet_epsilon"], cache_size=cfg["cache_size"],
-                            repetition_draws=cfg["repetition_draws"])
+        evaluate = network_evaluator(network)
+
+        def make_search() -> PUCTSearch:
+            return PUCTSearch(evaluate, c_puct=cfg["c_puct"], fpu=cfg["fpu"], leaf_batch=cfg["leaf_batch"],
+                              dirichlet_alpha=cfg["dirichlet_alpha"], dirichlet_epsilon=cfg["dirichlet_epsilon"],
+                              cache_size=cfg["cache_size"], repetition_draws=cfg["repetition_draws"])
+
         settings = SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"])
-        pending: list[tuple[Examples, GameRecord]] = []
+        names = (f"iter-{best_iteration:04d}",) * 2
+
+        def spec(g: int) -> GameSpec:
+            return GameSpec(g, np.random.default_rng([cfg["seed"], k, g]), names,
+                            {"Event": f"alphazero self-play, iteration {k}", "Round": str(g + 1)})
+
+        if cfg["parallel_games"] > 1:
+            games = play_selfplay_games(self.game, (spec(g) for g in range(done, target)), make_search, evaluate,
+                                        settings, parallel_games=cfg["parallel_games"])
+        else:
+            games = self._one_at_a_time([spec(g) for g in range(done, target)], make_search(), settings)
+        # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
+        # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
+        finished: dict[int, tuple[Examples, GameRecord]] = {}
         first = done
         started, last_line = time.perf_counter(), 0.0
-        for g in range(done, target):
-            rng = np.random.default_rng([cfg["seed"], k, g])
-            search.rng = rng
-            examples, record = play_selfplay_game(
-                self.game, search, rng, settings, names=(f"iter-{best_iteration:04d}",) * 2,
-                tags={"Event": f"alphazero self-play, iteration {k}", "Round": str(g + 1)})
-            pending.append((examples, record))
+        for count, (g, examples, record) in enumerate(games, start=1):
+            finished[g] = (examples, record)
             examples_so_far += len(examples)
-            if len(pending) >= cfg["save_every"] or g == target - 1:
-                batch = Examples.concatenate([e for e, _ in pending], tuple(self.game.observation_shape))
-                rundir.write_chunk(k, first, batch, [r for _, r in pending])
-                records += [r for _, r in pending]
+            while first < target:
+                last = min(first + cfg["save_every"], target)
+                if any(n not in finished for n in range(first, last)):
+                    break
+                chunk = [finished.pop(n) for n in range(first, last)]
+                batch = Examples.concatenate([e for e, _ in chunk], tuple(self.game.observation_shape))
+                rundir.write_chunk(k, first, batch, [r for _, r in chunk])
+                records += [r for _, r in chunk]
                 rundir.write_records("selfplay", k, records)
-                first, pending = g + 1, []
+                first = last
             now = time.perf_counter()
-            if now - last_line >= 2.0 or g == target - 1:
+            if now - last_line >= 2.0 or done + count == target:
                 last_line = now
-                rate = (now - started) / (g + 1 - done)
-                self.log(f"{self._prefix(k)} self-play {g + 1}/{target} games, {examples_so_far} examples, "
+                rate = (now - started) / count
+                self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
-                         f"phase ETA {_duration(rate * (target - g - 1))}{self._run_eta(k)}")
+                         f"phase ETA {_duration(rate * (target - done - count))}{self._run_eta(k)}")
+
+    def _one_at_a_time(self, specs: list[GameSpec], search: PUCTSearch, settings: SelfPlaySettings):
+        """Self-play games played one after the other with one search (``parallel_games = 1``)."""
+        for spec in specs:
+            search.rng = spec.rng
+            examples, record = play_selfplay_game(self.game, search, spec.rng, settings, names=spec.names,
+                                                  tags=spec.tags)
+            yield spec.number, examples, record
 
     # ------------------------------------------------------------ training
     def _train(self, k: int) -> None:
