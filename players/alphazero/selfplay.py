@@ -8,6 +8,7 @@ once with one network call per step.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
@@ -22,6 +23,9 @@ class SelfPlaySettings:
     simulations: int
     temperature_plies: int          # tau = 1 for the first N plies, then 0
     max_plies: int | None = None    # adjudicate a draw after this many plies
+    # adjudicator(state, plies) -> ((return_0, return_1), reason) ends the game early, or None plays on
+    # (the expert-iteration trainer's Stockfish resignation rule)
+    adjudicator: Callable[[Any, int], tuple[tuple[float, float], str] | None] | None = None
 
 
 class SelfPlayGame:
@@ -61,6 +65,12 @@ class SelfPlayGame:
                 self.returns = (0.0, 0.0)
                 record.reason = f"ply cap ({settings.max_plies} plies)"
                 return False
+            if settings.adjudicator is not None:
+                verdict = settings.adjudicator(state, len(record.moves))
+                if verdict is not None:
+                    returns, record.reason = verdict
+                    self.returns = (float(returns[0]), float(returns[1]))
+                    return False
             legal = state.legal_moves()
             if len(legal) > 1:
                 self.search.set_root(state, reuse=True)

@@ -234,7 +234,7 @@ class AlphaZeroTrainer(Trainer):
                               dirichlet_alpha=cfg["dirichlet_alpha"], dirichlet_epsilon=cfg["dirichlet_epsilon"],
                               cache_size=cfg["cache_size"], repetition_draws=cfg["repetition_draws"])
 
-        settings = SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"])
+        settings = self._selfplay_settings()
         names = (f"iter-{best_iteration:04d}",) * 2
 
         def spec(g: int) -> GameSpec:
@@ -271,6 +271,11 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
                          f"phase ETA {_duration(rate * (target - done - count))}{self._run_eta(k)}")
+
+    def _selfplay_settings(self) -> SelfPlaySettings:
+        """How self-play games are played (a subclass may add an adjudicator)."""
+        cfg = self.config
+        return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"])
 
     def _one_at_a_time(self, specs: list[GameSpec], search: PUCTSearch, settings: SelfPlaySettings):
         """Self-play games played one after the other with one search (``parallel_games = 1``)."""
@@ -386,13 +391,17 @@ class AlphaZeroTrainer(Trainer):
             accepted, percent = True, 100.0
         else:
             percent = 100.0 * score.score
-            accepted = percent >= cfg["replace_threshold"]
+            accepted = self._gate_passes(percent)
         diff = _elo_diff(score)
         verdict = "accepted: it is the best network now" if accepted else "rejected: the best network stays"
         self.log(f"{self._prefix(k)} new network {verdict} (score {percent:.1f}% vs threshold "
                  f"{cfg['replace_threshold']:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration})")
         return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses, "score": percent,
                           "elo_diff": diff, "against": best_iteration}
+
+    def _gate_passes(self, percent: float) -> bool:
+        """Whether a comparison score (percent) makes the new network the best."""
+        return percent >= self.config["replace_threshold"]
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:

@@ -1,0 +1,151 @@
+"""The ``expert-iteration`` trainer: Deep Pepper's training loop on top of the AlphaZero trainer.
+
+Everything AlphaZero's trainer does (PUCT self-play with Dirichlet noise and
+temperature annealing, Adam, the comparison gate, the resumable run
+directory) is reused as it is; this trainer changes:
+
+* the defaults to the paper's: a ``deep-pepper-parts`` network on the
+  353-feature encoding (the game is switched to ``encoding=deep_pepper``),
+  Adam, and a gate the new network passes by scoring **more than** 50%;
+* Stockfish adjudication of self-play games (``adjudicate``): after
+  ``adjudicate_after`` half-moves a fixed-depth evaluation of at least
+  ``adjudicate_threshold`` centipawns for one side ends the game by
+  resignation, and its examples take the value ``tanh(cp / adjudicate_scale)``
+  (or the plain result);
+* optional pretraining of the initial network on Stockfish-labelled positions
+  (``pretrain_positions``, see ``pretrain.py``).
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from plyground.errors import UsageError
+from plyground.options import Option, Spec, resolve_options
+from plyground.players.alphazero.models import load_model, save_model
+from plyground.players.alphazero.rundir import atomic_copy
+from plyground.players.alphazero.selfplay import SelfPlaySettings
+from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.protocols import Game
+
+from .stockfish import DEFAULT_ENGINE, VALUE_MODES, StockfishAdjudicator, StockfishEvaluator
+
+#: AlphaZero options whose defaults Deep Pepper changes.
+_DEFAULTS = {
+    "network": "deep-pepper-parts",
+    "optimizer": "adam",
+    "replace_threshold": 50.0,
+    "c_puct": 1.0,
+    "dirichlet_alpha": 0.3,
+    "temperature_plies": 30,
+    "max_plies": 300,
+    "parallel_games": 8,
+}
+
+EXPERT_ITERATION_OPTIONS = (
+    Option("encoding", str, "deep_pepper", "the game's learner encoding the network is trained on (chess: "
+           "deep_pepper or planes); the game is switched to it", choices=("deep_pepper", "planes")),
+    Option("gate_strict", bool, True, "the new network must score more than replace_threshold (the paper's "
+           "'more than half the time'); false: at least"),
+    Option("adjudicate", bool, True, "end self-play games by resignation when Stockfish's evaluation is decisive"),
+    Option("adjudicate_after", int, 40, "half-moves before the first Stockfish check (the paper's k)", min=0),
+    Option("adjudicate_every", int, 2, "half-moves between Stockfish checks after that", min=1),
+    Option("adjudicate_threshold", int, 500, "centipawns for one side that make the other resign", min=1),
+    Option("adjudicate_depth", int, 8, "Stockfish search depth of the evaluations", min=1, max=60),
+    Option("adjudicate_scale", float, 400.0, "value of a resigned game for its examples: tanh(cp / this)",
+           min=1.0),
+    Option("adjudicate_value", str, "scaled", "examples of a resigned game get tanh(cp/scale) (scaled) or "
+           "the result +-1 (result)", choices=VALUE_MODES),
+    Option("stockfish", str, DEFAULT_ENGINE, "the UCI engine used as judge (a path or a name on PATH)"),
+    Option("pretrain_positions", int, 0, "pretrain the initial network on this many Stockfish-labelled "
+           "positions (0: no pretraining)", min=0),
+    Option("pretrain_pgn", str, None, "PGN file whose games' positions are used for pretraining (none: "
+           "positions from Stockfish self-play)", optional=True),
+    Option("pretrain_depth", int, 6, "Stockfish depth of the pretraining labels", min=1, max=60),
+    Option("pretrain_epochs", int, 5, "passes over the pretraining positions", min=1),
+    Option("pretrain_temperature", float, 100.0, "centipawns per unit of the softmax over the children's "
+           "evaluations (the policy label)", min=1.0),
+)
+
+
+def _with_defaults(options: tuple[Option, ...]) -> tuple[Option, ...]:
+    return tuple(dataclasses.replace(opt, default=_DEFAULTS[opt.name]) if opt.name in _DEFAULTS else opt
+                 for opt in options)
+
+
+class ExpertIterationTrainer(AlphaZeroTrainer):
+    name = "expert-iteration"
+    description = ("Deep Pepper expert iteration: AlphaZero self-play and gate with Deep Pepper networks on "
+                   "hand-made features, Stockfish resignation adjudication and optional pretraining.")
+    produces = "alphazero:model={run}/best.npz"
+    options = _with_defaults(AlphaZeroTrainer.options) + EXPERT_ITERATION_OPTIONS
+
+    def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
+        options = resolve_options(self.options, options, f"trainer {self.name}")
+        game = _with_encoding(game, options["encoding"])
+        super().__init__(game, run_dir, **options)
+        if options["adjudicate"] or options["pretrain_positions"]:
+            if not hasattr(game.new_initial_state(), "uci_position"):
+                raise UsageError(f"trainer {self.name}: Stockfish adjudication and pretraining need chess, not "
+                                 f"{game.name}; set adjudicate=false and pretrain_positions=0")
+        self._evaluator: StockfishEvaluator | None = None
+
+    def _fixed(self) -> dict[str, Any]:
+        return {**super()._fixed(), "encoding": self.config["encoding"]}
+
+    # ------------------------------------------------------------ hooks into the AlphaZero loop
+    def _gate_passes(self, percent: float) -> bool:
+        threshold = self.config["replace_threshold"]
+        return percent > threshold if self.config["gate_strict"] else percent >= threshold
+
+    def _selfplay_settings(self) -> SelfPlaySettings:
+        settings = super()._selfplay_settings()
+        if not self.config["adjudicate"]:
+            return settings
+        cfg = self.config
+        adjudicator = StockfishAdjudicator(self._judge(), after_plies=cfg["adjudicate_after"],
+                                           threshold_cp=cfg["adjudicate_threshold"], scale_cp=cfg["adjudicate_scale"],
+                                           value=cfg["adjudicate_value"], every=cfg["adjudicate_every"])
+        return dataclasses.replace(settings, adjudicator=adjudicator)
+
+    def _judge(self) -> StockfishEvaluator:
+        if self._evaluator is None:
+            self._evaluator = StockfishEvaluator(self.config["stockfish"], self.config["adjudicate_depth"])
+        return self._evaluator
+
+    def _start(self) -> dict:
+        state = super()._start()
+        if self.config["pretrain_positions"] and not state.get("pretrained"):
+            self._pretrain()
+            state = {**state, "pretrained": True}
+            self.rundir.write_state(state)
+        return state
+
+    def _pretrain(self) -> None:
+        from .pretrain import pretrain_network
+        cfg, rundir = self.config, self.rundir
+        network = load_model(rundir.checkpoint_path(0), self.game)
+        losses = pretrain_network(network, self.game, positions=cfg["pretrain_positions"], pgn=cfg["pretrain_pgn"],
+                                  engine=cfg["stockfish"], depth=cfg["pretrain_depth"], epochs=cfg["pretrain_epochs"],
+                                  batch_size=cfg["batch_size"], temperature_cp=cfg["pretrain_temperature"],
+                                  seed=cfg["seed"], log=self.log)
+        save_model(network, rundir.checkpoint_path(0), self.game, Spec.parse(cfg["network"]).name, iteration=0,
+                   epochs_done=0, role="pretrained", pretrain_losses=losses)
+        atomic_copy(rundir.checkpoint_path(0), rundir.best_path)
+
+    def run(self) -> Path:
+        try:
+            return super().run()
+        finally:
+            if self._evaluator is not None:
+                self._evaluator.close()
+                self._evaluator = None
+
+
+def _with_encoding(game: Game, encoding: str) -> Game:
+    """``game`` with its ``encoding`` parameter set (games without one are returned as they are)."""
+    params = dict(getattr(game, "params", {}) or {})
+    if "encoding" not in params or params["encoding"] == encoding:
+        return game
+    return type(game)(**{**params, "encoding": encoding})
