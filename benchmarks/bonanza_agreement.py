@@ -1,0 +1,53 @@
+"""Move agreement with the experts on the held-out games, at several search depths.
+
+    python benchmarks/bonanza_agreement.py --eval runs/bonanza/eval.npz --depths 0 1 2 3
+
+Uses the trainer's split (``--seed``, ``--test-split``: the defaults are the
+trainer's), so the positions are those of games the evaluation never saw.
+For each depth d every move of every held-out position is valued by a
+d-ply search (plus captures) from its child; the expert's move is "top-1"
+when it gets the highest value (a tie for first among k moves counts 1/k) and
+"top-3" when it is among the three highest.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from plyground.players.alphabeta import features
+from plyground.players.alphabeta.evalfile import load_weights
+from plyground.plugins.bonanza import dataset
+from plyground.plugins.bonanza.leaves import move_values
+from plyground.plugins.bonanza.objective import agreement, random_agreement
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--eval", required=True, type=Path)
+    parser.add_argument("--games", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/acf.pdn")
+    parser.add_argument("--depths", type=int, nargs="+", default=[0, 1, 2, 3])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--test-split", type=float, default=0.1)
+    args = parser.parse_args()
+    learned, _ = load_weights(args.eval, features.metadata())
+    games, errors = dataset.read_games(args.games, log=lambda m: None)
+    _, test_idx = dataset.split_games(len(games), args.test_split, args.seed)
+    test = dataset.build_positions(games, test_idx)
+    r1, r3 = random_agreement(test.offsets)
+    print(f"{len(test_idx)} held-out games, {test.size} positions with 2+ legal moves "
+          f"({test.moves / test.size:.1f} moves on average)")
+    print("| depth | random top-1 | material top-1 | learned top-1 | random top-3 | material top-3 | learned top-3 | seconds |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for depth in args.depths:
+        t = time.perf_counter()
+        row = {}
+        for label, w in (("material", features.material_weights()), ("learned", learned)):
+            a1, a3 = agreement(move_values(test, w, depth), test.offsets, test.expert)
+            row[label] = (a1 / test.size, a3 / test.size)
+        print(f"| {depth} | {r1:.1%} | {row['material'][0]:.1%} | {row['learned'][0]:.1%} | {r3:.1%} | "
+              f"{row['material'][1]:.1%} | {row['learned'][1]:.1%} | {time.perf_counter() - t:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

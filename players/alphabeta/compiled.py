@@ -1,0 +1,385 @@
+"""Alpha-beta search compiled with numba over the checkers kernels (docs/kernels.md).
+
+Negamax with alpha-beta pruning (fail-soft), a capture quiescence search, a
+transposition table, move ordering (TT move, captures by size, two killer
+moves per ply, the history heuristic), repetition detection along the path
+and the game's history, and a node limit the Python side uses to stop a
+search on time.  The evaluation is the linear one of :mod:`.features`, with
+its weights passed in, so the material and the learned evaluations run the
+same code.
+
+Every function is compiled with ``cache=True``, so a new process pays no
+compile time; that is why the search is a loop over an explicit stack of
+frames rather than a recursive function (numba cannot load a cached recursive
+function: the next process crashes).
+
+Design choices that keep the search a pure function of (position, depth)
+when repetition and the 40-move counter play no part:
+
+* a transposition-table entry cuts the search off only when it was stored for
+  the *same* remaining depth; entries from other depths still order moves;
+* the root never takes a cutoff, so it always has a principal variation;
+* the quiescence search has no "stand pat": in checkers a capture is compulsory,
+  so a position with a capture to make is searched until it is quiet.
+
+So the value does not depend on the table or the move order; the tests check
+this against a plain minimax.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from plyground.games.checkers.kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move,
+                                              apply_move_hashed, gen_moves, hash_position,
+                                              outcome_with)
+
+from .features import evaluate, evaluate_boards
+
+MATE = 1_000_000.0
+#: Values beyond this are "won/lost in so many plies".
+MATE_BOUND = MATE - 10_000.0
+INF = 2.0 * MATE
+MAX_PLY = 192
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Parameter array P (int64)
+P_NO_PROGRESS, P_PLY_CAP, P_USE_TT, P_ORDERING, P_QUIESCENCE, P_REPETITION, P_NODE_LIMIT, P_KEY_BASE = range(8)
+N_PARAMS = 8
+# Counter array C (int64)
+C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS = range(4)
+N_COUNTERS = 4
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def _store(ply, depth, best, best_move, alpha0, beta, key, slot, ttk, ttm, ttv, ttd, ttf):
+    stored = best
+    if stored > MATE_BOUND:
+        stored += ply
+    elif stored < -MATE_BOUND:
+        stored -= ply
+    ttk[slot] = key
+    ttm[slot] = best_move
+    ttv[slot] = stored
+    ttd[slot] = depth
+    ttf[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+
+
+_ENTER, _NEXT, _LEAVE = 0, 1, 2
+
+
+@njit(cache=True)
+def negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+            ttk, ttm, ttv, ttd, ttf):
+    """Value of ``stack[0]`` for its side to move, searched ``depth`` plies plus quiescence.
+
+    Written as a loop over an explicit stack of frames, because numba's
+    on-disk cache cannot load recursive functions (a cached recursive search
+    crashes the next process).  ``keys[P[P_KEY_BASE]]`` must hold the
+    position's Zobrist key and the entries before it the keys of the game so
+    far (for repetition).  ``pv[0, :pvlen[0]]`` receives the principal variation.
+
+    Frames: ``F[ply]`` (int64) = depth, move count, next move index, captures?,
+    table slot + 1 (0: none), best move; ``FV[ply]`` (float64) = alpha, beta,
+    best value, alpha at entry.
+    """
+    base = P[P_KEY_BASE]
+    ordering = P[P_ORDERING] != 0
+    ply = 0
+    F[0, 0] = depth
+    FV[0, 0] = -INF
+    FV[0, 1] = INF
+    phase = _ENTER
+    ret = 0.0
+    while True:
+        if phase == _ENTER:
+            phase = _LEAVE                    # unless the node needs searching (below)
+            pvlen[ply] = ply
+            C[C_NODES] += 1
+            if ply > C[C_SELDEPTH]:
+                C[C_SELDEPTH] = ply
+            d = F[ply, 0]
+            alpha = FV[ply, 0]
+            beta = FV[ply, 1]
+            pos = stack[ply]
+            mv = moves[ply]
+            key = keys[base + ply]
+            if C[C_NODES] > P[P_NODE_LIMIT]:
+                C[C_STOPPED] = 1
+                ret = 0.0
+                continue
+            n = gen_moves(pos, mv)
+            result = outcome_with(pos, n, P[P_NO_PROGRESS], P[P_PLY_CAP])
+            if result >= 0:
+                ret = 0.0 if result == 2 else -MATE + ply
+                continue
+            if ply > 0 and P[P_REPETITION] != 0:
+                # Positions since the last capture or man move, same side to move: a repeat is a draw.
+                oldest = base + ply - pos[NO_PROGRESS]
+                j = base + ply - 4
+                repeated = False
+                while j >= oldest and j >= 0:
+                    if keys[j] == key:
+                        repeated = True
+                        break
+                    j -= 2
+                if repeated:
+                    ret = 0.0
+                    continue
+            captures = (mv[0] >> 10) != 0
+            if ply >= MAX_PLY - 1 or (d <= 0 and (not captures or P[P_QUIESCENCE] == 0)):
+                ret = evaluate(pos, w)
+                continue
+            slot = -1
+            tt_move = -1
+            if P[P_USE_TT] != 0 and d > 0:
+                slot = key & (ttk.shape[0] - 1)
+                if ttk[slot] == key:
+                    tt_move = ttm[slot]
+                    if ply > 0 and ttd[slot] == d:
+                        v = ttv[slot]
+                        if v > MATE_BOUND:
+                            v -= ply
+                        elif v < -MATE_BOUND:
+                            v += ply
+                        flag = ttf[slot]
+                        if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                            C[C_TT_CUTS] += 1
+                            ret = v
+                            continue
+            if ordering:
+                sc = order[ply]
+                k1 = killers[ply, 0]
+                k2 = killers[ply, 1]
+                opp_kings = pos[3] if pos[4] == 0 else pos[1]
+                for i in range(n):
+                    m = mv[i]
+                    if m == tt_move:
+                        s = 1 << 50
+                    elif captures:
+                        taken = m >> 10
+                        s = (_popcount(taken) << 20) + (_popcount(taken & opp_kings) << 10)
+                    elif m == k1:
+                        s = 1 << 40
+                    elif m == k2:
+                        s = (1 << 40) - 1
+                    else:
+                        s = hist[m & 31, (m >> 5) & 31]
+                    sc[i] = s
+            F[ply, 1] = n
+            F[ply, 2] = 0
+            F[ply, 3] = 1 if captures else 0
+            F[ply, 4] = slot + 1
+            F[ply, 5] = -1
+            FV[ply, 2] = -INF
+            FV[ply, 3] = alpha
+            phase = _NEXT
+
+        elif phase == _NEXT:
+            i = F[ply, 2]
+            n = F[ply, 1]
+            if i >= n:
+                best = FV[ply, 2]
+                if F[ply, 4] > 0:
+                    _store(ply, F[ply, 0], best, F[ply, 5], FV[ply, 3], FV[ply, 1], keys[base + ply],
+                           F[ply, 4] - 1, ttk, ttm, ttv, ttd, ttf)
+                ret = best
+                phase = _LEAVE
+                continue
+            mv = moves[ply]
+            if ordering:
+                sc = order[ply]
+                top = i
+                for j in range(i + 1, n):
+                    if sc[j] > sc[top]:
+                        top = j
+                if top != i:
+                    tmp = mv[i]
+                    mv[i] = mv[top]
+                    mv[top] = tmp
+                    tmp = sc[i]
+                    sc[i] = sc[top]
+                    sc[top] = tmp
+            F[ply, 2] = i + 1
+            pos = stack[ply]
+            child = stack[ply + 1]
+            for k in range(POS_SIZE):
+                child[k] = pos[k]
+            keys[base + ply + 1] = apply_move_hashed(child, mv[i], keys[base + ply])
+            F[ply + 1, 0] = F[ply, 0] - 1
+            FV[ply + 1, 0] = -FV[ply, 1]
+            FV[ply + 1, 1] = -FV[ply, 0]
+            ply += 1
+            phase = _ENTER
+
+        else:  # _LEAVE: ``ret`` is the value of the node at ``ply``; hand it to the parent
+            if ply == 0:
+                return ret
+            ply -= 1
+            if C[C_STOPPED] != 0:
+                continue                      # unwind without touching anything
+            v = -ret
+            m = moves[ply, F[ply, 2] - 1]
+            phase = _NEXT
+            if v > FV[ply, 2]:
+                FV[ply, 2] = v
+                F[ply, 5] = m
+                if v > FV[ply, 0]:
+                    FV[ply, 0] = v
+                    pv[ply, ply] = m
+                    for k in range(ply + 1, pvlen[ply + 1]):
+                        pv[ply, k] = pv[ply + 1, k]
+                    pvlen[ply] = max(pvlen[ply + 1], ply + 1)
+                    if v >= FV[ply, 1]:
+                        d = F[ply, 0]
+                        if ordering and F[ply, 3] == 0 and d > 0:
+                            if killers[ply, 0] != m:
+                                killers[ply, 1] = killers[ply, 0]
+                                killers[ply, 0] = m
+                            hist[m & 31, (m >> 5) & 31] += d * d
+                        if F[ply, 4] > 0:
+                            _store(ply, d, v, m, FV[ply, 3], FV[ply, 1], keys[base + ply], F[ply, 4] - 1,
+                                   ttk, ttm, ttv, ttd, ttf)
+                        ret = v
+                        phase = _LEAVE
+
+
+class Workspace:
+    """The arrays one search needs, allocated once and reused from move to move."""
+
+    def __init__(self, tt_entries: int = 1 << 16, history: int = 256) -> None:
+        if tt_entries & (tt_entries - 1):
+            raise ValueError("the transposition table size must be a power of two")
+        self.P = np.zeros(N_PARAMS, dtype=np.int64)
+        self.C = np.zeros(N_COUNTERS, dtype=np.int64)
+        self.F = np.zeros((MAX_PLY + 1, 6), dtype=np.int64)
+        self.FV = np.zeros((MAX_PLY + 1, 4), dtype=np.float64)
+        self.stack = np.zeros((MAX_PLY + 1, POS_SIZE), dtype=np.int64)
+        self.keys = np.zeros(history + MAX_PLY + 1, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
+        self.pvlen = np.zeros(MAX_PLY + 1, dtype=np.int64)
+        self.killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int64)
+        self.hist = np.zeros((32, 32), dtype=np.int64)
+        self.ttk = np.zeros(tt_entries, dtype=np.int64)
+        self.ttm = np.full(tt_entries, -1, dtype=np.int64)
+        self.ttv = np.zeros(tt_entries, dtype=np.float64)
+        self.ttd = np.full(tt_entries, -1, dtype=np.int16)
+        self.ttf = np.zeros(tt_entries, dtype=np.int8)
+        self.history_capacity = history
+
+    def arrays(self):
+        return (self.P, self.C, self.F, self.FV, self.stack, self.keys, self.moves, self.order, self.pv, self.pvlen,
+                self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf)
+
+    def clear(self) -> None:
+        """Forget the table, killers and history (a new game)."""
+        self.ttk[:] = 0
+        self.ttm[:] = -1
+        self.ttd[:] = -1
+        self.killers[:] = -1
+        self.hist[:] = 0
+
+
+@njit(cache=True)
+def search_root(pos, depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+                ttk, ttm, ttv, ttd, ttf):
+    """One full-window search of ``pos`` (the root key must already be at ``keys[P[P_KEY_BASE]]``)."""
+    for k in range(POS_SIZE):
+        stack[0, k] = pos[k]
+    C[:] = 0
+    return negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+                   ttk, ttm, ttv, ttd, ttf)
+
+
+@njit(cache=True)
+def age_history(hist, killers):
+    """Between moves: halve the history scores and forget the killers."""
+    for a in range(32):
+        for b in range(32):
+            hist[a, b] //= 2
+    killers[:, :] = -1
+
+
+# --------------------------------------------------------------- training leaves
+
+@njit(cache=True)
+def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
+                   pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_boards, out_value, out_terminal):
+    """For each move ``codes[j]`` of the roots ``first..last-1``: search the child ``depth`` plies
+    (plus quiescence) and record the end of its principal variation.
+
+    ``out_boards[j]`` gets the leaf's four bitboards, ``out_value[j]`` the value of the
+    move for the root's side to move, ``out_terminal[j]`` 1 when the leaf is a finished
+    game (its value is then a constant, not ``w . features``).  Repetition must be off
+    (``P[P_REPETITION] = 0``), the table is not used, so each search depends only on the
+    child position.
+    """
+    leaf = np.empty(POS_SIZE, dtype=np.int64)
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    nodes = 0
+    for r in range(first, last):
+        for j in range(offsets[r], offsets[r + 1]):
+            for k in range(POS_SIZE):
+                stack[0, k] = roots[r, k]
+            apply_move(stack[0], codes[j])
+            for k in range(POS_SIZE):
+                leaf[k] = stack[0, k]
+            keys[P[P_KEY_BASE]] = 0
+            C[:] = 0
+            v = negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+                        ttk, ttm, ttv, ttd, ttf)
+            nodes += C[C_NODES]
+            for k in range(pvlen[0]):
+                apply_move(leaf, pv[0, k])
+            for k in range(4):
+                out_boards[j, k] = leaf[k]
+            out_value[j] = -v
+            n = gen_moves(leaf, buf)
+            out_terminal[j] = 1 if outcome_with(leaf, n, P[P_NO_PROGRESS], P[P_PLY_CAP]) >= 0 else 0
+    return nodes
+
+
+@njit(cache=True)
+def move_values(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
+                pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value):
+    """Value of every move of the roots ``first..last-1`` for the root's side (a ``depth``-ply
+    search from each child plus quiescence), without recording leaves."""
+    nodes = 0
+    for r in range(first, last):
+        for j in range(offsets[r], offsets[r + 1]):
+            for k in range(POS_SIZE):
+                stack[0, k] = roots[r, k]
+            apply_move(stack[0], codes[j])
+            keys[P[P_KEY_BASE]] = 0
+            C[:] = 0
+            v = negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+                        ttk, ttm, ttv, ttd, ttf)
+            nodes += C[C_NODES]
+            out_value[j] = -v
+    return nodes
+
+
+def leaf_params(workspace: Workspace, quiescence: bool = True, no_progress_limit: int = 80) -> None:
+    """Set a workspace up for training searches: no table, no repetition, no node limit."""
+    P = workspace.P
+    P[:] = 0
+    P[P_NO_PROGRESS] = no_progress_limit
+    P[P_ORDERING] = 1
+    P[P_QUIESCENCE] = int(quiescence)
+    P[P_NODE_LIMIT] = np.iinfo(np.int64).max
+    P[P_KEY_BASE] = 0
+
+
+__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "Workspace", "negamax", "search_root", "compute_leaves",
+           "move_values", "leaf_params", "age_history", "hash_position", "evaluate", "evaluate_boards"]

@@ -1,0 +1,127 @@
+"""The compiled checkers engine: iterative deepening and time control around :mod:`.compiled`."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from plyground.protocols import Game, State
+
+from . import features
+
+#: Nodes per second assumed before a search has measured its own speed (a low guess:
+#: it only sets the node limit that stops an iteration at the deadline).
+_MIN_NPS = 300_000
+
+
+def compiled_engine_for(game: Game, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool):
+    """A :class:`CompiledEngine` when ``game`` is checkers with its kernels, else ``None``."""
+    if game.name != features.GAME or weights is None:
+        return None
+    kernels = game.kernels()
+    if kernels is None or not hasattr(kernels, "no_progress_limit"):
+        return None
+    return CompiledEngine(game, kernels, weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
+                          quiescence=quiescence)
+
+
+class CompiledEngine:
+    kind = "compiled"
+
+    def __init__(self, game: Game, kernels, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
+                 quiescence: bool) -> None:
+        from . import compiled
+        self.c = compiled
+        self.kernels = kernels
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        entry_bytes = 8 + 8 + 8 + 2 + 1
+        entries = 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
+        self.ws = compiled.Workspace(tt_entries=entries)
+        P = self.ws.P
+        P[compiled.P_NO_PROGRESS] = kernels.no_progress_limit
+        P[compiled.P_PLY_CAP] = kernels.ply_cap
+        P[compiled.P_USE_TT] = int(use_tt)
+        P[compiled.P_ORDERING] = int(ordering)
+        P[compiled.P_QUIESCENCE] = int(quiescence)
+        P[compiled.P_REPETITION] = int(game.params.get("repetitions", 0) > 0)
+        self.nps = float(_MIN_NPS)
+
+    def clear(self) -> None:
+        self.ws.clear()
+
+    def set_root(self, state: State) -> np.ndarray:
+        """Root position, with the keys of the positions that can still repeat stored before it."""
+        c, ws = self.c, self.ws
+        pos = self.kernels.state_to_pos(state)
+        keys = []
+        earlier = state.clone()
+        for _ in range(min(int(pos[c.NO_PROGRESS]), ws.history_capacity - 1)):
+            try:
+                earlier.undo()
+            except Exception:  # noqa: BLE001 - the start of the game (or a state without history)
+                break
+            keys.append(c.hash_position(self.kernels.state_to_pos(earlier)))
+        keys.reverse()
+        base = len(keys)
+        ws.keys[:base] = keys
+        ws.keys[base] = c.hash_position(pos)
+        ws.P[c.P_KEY_BASE] = base
+        return pos
+
+    def search(self, pos: np.ndarray, depth: int, node_limit: int | None = None) -> float:
+        """One full-window search to ``depth`` (value for the side to move); see ``ws.pv``, ``ws.C``."""
+        c, ws = self.c, self.ws
+        ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
+        return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
+
+    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None) -> dict:
+        c, ws = self.c, self.ws
+        c.age_history(ws.hist, ws.killers)
+        pos = self.set_root(state)
+        best = None
+        total = 0
+        seldepth = 0
+        last_time = None
+        for depth in range(1, max_depth + 1):
+            limit = None
+            now = time.perf_counter()
+            if depth > 1 and node_limit is not None:
+                limit = node_limit - total
+                if limit <= 0:
+                    break
+            if depth > 1 and deadline is not None:
+                left = deadline - now
+                # Skip an iteration that would surely not finish (they grow 2-4x a ply).
+                if left <= 0 or (last_time is not None and last_time * 2.0 > left):
+                    break
+                by_time = int(left * self.nps)
+                limit = by_time if limit is None else min(limit, by_time)
+            value = self.search(pos, depth, limit)
+            elapsed = time.perf_counter() - now
+            nodes = int(ws.C[c.C_NODES])
+            total += nodes
+            if elapsed > 0.01:
+                self.nps = max(_MIN_NPS, nodes / elapsed)
+            if ws.C[c.C_STOPPED]:
+                break
+            last_time = elapsed
+            seldepth = max(seldepth, int(ws.C[c.C_SELDEPTH]))
+            pv = [int(m) for m in ws.pv[0, :ws.pvlen[0]]]
+            best = {"move": self.kernels.code_to_move(state, pv[0]), "value": value, "depth": depth,
+                    "pv": _pv_text(state, pv)}
+            if abs(value) > c.MATE_BOUND:
+                break
+        best["nodes"] = total
+        best["seldepth"] = seldepth
+        return best
+
+
+def _pv_text(state: State, pv: list[int]) -> list[str]:
+    s = state.clone()
+    out = []
+    for move in pv:
+        if s.is_terminal() or move not in s.legal_moves():
+            break
+        out.append(s.move_to_text(move))
+        s.apply(move)
+    return out

@@ -1,0 +1,109 @@
+"""Weights files of a learned evaluation: ``.npz`` arrays plus JSON metadata, never pickle.
+
+A file holds ``weights`` (float64, one per feature) and ``metadata`` (the
+UTF-8 bytes of a JSON object, stored as a uint8 array) naming the game, the
+feature set and its version and the feature count.  Loading checks every one
+of them against the feature set the caller expects and refuses anything else
+with a :class:`ModelFileError` that says what the file is and what was expected.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from plyground.errors import ModelFileError
+
+FORMAT = "plyground-linear-eval"
+FORMAT_VERSION = 1
+
+
+def save_weights(path: Path, weights: np.ndarray, metadata: dict) -> None:
+    """Write ``weights`` and ``metadata`` to ``path`` atomically (a crash leaves the old file or the new)."""
+    path = Path(path)
+    meta = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata,
+            "feature_count": int(len(weights))}
+    buffer = io.BytesIO()
+    np.savez(buffer, weights=np.asarray(weights, dtype=np.float64),
+             metadata=np.frombuffer(json.dumps(meta, sort_keys=True).encode("utf-8"), dtype=np.uint8))
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)          # mkstemp makes it private; these files are meant to be shared
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_weights(path: Path) -> tuple[np.ndarray, dict]:
+    """(weights, metadata) of a weights file, checking only that it is one (any game or feature set)."""
+    path = Path(path)
+    if not path.exists():
+        raise ModelFileError(f"evaluation weights file {path} does not exist")
+    if path.is_dir():
+        hint = " (did you mean " + str(path / "eval.npz") + "?)" if (path / "eval.npz").exists() else ""
+        raise ModelFileError(f"evaluation weights file {path} is a directory{hint}")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            names = set(data.files)
+            missing = {"weights", "metadata"} - names
+            if missing:
+                raise ModelFileError(f"{path} is not a plyground evaluation file: it has no "
+                                     f"{' or '.join(sorted(missing))} array (it holds {', '.join(sorted(names)) or 'nothing'})")
+            weights = np.array(data["weights"])
+            raw = np.array(data["metadata"])
+    except ModelFileError:
+        raise
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        # allow_pickle=False turns an object array into a ValueError: never unpickled.
+        raise ModelFileError(f"{path} is not a readable evaluation file (.npz without pickle): {exc}") from None
+    if raw.dtype != np.uint8 or raw.ndim != 1:
+        raise ModelFileError(f"{path}: its metadata is not JSON bytes (found a {raw.dtype} array of shape {raw.shape})")
+    try:
+        metadata = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"{path}: its metadata is not valid JSON: {exc}") from None
+    if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
+        raise ModelFileError(f"{path} is not a plyground evaluation file (metadata format is "
+                             f"{metadata.get('format') if isinstance(metadata, dict) else metadata!r}, expected {FORMAT!r})")
+    if metadata.get("format_version") != FORMAT_VERSION:
+        raise ModelFileError(f"{path}: evaluation file format version {metadata.get('format_version')!r} is not "
+                             f"supported (this plyground reads version {FORMAT_VERSION})")
+    if weights.dtype.kind != "f" or weights.ndim != 1:
+        raise ModelFileError(f"{path}: weights must be a 1-D float array, not {weights.dtype} of shape {weights.shape}")
+    if not np.all(np.isfinite(weights)):
+        raise ModelFileError(f"{path}: the weights contain NaN or infinite values")
+    return weights.astype(np.float64), metadata
+
+
+def load_weights(path: Path, expected: dict) -> tuple[np.ndarray, dict]:
+    """Read a weights file and refuse it unless it is for ``expected`` game, feature set and size."""
+    weights, metadata = read_weights(path)
+    game = metadata.get("game")
+    if game != expected["game"]:
+        raise ModelFileError(f"{path} is an evaluation for the game {game!r}, not {expected['game']!r}")
+    found = (metadata.get("feature_set"), metadata.get("feature_set_version"))
+    wanted = (expected["feature_set"], expected["feature_set_version"])
+    if found != wanted:
+        raise ModelFileError(f"{path} uses the feature set {found[0]!r} version {found[1]!r}; this player "
+                             f"evaluates {wanted[0]!r} version {wanted[1]!r}")
+    count = metadata.get("feature_count")
+    if count != expected["feature_count"] or len(weights) != expected["feature_count"]:
+        raise ModelFileError(f"{path} has {len(weights)} weights (metadata says {count!r}); the feature set "
+                             f"{wanted[0]!r} version {wanted[1]} has {expected['feature_count']}")
+    return weights, metadata

@@ -1,0 +1,191 @@
+"""The ``alphabeta`` player: options, evaluations, iterative deepening and time control."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plyground.errors import ModelFileError, MoveError, UsageError
+from plyground.options import Option, resolve_options
+from plyground.protocols import Budget, Game, Move, Player, State
+
+from .generic import MATE_BOUND, GenericSearch, SearchTimeout, zero_evaluation
+
+#: The State methods the search calls; a game whose states lack one cannot be searched.
+REQUIRED_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal",
+                      "returns", "move_to_text", "to_text")
+
+
+class AlphaBetaPlayer(Player):
+    name = "alphabeta"
+    description = ("Iterative-deepening alpha-beta with quiescence, a transposition table and move ordering; "
+                   "material or learned evaluation (compiled for checkers).")
+    options = (
+        Option("depth", int, 10, "deepest iteration in plies (quiescence searches captures beyond it)",
+               min=1, max=64),
+        Option("seconds", float, None, "time per move in seconds; none = no limit (the match budget "
+               "overrides it); the search stops after the last iteration that fits", min=0.0, optional=True),
+        Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
+               "overrides it)", min=1, optional=True),
+        Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; other games: 0) "
+               "or the path of a learned weights file (eval.npz from the bonanza trainer)"),
+        Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
+        Option("tt", bool, True, "use the transposition table (off: for experiments)"),
+        Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
+        Option("quiescence", bool, True, "search captures beyond the depth limit until the position is quiet"),
+        Option("kernels", bool, True, "use the compiled search when the game has one (checkers)"),
+    )
+
+    def __init__(self, game: Game, **options: Any) -> None:
+        options = resolve_options(self.options, options, f"player {self.name}")
+        super().__init__(game, **options)
+        reason = self.unsupported_reason(game)
+        if reason is not None:
+            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
+        self.weights, self.eval_info = load_evaluation(game, options["eval"])
+        self._engine = None
+        self._analysis: dict | None = None
+
+    # ------------------------------------------------------------ capability
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        try:
+            state = game.new_initial_state()
+        except NotImplementedError:
+            return "the game cannot create a starting position"
+        except Exception as exc:  # noqa: BLE001 - reported, not swallowed
+            return f"creating its starting position failed ({exc})"
+        missing = [name for name in REQUIRED_STATE_API
+                   if getattr(type(state), name, None) in (None, getattr(State, name, None))]
+        if missing:
+            return f"its states do not implement {', '.join(missing)} (the State API that tree search needs)"
+        return None
+
+    @property
+    def engine_kind(self) -> str:
+        """'compiled' (checkers kernels) or 'generic' (Python State API)."""
+        return self._get_engine().kind
+
+    def reset(self, seed: int | None = None) -> None:
+        if self._engine is not None:
+            self._engine.clear()
+        self._analysis = None
+
+    def analysis(self) -> dict | None:
+        return self._analysis
+
+    # ------------------------------------------------------------ search
+    def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
+        legal = state.legal_moves()
+        if not legal:
+            raise MoveError(f"alphabeta was asked to move in a finished game ({state.to_text()})")
+        engine = self._get_engine()
+        seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
+        nodes = self.config["nodes"] if budget.simulations is None else budget.simulations
+        started = time.perf_counter()
+        if len(legal) == 1:
+            self._analysis = {"move": state.move_to_text(legal[0]), "value": None, "depth": 0, "nodes": 0,
+                              "pv": [], "seconds": 0.0, "engine": engine.kind, "forced": True}
+            return legal[0]
+        deadline = None if seconds is None else started + seconds
+        result = engine.think(state, self.config["depth"], deadline, nodes)
+        move = result["move"]
+        if move not in legal:
+            raise RuntimeError(f"alphabeta: the search proposed {move!r}, which is not legal in {state.to_text()}")
+        result["seconds"] = time.perf_counter() - started
+        result["engine"] = engine.kind
+        result["move"] = state.move_to_text(move)
+        self._analysis = result
+        return move
+
+    def _get_engine(self):
+        if self._engine is None:
+            cfg = self.config
+            compiled = None
+            if cfg["kernels"]:
+                from .engines import compiled_engine_for
+                compiled = compiled_engine_for(self.game, self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
+                                               ordering=cfg["ordering"], quiescence=cfg["quiescence"])
+            self._engine = compiled or GenericEngine(self.game, self.weights, cfg)
+        return self._engine
+
+
+class GenericEngine:
+    """Iterative deepening over :class:`GenericSearch`."""
+
+    kind = "generic"
+
+    def __init__(self, game: Game, weights, cfg: dict) -> None:
+        entries = max(1024, cfg["tt_mb"] * (1 << 20) // 200)   # about 200 bytes per dict entry
+        evaluate = zero_evaluation
+        if weights is not None:
+            # Checkers searched without its compiled search (kernels=false): the same linear
+            # evaluation, called on each state's position array (no capture search here).
+            from .features import evaluate as evaluate_position
+            to_pos = game.kernels().state_to_pos
+            evaluate = lambda state: float(evaluate_position(to_pos(state), weights))  # noqa: E731
+        self.search = GenericSearch(evaluate, use_tt=cfg["tt"], ordering=cfg["ordering"], tt_entries=entries)
+
+    def clear(self) -> None:
+        self.search.clear()
+
+    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None) -> dict:
+        search = self.search
+        search.new_move()
+        root = state.clone()
+        best = None
+        total = 0
+        for depth in range(1, max_depth + 1):
+            search.nodes = 0
+            search.deadline = deadline if depth > 1 else None
+            search.node_limit = float("inf") if node_limit is None or depth == 1 else node_limit - total
+            try:
+                value, pv = search.search(root, depth)
+            except SearchTimeout:
+                total += search.nodes
+                break
+            total += search.nodes
+            best = {"move": pv[0], "value": value, "depth": depth,
+                    "pv": _pv_text(state, pv)}
+            if abs(value) > MATE_BOUND or (deadline is not None and time.perf_counter() >= deadline):
+                break
+            if node_limit is not None and total >= node_limit:
+                break
+        best["nodes"] = total
+        return best
+
+
+def _pv_text(state: State, pv: list) -> list[str]:
+    """The principal variation as move text (as far as it is legal from ``state``)."""
+    s = state.clone()
+    out = []
+    for move in pv:
+        if s.is_terminal() or move not in s.legal_moves():
+            break
+        out.append(s.move_to_text(move))
+        s.apply(move)
+    return out
+
+
+def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
+    """Weights for ``eval=spec`` (``None`` for a game without evaluation features) and a description."""
+    from . import features
+    from .evalfile import load_weights, read_weights
+    if spec.strip().lower() == "material":
+        if game.name == features.GAME:
+            return features.material_weights(), {"eval": "material"}
+        return None, {"eval": "material (0: only won/lost/drawn positions score)"}
+    path = Path(spec).expanduser()
+    if game.name != features.GAME:
+        _, metadata = read_weights(path)
+        if metadata.get("game") != game.name:
+            raise ModelFileError(f"{path} is an evaluation for the game {metadata.get('game')!r}, not {game.name!r}")
+        raise ModelFileError(f"{path}: alphabeta has no evaluation features for {game.name!r} "
+                             f"(learned evaluations exist for checkers only); use eval=material")
+    weights, metadata = load_weights(path, features.metadata())
+    return weights, {"eval": str(path), "metadata": metadata}
+
+
+__all__ = ["AlphaBetaPlayer", "load_evaluation"]

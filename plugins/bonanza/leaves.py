@@ -1,0 +1,100 @@
+"""Leaves of shallow searches from every child of every position, in chunks with progress."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from plyground.players.alphabeta import compiled
+
+from .dataset import PositionSet
+
+
+@dataclass
+class Leaves:
+    """For each move j of a PositionSet: the leaf's bitboards, its value for the root's side, finished?"""
+
+    boards: np.ndarray      # (M, 4) int64
+    values: np.ndarray      # (M,) float64
+    terminal: np.ndarray    # (M,) int8
+
+    @classmethod
+    def empty(cls, moves: int) -> "Leaves":
+        return cls(np.zeros((moves, 4), dtype=np.int64), np.zeros(moves), np.zeros(moves, dtype=np.int8))
+
+
+def _workspace() -> compiled.Workspace:
+    ws = compiled.Workspace(tt_entries=1 << 10, history=4)
+    compiled.leaf_params(ws)
+    return ws
+
+
+def _chunks(positions: PositionSet, target_moves: int):
+    """Root ranges holding about ``target_moves`` moves each."""
+    start = 0
+    n = positions.size
+    while start < n:
+        stop = int(np.searchsorted(positions.offsets, positions.offsets[start] + target_moves, side="right"))
+        stop = min(max(stop, start + 1), n)
+        yield start, stop
+        start = stop
+
+
+def compute_leaves(positions: PositionSet, w: np.ndarray, depth: int,
+                   progress: Callable[[float], None] | None = None) -> tuple[Leaves, int]:
+    """The principal-variation leaf of a ``depth``-ply search (plus quiescence) from every child."""
+    leaves = Leaves.empty(positions.moves)
+    ws = _workspace()
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    nodes = 0
+    for start, stop in _chunks(positions, 20_000):
+        nodes += compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
+                                         *ws.arrays(), leaves.boards, leaves.values, leaves.terminal)
+        if progress is not None:
+            progress(stop / positions.size)
+    return leaves, nodes
+
+
+def move_values(positions: PositionSet, w: np.ndarray, depth: int,
+                progress: Callable[[float], None] | None = None) -> np.ndarray:
+    """The value of every move for the side to move: a ``depth``-ply search from its child."""
+    values = np.zeros(positions.moves)
+    ws = _workspace()
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    for start, stop in _chunks(positions, 20_000):
+        compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
+                             *ws.arrays(), values)
+        if progress is not None:
+            progress(stop / positions.size)
+    return values
+
+
+class Progress:
+    """Progress lines with the elapsed time and an ETA, at most one every ``every`` seconds."""
+
+    def __init__(self, label: str, log: Callable[[str], None], every: float = 10.0) -> None:
+        self.label = label
+        self.log = log
+        self.every = every
+        self.started = time.perf_counter()
+        self.last = self.started
+
+    def __call__(self, fraction: float) -> None:
+        now = time.perf_counter()
+        if now - self.last < self.every and fraction < 1.0:
+            return
+        self.last = now
+        elapsed = now - self.started
+        eta = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
+        self.log(f"{self.label}: {fraction:6.1%}  {format_seconds(elapsed)} elapsed, ETA {format_seconds(eta)}")
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds != seconds:   # NaN
+        return "?"
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s" if m else f"{s}s"

@@ -1,0 +1,306 @@
+"""The ``bonanza`` trainer: learn the checkers evaluation from expert games (docs/bonanza.md).
+
+A run directory holds everything; rerunning the same command continues from
+the last checkpoint:
+
+    config.json        the options of the run (a rerun must match them; iterations may grow)
+    checkpoint.npz     weights, optimiser state, iteration, the weights the leaves came from
+    metrics.jsonl      one line per iteration (objective, training agreement) and per leaf pass
+    eval.npz           the learned evaluation (alphabeta:eval=DIR/eval.npz); written at each checkpoint
+    report.json        move agreement on the held-out games, timings, data counts, unreadable games
+    heatmap.png        the learned piece-on-square values
+
+Every file is written atomically (a temporary file renamed over the old one).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plyground.errors import ModelFileError, UsageError
+from plyground.options import Option, resolve_options
+from plyground.protocols import Game, Trainer
+from plyground.recordio import atomic_write_text
+
+from plyground.players.alphabeta import features
+from plyground.players.alphabeta.evalfile import save_weights, write_bytes_atomic
+
+from . import dataset
+from .leaves import Progress, compute_leaves, format_seconds, move_values
+from .objective import Objective, agreement, random_agreement
+
+#: Options that define a run: a rerun in the same directory must not change them.
+_FIXED = ("games", "test_split", "max_games", "depth", "slope", "penalty", "penalty_strength", "recompute", "lr",
+          "seed")
+CHECKPOINT = "checkpoint.npz"
+
+
+class BonanzaTrainer(Trainer):
+    name = "bonanza"
+    description = ("Learns a checkers evaluation from expert games (the Bonanza method: comparison "
+                   "training on the leaves of shallow searches).")
+    produces = "alphabeta:eval={run}/eval.npz"
+    options = (
+        Option("games", Path, None, "expert games to learn from (PDN), e.g. ../shared/data/acf.pdn", optional=True),
+        Option("test_split", float, 0.1, "share of the games held out (by game, seeded) for the agreement report",
+               min=0.0, max=0.9),
+        Option("max_games", int, None, "use only the first N readable games (quick runs); none = all",
+               min=1, optional=True),
+        Option("depth", int, 2, "plies searched from each child (plus captures) to find the leaf it is "
+               "judged by; 0 = the capture search only", min=0, max=8),
+        Option("slope", float, 0.32, "slope a of the sigmoid T(x) = 1 / (1 + exp(-a x)); evaluation units "
+               "have a man = 100", min=1e-5, max=10.0),
+        Option("penalty", str, "l2", "penalty on the weights' distance from the material evaluation",
+               choices=("l2", "l1", "none")),
+        Option("penalty_strength", float, 1e-6, "lambda: weight of the penalty", min=0.0),
+        Option("iterations", int, 200, "gradient steps (a rerun with more continues the run)", min=1),
+        Option("recompute", int, 25, "search for new leaves every this many iterations "
+               "(the leaves depend on the weights)", min=1),
+        Option("lr", float, 2.0, "Adam step size in evaluation units (a man = 100)", min=1e-6, max=1e4),
+        Option("seed", int, 0, "seed of the train/test split"),
+        Option("eval_depth", int, None, "plies searched from each child when measuring agreement on the "
+               "held-out games; none = depth", min=0, max=8, optional=True),
+    )
+
+    def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
+        options = resolve_options(self.options, options, f"trainer {self.name}")
+        super().__init__(game, run_dir, **options)
+        reason = self.unsupported_reason(game)
+        if reason:
+            raise UsageError(f"trainer {self.name} cannot train {game.name}: {reason}")
+        if options["games"] is None:
+            raise UsageError("trainer bonanza needs expert games: set games=PATH (a PDN file), "
+                             "e.g. --set games=../shared/data/acf.pdn")
+        self._check_config()
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        if game.name != features.GAME:
+            return f"its evaluation features ({features.FEATURE_SET}) are for checkers only"
+        return None
+
+    # ------------------------------------------------------------------ logging
+    def log(self, message: str) -> None:
+        print(f"bonanza: {message}", file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------------ the run
+    def run(self) -> Path:
+        cfg = self.config
+        run_dir = self.run_dir
+        run_dir.mkdir(parents=True, exist_ok=True)
+        self._check_config()
+        atomic_write_text(run_dir / "config.json", json.dumps(_jsonable(cfg), indent=2, sort_keys=True) + "\n")
+        started = time.perf_counter()
+
+        w0 = features.material_weights()
+        trainable = np.ones(features.NUM_FEATURES, dtype=bool)
+        trainable[list(features.FROZEN)] = False
+        state = self._load_checkpoint(w0)
+        iterations = cfg["iterations"]
+        it = state["iteration"]
+        w, m, v = state["weights"], state["adam_m"], state["adam_v"]
+        train_seconds = state["train_seconds"]
+        if it >= iterations and self._finished(iterations):
+            self.log(f"the run in {run_dir} is complete ({it} iterations); see report.json "
+                     f"(rerun with more iterations to continue it)")
+            return run_dir / "eval.npz"
+
+        t0 = time.perf_counter()
+        games, errors = dataset.read_games(cfg["games"], cfg["max_games"], log=self.log)
+        train_idx, test_idx = dataset.split_games(len(games), cfg["test_split"], cfg["seed"])
+        train = dataset.build_positions(games, train_idx)
+        test = dataset.build_positions(games, test_idx)
+        data_seconds = time.perf_counter() - t0
+        self.log(f"{len(games)} games read ({len(errors)} unreadable), {len(train_idx)} for training "
+                 f"({train.size} positions, {train.moves} moves), {len(test_idx)} held out ({test.size} positions); "
+                 f"{train.forced + test.forced} positions with a single legal move skipped; "
+                 f"{format_seconds(data_seconds)}")
+        if train.size == 0:
+            raise UsageError("bonanza: the training games hold no position with two or more legal moves")
+
+        if it == 0:
+            self._write_metrics([])
+        else:
+            self._truncate_metrics(it)
+            self.log(f"resuming at iteration {it} of {iterations} ({format_seconds(train_seconds)} of training so far)")
+
+        leaves = None
+        leaf_weights = state["leaf_weights"]
+        beta1, beta2, eps = 0.9, 0.999, 1e-8
+        recompute = cfg["recompute"]
+        loop_started = time.perf_counter()
+        base_seconds = train_seconds
+        it_at_start = it
+        while it < iterations:
+            t_iter = time.perf_counter()
+            if leaves is None or it % recompute == 0:
+                if it % recompute == 0:
+                    leaf_weights = w.copy()
+                leaves = self._leaves(train, leaf_weights, it)
+            obj = Objective(train, leaves, cfg["slope"], cfg["penalty"], cfg["penalty_strength"], w0, trainable)
+            value, grad, info = obj(w)
+            it += 1
+            m = beta1 * m + (1 - beta1) * grad
+            v = beta2 * v + (1 - beta2) * grad * grad
+            step = cfg["lr"] * (m / (1 - beta1 ** it)) / (np.sqrt(v / (1 - beta2 ** it)) + eps)
+            w = np.where(trainable, w - step, w)
+            train_seconds = base_seconds + (time.perf_counter() - loop_started)
+            self._append_metrics({"iteration": it, "objective": value, **info,
+                                  "king_value": float(w[features.KING_VALUE]),
+                                  "seconds": round(time.perf_counter() - t_iter, 3),
+                                  "train_seconds": round(train_seconds, 1)})
+            done_here = it - it_at_start
+            per_it = (time.perf_counter() - loop_started) / done_here
+            if it % 10 == 0 or it == iterations or it == it_at_start + 1:
+                self.log(f"iteration {it}/{iterations}: objective {value:.4f} (penalty {info['penalty']:.4f}), "
+                         f"training agreement {info['train_top1']:.1%} top-1 / {info['train_top3']:.1%} top-3; "
+                         f"{format_seconds(train_seconds)} elapsed, ETA {format_seconds(per_it * (iterations - it))}")
+            if it % recompute == 0 or it == iterations:
+                self._save_checkpoint(it, w, m, v, leaf_weights, train_seconds)
+        self.log(f"training done: {iterations} iterations, {format_seconds(train_seconds)}")
+
+        report = self._evaluate(test, w, w0, errors, games, train, train_idx, test_idx, train_seconds,
+                                data_seconds, iterations)
+        atomic_write_text(run_dir / "report.json", json.dumps(report, indent=2) + "\n")
+        try:
+            from .report import write_heatmap
+            write_heatmap(w, run_dir / "heatmap.png", title=f"bonanza: learned values ({run_dir.name})")
+        except ImportError as exc:   # matplotlib is optional
+            self.log(f"no heatmap: {exc} (pip install matplotlib)")
+        self.log(f"finished in {format_seconds(time.perf_counter() - started)}; evaluation: {run_dir / 'eval.npz'}")
+        return run_dir / "eval.npz"
+
+    # ----------------------------------------------------------------- pieces
+    def _leaves(self, train, weights, it):
+        t = time.perf_counter()
+        progress = Progress(f"iteration {it}: searching leaves (depth {self.config['depth']})", self.log)
+        leaves, nodes = compute_leaves(train, weights, self.config["depth"], progress)
+        seconds = time.perf_counter() - t
+        self._append_metrics({"event": "leaves", "iteration": it, "nodes": int(nodes), "seconds": round(seconds, 2)})
+        return leaves
+
+    def _evaluate(self, test, w, w0, errors, games, train, train_idx, test_idx, train_seconds, data_seconds,
+                  iterations) -> dict:
+        cfg = self.config
+        depth = cfg["depth"] if cfg["eval_depth"] is None else cfg["eval_depth"]
+        t = time.perf_counter()
+        rows = {}
+        if test.size:
+            r1, r3 = random_agreement(test.offsets)
+            rows["random"] = {"top1": r1, "top3": r3}
+            for label, weights in (("material", w0), ("learned", w)):
+                values = move_values(test, weights, depth,
+                                     Progress(f"agreement of the {label} evaluation on the held-out games", self.log))
+                a1, a3 = agreement(values, test.offsets, test.expert)
+                rows[label] = {"top1": a1 / test.size, "top3": a3 / test.size}
+            self.log(f"held-out agreement (search depth {depth} from each child, {test.size} positions):")
+            for label, row in rows.items():
+                self.log(f"  {label:9s} top-1 {row['top1']:.1%}   top-3 {row['top3']:.1%}")
+        else:
+            self.log("no held-out games (test_split=0): no agreement report")
+        eval_seconds = time.perf_counter() - t
+        return {
+            "trainer": "bonanza", "game": "checkers",
+            "feature_set": features.FEATURE_SET, "feature_set_version": features.FEATURE_VERSION,
+            "options": _jsonable(cfg),
+            "data": {"games_file": str(cfg["games"]), "games_read": len(games), "unreadable_games": len(errors),
+                     "errors": errors, "train_games": int(len(train_idx)), "test_games": int(len(test_idx)),
+                     "train_positions": train.size, "train_moves": train.moves,
+                     "test_positions": test.size, "test_moves": test.moves,
+                     "single_move_positions_skipped": train.forced + test.forced},
+            "agreement": {"depth": depth, "positions": test.size,
+                          "ties": "broken at random: a tie for first place among k moves counts 1/k", **rows},
+            "training": {"iterations": iterations, "seconds": round(train_seconds, 2),
+                         "data_seconds": round(data_seconds, 1), "evaluation_seconds": round(eval_seconds, 1)},
+            "weights": {"king_value": float(w[features.KING_VALUE]), "mobility": float(w[features.MOBILITY])},
+        }
+
+    # ------------------------------------------------------------ run directory
+    def _check_config(self) -> None:
+        """Refuse to continue a run with options that define it changed (iterations may grow)."""
+        path = self.run_dir / "config.json"
+        current = _jsonable(self.config)
+        if path.exists():
+            try:
+                previous = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise UsageError(f"bonanza: {path} is unreadable ({exc}); use a new run directory") from None
+            for name in _FIXED:
+                if previous.get(name) != current.get(name):
+                    raise UsageError(f"bonanza: the run in {self.run_dir} was started with {name}="
+                                     f"{previous.get(name)!r}, not {current.get(name)!r}; rerun with the same "
+                                     f"options to continue it, or use a new run directory")
+
+    def _load_checkpoint(self, w0: np.ndarray) -> dict:
+        path = self.run_dir / CHECKPOINT
+        fresh = {"iteration": 0, "weights": w0.copy(), "adam_m": np.zeros_like(w0), "adam_v": np.zeros_like(w0),
+                 "leaf_weights": w0.copy(), "train_seconds": 0.0}
+        if not path.exists():
+            return fresh
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                state = {k: np.array(data[k]) for k in ("weights", "adam_m", "adam_v", "leaf_weights")}
+                state["iteration"] = int(data["iteration"])
+                state["train_seconds"] = float(data["train_seconds"])
+                meta = json.loads(bytes(data["metadata"]).decode("utf-8"))
+        except (OSError, ValueError, KeyError) as exc:
+            raise ModelFileError(f"bonanza: the checkpoint {path} is unreadable ({exc}); delete it to start over") from None
+        if meta != features.metadata() or any(len(state[k]) != features.NUM_FEATURES
+                                              for k in ("weights", "adam_m", "adam_v", "leaf_weights")):
+            raise ModelFileError(f"bonanza: the checkpoint {path} is for {meta}, not {features.metadata()}; "
+                                 f"use a new run directory")
+        return state
+
+    def _save_checkpoint(self, it, w, m, v, leaf_weights, train_seconds) -> None:
+        import io
+        buffer = io.BytesIO()
+        np.savez(buffer, weights=w, adam_m=m, adam_v=v, leaf_weights=leaf_weights, iteration=np.int64(it),
+                 train_seconds=np.float64(train_seconds),
+                 metadata=np.frombuffer(json.dumps(features.metadata()).encode("utf-8"), dtype=np.uint8))
+        write_bytes_atomic(self.run_dir / CHECKPOINT, buffer.getvalue())
+        save_weights(self.run_dir / "eval.npz", w, {
+            **features.metadata(), "trainer": "bonanza", "iteration": int(it),
+            "feature_names": features.feature_names(), "options": _jsonable(self.config)})
+
+    def _finished(self, iterations: int) -> bool:
+        """Whether report.json, eval.npz and the heatmap of a run of ``iterations`` are all there."""
+        try:
+            report = json.loads((self.run_dir / "report.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return False
+        return (report.get("training", {}).get("iterations") == iterations
+                and (self.run_dir / "eval.npz").exists() and (self.run_dir / "heatmap.png").exists())
+
+    def _metrics_path(self) -> Path:
+        return self.run_dir / "metrics.jsonl"
+
+    def _write_metrics(self, lines: list[str]) -> None:
+        atomic_write_text(self._metrics_path(), "".join(line + "\n" for line in lines))
+
+    def _truncate_metrics(self, iteration: int) -> None:
+        """Drop lines written after the checkpoint (they are about to be redone)."""
+        path = self._metrics_path()
+        keep = []
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError:
+                    continue           # a line cut short by a crash
+                if row.get("iteration", 0) <= iteration and not (row.get("event") == "leaves"
+                                                                 and row.get("iteration") == iteration):
+                    keep.append(line)
+        self._write_metrics(keep)
+
+    def _append_metrics(self, row: dict) -> None:
+        with open(self._metrics_path(), "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(row) + "\n")
+
+
+def _jsonable(options: dict) -> dict:
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}

@@ -1,0 +1,142 @@
+"""Weights files: written atomically as npz + JSON, read without pickle, refused when they are for
+something else; the player's options and its registration as a plugin."""
+import io
+import json
+
+import numpy as np
+import pytest
+
+import plyground.plugin_manager as plugin_manager
+import plyground.registry as registry_module
+from plyground.errors import ModelFileError, OptionError, UsageError
+from plyground.games.checkers import CheckersGame
+from plyground.games.tictactoe import TicTacToe
+from plyground.players.alphabeta import AlphaBetaPlayer, features
+from plyground.players.alphabeta import plugin as alphabeta_plugin
+from plyground.players.alphabeta.evalfile import load_weights, read_weights, save_weights
+
+
+def learned(seed=0):
+    w = features.material_weights()
+    w[: features.KINGS] += np.random.default_rng(seed).normal(0, 10, features.KINGS)
+    return w
+
+
+def test_round_trip(tmp_path):
+    path = tmp_path / "eval.npz"
+    w = learned()
+    save_weights(path, w, {**features.metadata(), "trainer": "test"})
+    loaded, meta = load_weights(path, features.metadata())
+    assert np.array_equal(loaded, w) and meta["trainer"] == "test" and meta["feature_count"] == len(w)
+    assert not [p for p in tmp_path.iterdir() if p.name != "eval.npz"]      # no temporary file left
+    with np.load(path, allow_pickle=False) as data:                          # plain arrays: no pickle needed
+        assert set(data.files) == {"weights", "metadata"}
+
+
+def test_the_player_uses_a_weights_file(tmp_path):
+    game = CheckersGame()
+    path = tmp_path / "eval.npz"
+    save_weights(path, learned(), features.metadata())
+    player = AlphaBetaPlayer(game, eval=str(path), depth=3)
+    assert np.array_equal(player.weights, learned())
+    state = game.new_initial_state()
+    assert player.choose_move(state.clone()) in state.legal_moves()
+
+
+def write_raw(path, weights, metadata):
+    buffer = io.BytesIO()
+    arrays = {"weights": weights}
+    if metadata is not None:
+        arrays["metadata"] = np.frombuffer(json.dumps(metadata).encode(), dtype=np.uint8)
+    np.savez(buffer, **arrays)
+    path.write_bytes(buffer.getvalue())
+
+
+GOOD = {"format": "plyground-linear-eval", "format_version": 1, **features.metadata()}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"game": "tictactoe"}, "is an evaluation for the game 'tictactoe', not 'checkers'"),
+    ({"feature_set": "checkers-other"}, "uses the feature set 'checkers-other' version 1; this player evaluates "
+                                        "'checkers-psq' version 1"),
+    ({"feature_set_version": 99}, "uses the feature set 'checkers-psq' version 99"),
+    ({"feature_count": 50}, "metadata says 50"),
+    ({"format_version": 7}, "format version 7 is not supported"),
+    ({"format": "something"}, "is not a plyground evaluation file"),
+])
+def test_weights_for_something_else_are_refused(tmp_path, change, message):
+    path = tmp_path / "other.npz"
+    write_raw(path, learned(), {**GOOD, **change})
+    with pytest.raises(ModelFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_weights(path, features.metadata())
+    with pytest.raises(ModelFileError):
+        AlphaBetaPlayer(CheckersGame(), eval=str(path))
+
+
+def test_bad_files_are_refused_with_a_reason(tmp_path):
+    cases = {}
+    cases["missing"] = (tmp_path / "nope.npz", "does not exist")
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"this is not a zip file")
+    cases["garbage"] = (garbage, "not a readable evaluation file")
+    short = tmp_path / "short.npz"
+    write_raw(short, learned()[:10], {**GOOD, "feature_count": 10})
+    cases["short"] = (short, "has 10 weights")
+    nometa = tmp_path / "nometa.npz"
+    write_raw(nometa, learned(), None)
+    cases["nometa"] = (nometa, "has no metadata array")
+    nan = tmp_path / "nan.npz"
+    w = learned()
+    w[3] = np.nan
+    write_raw(nan, w, GOOD)
+    cases["nan"] = (nan, "NaN")
+    badjson = tmp_path / "badjson.npz"
+    np.savez(badjson, weights=learned(), metadata=np.frombuffer(b"{not json", dtype=np.uint8))
+    cases["badjson"] = (badjson, "not valid JSON")
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, weights=learned(), metadata=np.array([{"game": "checkers"}], dtype=object))
+    cases["pickled"] = (pickled, "not a readable evaluation file")
+    cases["directory"] = (tmp_path, "is a directory")
+    for name, (path, message) in cases.items():
+        with pytest.raises(ModelFileError, match=message):
+            read_weights(path) if name != "short" else load_weights(path, features.metadata())
+
+
+def test_a_checkers_file_is_refused_for_another_game(tmp_path):
+    path = tmp_path / "eval.npz"
+    save_weights(path, learned(), features.metadata())
+    with pytest.raises(ModelFileError, match="is an evaluation for the game 'checkers', not 'tictactoe'"):
+        AlphaBetaPlayer(TicTacToe(), eval=str(path))
+
+
+def test_options():
+    player = AlphaBetaPlayer(CheckersGame())
+    cfg = player.config
+    assert cfg["depth"] == 10 and cfg["seconds"] is None and cfg["eval"] == "material" and cfg["tt"]
+    with pytest.raises(OptionError, match="option 'depth'"):
+        AlphaBetaPlayer(CheckersGame(), depth=0)
+    with pytest.raises(OptionError, match="unknown option 'simulations'"):
+        AlphaBetaPlayer(CheckersGame(), simulations=5)
+
+
+def test_registered_as_a_plugin(tmp_path):
+    path = tmp_path / "eval.npz"
+    save_weights(path, learned(), features.metadata())
+    plugin_manager.load_plugins()
+    name = "alphabeta-test"
+    already = "alphabeta" in [e.name for e in registry_module.get_registry().entries("players")]
+    if not already:
+        plugin_manager.register(alphabeta_plugin, plugin_manager.PluginInfo(name, alphabeta_plugin.__name__,
+                                                                            "plyground", "0"))
+    registry_module.reset_registry()
+    try:
+        registry = registry_module.get_registry()
+        game = registry.make_game("checkers")
+        player = registry.make_player(f"alphabeta:eval={path},depth=4", game)
+        assert isinstance(player, AlphaBetaPlayer) and player.config["depth"] == 4
+        with pytest.raises(UsageError, match="option 'depth'"):
+            registry.make_player("alphabeta:depth=-1", game)
+    finally:
+        if not already:
+            plugin_manager.unregister(name)
+        registry_module.reset_registry()

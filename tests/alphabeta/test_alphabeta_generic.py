@@ -1,0 +1,176 @@
+"""The generic alpha-beta (Python State API): tic-tac-toe and a game where a side moves twice."""
+import itertools
+import random
+
+import pytest
+
+from plyground.errors import MoveError
+from plyground.games.tictactoe import TicTacToe
+from plyground.match import play_game
+from plyground.players.alphabeta import AlphaBetaPlayer
+from plyground.players.alphabeta.generic import MATE, GenericSearch
+from plyground.players.random_player import RandomPlayer
+from plyground.protocols import Game, State
+
+
+def minimax(state, depth, evaluate, ply=0):
+    """Plain negamax without pruning, the generic search's conventions (win = MATE - plies)."""
+    if depth <= 0:
+        return evaluate(state)
+    mover = state.current_player()
+    best = -float("inf")
+    for move in state.legal_moves():
+        state.apply(move)
+        if state.is_terminal():
+            r = state.returns()[mover]
+            v = 0.0 if r == 0 else r * (MATE - (ply + 1))
+        elif state.current_player() == mover:
+            v = minimax(state, depth - 1, evaluate, ply + 1)
+        else:
+            v = -minimax(state, depth - 1, evaluate, ply + 1)
+        state.undo()
+        best = max(best, v)
+    return best
+
+
+def ttt_positions(plies, count, seed):
+    game = TicTacToe()
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        for _ in range(plies):
+            state.apply(rng.choice(state.legal_moves()))
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def lines_heuristic(state):
+    """Open lines for the side to move minus the opponent's (a depth-limited test evaluation)."""
+    from plyground.games.tictactoe.game import LINES
+    me = state.current_player()
+    score = 0
+    for line in LINES:
+        marks = {state.board[c] for c in line} - {-1}
+        if marks == {me}:
+            score += 1
+        elif marks == {1 - me}:
+            score -= 1
+    return float(score)
+
+
+@pytest.mark.parametrize("use_tt, ordering", list(itertools.product((False, True), repeat=2)))
+def test_full_depth_values_equal_minimax(use_tt, ordering):
+    search = GenericSearch(use_tt=use_tt, ordering=ordering)
+    for state in ttt_positions(3, 12, seed=1):
+        assert search.search(state.clone(), 9)[0] == minimax(state.clone(), 9, lambda s: 0.0)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_depth_limited_values_equal_minimax(depth):
+    search = GenericSearch(evaluate=lines_heuristic)
+    for state in ttt_positions(2, 10, seed=depth):
+        assert search.search(state.clone(), depth)[0] == minimax(state.clone(), depth, lines_heuristic)
+
+
+def test_takes_the_win_and_blocks():
+    game = TicTacToe()
+    player = AlphaBetaPlayer(game)
+    assert player.engine_kind == "generic"
+    win = game.new_initial_state()
+    for move in (0, 3, 1, 4):                    # X on a3 b3, O on a2 b2: X wins with c3
+        win.apply(move)
+    assert player.choose_move(win.clone()) == 2
+    assert player.analysis()["value"] == MATE - 1
+    block = game.new_initial_state()
+    for move in (0, 4, 1):                       # X threatens c3; O must block
+        block.apply(move)
+    assert player.choose_move(block.clone()) == 2
+
+
+def test_never_loses_at_tictactoe():
+    game = TicTacToe()
+    for seed in range(4):
+        ab, rnd = AlphaBetaPlayer(game), RandomPlayer(game)
+        ab_first = seed % 2 == 0
+        record = play_game(game, [ab, rnd] if ab_first else [rnd, ab], seed=seed)
+        assert record.score(0 if ab_first else 1) >= 0.5
+    record = play_game(game, [AlphaBetaPlayer(game), AlphaBetaPlayer(game)])
+    assert record.result_text == "1/2-1/2"
+
+
+# ------------------------------------------------------------------ a side moving twice
+
+class TwiceState(State):
+    """Take 1, 2 or 4 from a pile; taking 4 with tokens left moves again; taking the last token wins."""
+
+    def __init__(self, game, pile, to_move=0):
+        self.game, self.pile, self.to_move, self.history = game, pile, to_move, []
+
+    def current_player(self):
+        return self.to_move
+
+    def legal_moves(self):
+        return [] if self.pile == 0 else [t for t in (1, 2, 4) if t <= self.pile]
+
+    def apply(self, move):
+        if move not in self.legal_moves():
+            raise MoveError(f"cannot take {move!r}")
+        self.history.append((move, self.to_move))
+        self.pile -= move
+        self.last = self.to_move
+        if not (move == 4 and self.pile > 0):
+            self.to_move ^= 1
+
+    def undo(self):
+        move, self.to_move = self.history.pop()
+        self.pile += move
+
+    def clone(self):
+        copy = TwiceState(self.game, self.pile, self.to_move)
+        copy.history = list(self.history)
+        return copy
+
+    def is_terminal(self):
+        return self.pile == 0
+
+    def returns(self):
+        if self.pile:
+            return (0.0, 0.0)
+        winner = self.history[-1][1]
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    def move_to_text(self, move):
+        return str(move)
+
+    def to_text(self):
+        return f"{self.pile}/{self.to_move}"
+
+
+class Twice(Game):
+    name = "twice"
+    description = "take-away where taking 4 moves again"
+
+    def new_initial_state(self):
+        return TwiceState(self, 6)
+
+
+def test_a_side_that_moves_twice_is_not_a_sign_error():
+    # From 6 only "take 4" wins (the same side then faces 2 and takes both).
+    game = Twice()
+    player = AlphaBetaPlayer(game, depth=12)
+    assert player.choose_move(game.new_initial_state()) == 4
+    assert player.analysis()["value"] > 0
+    for pile in range(1, 14):
+        state = TwiceState(game, pile)
+        assert GenericSearch().search(state, 14)[0] == minimax(TwiceState(game, pile), 14, lambda s: 0.0)
+
+
+def test_a_time_limit_stops_the_generic_search():
+    game = TicTacToe()
+    player = AlphaBetaPlayer(game, depth=9, seconds=0.0)
+    move = player.choose_move(game.new_initial_state())
+    assert move in range(9) and player.analysis()["depth"] >= 1
