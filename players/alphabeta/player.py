@@ -29,7 +29,8 @@ class AlphaBetaPlayer(Player):
                "overrides it); the search stops after the last iteration that fits", min=0.0, optional=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
                "overrides it)", min=1, optional=True),
-        Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; other games: 0) "
+        Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; other games: 0), "
+               "'learned' (the bundled evaluation learned from the ACF archive) "
                "or the path of a learned weights file (eval.npz from the bonanza trainer)"),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
         Option("tt", bool, True, "use the transposition table (off: for experiments)"),
@@ -169,6 +170,9 @@ def _pv_text(state: State, pv: list) -> list[str]:
     return out
 
 
+BUNDLED_WEIGHTS = Path(__file__).resolve().parent / "weights"
+
+
 def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
     """Weights for ``eval=spec`` (``None`` for a game without evaluation features) and a description."""
     from . import features
@@ -177,7 +181,14 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
         if game.name == features.GAME:
             return features.material_weights(), {"eval": "material"}
         return None, {"eval": "material (0: only won/lost/drawn positions score)"}
-    path = Path(spec).expanduser()
+    if spec.strip().lower() == "learned":
+        # The evaluation learned from the ACF archive ships with the package (docs/bonanza.md).
+        path = BUNDLED_WEIGHTS / f"{game.name}.npz"
+        if not path.exists():
+            raise ModelFileError(f"no learned evaluation is bundled for {game.name}; "
+                                 f"use eval=material or eval=PATH from 'plyground train bonanza'")
+    else:
+        path = Path(spec).expanduser()
     if game.name != features.GAME:
         _, metadata = read_weights(path)
         if metadata.get("game") != game.name:
