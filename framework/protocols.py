@@ -110,6 +110,26 @@ class State:
         return self.game.render_text(self)
 
 
+#: What searching through the Python State API needs (mcts, alphabeta, alphazero).
+SEARCH_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal",
+                    "returns", "move_to_text", "to_text")
+
+
+def missing_state_api(game: "Game", required: Sequence[str] = SEARCH_STATE_API) -> str | None:
+    """Why ``game``'s states lack what search needs (for ``unsupported_reason``), or ``None``."""
+    try:
+        state = game.new_initial_state()
+    except NotImplementedError:
+        return "the game cannot create a starting position"
+    except Exception as exc:  # a broken third-party game: reported, not swallowed
+        return f"creating its starting position failed ({exc})"
+    missing = [name for name in required
+               if getattr(type(state), name, None) in (None, getattr(State, name, None))]
+    if missing:
+        return f"its states do not implement {', '.join(missing)} (the State API that tree search needs)"
+    return None
+
+
 class Game(Plugin):
     """Rules and parameters.  Construct with the declared options as keywords."""
 

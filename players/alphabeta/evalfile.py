@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from plyground.errors import ModelFileError
+from plyground.recordio import atomic_writer
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1
@@ -35,19 +34,8 @@ def save_weights(path: Path, weights: np.ndarray, metadata: dict) -> None:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)          # mkstemp makes it private; these files are meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(path, "wb") as handle:
+        handle.write(data)
 
 
 def read_weights(path: Path) -> tuple[np.ndarray, dict]:

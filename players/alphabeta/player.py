@@ -9,13 +9,9 @@ import numpy as np
 
 from plyground.errors import ModelFileError, MoveError, UsageError
 from plyground.options import Option, resolve_options
-from plyground.protocols import Budget, Game, Move, Player, State
+from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
 from .generic import MATE_BOUND, GenericSearch, SearchTimeout, zero_evaluation
-
-#: The State methods the search calls; a game whose states lack one cannot be searched.
-REQUIRED_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal",
-                      "returns", "move_to_text", "to_text")
 
 
 class AlphaBetaPlayer(Player):
@@ -52,17 +48,7 @@ class AlphaBetaPlayer(Player):
     # ------------------------------------------------------------ capability
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        try:
-            state = game.new_initial_state()
-        except NotImplementedError:
-            return "the game cannot create a starting position"
-        except Exception as exc:  # noqa: BLE001 - reported, not swallowed
-            return f"creating its starting position failed ({exc})"
-        missing = [name for name in REQUIRED_STATE_API
-                   if getattr(type(state), name, None) in (None, getattr(State, name, None))]
-        if missing:
-            return f"its states do not implement {', '.join(missing)} (the State API that tree search needs)"
-        return None
+        return missing_state_api(game)
 
     @property
     def engine_kind(self) -> str:

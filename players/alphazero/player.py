@@ -9,15 +9,15 @@ import numpy as np
 
 from plyground.errors import MoveError, UsageError
 from plyground.options import Option, resolve_options
-from plyground.protocols import Budget, Game, Move, Network, Player, State
+from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, Player, State,
+                                 missing_state_api)
 
 from .compute import limit_blas
 from .models import load_model, network_evaluator, resolve_model_path
 from .search import PUCTSearch, choose_from_visits
 
 #: The State methods the search calls, beyond the learner encodings.
-REQUIRED_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal", "returns",
-                      "move_to_text", "to_text", "observation", "action_index")
+REQUIRED_STATE_API = SEARCH_STATE_API + ("observation", "action_index")
 
 SEARCH_OPTIONS = (
     Option("simulations", int, 200, "simulations per move (the match budget overrides it)", min=1, max=10**9),
@@ -76,15 +76,7 @@ class AlphaZeroPlayer(Player):
     def unsupported_reason(cls, game: Game) -> str | None:
         if not game.supports_learning:
             return "the game has no learner encodings (observation_shape and num_actions)"
-        try:
-            state = game.new_initial_state()
-        except Exception as exc:  # noqa: BLE001 - reported, not swallowed
-            return f"creating its starting position failed ({exc})"
-        missing = [name for name in REQUIRED_STATE_API
-                   if getattr(type(state), name, None) in (None, getattr(State, name, None))]
-        if missing:
-            return f"its states do not implement {', '.join(missing)}"
-        return None
+        return missing_state_api(game, REQUIRED_STATE_API)
 
     # ------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None) -> None:
