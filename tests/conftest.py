@@ -11,7 +11,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def acf_pdn() -> Path:
     path = SHARED_DATA / "acf.pdn"
     if not path.exists():

@@ -43,6 +43,7 @@ from .examples import Examples
 from .models import build_network, load_model, network_evaluator, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory, atomic_copy, record_from_json
+from .gumbel import SEARCH_KIND_OPTIONS, build_search
 from .search import PUCTSearch
 from .selfplay import SelfPlaySettings, play_selfplay_game
 
@@ -92,6 +93,7 @@ class AlphaZeroTrainer(Trainer):
         Option("cache_size", int, 100_000, "network evaluations remembered by position during a phase", min=0),
         Option("repetition_draws", bool, True, "searches value a return to an earlier position of the game or "
                "line as a draw (no aimless cycling when ahead)"),
+        *SEARCH_KIND_OPTIONS,       # puct or gumbel, in self-play, comparison and evaluation games
         # comparison and evaluation
         Option("comparison_simulations", int, None, "simulations per move in comparison and evaluation "
                "games (none: simulations)", min=1, optional=True),
@@ -107,6 +109,20 @@ class AlphaZeroTrainer(Trainer):
         Option("seed", int, 0, "seed for the initial network, self-play and comparison games", min=0),
         Option("threads", int, 1, "BLAS/numba threads while training", min=1, max=256),
         Option("plots", bool, True, "draw PNG plots (needs matplotlib)"),
+        # teacher bootstrap of the initial network (bootstrap.py)
+        Option("bootstrap_games", Path, None, "record file of expert games (e.g. PDN) whose positions, labelled "
+               "by bootstrap_teacher, train the initial network before iteration 1 (none: no bootstrap)",
+               optional=True),
+        Option("bootstrap_teacher", str, "alphabeta:eval=learned,depth=8", "player spec whose search labels the "
+               "bootstrap positions (its move and value)"),
+        Option("bootstrap_positions", int, 100_000, "positions to label (sibling positions included)", min=1),
+        Option("bootstrap_epochs", int, 4, "passes over the bootstrap positions", min=1),
+        Option("bootstrap_policy", str, "both", "policy label: the expert's and the teacher's move half each, "
+               "or one of them", choices=("both", "expert", "teacher")),
+        Option("bootstrap_outcome_weight", float, 0.25, "weight of the game's outcome in the value label (the "
+               "rest: the teacher's value)", min=0.0, max=1.0),
+        Option("bootstrap_siblings", bool, True, "also label, for each position, the position after a random "
+               "other move (the network sees what mistakes lead to)"),
     )
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
@@ -161,6 +177,43 @@ class AlphaZeroTrainer(Trainer):
         self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
         return state
 
+    def _bootstrap_if_asked(self, state: dict) -> dict:
+        """Train the initial network on teacher-labelled expert positions once (``bootstrap_games``)."""
+        cfg = self.config
+        if cfg["bootstrap_games"] is None or state.get("bootstrapped") or state["iteration"] > 1 \
+                or state["phase"] != "selfplay" or self.rundir.games_done(1):
+            return state
+        from . import bootstrap
+        folder = self.run_dir / "bootstrap"
+        settings = bootstrap.BootstrapSettings(cfg["bootstrap_games"], cfg["bootstrap_teacher"],
+                                               cfg["bootstrap_positions"], cfg["bootstrap_epochs"],
+                                               cfg["bootstrap_policy"], cfg["bootstrap_outcome_weight"],
+                                               cfg["bootstrap_siblings"], cfg["seed"])
+        bootstrap.Labeller(self.game, folder, settings, self.log).run()
+        labels = bootstrap.read_labels(folder)
+        scale = bootstrap.fit_scale(labels["teacher_value"], labels["outcome"])
+        data = bootstrap.build_examples(labels, scale, settings.policy, settings.outcome_weight)
+        self.log(f"bootstrap: {len(data)} labelled positions; teacher values -> tanh(value / {scale:.3g})")
+        checkpoint = self.rundir.checkpoint_path(0)
+        network = load_model(checkpoint, self.game)
+        meta = network.metadata
+        losses = list(meta.get("epoch_losses", [])) if meta.get("role") == "bootstrap" else []
+
+        def save(epoch_losses: list[dict]) -> None:
+            save_model(network, checkpoint, self.game, Spec.parse(cfg["network"]).name, iteration=0,
+                       epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
+                       role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=cfg["bootstrap_teacher"])
+
+        self._fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
+                  prefix="bootstrap:")
+        atomic_copy(checkpoint, self.rundir.best_path)
+        bootstrap.write_summary(folder / "summary.json", {
+            "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
+            "games": str(cfg["bootstrap_games"]), "epoch_losses": losses})
+        state = {**state, "bootstrapped": True}
+        self.rundir.write_state(state)
+        return state
+
     # ------------------------------------------------------------ the loop
     def run(self) -> Path:
         rundir = self.rundir
@@ -168,7 +221,7 @@ class AlphaZeroTrainer(Trainer):
         try:
             with compute_threads(self.config["threads"]):
                 resumed = rundir.read_state() is not None
-                state = self._start()
+                state = self._bootstrap_if_asked(self._start())
                 total = self.config["iterations"]
                 if resumed and state["iteration"] <= total:
                     self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
@@ -230,9 +283,8 @@ class AlphaZeroTrainer(Trainer):
         evaluate = network_evaluator(network)
 
         def make_search() -> PUCTSearch:
-            return PUCTSearch(evaluate, c_puct=cfg["c_puct"], fpu=cfg["fpu"], leaf_batch=cfg["leaf_batch"],
-                              dirichlet_alpha=cfg["dirichlet_alpha"], dirichlet_epsilon=cfg["dirichlet_epsilon"],
-                              cache_size=cfg["cache_size"], repetition_draws=cfg["repetition_draws"])
+            return build_search(evaluate, cfg, simulations=cfg["simulations"],
+                                dirichlet_epsilon=cfg["dirichlet_epsilon"])
 
         settings = self._selfplay_settings()
         names = (f"iter-{best_iteration:04d}",) * 2
@@ -295,24 +347,36 @@ class AlphaZeroTrainer(Trainer):
         else:
             network = load_model(rundir.checkpoint_path(k - 1), self.game)
             meta = {}
-        epochs_done = int(meta.get("epochs_done", 0)) if checkpoint.exists() else 0
         losses = list(meta.get("epoch_losses", [])) if checkpoint.exists() else []
-        if epochs_done >= cfg["epochs"]:
+        if len(losses) >= cfg["epochs"]:
             return
         window = range(max(1, k - cfg["replay_window"] + 1), k + 1)
         data = Examples.concatenate([e for e, _ in rundir.iter_chunks(window)], tuple(self.game.observation_shape))
-        n = len(data)
-        self.log(f"{self._prefix(k)} training on {n} examples (iterations {window.start}-{window.stop - 1})"
-                 + (f", from epoch {epochs_done + 1}" if epochs_done else ""))
-        augment = cfg["augment"] and self._has_symmetries()
+        self.log(f"{self._prefix(k)} training on {len(data)} examples (iterations {window.start}-{window.stop - 1})"
+                 + (f", from epoch {len(losses) + 1}" if losses else ""))
         family = Spec.parse(cfg["network"]).name
+
+        def save(epoch_losses: list[dict]) -> None:
+            save_model(network, checkpoint, self.game, family, iteration=k, epochs_done=len(epoch_losses),
+                       epoch_losses=epoch_losses, examples=len(data), role="candidate")
+
+        self._fit(network, data, losses, cfg["epochs"], seed_parts=(cfg["seed"], k), save=save,
+                  prefix=self._prefix(k))
+
+    def _fit(self, network, data: Examples, losses: list[dict], epochs: int, *, seed_parts: tuple[int, ...],
+             save: Callable[[list[dict]], None], prefix: str) -> None:
+        """Train ``network`` on ``data`` from epoch ``len(losses) + 1`` to ``epochs``; after each epoch its
+        mean losses are appended to ``losses`` and ``save(losses)`` checkpoints (so a kill loses one epoch)."""
+        cfg = self.config
+        n = len(data)
+        augment = cfg["augment"] and self._has_symmetries()
         batch_size = min(cfg["batch_size"], n)
-        for epoch in range(epochs_done, cfg["epochs"]):
-            rng = np.random.default_rng([cfg["seed"], k, epoch, 1])
+        for epoch in range(len(losses), epochs):
+            rng = np.random.default_rng([*seed_parts, epoch, 1])
             order = rng.permutation(n)
             steps = max(1, n // batch_size)      # drop the last partial batch
             sums = {"loss": 0.0, "value_loss": 0.0, "policy_loss": 0.0}
-            started = time.perf_counter()
+            started, last_line = time.perf_counter(), time.perf_counter()
             for step in range(steps):
                 idx = order[step * batch_size:(step + 1) * batch_size]
                 observations = data.observations[idx]
@@ -322,12 +386,17 @@ class AlphaZeroTrainer(Trainer):
                 result = network.train_step(observations, policies, data.values[idx])
                 for key in sums:
                     sums[key] += float(result.get(key, 0.0))
+                now = time.perf_counter()
+                if now - last_line >= 30.0:     # long epochs (a bootstrap) show progress too
+                    last_line = now
+                    rate = (now - started) / (step + 1)
+                    self.log(f"{prefix} epoch {epoch + 1}/{epochs}: step {step + 1}/{steps}, loss "
+                             f"{sums['loss'] / (step + 1):.4f}; epoch ETA {_duration(rate * (steps - step - 1))}")
             epoch_losses = {key: value / steps for key, value in sums.items()}
             epoch_losses["steps"] = steps
             losses.append(epoch_losses)
-            save_model(network, checkpoint, self.game, family, iteration=k, epochs_done=epoch + 1,
-                       epoch_losses=losses, examples=n, role="candidate")
-            self.log(f"{self._prefix(k)} epoch {epoch + 1}/{cfg['epochs']}: loss {epoch_losses['loss']:.4f} "
+            save(losses)
+            self.log(f"{prefix} epoch {epoch + 1}/{epochs}: loss {epoch_losses['loss']:.4f} "
                      f"(value {epoch_losses['value_loss']:.4f}, policy {epoch_losses['policy_loss']:.4f}), "
                      f"{steps} steps in {_duration(time.perf_counter() - started)}")
 
@@ -351,7 +420,8 @@ class AlphaZeroTrainer(Trainer):
                                cfg["simulations"], c_puct=cfg["c_puct"], fpu=cfg["fpu"],
                                leaf_batch=cfg["leaf_batch"], temperature=1.0 if temperature_plies else 0.0,
                                temperature_plies=temperature_plies, cache_size=cfg["cache_size"],
-                               repetition_draws=cfg["repetition_draws"], seed=None)
+                               repetition_draws=cfg["repetition_draws"], seed=None,
+                               **{o.name: cfg[o.name] for o in SEARCH_KIND_OPTIONS})
 
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
         cfg, rundir = self.config, self.rundir
