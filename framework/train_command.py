@@ -110,6 +110,38 @@ def _same_game(a: str, b: str) -> bool:
     return sa.name == sb.name and sa.options == sb.options
 
 
+def played_game_spec(game_spec: str, asked: Any, trained: Any) -> str:
+    """The game spec a trained artifact plays: ``game_spec`` with the game parameters the trainer
+    changed (expert-iteration trains chess with ``encoding=deep_pepper``, and its model only plays that)."""
+    asked_params = getattr(asked, "params", None) or {}
+    trained_params = getattr(trained, "params", None) or {}
+    changed = {name: value for name, value in trained_params.items() if asked_params.get(name) != value}
+    if not changed:
+        return game_spec
+    spec = Spec.parse(game_spec)
+    return str(Spec(spec.name, {**spec.options, **{name: _spec_value(v) for name, v in changed.items()}}))
+
+
+def _spec_value(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _worker_flags(registry, entry, **flags: str | None) -> dict[str, str]:
+    """``--workers``/``--backend``/``--address`` as option values; a trainer without the option refuses them."""
+    given = {name: value for name, value in flags.items() if value is not None}
+    declared = {opt.name for opt in entry.options}
+    for name in given:
+        if name not in declared:
+            able = [e.name for e in registry.entries("trainers") if name in {o.name for o in e.options}]
+            raise UsageError(f"trainer '{entry.name}' has no option '{name}', so --{name} does not apply to it; "
+                             f"trainers with worker processes: {', '.join(able) or '(none)'}")
+    return given
+
+
 @click.command("train")
 @click.argument("trainer_name", metavar="TRAINER")
 @click.option("--game", "game_spec", default=None, help="Game spec, e.g. tictactoe (default: from the config or run).")
@@ -119,8 +151,14 @@ def _same_game(a: str, b: str) -> bool:
               help="TOML file of trainer options.")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override one option (repeatable); beats the config file.")
+@click.option("--workers", default=None, metavar="N",
+              help="Worker processes playing the games (0: one per core); the same as --set workers=N.")
+@click.option("--backend", default=None, metavar="local|ray",
+              help="Where the workers run: local processes or Ray actors; the same as --set backend=...")
+@click.option("--address", default=None, metavar="ADDR",
+              help="Ray cluster address for --backend ray (e.g. 10.0.0.5:6379); the same as --set address=...")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
-def train_command(trainer_name, game_spec, run_dir, config_file, overrides, quiet):
+def train_command(trainer_name, game_spec, run_dir, config_file, overrides, workers, backend, address, quiet):
     """Train (or resume training) with TRAINER in a run directory; Ctrl-C and rerun to resume."""
     registry = get_registry()
     entry = registry.get("trainers", trainer_name)
@@ -148,7 +186,8 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, quie
         valid = [e.name for e in registry.entries("trainers") if not e.cls.unsupported_reason(game)]
         raise UsageError(f"trainer '{trainer_name}' cannot train {game.name}: {reason}; "
                          f"trainers for {game.name}: {', '.join(valid) or '(none)'}")
-    given = {**stored_options, **file_options, **_parse_sets(overrides)}
+    flags = _worker_flags(registry, entry, workers=workers, backend=backend, address=address)
+    given = {**stored_options, **file_options, **_parse_sets(overrides), **flags}
     options = resolve_options(entry.options, given, f"trainer {trainer_name}")
     trainer = entry.cls(game, run_dir, **options)       # refuses options a resumed run cannot take
     if quiet:
@@ -160,4 +199,5 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, quie
     artifact = trainer.run()
     click.echo(f"trained: {artifact}")
     if entry.cls.produces:
-        click.echo(f"play it: plyground play --game {game_spec} --white {entry.cls.produces.format(run=run_dir)}")
+        played = played_game_spec(game_spec, game, getattr(trainer, "game", game))
+        click.echo(f"play it: plyground play --game {played} --white {entry.cls.produces.format(run=run_dir)}")

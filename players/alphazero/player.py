@@ -1,4 +1,4 @@
-"""The ``alphazero`` player: PUCT search with a trained policy/value network."""
+"""The ``alphazero`` player: PUCT (or Gumbel root) search with a trained policy/value network."""
 from __future__ import annotations
 
 import time
@@ -14,7 +14,7 @@ from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, 
 
 from .compute import limit_blas
 from .models import load_model, network_evaluator, resolve_model_path
-from .search import PUCTSearch, choose_from_visits
+from .gumbel import SEARCH_KIND_OPTIONS, GumbelSearch, build_search
 
 #: The State methods the search calls, beyond the learner encodings.
 REQUIRED_STATE_API = SEARCH_STATE_API + ("observation", "action_index")
@@ -34,14 +34,17 @@ SEARCH_OPTIONS = (
 
 class AlphaZeroPlayer(Player):
     name = "alphazero"
-    description = "AlphaZero: PUCT tree search guided by a trained policy/value network (model=FILE or run dir)."
+    description = ("AlphaZero: PUCT (or Gumbel root) tree search guided by a trained policy/value network "
+                   "(model=FILE or run dir).")
     options = (
         Option("model", Path, None, "model file (.npz) or a training run directory (uses DIR/best.npz); "
                "none: the model bundled for the game", optional=True),
         Option("seconds", float, None, "time per move in seconds; none = no limit", min=0.0, optional=True),
         *SEARCH_OPTIONS,
+        *SEARCH_KIND_OPTIONS,
         Option("temperature", float, 0.0, "0 plays the most visited move; > 0 samples moves with "
-               "probability proportional to visits^(1/temperature)", min=0.0, max=100.0),
+               "probability proportional to visits^(1/temperature) (search=gumbel: > 0 turns the root's Gumbel "
+               "noise on)", min=0.0, max=100.0),
         Option("temperature_plies", int, None, "apply the temperature only in the first N plies of the game "
                "(none: every move)", min=0, optional=True),
         Option("dirichlet_epsilon", float, 0.0, "weight of Dirichlet noise in the root priors "
@@ -66,10 +69,8 @@ class AlphaZeroPlayer(Player):
         self.network = network
         self._rng = np.random.default_rng(options["seed"])
         evaluate = limit_blas(network_evaluator(network), options["threads"])
-        self.search = PUCTSearch(evaluate, c_puct=options["c_puct"], fpu=options["fpu"],
-                                 leaf_batch=options["leaf_batch"], dirichlet_alpha=options["dirichlet_alpha"],
-                                 dirichlet_epsilon=options["dirichlet_epsilon"], cache_size=options["cache_size"],
-                                 repetition_draws=options["repetition_draws"], rng=self._rng)
+        self.search = build_search(evaluate, options, simulations=options["simulations"],
+                                   dirichlet_epsilon=options["dirichlet_epsilon"], rng=self._rng)
         self._analysis: dict | None = None
 
     @classmethod
@@ -105,8 +106,12 @@ class AlphaZeroPlayer(Player):
         if not legal:
             raise MoveError(f"alphazero was asked to move in a finished game ({state.to_text()})")
         started = time.perf_counter()
+        temperature = self.config["temperature"]
+        limit = self.config["temperature_plies"]
+        if limit is not None and state.ply >= limit:
+            temperature = 0.0
         search = self.search
-        search.set_root(state, self.config["reuse"])
+        search.set_root(state, self.config["reuse"], temperature=temperature)
         done = 0
         if len(legal) > 1:
             deadline = None if seconds is None else started + seconds
@@ -115,18 +120,14 @@ class AlphaZeroPlayer(Player):
         if len(legal) == 1 or not children:
             move = legal[0]
         else:
-            temperature = self.config["temperature"]
-            limit = self.config["temperature_plies"]
-            if limit is not None and state.ply >= limit:
-                temperature = 0.0
-            move = choose_from_visits(children, temperature, self._rng).move
+            move = search.choose_move(temperature, self._rng)
         self._analysis = self._describe(state, children, move, done, time.perf_counter() - started)
         return move
 
     def _describe(self, state: State, children, move, done: int, seconds: float) -> dict:
         text = state.move_to_text
         chosen = next((c for c in children if c.move == move), None)
-        return {
+        info = {
             "move": text(move),
             "visits": {text(c.move): c.visits for c in sorted(children, key=lambda c: -c.visits)},
             "priors": {text(c.move): round(c.prior, 4) for c in sorted(children, key=lambda c: -c.prior)},
@@ -134,5 +135,8 @@ class AlphaZeroPlayer(Player):
             "simulations": done,
             "seconds": seconds,
             "nodes": self.search.size,
-            "engine": "puct",
+            "engine": self.search.kind,
         }
+        if isinstance(self.search, GumbelSearch):
+            info.update(self.search.root_analysis(text))
+        return info

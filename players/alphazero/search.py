@@ -211,8 +211,12 @@ class PUCTSearch:
         self._signature: tuple | None = None
         self._root_noised = False
 
-    def set_root(self, state: State, reuse: bool = True) -> bool:
-        """Search from ``state``; keeps the tree if it was grown for this very position.  Returns True if kept."""
+    def set_root(self, state: State, reuse: bool = True, temperature: float = 0.0) -> bool:
+        """Search from ``state``; keeps the tree if it was grown for this very position.  Returns True if kept.
+
+        ``temperature``: how the move will be chosen.  PUCT applies it only when choosing
+        (:meth:`choose_move`); a search whose root noise depends on it (Gumbel) needs it now.
+        """
         signature = _signature(state)
         kept = reuse and self.root >= 0 and self._signature == signature
         if not kept:
@@ -438,6 +442,18 @@ class PUCTSearch:
 
     def root_visits(self) -> int:
         return int(self.visits[self.root]) if self.root >= 0 else 0
+
+    # The interface self-play and the player use, whichever search runs (see gumbel.py for the other).
+    def policy_target(self) -> tuple[list, list[int]]:
+        """The training target at the root: its moves and weights proportional to their probabilities
+        (here the visit counts)."""
+        children = self.root_children()
+        return [c.move for c in children], [c.visits for c in children]
+
+    def choose_move(self, temperature: float, rng: np.random.Generator) -> Any:
+        """The move to play after a search (see :func:`choose_from_visits`); None before any."""
+        children = self.root_children()
+        return choose_from_visits(children, temperature, rng).move if children else None
 
 
 def move_priors_from_legal(legal_logits: np.ndarray, actions: np.ndarray) -> np.ndarray:

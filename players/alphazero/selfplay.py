@@ -15,7 +15,7 @@ import numpy as np
 from plyground.protocols import Game, GameRecord
 
 from .examples import Examples, Step, make_step
-from .search import PUCTSearch, choose_from_visits
+from .search import PUCTSearch
 
 
 @dataclass(frozen=True)
@@ -29,11 +29,12 @@ class SelfPlaySettings:
 
 
 class SelfPlayGame:
-    """One self-play game with ``search`` (its Dirichlet noise on) choosing both sides' moves.
+    """One self-play game with ``search`` (its root noise on) choosing both sides' moves.
 
     Every position where a move was chosen gives one example: a copy of its
-    observation, the visit distribution of the search there, and - once the
-    game is over - the result for the player who was to move there.
+    observation, the search's policy target there (PUCT: the visit
+    distribution; Gumbel: the improved policy), and - once the game is over -
+    the result for the player who was to move there.
 
     Use: ``while game.next_search(): <search.run(settings.simulations)>; game.play_searched_move()``,
     then :meth:`result`.
@@ -73,17 +74,20 @@ class SelfPlayGame:
                     return False
             legal = state.legal_moves()
             if len(legal) > 1:
-                self.search.set_root(state, reuse=True)
+                self.search.set_root(state, reuse=True, temperature=self._temperature())
                 return True
             self.steps.append(make_step(state, legal, [1.0]))
             self._play(legal[0])
 
     def play_searched_move(self) -> None:
-        """Record the search's visit distribution and play its choice."""
-        children = self.search.root_children()
-        self.steps.append(make_step(self.state, [c.move for c in children], [c.visits for c in children]))
-        temperature = 1.0 if len(self.record.moves) < self.settings.temperature_plies else 0.0
-        self._play(choose_from_visits(children, temperature, self.rng).move)
+        """Record the search's policy target and play its choice."""
+        moves, weights = self.search.policy_target()
+        self.steps.append(make_step(self.state, moves, weights))
+        self._play(self.search.choose_move(self._temperature(), self.rng))
+
+    def _temperature(self) -> float:
+        """tau = 1 for the first ``temperature_plies`` plies, then 0."""
+        return 1.0 if len(self.record.moves) < self.settings.temperature_plies else 0.0
 
     def _play(self, move) -> None:
         self.search.note_position(self.state)

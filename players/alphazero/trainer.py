@@ -27,7 +27,7 @@ import math
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -37,13 +37,15 @@ from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.stats import Score, elo_from_score
 
+from .actor_pool import ActorPool, make_actor_pool
+from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, game_spec, selfplay_groups, selfplay_spec, trainer_path
 from .batched import GameSpec, play_selfplay_games
 from .compute import compute_threads
 from .examples import Examples
 from .models import build_network, load_model, network_evaluator, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory, atomic_copy, record_from_json
-from .gumbel import SEARCH_KIND_OPTIONS, build_search
+from .gumbel import SEARCH_KIND_OPTIONS, TRAINER_SEARCH_KIND_OPTIONS, build_search
 from .search import PUCTSearch
 from .selfplay import SelfPlaySettings, play_selfplay_game
 
@@ -93,7 +95,7 @@ class AlphaZeroTrainer(Trainer):
         Option("cache_size", int, 100_000, "network evaluations remembered by position during a phase", min=0),
         Option("repetition_draws", bool, True, "searches value a return to an earlier position of the game or "
                "line as a draw (no aimless cycling when ahead)"),
-        *SEARCH_KIND_OPTIONS,       # puct or gumbel, in self-play, comparison and evaluation games
+        *TRAINER_SEARCH_KIND_OPTIONS,   # puct or gumbel, in self-play, comparison and evaluation games
         # comparison and evaluation
         Option("comparison_simulations", int, None, "simulations per move in comparison and evaluation "
                "games (none: simulations)", min=1, optional=True),
@@ -108,6 +110,14 @@ class AlphaZeroTrainer(Trainer):
         Option("save_every", int, 1, "self-play games per replay chunk written to disk", min=1),
         Option("seed", int, 0, "seed for the initial network, self-play and comparison games", min=0),
         Option("threads", int, 1, "BLAS/numba threads while training", min=1, max=256),
+        # worker processes (docs/distributed.md)
+        Option("workers", int, 0, "worker processes playing self-play, comparison and evaluation games (0: one "
+               "per available core, or per CPU of the Ray cluster; 1 with backend=local: all in this process)",
+               min=0, max=4096),
+        Option("backend", str, "local", "where the workers run: local processes, or Ray actors (pip install "
+               "'plyground[distributed]')", choices=("local", "ray")),
+        Option("address", str, None, "backend=ray: address of a running Ray cluster, e.g. 10.0.0.5:6379 or auto "
+               "(none: start a Ray instance on this machine)", optional=True),
         Option("plots", bool, True, "draw PNG plots (needs matplotlib)"),
         # teacher bootstrap of the initial network (bootstrap.py)
         Option("bootstrap_games", Path, None, "record file of expert games (e.g. PDN) whose positions, labelled "
@@ -136,6 +146,14 @@ class AlphaZeroTrainer(Trainer):
         self.log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
         self._check_resume()
         self._iteration_started = time.perf_counter()
+        if options["address"] is not None and options["backend"] != "ray":
+            raise UsageError(f"trainer {self.name}: address={options['address']} is for backend=ray; set "
+                             f"backend=ray or leave address out")
+        if options["backend"] == "ray":
+            from .actors_ray import import_ray
+            import_ray()                      # without the extra: one line now, before the run starts
+        self._pool: ActorPool | None = None
+        self._pool_made = False
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -231,7 +249,10 @@ class AlphaZeroTrainer(Trainer):
                     self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
                              f"{state['best_iteration']} in {rundir.best_path}")
         finally:
-            rundir.release()
+            try:
+                self._close_actors()
+            finally:
+                rundir.release()
         return rundir.best_path
 
     def _iteration(self, state: dict) -> dict:
@@ -279,25 +300,28 @@ class AlphaZeroTrainer(Trainer):
             return
         if done:
             self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
-        network = load_model(rundir.best_path, self.game)
+        network = load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
         evaluate = network_evaluator(network)
 
         def make_search() -> PUCTSearch:
-            return build_search(evaluate, cfg, simulations=cfg["simulations"],
-                                dirichlet_epsilon=cfg["dirichlet_epsilon"])
+            return self._selfplay_search(evaluate)
 
-        settings = self._selfplay_settings()
         names = (f"iter-{best_iteration:04d}",) * 2
+        event = f"alphazero self-play, iteration {k}"
 
         def spec(g: int) -> GameSpec:
-            return GameSpec(g, np.random.default_rng([cfg["seed"], k, g]), names,
-                            {"Event": f"alphazero self-play, iteration {k}", "Round": str(g + 1)})
+            return selfplay_spec(cfg["seed"], k, g, names, event)
 
-        if cfg["parallel_games"] > 1:
+        pool = self._actors()
+        if pool is not None:
+            groups = selfplay_groups(done, target, cfg["parallel_games"], pool.size)
+            games = pool.selfplay(k, groups, rundir.best_path, names, event)
+        elif cfg["parallel_games"] > 1:
             games = play_selfplay_games(self.game, (spec(g) for g in range(done, target)), make_search, evaluate,
-                                        settings, parallel_games=cfg["parallel_games"])
+                                        self._selfplay_settings(), parallel_games=cfg["parallel_games"])
         else:
-            games = self._one_at_a_time([spec(g) for g in range(done, target)], make_search(), settings)
+            games = self._one_at_a_time([spec(g) for g in range(done, target)], make_search(),
+                                        self._selfplay_settings())
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
         # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
         finished: dict[int, tuple[Examples, GameRecord]] = {}
@@ -323,6 +347,16 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
                          f"phase ETA {_duration(rate * (target - done - count))}{self._run_eta(k)}")
+        if pool is not None and pool.stats.seconds:
+            stats = pool.stats
+            self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
+                     f"{stats.mean_batch:.1f} leaves, {stats.evaluations / stats.seconds:.0f} evaluations/s per "
+                     f"worker, network {100 * stats.network_share:.0f}% of their time")
+
+    def _selfplay_search(self, evaluate) -> PUCTSearch:
+        """The search tree of one self-play game (worker processes build theirs with this too)."""
+        cfg = self.config
+        return build_search(evaluate, cfg, simulations=cfg["simulations"], dirichlet_epsilon=cfg["dirichlet_epsilon"])
 
     def _selfplay_settings(self) -> SelfPlaySettings:
         """How self-play games are played (a subclass may add an adjudicator)."""
@@ -432,18 +466,10 @@ class AlphaZeroTrainer(Trainer):
         path = rundir.comparison_path(k)
         finished = rundir.read_games(path)
         if len(finished) < games:
-            new_net = load_model(rundir.checkpoint_path(k), self.game)
-            best_net = load_model(rundir.best_path, self.game)
-            new = self._match_player(new_net, cfg["comparison_temperature_plies"])
-            best = self._match_player(best_net, cfg["comparison_temperature_plies"])
             names = (f"iter-{k:04d} (new)", f"iter-{best_iteration:04d} (best)")
             started, done_before, last_line = time.perf_counter(), len(finished), 0.0
-            for i in range(len(finished), games):
+            for i, record in self._comparison_games(k, range(len(finished), games), names):
                 new_first = i % 2 == 0
-                pair, pair_names = ((new, best), names) if new_first else ((best, new), names[::-1])
-                record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
-                                   seed=_seed(cfg["seed"], k, i, 2))
-                record.tags.update({"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)})
                 finished.append({"record": record.to_json(), "new_first": new_first})
                 rundir.write_games(path, finished, iteration=k, new=k, best=best_iteration)
                 rundir.write_records("comparison", k, [record_from_json(g["record"]) for g in finished])
@@ -469,9 +495,43 @@ class AlphaZeroTrainer(Trainer):
         return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses, "score": percent,
                           "elo_diff": diff, "against": best_iteration}
 
+    def _comparison_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
+        """Comparison games ``numbers`` of iteration ``k`` (the new network first in even games), in order;
+        on the workers, each game with fresh players, so that it does not depend on which worker played it."""
+        cfg, rundir = self.config, self.rundir
+        plies = cfg["comparison_temperature_plies"]
+
+        def tags(i: int) -> dict:
+            return {"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)}
+
+        pool = self._actors()
+        if pool is not None:
+            new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
+            best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
+            yield from pool.matches([
+                MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
+                         names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
+                for i in numbers])
+            return
+        new_player = self._match_player(load_model(rundir.checkpoint_path(k), self.game), plies)
+        best_player = self._match_player(load_model(rundir.best_path, self.game), plies)
+        for i in numbers:
+            new_first = i % 2 == 0
+            pair, pair_names = ((new_player, best_player), names) if new_first else \
+                ((best_player, new_player), names[::-1])
+            record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
+                               seed=_seed(cfg["seed"], k, i, 2), adjudicator=self._match_adjudicator())
+            record.tags.update(tags(i))
+            yield i, record
+
     def _gate_passes(self, percent: float) -> bool:
         """Whether a comparison score (percent) makes the new network the best."""
         return percent >= self.config["replace_threshold"]
+
+    def _match_adjudicator(self):
+        """``play_game``'s adjudicator for comparison and evaluation games (None: played out; a subclass
+        may end them early, e.g. by an engine's verdict)."""
+        return None
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
@@ -479,29 +539,92 @@ class AlphaZeroTrainer(Trainer):
         games = cfg["evaluation_games"]
         if not games:
             return None
-        from plyground.registry import get_registry
         path = rundir.evaluation_path(k)
         finished = rundir.read_games(path)
         opponent_spec = cfg["evaluation_opponent"]
         if len(finished) < games:
-            opponent = get_registry().make_player(opponent_spec, self.game)
-            agent = self._match_player(load_model(rundir.best_path, self.game), 0)
             names = (f"iter-{k:04d}", opponent_spec)
-            try:
-                for i in range(len(finished), games):
-                    agent_first = i % 2 == 0
-                    pair, pair_names = ((agent, opponent), names) if agent_first else ((opponent, agent), names[::-1])
-                    record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
-                                       seed=_seed(cfg["seed"], k, i, 3))
-                    finished.append({"record": record.to_json(), "new_first": agent_first})
-                    rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
-            finally:
-                opponent.close()
+            for i, record in self._evaluation_games(k, range(len(finished), games), names):
+                finished.append({"record": record.to_json(), "new_first": i % 2 == 0})
+                rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
         score = _score(finished[:games])
         self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {score.wins} W {score.draws} D "
                  f"{score.losses} L (score {score.score:.1%})")
         return {"opponent": opponent_spec, "wins": score.wins, "draws": score.draws, "losses": score.losses,
                 "score": 100.0 * score.score, "elo": _elo_diff(score)}
+
+    def _evaluation_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
+        """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games), in order."""
+        from plyground.registry import get_registry
+        cfg, rundir = self.config, self.rundir
+        opponent_spec = cfg["evaluation_opponent"]
+        pool = self._actors()
+        if pool is not None:
+            get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
+            agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
+            yield from pool.matches([
+                MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
+                         names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
+                for i in numbers])
+            return
+        opponent_player = get_registry().make_player(opponent_spec, self.game)
+        agent_player = self._match_player(load_model(rundir.best_path, self.game), 0)
+        try:
+            for i in numbers:
+                agent_first = i % 2 == 0
+                pair, pair_names = ((agent_player, opponent_player), names) if agent_first else \
+                    ((opponent_player, agent_player), names[::-1])
+                yield i, play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
+                                   seed=_seed(cfg["seed"], k, i, 3), adjudicator=self._match_adjudicator())
+        finally:
+            opponent_player.close()
+
+    # ------------------------------------------------------------ worker processes
+    def _actors(self) -> ActorPool | None:
+        """The pool of workers playing this run's games, started on first use; None: this process plays."""
+        if not self._pool_made:
+            cfg = self.config
+            setup = ActorSetup(trainer_path(type(self)), self._worker_game_spec(), dict(cfg))
+            self._pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
+            self._pool_made = True
+        return self._pool
+
+    def _worker_game_spec(self) -> str:
+        """The spec from which workers rebuild the game (checked here, so a failure is one line, early)."""
+        from plyground.registry import get_registry
+        spec = game_spec(self.game)
+        try:
+            same = get_registry().make_game(spec).params == self.game.params
+        except UsageError as exc:
+            raise UsageError(f"worker processes rebuild the game from its spec {spec!r}, which fails: {exc}; "
+                             f"set workers=1 to play every game in this process") from None
+        if not same:
+            raise UsageError(f"worker processes cannot rebuild game {self.game.name} from its spec {spec!r}; "
+                             f"set workers=1 to play every game in this process")
+        return spec
+
+    def _model_blob(self, path: Path) -> ModelBlob:
+        load_model(path, self.game)          # a damaged file gets one clear line here, not in a worker
+        return ModelBlob.read(path)
+
+    def _close_actors(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+        self._pool, self._pool_made = None, False
+
+    @classmethod
+    def for_worker(cls, game: Game, config: dict[str, Any]) -> "AlphaZeroTrainer":
+        """This trainer without a run directory, in a worker process: its game-playing hooks
+        (``_selfplay_search``, ``_selfplay_settings``, ``_match_player``, ``_match_adjudicator``) and nothing
+        else.  Whatever those hooks hold (expert iteration: a Stockfish judge) is the worker's own, released
+        by :meth:`close`; nothing of the sort is ever sent between processes."""
+        trainer = cls.__new__(cls)
+        trainer.game, trainer.run_dir, trainer.config = game, None, dict(config)
+        trainer.log = lambda line: None
+        return trainer
+
+    def close(self) -> None:
+        """Release what the game-playing hooks hold (nothing here; a subclass's engine, say)."""
 
     # ------------------------------------------------------------ bookkeeping
     def _finish(self, k: int, state: dict, evaluation: dict | None) -> None:

@@ -1,0 +1,308 @@
+"""Self-play actors: what a worker process (or Ray actor) of the AlphaZero trainer does.
+
+Roles, as in OpenSpiel, KataGo and Leela Chess Zero: the trainer's main
+process is the **learner** (it trains the network and writes the run
+directory); **actors** play the self-play games with the best network, and
+the same actors act as the **evaluator**, playing the gate's comparison games
+and the evaluation games.  An actor is given plain data only - the game spec,
+the trainer's class and options, network files as bytes, lists of game
+numbers - and sends back plain data: each game's examples as arrays and its
+record as JSON, as soon as it finishes.  Nothing holding a process or a file
+(a Stockfish judge, an open network) crosses a process boundary: the actor
+builds its own through the trainer's hooks (:meth:`AlphaZeroTrainer.for_worker`).
+
+Self-play games are handed out in groups (:func:`selfplay_groups`); an actor
+plays a group with the batched driver, its games' leaves in one network call.
+A game's examples depend only on its seed and the other games of its group -
+the network's matrix products round differently for different batch sizes -
+so they do not depend on which worker played it, or when.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import tempfile
+import time
+import traceback
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Union
+
+import numpy as np
+
+from plyground.errors import PlygroundError
+from plyground.options import Spec
+from plyground.protocols import Game
+
+from .batched import BatchStats, GameSpec, play_selfplay_games
+from .models import load_model, network_evaluator
+
+#: How many networks an actor keeps loaded (a comparison needs two at once).
+_NETWORKS_KEPT = 4
+
+
+# ------------------------------------------------------------------ what an actor is given
+@dataclass(frozen=True)
+class ActorSetup:
+    """Sent once to every actor: enough to rebuild the game and the trainer's game-playing hooks."""
+
+    trainer: str                 # "module:Class" of the trainer
+    game: str                    # game spec, e.g. "chess:encoding=deep_pepper"
+    config: dict                 # the trainer's resolved options
+
+
+@dataclass(frozen=True)
+class ModelBlob:
+    """A network file's bytes, named by their digest; ``data`` is left out once an actor has it."""
+
+    digest: str
+    data: bytes | None = None
+
+    @classmethod
+    def read(cls, path: Path) -> "ModelBlob":
+        data = Path(path).read_bytes()
+        return cls(hashlib.sha256(data).hexdigest()[:16], data)
+
+    def without_data(self) -> "ModelBlob":
+        return ModelBlob(self.digest)
+
+
+@dataclass(frozen=True)
+class SelfPlayJob:
+    """Self-play games ``numbers`` of iteration ``iteration``, played together with network ``model``."""
+
+    iteration: int
+    numbers: tuple[int, ...]
+    model: ModelBlob
+    names: tuple[str, str]
+    event: str
+
+    def describe(self) -> str:
+        return f"self-play {_numbers_text(self.numbers)} of iteration {self.iteration}"
+
+
+@dataclass(frozen=True)
+class MatchSide:
+    """One side of a match game: an AlphaZero player on ``model``, or the player ``spec``."""
+
+    model: ModelBlob | None = None
+    spec: str | None = None
+    temperature_plies: int = 0
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """Game ``index`` of a comparison or evaluation phase, with its own seed."""
+
+    kind: str                    # "comparison" or "evaluation"
+    iteration: int
+    index: int
+    sides: tuple[MatchSide, MatchSide]
+    names: tuple[str, str]
+    seed: int
+    max_plies: int | None
+    tags: dict = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return f"{self.kind} game {self.index} of iteration {self.iteration}"
+
+
+Job = Union[SelfPlayJob, MatchJob]
+
+
+def with_models_known(job: Job, known: set[str]) -> Job:
+    """``job`` without the bytes of networks in ``known`` (the actor has them); adds its networks to ``known``."""
+    if isinstance(job, SelfPlayJob):
+        model = job.model.without_data() if job.model.digest in known else job.model
+        known.add(job.model.digest)
+        return SelfPlayJob(job.iteration, job.numbers, model, job.names, job.event)
+    sides = []
+    for side in job.sides:
+        if side.model is not None:
+            side = MatchSide(side.model.without_data() if side.model.digest in known else side.model,
+                             side.spec, side.temperature_plies)
+            known.add(side.model.digest)
+        sides.append(side)
+    return MatchJob(job.kind, job.iteration, job.index, tuple(sides), job.names, job.seed, job.max_plies, job.tags)
+
+
+# ------------------------------------------------------------------ how the work is split
+def selfplay_groups(first: int, target: int, parallel_games: int, workers: int) -> list[tuple[int, ...]]:
+    """Games ``first .. target-1`` as the groups handed to actors, in order.
+
+    Rounds of one full group (``parallel_games`` consecutive games) per
+    worker while there are games for a whole round; the rest is split evenly
+    over the workers, so that they finish together instead of one playing a
+    last full group alone.  The groups are a function of these four numbers
+    only, so a game's group (and so its examples) does not depend on timing.
+    """
+    groups: list[tuple[int, ...]] = []
+    start = first
+    while target - start >= workers * parallel_games:
+        for _ in range(workers):
+            groups.append(tuple(range(start, start + parallel_games)))
+            start += parallel_games
+    remaining = target - start
+    parts = min(workers, remaining)
+    for part in range(parts):
+        size = remaining // parts + (part < remaining % parts)
+        groups.append(tuple(range(start, start + size)))
+        start += size
+    return groups
+
+
+def selfplay_spec(seed: int, iteration: int, number: int, names: tuple[str, str], event: str) -> GameSpec:
+    """Self-play game ``number`` of ``iteration``: its generator is seeded by the three numbers alone."""
+    return GameSpec(number, np.random.default_rng([seed, iteration, number]), names,
+                    {"Event": event, "Round": str(number + 1)})
+
+
+def game_spec(game: Game) -> str:
+    """The spec that rebuilds ``game`` in another process: its name and the parameters off their defaults."""
+    changed = {opt.name: _option_text(game.params[opt.name]) for opt in game.options
+               if opt.name in game.params and game.params[opt.name] != opt.default}
+    return str(Spec(game.name, changed))
+
+
+def _option_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def trainer_path(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _import_class(path: str) -> type:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+# ------------------------------------------------------------------ the actor
+class SelfPlayActor:
+    """Plays the jobs it is given with the trainer's own hooks; one lives in each worker."""
+
+    def __init__(self, setup: ActorSetup) -> None:
+        from plyground.registry import get_registry
+        self.game = get_registry().make_game(setup.game)
+        self.trainer = _import_class(setup.trainer).for_worker(self.game, setup.config)
+        self._networks: OrderedDict[str, Any] = OrderedDict()
+        self._folder = tempfile.TemporaryDirectory(prefix="plyground-actor-")
+
+    def run(self, job: Job) -> Iterator[tuple]:
+        """The messages of ``job``: ``("game", number, arrays, record)`` per self-play game or
+        ``("match", index, record)``, then ``("done", stats)``."""
+        if isinstance(job, SelfPlayJob):
+            return self._selfplay(job)
+        if isinstance(job, MatchJob):
+            return self._match(job)
+        raise TypeError(f"an actor cannot play {type(job).__name__}")
+
+    def close(self) -> None:
+        self.trainer.close()
+        self._folder.cleanup()
+
+    def _network(self, blob: ModelBlob):
+        network = self._networks.get(blob.digest)
+        if network is not None:
+            self._networks.move_to_end(blob.digest)
+            return network
+        if blob.data is None:
+            raise RuntimeError(f"network {blob.digest} was never sent to this actor")
+        path = Path(self._folder.name) / f"{blob.digest}.npz"
+        path.write_bytes(blob.data)
+        network = load_model(path, self.game)
+        path.unlink()
+        self._networks[blob.digest] = network
+        while len(self._networks) > _NETWORKS_KEPT:
+            self._networks.popitem(last=False)
+        return network
+
+    def _selfplay(self, job: SelfPlayJob) -> Iterator[tuple]:
+        cpu = time.process_time()
+        evaluate = network_evaluator(self._network(job.model))
+        settings = self.trainer._selfplay_settings()   # expert iteration: this actor's own Stockfish judge
+        seed = self.trainer.config["seed"]
+        specs = [selfplay_spec(seed, job.iteration, g, job.names, job.event) for g in job.numbers]
+        stats = BatchStats()
+        games = play_selfplay_games(self.game, specs, lambda: self.trainer._selfplay_search(evaluate), evaluate,
+                                    settings, parallel_games=len(specs), stats=stats)
+        for number, examples, record in games:
+            yield "game", number, examples.arrays(), record.to_json()
+        yield "done", {**stats_to_dict(stats), "cpu_seconds": time.process_time() - cpu}
+
+    def _match(self, job: MatchJob) -> Iterator[tuple]:
+        from plyground.match import play_game
+        players = []
+        try:
+            for side in job.sides:
+                players.append(self._player(side))
+            record = play_game(self.game, players, names=job.names, max_plies=job.max_plies, seed=job.seed,
+                               adjudicator=self.trainer._match_adjudicator())
+        finally:
+            for player in players:
+                player.close()
+        record.tags.update(job.tags)
+        yield "match", job.index, record.to_json()
+        yield "done", None
+
+    def _player(self, side: MatchSide):
+        if side.model is not None:
+            return self.trainer._match_player(self._network(side.model), side.temperature_plies)
+        from plyground.registry import get_registry
+        return get_registry().make_player(side.spec, self.game)
+
+
+def job_messages(actor: SelfPlayActor, job: Job) -> Iterator[tuple]:
+    """The messages of ``job`` on ``actor``; a failure ends them with ``("error", summary, traceback)``."""
+    try:
+        yield from actor.run(job)
+    except Exception as exc:         # reported to the trainer, which names the worker and the game
+        yield error_message(exc, job)
+
+
+def error_message(exc: BaseException, job: Job | None = None) -> tuple:
+    summary = str(exc) if isinstance(exc, PlygroundError) else f"{type(exc).__name__}: {exc}"
+    game = _game_in_traceback(exc)
+    if game is not None and isinstance(job, SelfPlayJob) and len(job.numbers) > 1:
+        summary = f"in game {game}: {summary}"
+    details = None if isinstance(exc, PlygroundError) else "".join(traceback.format_exception(exc))
+    return "error", summary, details
+
+
+def _game_in_traceback(exc: BaseException) -> int | None:
+    """The number of the self-play game whose step raised ``exc``, when the driver's frames show it."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        local = tb.tb_frame.f_locals
+        for candidate in (local.get("spec"), getattr(local.get("slot"), "spec", None)):
+            if isinstance(candidate, GameSpec):
+                found = candidate.number
+        tb = tb.tb_next
+    return found
+
+
+def stats_to_dict(stats: BatchStats) -> dict:
+    return {"network_calls": stats.network_calls, "evaluations": stats.evaluations,
+            "network_seconds": stats.network_seconds, "seconds": stats.seconds}
+
+
+def add_stats(total: BatchStats, part: dict) -> None:
+    total.network_calls += part["network_calls"]
+    total.evaluations += part["evaluations"]
+    total.network_seconds += part["network_seconds"]
+    total.seconds += part["seconds"]
+
+
+def _numbers_text(numbers: tuple[int, ...]) -> str:
+    """Game numbers as in the replay chunks' names (from 0): "game 4", "games 4-7"."""
+    if len(numbers) == 1:
+        return f"game {numbers[0]}"
+    if list(numbers) == list(range(numbers[0], numbers[0] + len(numbers))):
+        return f"games {numbers[0]}-{numbers[-1]}"
+    return "games " + ", ".join(map(str, numbers))
