@@ -11,12 +11,17 @@ from .stats import Score
 
 def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | None = None,
               renderer: Renderer | None = None, budget: Budget = Budget(), start: State | None = None,
-              max_plies: int | None = None, seed: int | None = None) -> GameRecord:
+              max_plies: int | None = None, seed: int | None = None,
+              adjudicator: Callable[[State, int], tuple[tuple[float, float], str] | None] | None = None,
+              ) -> GameRecord:
     """Play one game to its end (or the ply cap) and return its record.
 
     Players and the renderer only ever receive clones of the game state.  A
     player that raises is recorded as an unfinished game whose reason names
-    it; a player that returns an illegal move forfeits.
+    it; a player that returns an illegal move forfeits.  ``adjudicator(state,
+    plies)``, asked before every move, may end the game early by returning
+    ``(returns, reason)`` (a training's engine judge, e.g. Stockfish
+    resignation); None plays on.
     """
     state = start.clone() if start is not None else game.new_initial_state()
     names = tuple(names or (p.name for p in players))
@@ -33,6 +38,11 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     while not state.is_terminal():
         if max_plies is not None and len(record.moves) >= max_plies:
             record.returns, record.reason = (0.0, 0.0), f"ply cap ({max_plies} plies)"
+            break
+        verdict = adjudicator(state.clone(), len(record.moves)) if adjudicator is not None else None
+        if verdict is not None:
+            returns, record.reason = verdict
+            record.returns = (float(returns[0]), float(returns[1]))
             break
         side = state.current_player()
         player = players[side]

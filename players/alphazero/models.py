@@ -129,7 +129,22 @@ def check_model(path: Path, meta: dict, game: Game) -> None:
     if meta["game"] != game.name or shape != tuple(game.observation_shape) or actions != game.num_actions:
         raise ModelFileError(
             f"model file {path} was trained for {meta['game']} (observations {shape}, {actions} actions); "
-            f"this game is {game.name} (observations {tuple(game.observation_shape)}, {game.num_actions} actions)")
+            f"this game is {game.name} (observations {tuple(game.observation_shape)}, {game.num_actions} actions)"
+            + _other_parameters_hint(meta, game))
+
+
+def _other_parameters_hint(meta: dict, game: Game) -> str:
+    """For a model of the same game with other parameters (another encoding): the game spec it plays."""
+    trained = meta.get("game_params") or {}
+    if meta["game"] != game.name or not isinstance(trained, dict):
+        return ""
+    current = getattr(game, "params", None) or {}
+    differing = {name: value for name, value in trained.items() if name in current and current[name] != value}
+    if not differing:
+        return ""
+    spec = game.name + ":" + ",".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                                      for name, value in differing.items())
+    return f"; play it with --game {spec}"
 
 
 def network_evaluator(network: Network):

@@ -17,7 +17,15 @@ typo for 208: 17 + 208 + 128 = 353).
   PolicyNetwork-full + Critic-full with ``separate=true``).
 
 The policy output is the game's action space (4672 for chess here; the paper's
-5120 was its own move indexing).  Save, load, optimiser and inference are the
+5120 was its own move indexing).
+
+``normalize`` (on by default) divides each of the 353 features by its
+largest usual value (piece counts by 8, attacker and defender values by 10,
+slider reach by 7), so every input lies in [0, 1].  Unscaled, the first
+layers' outputs are large enough that the tanh value unit starts saturated
+for many positions; Adam then pushes it to a constant ±1 within the first
+few steps and its gradient vanishes for good (seen in pretraining: value loss
+stuck at 1.10).  Save, load, optimiser and inference are the
 autograd plugin's :class:`AutogradNetwork`; the families are added to its
 family table so its ``load`` can rebuild them.
 """
@@ -35,6 +43,7 @@ from plyground.plugins.autograd import ops
 from plyground.plugins.autograd.networks import TRAINING_OPTIONS, AutogradNetwork
 from plyground.plugins.autograd.nn import Linear, Module, ReLU, Sequential, Tanh
 from plyground.plugins.autograd.tensor import Tensor
+from plyground.games.chess.encoding import DEEP_PEPPER_SIZE, PIECES_START, SLIDERS_START, SQUARES_START
 
 #: The paper's split of the 353 features (appendix 7.1.1): global, piece-centric, the rest square-centric.
 GLOBAL_FEATURES = 17
@@ -63,18 +72,35 @@ class _PartsLayer(Module):
         return lambda x: np.concatenate([first(x[:, :g]), second(x[:, g:p]), third(x[:, p:s])], axis=1)
 
 
+def feature_scale(size: int) -> np.ndarray | None:
+    """Per-feature factors that bring the 353 Deep Pepper features into [0, 1] (None for another size)."""
+    if size != DEEP_PEPPER_SIZE:
+        return None
+    scale = np.ones(size, dtype=np.float32)
+    scale[5:PIECES_START] = 1 / 8                   # piece counts
+    for slot in range(PIECES_START, SLIDERS_START, 5):
+        scale[slot + 3:slot + 5] = 1 / 10           # [present, file, rank, attacker, defender]: piece values
+    scale[SLIDERS_START:SQUARES_START] = 1 / 7      # squares a slider reaches in one direction
+    scale[SQUARES_START:] = 1 / 10                  # cheapest attacker / defender of each square
+    return scale
+
+
 class DeepPepperModel(Module):
-    """First layer(s), then a policy head (logits) and a tanh value head; ``critic_trunk`` None = shared."""
+    """First layer(s), then a policy head (logits) and a tanh value head; ``critic_trunk`` None = shared.
+    ``input_scale`` (or None) multiplies the features first."""
 
     def __init__(self, make_trunk: Callable[[], tuple[Module, int]], num_actions: int, h2p: int, h2e: int,
-                 separate: bool) -> None:
+                 separate: bool, input_scale: np.ndarray | None = None) -> None:
         super().__init__()
+        self.input_scale = input_scale
         self.trunk, width = make_trunk()
         self.critic_trunk = make_trunk()[0] if separate else None
         self.policy_head = Sequential(Linear(width, h2p), ReLU(), Linear(h2p, num_actions, init="xavier"))
         self.value_head = Sequential(Linear(width, h2e), ReLU(), Linear(h2e, 1, init="xavier"), Tanh())
 
     def forward(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        if self.input_scale is not None:
+            x = x * self.input_scale
         features = self.trunk(x)
         critic = features if self.critic_trunk is None else self.critic_trunk(x)
         return self.policy_head(features), ops.reshape(self.value_head(critic), (-1,))
@@ -82,8 +108,11 @@ class DeepPepperModel(Module):
     def _inference_plan(self, compile_module: Callable[[Module], Callable]) -> Callable:
         trunk, policy, value = (compile_module(m) for m in (self.trunk, self.policy_head, self.value_head))
         critic = trunk if self.critic_trunk is None else compile_module(self.critic_trunk)
+        scale = self.input_scale
 
         def run(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            if scale is not None:
+                x = x * scale
             features = trunk(x)
             return policy(features), value(features if critic is trunk else critic(x)).reshape(-1)
         return run
@@ -114,6 +143,8 @@ class DeepPepperPartsNetwork(_DeepPepperNetwork):
         Option("h2p", int, 2048, "hidden units of the policy head", min=1),
         Option("h2e", int, 512, "hidden units of the value head", min=1),
         Option("separate", bool, False, "separate first layers for policy and value (Policy-parts + Critic-parts)"),
+        Option("normalize", bool, True, "scale the 353 features into [0, 1] (unscaled, the tanh value unit "
+               "saturates and stops learning)"),
     )
     options = model_options + TRAINING_OPTIONS
 
@@ -126,7 +157,8 @@ class DeepPepperPartsNetwork(_DeepPepperNetwork):
                               f"square-centric features in an input of {size}")
         widths = (params["h1a"], params["h1b"], params["h1c"])
         return DeepPepperModel(lambda: (_PartsLayer((g, p, size), widths), sum(widths)), num_actions,
-                               params["h2p"], params["h2e"], params["separate"])
+                               params["h2p"], params["h2e"], params["separate"],
+                               feature_scale(size) if params["normalize"] else None)
 
 
 class DeepPepperFullNetwork(_DeepPepperNetwork):
@@ -138,6 +170,8 @@ class DeepPepperFullNetwork(_DeepPepperNetwork):
         Option("h2p", int, 2048, "hidden units of the policy head", min=1),
         Option("h2e", int, 2048, "hidden units of the value head", min=1),
         Option("separate", bool, False, "separate first layers for policy and value (Policy-full + Critic-full)"),
+        Option("normalize", bool, True, "scale the 353 features into [0, 1] (unscaled, the tanh value unit "
+               "saturates and stops learning)"),
     )
     options = model_options + TRAINING_OPTIONS
 
@@ -145,7 +179,8 @@ class DeepPepperFullNetwork(_DeepPepperNetwork):
     def make_model(cls, observation_shape, num_actions, params):
         size, h1 = math.prod(observation_shape), params["h1"]
         return DeepPepperModel(lambda: (Sequential(Linear(size, h1), ReLU()), h1), num_actions,
-                               params["h2p"], params["h2e"], params["separate"])
+                               params["h2p"], params["h2e"], params["separate"],
+                               feature_scale(size) if params["normalize"] else None)
 
 
 NETWORKS: tuple[type[AutogradNetwork], ...] = (DeepPepperPartsNetwork, DeepPepperFullNetwork)

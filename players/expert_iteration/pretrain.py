@@ -3,14 +3,20 @@
 For each position the labels are
 * policy: a softmax over Stockfish's evaluations of the children,
   ``pi(a) ∝ exp(score(a) / temperature_cp)``, ``score(a)`` = the evaluation of
-  the position after ``a`` for the side that played it;
+  the position after ``a`` for the side that played it (one MultiPV search of
+  the position scores every move at once);
 * value: ``tanh(max_a score(a) / scale_cp)`` for the side to move (the best
   child's evaluation, i.e. Stockfish's evaluation one ply deeper; no extra
   engine call).
 
 Positions come from a PGN file (every position of every game's main line, in
 file order) or, without one, from Stockfish self-play: each next move is drawn
-from the policy label itself, so the games vary.
+from the policy label itself, so the games vary.  Self-play between equals
+rarely reaches the lopsided endgames in which a won game must be converted
+(mating a bare king, promoting, avoiding stalemate); with ``random_opponent``
+that fraction of the games has one side (alternating) play uniformly random
+moves, so the labels also show how Stockfish finishes a won game and how the
+losing side's positions are valued.
 """
 from __future__ import annotations
 
@@ -25,11 +31,17 @@ SELFPLAY_MAX_PLIES = 120
 
 
 def child_scores(evaluator: StockfishEvaluator, state: Any) -> tuple[list, np.ndarray]:
-    """The legal moves of ``state`` and, for each, centipawns for the side to move after playing it."""
+    """The legal moves of ``state`` and, for each, centipawns for the side that plays it: from one
+    MultiPV search when the evaluator scores all moves at once, else one search per child position."""
     moves = list(state.legal_moves())
     mover = state.current_player()
     scores = np.empty(len(moves))
+    scored = evaluator.evaluate_moves(state) if getattr(evaluator, "all_moves", False) else {}
     for i, move in enumerate(moves):
+        uci = state.move_to_uci(move)
+        if uci in scored:
+            scores[i] = scored[uci]
+            continue
         state.apply(move)
         try:
             if state.is_terminal():
@@ -68,9 +80,11 @@ def pgn_positions(game: Any, path: str | Path) -> Iterator[Any]:
 
 
 def make_dataset(game: Any, evaluator: StockfishEvaluator, count: int, *, pgn: str | None = None,
-                 temperature_cp: float = 100.0, scale_cp: float = 400.0, seed: int = 0,
+                 temperature_cp: float = 100.0, scale_cp: float = 400.0, random_opponent: float = 0.0,
+                 seed: int = 0,
                  log: Callable[[str], None] = lambda line: None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``count`` labelled positions: observations, dense policies and values."""
+    """``count`` labelled positions: observations, dense policies and values (``random_opponent``:
+    the fraction of self-play games in which one side moves at random)."""
     rng = np.random.default_rng([seed, 36])
     observations, policies, values = [], [], []
 
@@ -92,25 +106,31 @@ def make_dataset(game: Any, evaluator: StockfishEvaluator, count: int, *, pgn: s
         if not values:
             raise ValueError(f"PGN file {pgn} holds no positions to pretrain on")
     else:
+        games = 0
         while len(values) < count:
             state = game.new_initial_state()
+            random_side = games % 2 if random_opponent > 0 and rng.random() < random_opponent else None
+            games += 1
             plies = 0
             while not state.is_terminal() and plies < SELFPLAY_MAX_PLIES and len(values) < count:
                 moves, probabilities = add(state)
-                state.apply(moves[int(rng.choice(len(moves), p=probabilities))])
+                if state.current_player() == random_side:
+                    state.apply(moves[int(rng.integers(len(moves)))])
+                else:
+                    state.apply(moves[int(rng.choice(len(moves), p=probabilities))])
                 plies += 1
     return np.stack(observations), np.stack(policies), np.asarray(values, np.float32)
 
 
 def pretrain_network(network: Any, game: Any, *, positions: int, pgn: str | None = None, engine: str = "stockfish",
                      depth: int = 6, epochs: int = 5, batch_size: int = 64, temperature_cp: float = 100.0,
-                     scale_cp: float = 400.0, seed: int = 0,
+                     scale_cp: float = 400.0, random_opponent: float = 0.0, seed: int = 0,
                      log: Callable[[str], None] = lambda line: None) -> list[dict[str, float]]:
     """Label ``positions`` positions with Stockfish and train ``network`` on them; the losses per epoch."""
-    with StockfishEvaluator(engine, depth) as evaluator:
+    with StockfishEvaluator(engine, depth, all_moves=True) as evaluator:
         observations, policies, values = make_dataset(game, evaluator, positions, pgn=pgn,
-                                                      temperature_cp=temperature_cp, scale_cp=scale_cp, seed=seed,
-                                                      log=log)
+                                                      temperature_cp=temperature_cp, scale_cp=scale_cp,
+                                                      random_opponent=random_opponent, seed=seed, log=log)
     n = len(values)
     batch = min(batch_size, n)
     rng = np.random.default_rng([seed, 37])

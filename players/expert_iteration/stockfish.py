@@ -18,6 +18,8 @@ from plyground.players.uci.engine import UciEngine, find_engine
 DEFAULT_ENGINE = "stockfish"
 #: A forced mate counts as this many centipawns (for the side that mates).
 MATE_CP = 10_000
+#: MultiPV for scoring every move when the engine declares no maximum (more than any position's moves).
+MAX_MULTIPV = 256
 VALUE_MODES = ("scaled", "result")
 
 
@@ -46,7 +48,7 @@ class StockfishEvaluator:
     """A running engine evaluating positions at a fixed depth (one thread, small hash: a cheap judge)."""
 
     def __init__(self, path: str = DEFAULT_ENGINE, depth: int = 8, *, hash_mb: int = 16,
-                 timeout: float = 30.0) -> None:
+                 timeout: float = 30.0, all_moves: bool = False) -> None:
         if depth < 1:
             raise UsageError(f"Stockfish depth must be at least 1, got {depth}")
         self.depth, self.timeout = depth, timeout
@@ -54,6 +56,14 @@ class StockfishEvaluator:
         for name, value in (("Threads", 1), ("Hash", hash_mb)):
             if self.engine.has_option(name):
                 self.engine.set_option(name, value)
+        self.all_moves = all_moves
+        if all_moves:
+            # One search scores every move (MultiPV as wide as the engine allows): far cheaper than a
+            # search per child position, and :meth:`evaluate_moves` needs it.
+            option = self.engine.options.get("multipv")
+            if option is None:
+                raise UsageError(f"{self.engine.label} has no MultiPV option; scoring every move needs it")
+            self.engine.set_option("MultiPV", option.max or MAX_MULTIPV)
         self.engine.is_ready()
 
     def evaluate_position(self, position: str) -> int:
@@ -69,6 +79,21 @@ class StockfishEvaluator:
 
     def evaluate_fen(self, fen: str) -> int:
         return self.evaluate_position(f"position fen {fen}")
+
+    def evaluate_moves(self, state: Any) -> dict[str, int]:
+        """Centipawns for the side to move after each of its moves (by UCI text), from one MultiPV
+        search at ``depth``; a move that mates scores ``MATE_CP``.  Needs ``all_moves=True``."""
+        if not self.all_moves:
+            raise RuntimeError("evaluate_moves needs a StockfishEvaluator made with all_moves=True")
+        scores: dict[str, int] = {}
+
+        def note(info: dict) -> None:
+            # Lines come depth by depth; the last line about a move is its deepest score.
+            if info.get("pv") and "score" in info:
+                scores[info["pv"][0]] = score_to_cp(info["score"])
+
+        self.engine.go(state.uci_position(), f"go depth {self.depth}", self.timeout, on_info=note)
+        return scores
 
     def close(self) -> None:
         self.engine.close()
@@ -114,6 +139,6 @@ class StockfishAdjudicator:
         else:
             v = 1.0 if cp_white > 0 else -1.0
         loser = "Black" if cp_white > 0 else "White"
-        reason = (f"{loser} resigns: Stockfish {cp_white:+d} cp for White at depth {self.evaluator.depth} "
-                  f"after {plies} plies")
+        reason = (f"{loser} resigns (Stockfish adjudication: {cp_white:+d} cp for White at depth "
+                  f"{self.evaluator.depth} after {plies} plies)")
         return (v, -v), reason

@@ -11,7 +11,8 @@ directory) is reused as it is; this trainer changes:
   ``adjudicate_after`` half-moves a fixed-depth evaluation of at least
   ``adjudicate_threshold`` centipawns for one side ends the game by
   resignation, and its examples take the value ``tanh(cp / adjudicate_scale)``
-  (or the plain result);
+  (or the plain result); comparison and evaluation games are adjudicated by
+  the same rule as wins and losses (``adjudicate_comparison``);
 * optional pretraining of the initial network on Stockfish-labelled positions
   (``pretrain_positions``, see ``pretrain.py``).
 """
@@ -49,6 +50,8 @@ EXPERT_ITERATION_OPTIONS = (
     Option("gate_strict", bool, True, "the new network must score more than replace_threshold (the paper's "
            "'more than half the time'); false: at least"),
     Option("adjudicate", bool, True, "end self-play games by resignation when Stockfish's evaluation is decisive"),
+    Option("adjudicate_comparison", bool, True, "with adjudicate: end comparison and evaluation games by the same "
+           "rule too, scored as a win for the side ahead"),
     Option("adjudicate_after", int, 40, "half-moves before the first Stockfish check (the paper's k)", min=0),
     Option("adjudicate_every", int, 2, "half-moves between Stockfish checks after that", min=1),
     Option("adjudicate_threshold", int, 500, "centipawns for one side that make the other resign", min=1),
@@ -66,6 +69,8 @@ EXPERT_ITERATION_OPTIONS = (
     Option("pretrain_epochs", int, 5, "passes over the pretraining positions", min=1),
     Option("pretrain_temperature", float, 100.0, "centipawns per unit of the softmax over the children's "
            "evaluations (the policy label)", min=1.0),
+    Option("pretrain_random_opponent", float, 0.0, "fraction of the pretraining self-play games in which one "
+           "side plays random moves (lopsided positions: how a won game is finished)", min=0.0, max=1.0),
 )
 
 
@@ -80,6 +85,8 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
                    "hand-made features, Stockfish resignation adjudication and optional pretraining.")
     produces = "alphazero:model={run}/best.npz"
     options = _with_defaults(AlphaZeroTrainer.options) + EXPERT_ITERATION_OPTIONS
+    #: The Stockfish judge, started on first use; a worker process (``for_worker``) starts its own.
+    _evaluator: StockfishEvaluator | None = None
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
         options = resolve_options(self.options, options, f"trainer {self.name}")
@@ -103,11 +110,20 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         settings = super()._selfplay_settings()
         if not self.config["adjudicate"]:
             return settings
+        return dataclasses.replace(settings, adjudicator=self._resignation_rule(self.config["adjudicate_value"]))
+
+    def _match_adjudicator(self) -> StockfishAdjudicator | None:
+        """Comparison and evaluation games end by the resignation rule too, as a plain win (a gate counts
+        wins, draws and losses, not the scaled values self-play trains on)."""
+        if not (self.config["adjudicate"] and self.config["adjudicate_comparison"]):
+            return None
+        return self._resignation_rule("result")
+
+    def _resignation_rule(self, value: str) -> StockfishAdjudicator:
         cfg = self.config
-        adjudicator = StockfishAdjudicator(self._judge(), after_plies=cfg["adjudicate_after"],
-                                           threshold_cp=cfg["adjudicate_threshold"], scale_cp=cfg["adjudicate_scale"],
-                                           value=cfg["adjudicate_value"], every=cfg["adjudicate_every"])
-        return dataclasses.replace(settings, adjudicator=adjudicator)
+        return StockfishAdjudicator(self._judge(), after_plies=cfg["adjudicate_after"],
+                                    threshold_cp=cfg["adjudicate_threshold"], scale_cp=cfg["adjudicate_scale"],
+                                    value=value, every=cfg["adjudicate_every"])
 
     def _judge(self) -> StockfishEvaluator:
         if self._evaluator is None:
@@ -129,6 +145,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         losses = pretrain_network(network, self.game, positions=cfg["pretrain_positions"], pgn=cfg["pretrain_pgn"],
                                   engine=cfg["stockfish"], depth=cfg["pretrain_depth"], epochs=cfg["pretrain_epochs"],
                                   batch_size=cfg["batch_size"], temperature_cp=cfg["pretrain_temperature"],
+                                  scale_cp=cfg["adjudicate_scale"], random_opponent=cfg["pretrain_random_opponent"],
                                   seed=cfg["seed"], log=self.log)
         save_model(network, rundir.checkpoint_path(0), self.game, Spec.parse(cfg["network"]).name, iteration=0,
                    epochs_done=0, role="pretrained", pretrain_losses=losses)
@@ -138,9 +155,12 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         try:
             return super().run()
         finally:
-            if self._evaluator is not None:
-                self._evaluator.close()
-                self._evaluator = None
+            self.close()
+
+    def close(self) -> None:
+        if self._evaluator is not None:
+            self._evaluator.close()
+            self._evaluator = None
 
 
 def _with_encoding(game: Game, encoding: str) -> Game:

@@ -361,11 +361,13 @@ class UciEngine:
             self.send("ucinewgame")
             self.is_ready()
 
-    def go(self, position: str, go: str, timeout: float | None) -> tuple[str, dict]:
+    def go(self, position: str, go: str, timeout: float | None, on_info=None) -> tuple[str, dict]:
         """Send ``position`` and ``go``; the ``bestmove`` answer and the last search info.
 
         ``timeout``: seconds to wait for ``bestmove`` (None: forever); past it
-        the engine is killed and EngineError raised.
+        the engine is killed and EngineError raised.  ``on_info``, if given,
+        receives each ``info`` line parsed on its own (with ``MultiPV`` every
+        line is about another move, so the folded last info is not enough).
         """
         with self._lock:
             self._drain()
@@ -382,6 +384,10 @@ class UciEngine:
                                       f"timeout); it was stopped") from None
                 if line.startswith("info "):
                     parse_info(line, info)
+                    if on_info is not None:
+                        single: dict = {}
+                        parse_info(line, single)
+                        on_info(single)
                 elif line.startswith("bestmove"):
                     words = line.split()
                     if len(words) < 2:
