@@ -192,3 +192,14 @@ def test_one_multipv_search_scores_every_move_like_a_search_per_child():
         assert judge.evaluate_moves(mate)["a1a8"] == MATE_CP
     with StockfishEvaluator(STOCKFISH, depth=3) as judge, pytest.raises(RuntimeError, match="all_moves=True"):
         judge.evaluate_moves(mate)
+
+
+def test_the_documented_config_resolves_against_the_trainer():
+    from plyground.options import resolve_options
+    from plyground.train_command import _split_config, read_toml
+    path = CONFIG.parent / "deep-pepper-chess.toml"
+    trainer, game, options = _split_config(read_toml(path), str(path))
+    assert (trainer, game) == ("expert-iteration", "chess")
+    resolved = resolve_options(get_registry().get("trainers", "expert-iteration").options, options, str(path))
+    assert resolved["workers"] == 1 and resolved["threads"] == 1 and resolved["pretrain_positions"] > 0
+    assert resolved["fpu"] == -1.0 and resolved["adjudicate_scale"] == 1500.0
