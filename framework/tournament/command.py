@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from ..durations import format_duration
 from ..errors import UsageError
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
@@ -12,17 +13,6 @@ from .config import FORMATS, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
 from .runner import Progress, TournamentRun, default_workers, games_file_path, run_tournament
-
-
-def format_duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
 def progress_line(p: Progress) -> str:

@@ -33,7 +33,7 @@ import numpy as np
 
 from plyground.errors import UsageError
 from plyground.protocols import Budget, Game, State
-from plyground.tournament.command import format_duration
+from plyground.durations import format_duration
 
 from .examples import Examples
 from .rundir import atomic_save_npz, load_npz

@@ -23,7 +23,6 @@ games and epoch in progress.
 """
 from __future__ import annotations
 
-import math
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from plyground.durations import format_duration
 from plyground.errors import UsageError
 from plyground.match import play_game
 from plyground.options import Option, Spec, resolve_options
@@ -346,7 +346,7 @@ class AlphaZeroTrainer(Trainer):
                 rate = (now - started) / count
                 self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
-                         f"phase ETA {_duration(rate * (target - done - count))}{self._run_eta(k)}")
+                         f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}")
         if pool is not None and pool.stats.seconds:
             stats = pool.stats
             self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
@@ -425,14 +425,14 @@ class AlphaZeroTrainer(Trainer):
                     last_line = now
                     rate = (now - started) / (step + 1)
                     self.log(f"{prefix} epoch {epoch + 1}/{epochs}: step {step + 1}/{steps}, loss "
-                             f"{sums['loss'] / (step + 1):.4f}; epoch ETA {_duration(rate * (steps - step - 1))}")
+                             f"{sums['loss'] / (step + 1):.4f}; epoch ETA {format_duration(rate * (steps - step - 1))}")
             epoch_losses = {key: value / steps for key, value in sums.items()}
             epoch_losses["steps"] = steps
             losses.append(epoch_losses)
             save(losses)
             self.log(f"{prefix} epoch {epoch + 1}/{epochs}: loss {epoch_losses['loss']:.4f} "
                      f"(value {epoch_losses['value_loss']:.4f}, policy {epoch_losses['policy_loss']:.4f}), "
-                     f"{steps} steps in {_duration(time.perf_counter() - started)}")
+                     f"{steps} steps in {format_duration(time.perf_counter() - started)}")
 
     def _has_symmetries(self) -> bool:
         shape = tuple(self.game.observation_shape)
@@ -481,7 +481,7 @@ class AlphaZeroTrainer(Trainer):
                 rate = (now - started) / (i + 1 - done_before)
                 self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {score.wins} W "
                          f"{score.draws} D {score.losses} L, score {score.score:.1%}; "
-                         f"phase ETA {_duration(rate * (games - i - 1))}")
+                         f"phase ETA {format_duration(rate * (games - i - 1))}")
         score = _score(finished[:games])
         if games == 0:
             accepted, percent = True, 100.0
@@ -652,7 +652,7 @@ class AlphaZeroTrainer(Trainer):
             problem = write_plots(rundir.plots_dir(), rundir.read_metrics(), self.config["replace_threshold"])
             if problem:
                 self.log(f"{self._prefix(k)} plots skipped: {problem}")
-        self.log(f"{self._prefix(k)} done in {_duration(row['seconds'])}: loss {row['loss']:.4f}, "
+        self.log(f"{self._prefix(k)} done in {format_duration(row['seconds'])}: loss {row['loss']:.4f}, "
                  f"best network: iteration {state['best_iteration']}{self._run_eta(k)}")
 
     def _run_eta(self, k: int) -> str:
@@ -661,7 +661,7 @@ class AlphaZeroTrainer(Trainer):
         seconds = [r["seconds"] for r in self.rundir.read_metrics() if r.get("seconds")]
         if not seconds or remaining <= 0:
             return ""
-        return f"; {remaining} more iteration(s), about {_duration(remaining * float(np.median(seconds)))}"
+        return f"; {remaining} more iteration(s), about {format_duration(remaining * float(np.median(seconds)))}"
 
 
 def _score(games: list[dict]) -> Score:
@@ -682,14 +682,3 @@ def _elo_diff(score: Score) -> float:
 
 def _seed(*parts: int) -> int:
     return int(np.random.default_rng(list(parts)).integers(2**31))
-
-
-def _duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m{seconds % 60:02d}s"
-    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
