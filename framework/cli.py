@@ -11,11 +11,12 @@ import click
 
 from . import __version__
 from . import plugin_manager as plugins
+from .clitypes import SECONDS
 from .errors import PlygroundError, PluginError, UsageError
-from .match import MatchResult, play_game
+from .match import DEFAULT_MOVE_LIMIT, MatchResult, play_game
 from .options import Spec
 from .protocols import Budget, Game
-from .recordio import write_records
+from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import KINDS, get_registry
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.command import tournament_command
@@ -115,7 +116,18 @@ def _strongest_bot(game: Game) -> str:
 
 
 def _load_start(game: Game, fen: str | None):
-    return game.new_state(fen) if fen else None
+    if fen is None:
+        return None
+    if not fen.strip():
+        example = game.new_initial_state().to_text()
+        raise UsageError(f"--fen is empty; give a {game.name} position, e.g. --fen {example!r} (the initial one)")
+    return game.new_state(fen)
+
+
+_MOVE_LIMIT_HELP = ("Seconds a bot may take for one move before it forfeits (with --seconds: the budget plus "
+                    "a grace, at most this).")
+_SAVE_HELP = ("Append each game to this file as it finishes (an existing file must hold games of the same "
+              "game and format).")
 
 
 @cli.command("play")
@@ -129,13 +141,17 @@ def _load_start(game: Game, fen: str | None):
 @click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Per-move time budget.")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Append the game to this file.")
+@click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
+@click.option("--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True, help=_MOVE_LIMIT_HELP)
+@click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
-                 save):
+                 move_limit, save):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     registry = get_registry()
     game = registry.make_game(game_spec or _default_game())
+    start = _load_start(game, fen)
+    if save:
+        save = check_save_path(game, save)
     renderer = registry.make_renderer(renderer_spec, game)
     if hasattr(renderer, "run_menu") and not (black or white or first or second) and game_spec is None:
         renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
@@ -144,18 +160,18 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     players = [registry.make_player(first, game), registry.make_player(second, game)]
     _check_humans_can_play((first, second), players, renderer)
     try:
-        settings = dict(budget=_budget(simulations, seconds), start=_load_start(game, fen),
-                        max_plies=max_plies, seed=seed)
+        settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed)
         if hasattr(renderer, "play"):  # a windowed renderer runs the game loop itself (bots think off the UI thread)
             record = renderer.play(game, players, (first, second), **settings)
         else:
-            record = play_game(game, players, names=(first, second), renderer=renderer, **settings)
+            record = play_game(game, players, names=(first, second), renderer=renderer,
+                               move_limit_seconds=move_limit, **settings)
     finally:
         for p in players:
             p.close()
         renderer.close()
     if save:
-        write_records(game, [record], save, append=True)
+        RecordAppender(game, save).append(record)
         click.echo(f"saved to {save}")
 
 
@@ -203,17 +219,20 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="Per-move time budget.")
+@click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
+@click.option("--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True, help=_MOVE_LIMIT_HELP)
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
               help="Start positions, each played twice with colours reversed (see `plyground tournament`).")
+@click.option("--opening-plies", type=click.IntRange(min=1), default=None,
+              help="Use only the first N plies of each game in an openings file.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once in worker processes.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Store results here as games finish; rerunning the same command resumes.")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every game to this file.")
+@click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
 def match_command(game_spec, black, white, first, second, games, renderer_spec, seed, max_plies, simulations, seconds,
-                  openings, workers, out_dir, save, quiet):
+                  move_limit, openings, opening_plies, workers, out_dir, save, quiet):
     """N games between two players with alternating colours; W/D/L, score and a 95% interval.
 
     A match is a two-player tournament: the same seeding, openings, workers and resumable --out.
@@ -225,6 +244,7 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
         flags = "--black and --white" if {n.lower() for n in game.side_names} == {"black", "white"} \
             else "--first and --second (or --black for the first mover and --white for the second)"
         raise UsageError(f"a match of {game.name} needs two players: give {flags}")
+    appender = RecordAppender(game, check_save_path(game, save)) if save else None
     renderer = registry.make_renderer(renderer_spec, game) if renderer_spec else None
     a, b = registry.make_player(first, game), registry.make_player(second, game)
     try:
@@ -234,8 +254,9 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
     # A player may meet itself (random vs random): entrants need distinct names.
     entrants = [Entrant(first, first), Entrant(second if second != first else f"{second}#2", second)]
     config = TournamentConfig(game=game_spec, entrants=entrants, games_per_pairing=games,
-                              openings=choose_openings(game, openings, seed), openings_source=openings,
-                              simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed)
+                              openings=choose_openings(game, openings, seed, opening_plies),
+                              openings_source=openings, simulations=simulations, seconds=seconds,
+                              max_plies=max_plies, seed=seed, move_limit=move_limit)
 
     def progress(p):
         if not quiet:
@@ -245,7 +266,8 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
                        f"{r.result_text} ({r.reason}, {len(r.moves)} plies)  ETA {eta:.0f}s", err=True)
 
     try:
-        run = run_tournament(config, out_dir, workers=workers, renderer=renderer, on_game=progress)
+        run = run_tournament(config, out_dir, workers=workers, renderer=renderer, on_game=progress,
+                             sink=appender.append if appender is not None else None)
     finally:
         if renderer:
             renderer.close()
@@ -254,9 +276,12 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
     click.echo(result.summary())
     if run.stopped:
         click.echo(f"  stopped: {run.stopped}")
-    if save:
-        write_records(game, result.records, save)
-        click.echo(f"{len(result.records)} games saved to {save}")
+    if appender is not None:
+        click.echo(f"{appender.count} games saved to {save}")
+    if run.interrupted:
+        resume = f"rerun the same command to resume from {out_dir}" if out_dir else "give --out DIR to make a match resumable"
+        click.echo(f"interrupted after {len(result.records)} of {config.total_games} games; {resume}", err=True)
+        raise click.exceptions.Exit(130)
 
 
 cli.add_command(tournament_command)
@@ -297,7 +322,9 @@ cli.add_command(train_command)
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI; every error a user can cause becomes one line and an exit code."""
     try:
-        cli.main(args=argv, prog_name="plyground", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="plyground", standalone_mode=False)
+        if isinstance(code, int) and code:   # a command's click Exit(code) comes back as a return value here
+            sys.exit(code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.Abort:
@@ -319,3 +346,8 @@ def main(argv: list[str] | None = None) -> None:
         # Output piped into `head` and the like: not an error worth a traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    except OSError as exc:
+        # A full disk, a read-only folder, a vanished file: the user's to fix, so one line, not a traceback.
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"plyground: error: {where}{describe_os_error(exc)}", err=True)
+        sys.exit(2)

@@ -1,19 +1,83 @@
 """Playing games: one game between two players, and a match of many with a summary."""
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .protocols import Budget, Command, Game, GameRecord, Player, Renderer, State
+from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
 from .stats import Score
+
+#: Seconds a bot may think about one move when no per-move time budget is set (``--move-limit``).
+DEFAULT_MOVE_LIMIT = 300.0
+#: Least grace beyond a per-move time budget before the move counts as overstepped.
+MOVE_GRACE = 2.0
+
+
+def move_limit(budget: Budget, hard_cap: float | None, first_move: bool) -> float | None:
+    """Seconds this move may take: the budget plus a grace, never more than the hard cap.
+
+    A player's first move gets the hard cap whatever its budget, because it may
+    include one-off set-up (compiling kernels, loading a model).
+    """
+    if budget.seconds is None or first_move:
+        return hard_cap
+    allowed = budget.seconds + max(MOVE_GRACE, budget.seconds / 2)
+    return allowed if hard_cap is None else min(allowed, hard_cap)
+
+
+class MoveOverstepped(Exception):
+    """A player did not answer within its move limit."""
+
+
+class PlayerFailed(Exception):
+    """A player raised while choosing a move (``cause`` is what it raised, SystemExit included)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(cause)
+        self.cause = cause
+
+
+def ask_for_move(player: Player, state: State, budget: Budget, limit: float | None) -> Move | Command:
+    """``player.choose_move`` bounded by ``limit`` seconds (None: unbounded, in this thread).
+
+    The bounded call runs on a daemon thread: a player that overruns is left
+    behind (Python cannot stop a thread) and the caller moves on, and whatever
+    the player raises -- SystemExit and KeyboardInterrupt included -- comes back
+    as :class:`PlayerFailed`, so it can end only its own game.  A compiled
+    kernel that holds the GIL delays the timeout until it returns.
+    """
+    if limit is None:
+        try:
+            return player.choose_move(state, budget)
+        except KeyboardInterrupt:
+            raise               # in this thread it is the user's Ctrl-C
+        except BaseException as exc:
+            raise PlayerFailed(exc) from exc
+    outcome: dict[str, object] = {}
+
+    def think() -> None:
+        try:
+            outcome["move"] = player.choose_move(state, budget)
+        except BaseException as exc:  # noqa: BLE001  (handed to the caller, whatever it is)
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=think, name=f"plyground-move-{player.name}", daemon=True)
+    thread.start()
+    thread.join(limit)
+    if thread.is_alive():
+        raise MoveOverstepped(f"{limit:g} s")
+    if "error" in outcome:
+        raise PlayerFailed(outcome["error"])  # type: ignore[arg-type]
+    return outcome["move"]  # type: ignore[return-value]
 
 
 def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | None = None,
               renderer: Renderer | None = None, budget: Budget = Budget(), start: State | None = None,
               max_plies: int | None = None, seed: int | None = None,
               adjudicator: Callable[[State, int], tuple[tuple[float, float], str] | None] | None = None,
-              ) -> GameRecord:
+              move_limit_seconds: float | None = DEFAULT_MOVE_LIMIT) -> GameRecord:
     """Play one game to its end (or the ply cap) and return its record.
 
     Players and the renderer only ever receive clones of the game state.  A
@@ -21,7 +85,9 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     it; a player that returns an illegal move forfeits.  ``adjudicator(state,
     plies)``, asked before every move, may end the game early by returning
     ``(returns, reason)`` (a training's engine judge, e.g. Stockfish
-    resignation); None plays on.
+    resignation); None plays on.  A bot that takes longer than its move limit
+    (:func:`move_limit`: the budget plus a grace, at most ``move_limit_seconds``;
+    None: no limit) forfeits; people at a renderer have no limit.
     """
     state = start.clone() if start is not None else game.new_initial_state()
     names = tuple(names or (p.name for p in players))
@@ -48,11 +114,15 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         player = players[side]
         if renderer is not None and not player.needs_renderer:
             renderer.thinking(names[side])
+        limit = None if player.needs_renderer else move_limit(budget, move_limit_seconds, side not in movers)
         try:
-            choice = player.choose_move(state.clone(), budget)
-        except KeyboardInterrupt:
-            raise
-        except Exception as exc:  # a crashed engine must not take the match down
+            choice = ask_for_move(player, state.clone(), budget, limit)
+        except MoveOverstepped:
+            record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+            record.reason = f"{names[side]} ({game.side_names[side]}) exceeded its {limit:g} s move limit and forfeits"
+            break
+        except PlayerFailed as failed:  # a crashed engine must not take the match down
+            exc = failed.cause
             record.finished = False
             record.reason = f"{names[side]} ({game.side_names[side]}) failed: {type(exc).__name__}: {exc}"
             break

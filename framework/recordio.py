@@ -1,12 +1,22 @@
-"""Writing game records in each game's own format, atomically."""
+"""Writing game records in each game's own format: atomically, or appended game by game.
+
+A file named by ``--save`` is checked before any game is played
+(:func:`check_save_path`) and then grows by one game as each finishes
+(:class:`RecordAppender`: append, flush, fsync), so Ctrl-C, a crash or a full
+disk keep every finished game.  An existing file is appended to only if it
+already holds records of the same game in the same format.
+"""
 from __future__ import annotations
 
+import errno
+import json
 import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator, Sequence
+from typing import IO, Callable, Iterator, Sequence
 
+from .errors import PlygroundError, UsageError
 from .protocols import Game, GameRecord
 
 
@@ -47,11 +57,187 @@ def _umask() -> int:
 
 
 def write_records(game: Game, records: Sequence[GameRecord], path: Path, append: bool = False) -> None:
+    """Write ``records`` to ``path`` atomically (after what it holds, with ``append``)."""
     text = game.format_records(records)
     path = Path(path)
     if append and path.exists():
         previous = path.read_text(encoding="utf-8")
         if previous and not previous.endswith("\n"):
             previous += "\n"
-        text = previous + ("\n" if previous.strip() else "") + text
+        text = previous + (_separator(game) if previous.strip() else "") + text
     atomic_write_text(path, text)
+
+
+def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
+    """The game's reader for its own record format (``text -> list[GameRecord]``), if it has one."""
+    for name in ("parse_records", "read_records"):
+        reader = getattr(game, name, None)
+        if callable(reader):
+            return reader
+    return None
+
+
+def format_name(game: Game) -> str:
+    """The record format in words: "PDN", "PGN", "JSON lines"."""
+    suffix = game.record_suffix.lstrip(".")
+    return "JSON lines" if suffix == "jsonl" else suffix.upper()
+
+
+def _separator(game: Game) -> str:
+    """What the game's format puts between two records (a blank line for PDN/PGN, nothing for JSON lines)."""
+    probe = GameRecord(game=game.name, players=("a", "b"), start=game.new_initial_state().to_text())
+    one, two = game.format_records([probe]), game.format_records([probe, probe])
+    if two.startswith(one) and two.endswith(one) and len(two) >= 2 * len(one):
+        return two[len(one):len(two) - len(one)]
+    return "\n"
+
+
+# --------------------------------------------------------------------------- checks before any game
+
+def describe_os_error(exc: OSError) -> str:
+    """An OSError in words a user acts on ("no space left on device", "read-only file system")."""
+    if exc.errno == errno.ENOSPC:
+        return "no space left on device"
+    return (exc.strerror or str(exc)).lower()
+
+
+def check_save_path(game: Game, path: Path, flag: str = "--save") -> Path:
+    """Refuse, before any game is played, a save path that cannot take this game's records.
+
+    The folder must exist and be writable; an existing file must be a file of
+    this game's records in its format (it is appended to); anything else is
+    refused with one line naming the path and what would be valid.
+    """
+    path = Path(path).expanduser()
+    where = f"{flag} {path}"
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise UsageError(f"{where} is a directory; give a file name such as {path / ('games' + game.record_suffix)}")
+    if not parent.exists():
+        raise UsageError(f"{where}: the folder {parent} does not exist")
+    if not parent.is_dir():
+        raise UsageError(f"{where}: {parent} is not a folder")
+    if path.exists():
+        _check_same_format(game, path, where)
+    _probe_writable(path, where)
+    return path
+
+
+def _check_same_format(game: Game, path: Path, where: str) -> None:
+    kind = f"a {format_name(game)} file of {game.name} games"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{where} exists and is not a text file; give a new file or {kind} to append to") from None
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot read it ({describe_os_error(exc)})") from None
+    if not text.strip():
+        return
+    reader = record_reader(game)
+    try:
+        records = reader(text) if reader is not None else _read_json_lines(text)
+    except (PlygroundError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{where} exists and is not {kind} ({exc}); give a new file or {kind} to append to") from None
+    if not records or any(r.game != game.name for r in records):
+        raise UsageError(f"{where} exists and is not {kind}; give a new file or {kind} to append to")
+
+
+def _read_json_lines(text: str) -> list[GameRecord]:
+    records = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            data = json.loads(line)
+            if not isinstance(data, dict) or "game" not in data or "moves" not in data:
+                raise ValueError(f"line {lineno} is not a game record")
+            records.append(GameRecord(game=data["game"], players=tuple(data.get("players", ("", ""))),
+                                      start=data.get("start", ""), moves=list(data["moves"])))
+    return records
+
+
+def _probe_writable(path: Path, where: str) -> None:
+    """Open the file for appending (creating nothing that was not there) to prove it can be written."""
+    existed = path.exists()
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot write there ({describe_os_error(exc)})") from None
+    finally:
+        if not existed and path.exists() and path.stat().st_size == 0:
+            path.unlink()
+
+
+def check_output_dir(path: Path, flag: str, is_ours: Callable[[Path], bool]) -> Path:
+    """Refuse, before any work, an output folder that cannot be written or holds someone else's files.
+
+    ``is_ours(path)`` says whether an existing, non-empty folder is one this
+    command wrote (it is then resumed or extended); any other non-empty folder
+    is refused, so nothing the user keeps there is overwritten.
+    """
+    path = Path(path).expanduser()
+    where = f"{flag} {path}"
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{where} is a file, not a folder")
+    ancestor = path
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise UsageError(f"{where}: {ancestor} is a file, not a folder")
+    if path.is_dir() and any(path.iterdir()) and not is_ours(path):
+        raise UsageError(f"{where} holds files plyground did not write; give a new or empty folder "
+                         f"(or a folder an earlier run of this command wrote, to resume it)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-probe.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(f"{where}: cannot write there ({describe_os_error(exc)})") from None
+    return path
+
+
+# --------------------------------------------------------------------------- appending game by game
+
+class RecordAppender:
+    """Appends each finished game to a record file at once: write, flush, fsync.
+
+    Check the path with :func:`check_save_path` first.  A full disk raises a
+    UsageError naming the file; the games appended before it stay intact.
+    """
+
+    def __init__(self, game: Game, path: Path) -> None:
+        self.game = game
+        self.path = Path(path).expanduser()
+        self.count = 0
+        self._separator = _separator(game)
+
+    def append(self, record: GameRecord) -> None:
+        data = self.game.format_records([record]).encode("utf-8")
+        size = None
+        written = False
+        try:
+            with open(self.path, "ab+") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                if size:
+                    handle.seek(size - 1)
+                    newline = b"" if handle.read(1) == b"\n" else b"\n"
+                    data = newline + self._separator.encode("utf-8") + data
+                written = handle.write(data) == len(data)   # one write: Ctrl-C cannot land inside a game
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            written = False
+            if size is not None:
+                _cut_back(self.path, size)   # no half-written game at the end of the file
+            raise UsageError(f"cannot write game {self.count + 1} to {self.path}: {describe_os_error(exc)}; "
+                             f"the {self.count} game(s) written before it are kept") from None
+        finally:
+            if written:     # counted even when Ctrl-C lands after the write, so the count matches the file
+                self.count += 1
+
+
+def _cut_back(path: Path, size: int) -> None:
+    try:
+        os.truncate(path, size)
+    except OSError:
+        pass  # the disk refused the cut too; the reader reports the torn game by its number

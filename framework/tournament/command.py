@@ -5,8 +5,10 @@ from pathlib import Path
 
 import click
 
+from ..clitypes import SECONDS
 from ..durations import format_duration
 from ..errors import UsageError
+from ..match import DEFAULT_MOVE_LIMIT
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
 from .config import FORMATS, TournamentConfig, parse_entrants
@@ -44,8 +46,11 @@ def default_out_dir(config: TournamentConfig) -> Path:
               help="Use only the first N plies of each game in an openings file.")
 @click.option("--simulations", type=click.IntRange(min=1), default=None,
               help="Per-move simulation budget for every player (overrides their own options).")
-@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--seconds", type=SECONDS, default=None,
               help="Per-move time budget for every player (results then depend on machine load).")
+@click.option("--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True,
+              help="Seconds a bot may take for one move before it forfeits (with --seconds: the budget "
+                   "plus a grace, at most this).")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; every game's seed derives from it.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -63,8 +68,8 @@ def default_out_dir(config: TournamentConfig) -> Path:
               help="Virtual draws added to every pairing that played (keeps perfect scores finite).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def tournament_command(players, game_spec, player_options, fmt, games, openings, opening_plies, simulations,
-                       seconds, max_plies, seed, workers, out_dir, anchor, intervals, relative_to, prior_draws,
-                       quiet):
+                       seconds, move_limit, max_plies, seed, workers, out_dir, anchor, intervals, relative_to,
+                       prior_draws, quiet):
     """Rate players by a round-robin or gauntlet; resumable, parallel, every game saved.
 
     \b
@@ -80,7 +85,8 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
     config = TournamentConfig(game=game_spec, entrants=entrants,
                               games_per_pairing=games or (2 * len(chosen) if chosen else 10),
                               format=fmt, openings=chosen, openings_source=_describe_openings(openings, opening_plies),
-                              simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed)
+                              simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed,
+                              move_limit=move_limit)
     if anchor is not None:
         config.entrant(anchor)   # an unknown anchor stops the run before any game
     out_dir = out_dir or default_out_dir(config)
@@ -97,11 +103,11 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
         if not quiet:
             click.echo(progress_line(p), err=True)
 
-    try:
-        run = run_tournament(config, out_dir, workers=workers, on_game=progress, on_start=started)
-    except KeyboardInterrupt:
-        click.echo(f"\nstopped; finished games are stored in {out_dir}: rerun the same command to resume", err=True)
-        raise
+    run = run_tournament(config, out_dir, workers=workers, on_game=progress, on_start=started)
+    if run.interrupted:
+        click.echo(f"\nstopped; {len(run.results)} finished games are stored in {out_dir}: "
+                   f"rerun the same command to resume", err=True)
+        raise click.exceptions.Exit(130)
     report(run, game, anchor=anchor, intervals=intervals, relative_to=relative_to, prior_draws=prior_draws)
 
 

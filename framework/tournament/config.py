@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Sequence
 
 from ..errors import UsageError
+from ..match import DEFAULT_MOVE_LIMIT
 from ..options import Spec
 from ..protocols import Budget
 
@@ -85,6 +86,7 @@ class TournamentConfig:
     seconds: float | None = None
     max_plies: int | None = None
     seed: int = 0
+    move_limit: float | None = DEFAULT_MOVE_LIMIT   # seconds a bot may take for one move (then it forfeits)
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -187,6 +189,7 @@ class GameTask:
     simulations: int | None
     seconds: float | None
     max_plies: int | None
+    move_limit: float | None = DEFAULT_MOVE_LIMIT
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -219,7 +222,7 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
             tasks.append(GameTask(config.game, a, b, index, index % 2 == 0,
                                   None if k is None else config.openings[k], k,
                                   game_seed(config.seed, a.name, b.name, index),
-                                  config.simulations, config.seconds, config.max_plies))
+                                  config.simulations, config.seconds, config.max_plies, config.move_limit))
     return tasks
 
 

@@ -11,8 +11,9 @@ and deterministic players do not repeat one game.
   position are kept once (the first in move-generation order), and sequences
   that end the game are dropped.
 * a file — for games that can read their own record format (checkers reads
-  PDN), every game in the file is an opening (its moves, optionally cut to
-  the first ``plies``); otherwise the file holds one position per line in the
+  PDN, chess PGN), every game in the file is an opening (its moves, optionally
+  cut to the first ``plies``), replayed under the game's own rules: games that
+  are over within their opening are left out with a note; otherwise the file holds one position per line in the
   game's position text (FEN for checkers), read with ``game.new_state``.
   Blank lines and lines starting with ``#`` are skipped.
 """
@@ -20,10 +21,12 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from pathlib import Path
 
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, State
+from ..recordio import record_reader
 from .config import Opening
 
 _PLY = re.compile(r"^(\d+)-?ply$", re.IGNORECASE)
@@ -79,7 +82,14 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
             records = reader(text)
         except PlygroundError as exc:
             raise UsageError(f"{path}: {exc}") from None
-        openings = [_opening_from_record(game, r, plies, path, n) for n, r in enumerate(records, 1)]
+        replayed = [_opening_from_record(game, r, plies, path, n) for n, r in enumerate(records, 1)]
+        openings = [o for o in replayed if o is not None]
+        skipped = len(replayed) - len(openings)
+        if skipped and openings:
+            cut = "" if plies is not None else "; --opening-plies N keeps only each game's first N plies"
+            print(f"plyground: note: {skipped} of {len(replayed)} games in {path} end within their opening under "
+                  f"{game.name}'s rules (a win, or an automatic draw the recorded players played past) and are "
+                  f"not used{cut}", file=sys.stderr)
     else:
         openings = []
         for lineno, line in enumerate(text.splitlines(), 1):
@@ -95,31 +105,35 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
             openings.append(Opening((), line))
     openings = _distinct(game, openings)
     if not openings:
-        raise UsageError(f"opening file {path} holds no openings")
+        raise UsageError(f"opening file {path} holds no playable openings (no game with moves that leave the "
+                         f"game running, no position line)")
     return openings
 
 
-def record_reader(game: Game):
-    """The game's reader for its own record format (``text -> list[GameRecord]``), if it has one."""
-    for name in ("parse_records", "read_records"):
-        reader = getattr(game, name, None)
-        if callable(reader):
-            return reader
-    return None
+def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path: Path, n: int) -> Opening | None:
+    """The record's moves as an opening, or None when the game is over before they are all played.
 
-
-def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path: Path, n: int) -> Opening:
+    The moves are replayed under the tournament game's own rules, as the games
+    will be: a recorded game that went on past an automatic draw (players in
+    real games play on until a draw is claimed) or that ends in a win within
+    the cut leaves no position to play from.
+    """
     moves = list(record.moves if plies is None else record.moves[:plies])
     initial = game.new_initial_state().to_text()
     base = None if not record.start or record.start == initial else record.start
-    state = game.new_initial_state() if base is None else game.new_state(base)
+    try:
+        state = game.new_initial_state() if base is None else game.new_state(base)
+    except PlygroundError as exc:
+        raise UsageError(f"{path}: game {n}: {exc}") from None
     for ply, move in enumerate(moves, 1):
+        if state.is_terminal():
+            return None
         try:
             state.apply(state.parse_move(move))
         except PlygroundError as exc:
             raise UsageError(f"{path}: game {n}, ply {ply}: {exc}") from None
     if state.is_terminal():
-        raise UsageError(f"{path}: game {n}: the opening ends the game; cut it shorter with --opening-plies")
+        return None
     return Opening(tuple(moves), base)
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import UsageError
-from ..protocols import Game, Renderer
+from ..errors import PlygroundError, UsageError
+from ..protocols import Game, GameRecord, Renderer
 from ..recordio import atomic_write_text
 from ..registry import get_registry
 from .config import GameTask, TournamentConfig, schedule
@@ -45,6 +47,7 @@ class TournamentRun:
     played: int = 0           # games played by this run
     out_dir: Path | None = None
     stopped: str | None = None   # why the run stopped early (a human quit), if it did
+    interrupted: bool = False    # stopped by Ctrl-C: ``results`` holds the games finished before it
 
     @property
     def complete(self) -> bool:
@@ -76,6 +79,7 @@ def check_players(config: TournamentConfig, allow_humans: bool = False) -> Game:
 
 def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, workers: int = 1,
                    renderer: Renderer | None = None,
+                   sink: Callable[[GameRecord], None] | None = None,
                    on_game: Callable[[Progress], None] | None = None,
                    on_start: Callable[[TournamentRun, int], None] | None = None) -> TournamentRun:
     """Play every game of ``config`` not yet stored in ``out_dir``; return all results.
@@ -83,7 +87,10 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     With ``out_dir`` each game is appended (fsync'd) to ``results.jsonl`` as
     it finishes and the games file is rewritten at the end, so an interrupted
     run resumes where it stopped.  ``workers > 1`` plays games in that many
-    spawned processes (a renderer forces one, in this process).
+    spawned processes (a renderer forces one, in this process).  ``sink``
+    gets each record before the game counts as finished (a ``--save`` file), so
+    it holds at least every game in the results.  Ctrl-C stops the run and
+    returns what finished, with ``interrupted`` set.
     """
     game = check_players(config, allow_humans=renderer is not None and renderer.interactive)
     tasks = schedule(config)
@@ -104,6 +111,8 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
             result = GameResult.for_task(task, record)
             if store is not None:
                 store.append(result)
+            if sink is not None:
+                sink(record)
             finished[pos] = result
             run.played += 1
             if on_game is not None:
@@ -120,6 +129,8 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                     finish(pos, task, record)
             else:
                 _run_parallel(pending, workers, finish)
+        except KeyboardInterrupt:
+            run.interrupted = True
         finally:
             run.results = [finished[pos] for pos in sorted(finished)]
             if store is not None and (run.played or not games_file_path(game, store.directory).exists()):
@@ -131,25 +142,50 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
 
 
 def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish) -> None:
+    """Play ``pending`` on ``workers`` spawned processes, handing each record to ``finish`` as it ends.
+
+    A concurrent.futures pool, not multiprocessing.Pool: a worker that dies
+    (killed, a plugin calling os._exit) breaks the pool with an error here
+    instead of leaving its game waited for forever.
+    """
     by_pos = dict(pending)
     context = multiprocessing.get_context("spawn")
-    pool = context.Pool(workers, initializer=worker_init)
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init)
+    queue = list(pending)
+    in_flight = {}
     try:
-        for pos, record_json in pool.imap_unordered(play_task_in_worker, pending, chunksize=1):
-            finish(pos, by_pos[pos], record_from_json(record_json))
-        pool.close()
+        while queue or in_flight:
+            while queue and len(in_flight) < workers:
+                item = queue.pop(0)
+                in_flight[pool.submit(play_task_in_worker, item)] = item[0]
+            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+            for future in done:
+                in_flight.pop(future)
+                pos, record_json = future.result()
+                finish(pos, by_pos[pos], record_from_json(record_json))
+    except BrokenProcessPool:
+        lost = ", ".join(f"{by_pos[p].a.name} vs {by_pos[p].b.name} (game {by_pos[p].index + 1})"
+                         for p in sorted(in_flight.values()))
+        raise PlygroundError(f"a worker process died while playing {lost}; the finished games are kept, "
+                             f"rerun with --workers 1 to see the failing player's error") from None
     except UsageError as exc:
-        pool.terminate()
         if "unknown" not in str(exc):
             raise
         # Known here but not in a fresh process: registered in this process only, not through an entry point.
         raise UsageError(f"a worker process could not build the game or players: {exc}; a plugin registered "
                          f"only inside this process (not installed with an entry point) needs workers=1") from None
-    except BaseException:
-        pool.terminate()      # Ctrl-C or an error: stop the games in flight; they are replayed on resume
-        raise
     finally:
-        pool.join()
+        # Ctrl-C or an error: stop the games in flight (they are replayed on resume) without waiting for them.
+        for future in in_flight:
+            future.cancel()
+        _terminate_workers(pool)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
 
 
 def games_file_path(game: Game, directory: Path) -> Path:

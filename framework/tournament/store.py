@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import RecordError, UsageError
 from ..protocols import GameRecord
-from ..recordio import atomic_write_text
+from ..recordio import atomic_write_text, check_output_dir
 from .config import GameTask, TournamentConfig
 
 CONFIG_FILE = "tournament.json"
@@ -68,15 +68,18 @@ def record_from_json(data: dict) -> GameRecord:
                       finished=data.get("finished", True), tags=dict(data.get("tags", {})))
 
 
+def is_tournament_dir(directory: Path) -> bool:
+    """A folder an earlier tournament or match run wrote (so it may be resumed), not someone else's."""
+    names = {p.name for p in Path(directory).iterdir()}
+    return CONFIG_FILE in names or names <= {LOCK_FILE}
+
+
 class ResultStore:
     """Opens (creating or resuming) the results directory of one tournament."""
 
     def __init__(self, directory: Path, config: TournamentConfig) -> None:
-        self.directory = Path(directory)
+        self.directory = check_output_dir(Path(directory), "--out", is_tournament_dir)
         self.config = config
-        if self.directory.exists() and not self.directory.is_dir():
-            raise UsageError(f"--out {self.directory} is a file, not a directory")
-        self.directory.mkdir(parents=True, exist_ok=True)
         self._lock_handle = None
         self._results_handle = None
 

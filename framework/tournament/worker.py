@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import signal
 
+from ..errors import UsageError
 from ..match import play_game
 from ..protocols import Budget, Game, GameRecord, Renderer
 from ..registry import get_registry
@@ -36,7 +37,7 @@ def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
     try:
         record = play_game(game, players, names=(first.name, second.name), renderer=renderer,
                            budget=Budget(task.simulations, task.seconds), start=start,
-                           max_plies=task.max_plies, seed=task.seed)
+                           max_plies=task.max_plies, seed=task.seed, move_limit_seconds=task.move_limit)
     finally:
         for p in players:
             p.close()
@@ -58,6 +59,27 @@ def worker_init() -> None:
 
 
 def play_task_in_worker(item: tuple[int, GameTask]) -> tuple[int, dict]:
-    """Pool entry point: (position in the schedule, task) -> (position, record as JSON)."""
+    """Pool entry point: (position in the schedule, task) -> (position, record as JSON).
+
+    Whatever escapes the game (a plugin's SystemExit while building its player,
+    say) becomes an unfinished record of that game, so one bad game never takes
+    the worker, and with it the pool, down.
+    """
     position, task = item
-    return position, play_task(task).to_json()
+    try:
+        return position, play_task(task).to_json()
+    except UsageError:
+        raise          # a spec this process cannot build: the parent explains it and stops the run
+    except BaseException as exc:  # noqa: BLE001  (the pool must always get an answer)
+        first, second = task.sides
+        record = GameRecord(game=task.game.split(":")[0], players=(first.name, second.name), start=_start_text(task),
+                            finished=False, reason=f"the game could not be played: {type(exc).__name__}: {exc}")
+        record.tags["Round"] = str(task.index + 1)
+        return position, record.to_json()
+
+
+def _start_text(task: GameTask) -> str:
+    try:
+        return start_state(_game(task.game), task.opening).to_text()
+    except Exception:  # noqa: BLE001  (the game itself may be what failed)
+        return ""

@@ -418,6 +418,11 @@ class ChessGame(Game):
         from .pgn import format_records
         return format_records(records)
 
+    def read_records(self, text: str) -> list[GameRecord]:
+        """GameRecords from PGN text (the inverse of format_records); RecordError names game and line."""
+        from .pgn import read_records
+        return read_records(text)
+
 
 def _perft(board: chess.Board, depth: int) -> int:
     if depth == 0:

@@ -75,7 +75,7 @@ def test_a_file_of_positions_one_per_line(ttt, tmp_path):
     with pytest.raises(UsageError, match="looks like a file of tictactoe games, but the tictactoe plugin cannot read"):
         read_openings(ttt, path)
     path.write_text("# nothing\n")
-    with pytest.raises(UsageError, match="holds no openings"):
+    with pytest.raises(UsageError, match="holds no playable openings"):
         read_openings(ttt, path)
 
 
@@ -86,7 +86,7 @@ class RecordReadingTicTacToe(TicTacToe):
         return [record_from_json(json.loads(line)) for line in text.splitlines() if line.strip()]
 
 
-def test_a_file_of_games_in_the_games_own_format(tmp_path):
+def test_a_file_of_games_in_the_games_own_format(tmp_path, capsys):
     game = RecordReadingTicTacToe()
     start = game.new_initial_state().to_text()
     records = [GameRecord("tictactoe", ("a", "b"), start, ["b2", "a1", "c3", "a3"]),
@@ -103,9 +103,16 @@ def test_a_file_of_games_in_the_games_own_format(tmp_path):
     path.write_text(game.format_records(records))
     with pytest.raises(UsageError, match="book.jsonl: game 2, ply 2: b2 is taken by X"):
         read_openings(game, path)
+    # A game that is over within its opening is left out, with a note saying how many and why.
     records[1].moves = ["a1", "b1", "a2", "b2", "a3"]
     path.write_text(game.format_records(records))
-    with pytest.raises(UsageError, match="game 2: the opening ends the game"):
+    assert read_openings(game, path) == [Opening(("b2", "a1", "c3", "a3")), Opening(("c3",), "X../.O./... X")]
+    assert "1 of 3 games in" in capsys.readouterr().err
+    assert read_openings(game, path, plies=4)[1] == Opening(("a1", "b1", "a2", "b2"))   # cut before the win
+    records[0].moves = records[2].moves = ["a1", "b1", "a2", "b2", "a3"]
+    records[2].start = start
+    path.write_text(game.format_records(records))
+    with pytest.raises(UsageError, match="holds no playable openings"):
         read_openings(game, path)
 
 
