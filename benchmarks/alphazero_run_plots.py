@@ -13,6 +13,13 @@ import json
 from pathlib import Path
 
 
+
+def _gate_score(gate: dict) -> str:
+    """The gate's score in words; null when none of its games finished."""
+    score = gate.get("score", 100)
+    return "no finished game" if score is None else f"{score:.0f}%"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path)
@@ -40,7 +47,7 @@ def main() -> None:
         right.plot(xs, [e["value_loss"] for e in losses], marker="o", color="C0")
         right.plot(xs, [e["policy_loss"] for e in losses], marker="s", color="C1")
         gate = row.get("gate") or {}
-        right.annotate(f"iter {row['iteration']}: {verdict}\n({gate.get('score', 100):.0f}% vs best)",
+        right.annotate(f"iter {row['iteration']}: {verdict}\n({_gate_score(gate)} vs best)",
                        (xs[-1], losses[-1]["policy_loss"]), textcoords="offset points", xytext=(-60, 12))
         x = xs[-1]
     right.plot([], [], marker="o", color="C0", label="value (MSE)")

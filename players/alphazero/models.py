@@ -64,7 +64,10 @@ def build_network(game: Game, spec: str, training: dict[str, Any]) -> Network:
     try:
         return cls.build(tuple(game.observation_shape), int(game.num_actions), config)
     except PlygroundError as exc:
-        raise UsageError(f"network {spec!r} for {game.name}: {exc}") from None
+        message = str(exc)
+        if not message.startswith(f"network {parsed} "):   # one that names the spec already needs no prefix
+            message = f"network {spec!r} for {game.name}: {message}"
+        raise UsageError(message) from None
 
 
 def model_metadata(game: Game, network_name: str, **extra: Any) -> dict[str, Any]:

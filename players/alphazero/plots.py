@@ -36,7 +36,8 @@ def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | No
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    gated = [m for m in metrics if m.get("gate")]
+    # A gate or evaluation whose games all went unfinished has no score (None): nothing to draw.
+    gated = [m for m in metrics if m.get("gate") and m["gate"].get("score") is not None]
     colors = ["tab:green" if m.get("accepted") else "tab:red" for m in gated]
     ax.bar([m["iteration"] for m in gated], [m["gate"]["score"] for m in gated], color=colors)
     ax.axhline(threshold, color="black", linestyle="--", label=f"replace threshold {threshold:g}%")
@@ -51,7 +52,7 @@ def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | No
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot([0] + iterations, [0.0] + [m.get("gate_elo", 0.0) for m in metrics], marker="o", drawstyle="steps-post",
             label="best network: cumulative Elo from gate scores (initial network = 0)")
-    evaluated = [m for m in metrics if m.get("evaluation")]
+    evaluated = [m for m in metrics if m.get("evaluation") and m["evaluation"].get("elo") is not None]
     if evaluated:
         opponent = evaluated[-1]["evaluation"]["opponent"]
         ax.plot([m["iteration"] for m in evaluated], [m["evaluation"]["elo"] for m in evaluated], marker="s",

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -473,27 +474,40 @@ class AlphaZeroTrainer(Trainer):
                 finished.append({"record": record.to_json(), "new_first": new_first})
                 rundir.write_games(path, finished, iteration=k, new=k, best=best_iteration)
                 rundir.write_records("comparison", k, [record_from_json(g["record"]) for g in finished])
-                score = _score(finished)
                 now = time.perf_counter()
                 if now - last_line < 2.0 and i < games - 1:
                     continue
                 last_line = now
                 rate = (now - started) / (i + 1 - done_before)
-                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {score.wins} W "
-                         f"{score.draws} D {score.losses} L, score {score.score:.1%}; "
+                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {_tally(finished).text()}; "
                          f"phase ETA {format_duration(rate * (games - i - 1))}")
-        score = _score(finished[:games])
+        tally = _tally(finished[:games])
+        score = tally.score
         if games == 0:
             accepted, percent = True, 100.0
+        elif not score.games:      # nothing to judge the new network by: keep the network that is known to work
+            accepted, percent = False, None
         else:
             percent = 100.0 * score.score
             accepted = self._gate_passes(percent)
         diff = _elo_diff(score)
+        self._log_verdict(k, best_iteration, accepted, percent, diff, tally)
+        return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses,
+                          "unfinished": tally.unfinished, "score": percent, "elo_diff": diff,
+                          "against": best_iteration}
+
+    def _log_verdict(self, k: int, best_iteration: int, accepted: bool, percent: float | None, diff: float,
+                     tally: Tally) -> None:
+        if percent is None:
+            self.log(f"{self._prefix(k)} new network rejected: none of its {tally.unfinished} comparison games "
+                     f"finished ({tally.first_failure}), so there is no score to judge it by; the best network "
+                     f"stays")
+            return
         verdict = "accepted: it is the best network now" if accepted else "rejected: the best network stays"
+        uncounted = f", {tally.unfinished} unfinished game(s) not counted" if tally.unfinished else ""
         self.log(f"{self._prefix(k)} new network {verdict} (score {percent:.1f}% vs threshold "
-                 f"{cfg['replace_threshold']:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration})")
-        return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses, "score": percent,
-                          "elo_diff": diff, "against": best_iteration}
+                 f"{self.config['replace_threshold']:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration}"
+                 f"{uncounted}{tally.unfinished_note()})")
 
     def _comparison_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
         """Comparison games ``numbers`` of iteration ``k`` (the new network first in even games), in order;
@@ -547,11 +561,13 @@ class AlphaZeroTrainer(Trainer):
             for i, record in self._evaluation_games(k, range(len(finished), games), names):
                 finished.append({"record": record.to_json(), "new_first": i % 2 == 0})
                 rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
-        score = _score(finished[:games])
-        self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {score.wins} W {score.draws} D "
-                 f"{score.losses} L (score {score.score:.1%})")
+        tally = _tally(finished[:games])
+        score = tally.score
+        self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {tally.text()}{tally.unfinished_note()}")
+        counted = score.games > 0
         return {"opponent": opponent_spec, "wins": score.wins, "draws": score.draws, "losses": score.losses,
-                "score": 100.0 * score.score, "elo": _elo_diff(score)}
+                "unfinished": tally.unfinished, "score": 100.0 * score.score if counted else None,
+                "elo": _elo_diff(score) if counted else None}
 
     def _evaluation_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
         """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games), in order."""
@@ -664,13 +680,40 @@ class AlphaZeroTrainer(Trainer):
         return f"; {remaining} more iteration(s), about {format_duration(remaining * float(np.median(seconds)))}"
 
 
-def _score(games: list[dict]) -> Score:
-    wins = draws = losses = 0
+@dataclass(frozen=True)
+class Tally:
+    """Comparison or evaluation games from the first-named side: the score of the finished games and the
+    unfinished ones apart (a crashed player or worker is no draw: counting it as one would pull every
+    score towards 50% and could let a broken network through the gate)."""
+
+    score: Score
+    unfinished: int = 0
+    first_failure: str = ""       # why the first unfinished game stopped
+
+    def text(self) -> str:
+        """``6 W 2 D 1 L, 1 unfinished (not counted), score 72.2%``."""
+        s = self.score
+        unfinished = f", {self.unfinished} unfinished (not counted)" if self.unfinished else ""
+        score = f"score {s.score:.1%}" if s.games else "no finished game to score"
+        return f"{s.wins} W {s.draws} D {s.losses} L{unfinished}, {score}"
+
+    def unfinished_note(self) -> str:
+        """Why games went uncounted, for a phase's last line (empty when all finished)."""
+        return f"; first unfinished game: {self.first_failure}" if self.unfinished else ""
+
+
+def _tally(games: list[dict]) -> Tally:
+    wins = draws = losses = unfinished = 0
+    first_failure = ""
     for game in games:
         record = record_from_json(game["record"])
+        if not record.finished:
+            unfinished += 1
+            first_failure = first_failure or record.reason or "no reason recorded"
+            continue
         s = record.score(0 if game["new_first"] else 1)
         wins, draws, losses = wins + (s == 1.0), draws + (s == 0.5), losses + (s == 0.0)
-    return Score(wins, draws, losses)
+    return Tally(Score(wins, draws, losses), unfinished, first_failure)
 
 
 def _elo_diff(score: Score) -> float:

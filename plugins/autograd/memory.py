@@ -1,4 +1,4 @@
-"""Keep freed memory in the process for reuse (glibc only; a no-op elsewhere).
+"""Process memory: keeping freed memory for reuse (glibc only), and refusing networks that cannot fit.
 
 A training step allocates and frees the same few-MB activation arrays again
 and again.  By default glibc returns such blocks to the kernel (``mmap`` /
@@ -14,6 +14,8 @@ import ctypes
 import ctypes.util
 import os
 import sys
+
+from plyground.errors import OptionError
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3
@@ -37,3 +39,83 @@ def keep_freed_memory(mmap_threshold: int = 256 << 20, trim_threshold: int = 1 <
     mallopt.restype = ctypes.c_int
     _applied = bool(mallopt(_M_MMAP_THRESHOLD, mmap_threshold)) and bool(mallopt(_M_TRIM_THRESHOLD, trim_threshold))
     return _applied
+
+
+# ---------------------------------------------------------------- will a network fit?
+#: Copies of every parameter a training network holds: the weights, their gradients and
+#: Adam's two moment estimates (SGD with momentum needs one fewer; the estimate errs high).
+TRAINING_COPIES = 4
+
+
+def available_memory() -> int | None:
+    """Bytes this process could still allocate, or None when the system does not say.
+
+    /proc/meminfo's MemAvailable counts reclaimable caches too (MemFree does not);
+    a container's cgroup limit, when lower, is what actually stops us.
+    """
+    found = [n for n in (_meminfo_available(), _cgroup_headroom()) if n is not None]
+    if found:
+        return min(found)
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system that reports it
+        return None
+
+
+def _meminfo_available(path: str = "/proc/meminfo") -> int | None:
+    try:
+        with open(path, encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024   # the kernel writes kB (KiB)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cgroup_headroom(folder: str = "/sys/fs/cgroup") -> int | None:
+    """cgroup v2: the memory limit minus what the group already uses; None without a limit."""
+    try:
+        with open(os.path.join(folder, "memory.max"), encoding="ascii") as handle:
+            limit = handle.read().strip()
+        if limit == "max":
+            return None
+        with open(os.path.join(folder, "memory.current"), encoding="ascii") as handle:
+            used = int(handle.read().strip())
+        return max(0, int(limit) - used)
+    except (OSError, ValueError):
+        return None
+
+
+def format_bytes(count: float) -> str:
+    """``1.2 TB``, ``22.1 GB``, ``512 B``: decimal units, as disk and memory sizes are usually quoted."""
+    if count < 999.5:                      # the thresholds keep a rounded 1000 in the next unit
+        return f"{count:.0f} B"
+    for unit in ("kB", "MB", "GB", "TB"):
+        count /= 1000
+        if count < 999.95:
+            return f"{count:.1f} {unit}"
+    return f"{count / 1000:.1f} PB"
+
+
+def training_bytes(parameters: int, itemsize: int) -> int:
+    """Bytes of a network's weights and training state (see TRAINING_COPIES)."""
+    return TRAINING_COPIES * parameters * itemsize
+
+
+class NotEnoughMemoryError(OptionError):
+    """A network too large for this machine (an OptionError: the sizes asked for are the cause)."""
+
+
+def check_fits_in_memory(network: str, parameters: int, itemsize: int, hint: str) -> None:
+    """NotEnoughMemoryError when training ``network`` (a description such as ``resnet:channels=64``) would
+    need more memory than is available; called before any array is allocated, so a typo such as
+    channels=100000 is one line instead of minutes of swapping or an out-of-memory kill."""
+    available = available_memory()
+    if available is None:  # the system does not say: let the allocation decide
+        return
+    needed = training_bytes(parameters, itemsize)
+    if needed > available:
+        raise NotEnoughMemoryError(f"network {network} needs about {format_bytes(needed)} for its weights and "
+                                   f"training state ({parameters:,} parameters); this machine has "
+                                   f"{format_bytes(available)} available; {hint}")

@@ -28,6 +28,26 @@ class PolicyValueResNet(Module):
             Conv2d(channels, value_channels, 1, bias=False), BatchNorm2d(value_channels), ReLU(), Flatten(),
             Linear(value_channels * cells, value_hidden), ReLU(), Linear(value_hidden, 1, init="xavier"), Tanh())
 
+    @staticmethod
+    def parameter_count(observation_shape: tuple[int, int, int], num_actions: int, channels: int = 64,
+                        blocks: int = 6, policy_channels: int = 2, value_channels: int = 1,
+                        value_hidden: int = 64) -> int:
+        """Trainable parameters of the network ``__init__`` would build, counted without building it
+        (so a size check can run before anything is allocated); layer by layer as in ``__init__``."""
+        in_channels, height, width = observation_shape
+        cells = height * width
+
+        def batch_norm(n: int) -> int:
+            return 2 * n                                   # weight and bias (running stats are buffers)
+
+        stem = in_channels * channels * 9 + batch_norm(channels)
+        tower = blocks * 2 * (channels * channels * 9 + batch_norm(channels))
+        policy = (channels * policy_channels + batch_norm(policy_channels)
+                  + policy_channels * cells * num_actions + num_actions)
+        value = (channels * value_channels + batch_norm(value_channels)
+                 + value_channels * cells * value_hidden + value_hidden + value_hidden + 1)
+        return stem + tower + policy + value
+
     def forward(self, x: Tensor) -> tuple[Tensor, Tensor]:
         trunk = self.tower(self.stem(x))
         return self.policy_head(trunk), ops.reshape(self.value_head(trunk), (-1,))
@@ -56,6 +76,15 @@ class PolicyValueMLP(Module):
         width = hidden if layers else size
         self.policy_head = Linear(width, num_actions, init="xavier")
         self.value_head = Sequential(Linear(width, 1, init="xavier"), Tanh())
+
+    @staticmethod
+    def parameter_count(observation_shape: tuple[int, ...], num_actions: int, hidden: int = 256,
+                        layers: int = 2) -> int:
+        """Trainable parameters of the network ``__init__`` would build, counted without building it."""
+        size = math.prod(observation_shape)
+        trunk = sum((size if index == 0 else hidden) * hidden + hidden for index in range(layers))
+        width = hidden if layers else size
+        return trunk + (width * num_actions + num_actions) + (width + 1)
 
     def forward(self, x: Tensor) -> tuple[Tensor, Tensor]:
         trunk = self.trunk(x)

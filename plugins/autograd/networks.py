@@ -7,19 +7,19 @@ from typing import Any, ClassVar
 import numpy as np
 
 from plyground.errors import ModelFileError, OptionError, PlygroundError
-from plyground.options import Option, resolve_options
+from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Network
 
 from .inference import compile_inference
 from .losses import alphazero_loss
-from .memory import keep_freed_memory
+from .memory import NotEnoughMemoryError, check_fits_in_memory, keep_freed_memory
 from .models import PolicyValueMLP, PolicyValueResNet
 from .nn.module import Module
 from .optim import SGD, Adam, AdamW, clip_grad_norm_
 from .optim.lr_scheduler import CosineAnnealingLR, LambdaLR, LRScheduler, StepLR
 from .rng import seeded
 from .serialization import check_arrays, load_arrays, save_arrays
-from .tensor import Tensor
+from .tensor import DEFAULT_DTYPE, Tensor
 
 TRAINING_OPTIONS: tuple[Option, ...] = (
     Option("optimizer", str, "sgd", "update rule", choices=("sgd", "adam", "adamw")),
@@ -43,6 +43,7 @@ class AutogradNetwork(Network):
 
     name: ClassVar[str] = ""
     model_options: ClassVar[tuple[Option, ...]] = ()
+    shrink_hint: ClassVar[str] = "use a smaller network"   # the advice when a network would not fit
 
     def __init__(self, model: Module, observation_shape: tuple[int, ...], num_actions: int,
                  config: dict[str, Any]) -> None:
@@ -68,6 +69,7 @@ class AutogradNetwork(Network):
         if not isinstance(num_actions, (int, np.integer)) or num_actions < 1:
             raise OptionError(f"network {family_cls.name}: num_actions must be a positive integer, got {num_actions!r}")
         family_cls.check_observation_shape(observation_shape)
+        family_cls.check_memory(observation_shape, int(num_actions), params, given=config)
         with seeded(params["seed"]):
             model = family_cls.make_model(observation_shape, int(num_actions), params)
         return family_cls(model, observation_shape, int(num_actions), params)
@@ -92,6 +94,24 @@ class AutogradNetwork(Network):
     @classmethod
     def make_model(cls, observation_shape: tuple[int, ...], num_actions: int, params: dict[str, Any]) -> Module:
         raise NotImplementedError
+
+    @classmethod
+    def parameter_count(cls, observation_shape: tuple[int, ...], num_actions: int,
+                        params: dict[str, Any]) -> int | None:
+        """Trainable parameters ``make_model`` would create, counted without creating them; None (no memory
+        check) for a family that does not say, so families written before the check keep building."""
+        return None
+
+    @classmethod
+    def check_memory(cls, observation_shape: tuple[int, ...], num_actions: int, params: dict[str, Any],
+                     given: dict[str, Any]) -> None:
+        """Refuse (NotEnoughMemoryError) a network whose training state would not fit in the available memory,
+        before any array exists; ``given`` (the options as asked) names it the way it was asked for."""
+        sizes = {opt.name for opt in cls.model_options}
+        spec = Spec(cls.name, {name: value for name, value in given.items() if name in sizes})
+        count = cls.parameter_count(observation_shape, num_actions, params)
+        if count is not None:
+            check_fits_in_memory(str(spec), count, np.dtype(DEFAULT_DTYPE).itemsize, cls.shrink_hint)
 
     def model_input(self, observations: np.ndarray) -> np.ndarray:
         """Observations as the model's float32 input (a family may add a channel axis)."""
@@ -183,6 +203,8 @@ class AutogradNetwork(Network):
             raise ModelFileError(f"model file {path} is for {arch.get('num_actions')} actions; expected {num_actions}")
         try:
             network = FAMILIES[family].build(found_shape, arch.get("num_actions"), dict(meta.get("config") or {}))
+        except NotEnoughMemoryError as exc:   # not a damaged file: one trained on a larger machine
+            raise NotEnoughMemoryError(f"model file {path}: {exc}") from None
         except PlygroundError as exc:
             raise ModelFileError(f"model file {path} has an architecture this version cannot build: {exc}") from None
         model_arrays = {name[len("model/"):]: a for name, a in arrays.items() if name.startswith("model/")}
@@ -215,6 +237,7 @@ class AutogradNetwork(Network):
 class ResNetNetwork(AutogradNetwork):
     name = "resnet"
     description = "residual conv policy/value network (AlphaZero style) for (C, H, W) board observations"
+    shrink_hint = "use fewer channels/blocks"
     model_options = (
         Option("channels", int, 64, "filters per convolution", min=1),
         Option("blocks", int, 6, "residual blocks", min=0),
@@ -233,8 +256,20 @@ class ResNetNetwork(AutogradNetwork):
 
     @classmethod
     def make_model(cls, observation_shape, num_actions, params):
-        shape = observation_shape if len(observation_shape) == 3 else (1, *observation_shape)
-        return PolicyValueResNet(shape, num_actions, **{opt.name: params[opt.name] for opt in cls.model_options})
+        return PolicyValueResNet(cls._input_shape(observation_shape), num_actions, **cls._model_kwargs(params))
+
+    @classmethod
+    def parameter_count(cls, observation_shape, num_actions, params):
+        return PolicyValueResNet.parameter_count(cls._input_shape(observation_shape), num_actions,
+                                                 **cls._model_kwargs(params))
+
+    @staticmethod
+    def _input_shape(observation_shape: tuple[int, ...]) -> tuple[int, int, int]:
+        return observation_shape if len(observation_shape) == 3 else (1, *observation_shape)
+
+    @classmethod
+    def _model_kwargs(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {opt.name: params[opt.name] for opt in cls.model_options}
 
     def model_input(self, observations: np.ndarray) -> np.ndarray:
         x = super().model_input(observations)
@@ -244,6 +279,7 @@ class ResNetNetwork(AutogradNetwork):
 class MLPNetwork(AutogradNetwork):
     name = "mlp"
     description = "fully connected policy/value network for flat (or flattened) observations"
+    shrink_hint = "use fewer hidden units/layers"
     model_options = (
         Option("hidden", int, 256, "width of each hidden layer", min=1),
         Option("layers", int, 2, "number of hidden layers", min=0),
@@ -253,6 +289,11 @@ class MLPNetwork(AutogradNetwork):
     @classmethod
     def make_model(cls, observation_shape, num_actions, params):
         return PolicyValueMLP(observation_shape, num_actions, hidden=params["hidden"], layers=params["layers"])
+
+    @classmethod
+    def parameter_count(cls, observation_shape, num_actions, params):
+        return PolicyValueMLP.parameter_count(observation_shape, num_actions, hidden=params["hidden"],
+                                              layers=params["layers"])
 
 
 FAMILIES: dict[str, type[AutogradNetwork]] = {ResNetNetwork.name: ResNetNetwork, MLPNetwork.name: MLPNetwork}

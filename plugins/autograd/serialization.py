@@ -5,7 +5,8 @@ adds) is stored as UTF-8 JSON bytes in a uint8 array named ``__metadata__``,
 so the whole file loads with ``allow_pickle=False``: reading a model can
 never run code.  Files are written to a temporary file in the target folder
 and moved into place with ``os.replace``, so a crash leaves either the old
-file or the new one, never half of one.
+file or the new one, never half of one.  A file whose arrays hold NaN or
+infinity (a diverged training's checkpoint) is refused on load.
 """
 from __future__ import annotations
 
@@ -70,7 +71,23 @@ def load_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[st
     if version != FORMAT_VERSION:
         raise ModelFileError(f"model file {path}: format version {version!r} is not supported "
                              f"(this plyground reads version {FORMAT_VERSION})")
+    check_finite(path, arrays)
     return arrays, metadata
+
+
+def check_finite(path: str | os.PathLike, arrays: Mapping[str, np.ndarray]) -> None:
+    """Raise a ModelFileError naming the first array that holds NaN or infinity.
+
+    Such weights make every prediction NaN: a search would then play
+    arbitrary moves and a training would go on from garbage, both silently.
+    """
+    for name, array in arrays.items():
+        if array.dtype.kind not in "fc" or np.isfinite(array).all():
+            continue
+        bad = int(array.size - np.count_nonzero(np.isfinite(array)))
+        raise ModelFileError(f"model file {path}: array '{name}' holds {bad} NaN/inf value(s) of {array.size}; "
+                             f"the file is corrupt (a training run that diverged?): retrain or use another "
+                             f"checkpoint")
 
 
 def check_arrays(path: str | os.PathLike, found: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray]) -> None:

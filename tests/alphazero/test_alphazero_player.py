@@ -121,6 +121,21 @@ def test_play_command_refuses_a_wrong_model_in_one_line(cli, tmp_path):
     assert len([line for line in err.splitlines() if "error" in line]) == 1
 
 
+def test_a_model_whose_weights_hold_nan_is_refused_by_the_match_command(cli, ttt_model):
+    """A diverged training's checkpoint would play arbitrary moves: one line, exit 2, naming file and array."""
+    with np.load(ttt_model, allow_pickle=False) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["model/trunk.1.weight"].flat[:3] = [np.nan, np.inf, np.nan]
+    np.savez(ttt_model, **arrays)
+    code, out, err = cli("match", "--game", "tictactoe", "--black", f"alphazero:model={ttt_model}",
+                         "--white", "random", "-n", "1")
+    assert code == 2 and "Traceback" not in err
+    assert f"model file {ttt_model}: array 'model/trunk.1.weight' holds 3 NaN/inf value(s)" in err
+    assert "retrain or use another checkpoint" in err
+    with pytest.raises(ModelFileError, match="'model/trunk.1.weight' holds 3 NaN/inf"):
+        AlphaZeroPlayer(TicTacToe(), model=ttt_model)
+
+
 def test_bad_option_values_are_refused(cli, ttt_model):
     code, out, err = cli("play", "--game", "tictactoe", "--black", "random",
                              "--white", f"alphazero:model={ttt_model},temperature=-1")

@@ -1,5 +1,8 @@
 """`plyground train alphazero`: the run directory, config resolution, resuming, refusals."""
 import json
+import re
+import resource
+import time
 
 import numpy as np
 import pytest
@@ -8,6 +11,7 @@ from plyground.cli import main
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero import AlphaZeroPlayer, AlphaZeroTrainer
 from plyground.players.alphazero.rundir import RunDirectory
+from plyground.plugins.autograd.memory import available_memory
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.train_command import read_toml
@@ -151,6 +155,22 @@ def test_bad_options_exit_2_with_one_line(cli, tmp_path, extra, message):
     assert code == 2, err
     assert message in err and "Traceback" not in err
     assert len([line for line in err.splitlines() if "error" in line.lower()]) == 1
+
+
+def test_a_network_too_large_for_the_machine_is_refused_before_allocating(cli, tmp_path):
+    """channels=100000 (a typo for 100?) would need terabytes: one line from the options alone, at once."""
+    if available_memory() is None:
+        pytest.skip("this system does not report its available memory: the check is off")
+    peak_before, started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.perf_counter()
+    code, out, err = cli("train", "alphazero", "--game", "checkers", "--run", str(tmp_path / "run"),
+                         "--set", "network=resnet:channels=100000,blocks=50", "--set", "workers=1")
+    assert code == 2 and "Traceback" not in err
+    assert re.search(r"network resnet:channels=100000,blocks=50 needs about [\d.]+ TB for its weights and "
+                     r"training state .*; this machine has [\d.]+ [kMGT]?B available; use fewer channels/blocks",
+                     err), err
+    assert time.perf_counter() - started < 10
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before < 200 * 1024   # kB: nothing big
+    assert not (tmp_path / "run" / "checkpoints").exists()
 
 
 def test_other_misuse(cli, tmp_path):

@@ -160,3 +160,43 @@ def test_weights_that_do_not_fit_the_stated_architecture(tmp_path):
     with pytest.raises(ModelFileError, match=r"'stem.0.weight' has shape \(16, 3, 3, 3\), "
                                              r"the architecture expects \(8, 3, 3, 3\)"):
         ResNetNetwork.load(small)
+
+
+def _poison(path, name, values):
+    """Rewrite the model file at ``path`` with ``values`` in the first cells of array ``name``."""
+    with np.load(path, allow_pickle=False) as archive:
+        arrays = {key: archive[key] for key in archive.files}
+    arrays[name].flat[:len(values)] = values
+    np.savez(path, **arrays)
+
+
+@pytest.mark.parametrize("values", [[np.nan, np.nan, np.nan], [np.inf, -np.inf, np.nan]], ids=["nan", "inf"])
+def test_weights_holding_nan_or_inf_are_refused_naming_the_file_and_array(tmp_path, values):
+    path = tmp_path / "diverged.npz"
+    small_resnet().save(path)
+    _poison(path, "model/tower.0.conv1.weight", values)
+    with pytest.raises(ModelFileError) as info:
+        load_network(path)
+    message = str(info.value)
+    assert "diverged.npz" in message and "'model/tower.0.conv1.weight' holds 3 NaN/inf value(s)" in message
+    assert "retrain or use another checkpoint" in message
+
+
+def test_optimizer_state_holding_nan_is_refused_too(tmp_path):
+    """Resuming from it would turn the weights into NaN at the first step."""
+    net = small_resnet(optimizer="adam")
+    net.train_step(*data())
+    path = tmp_path / "m.npz"
+    net.save(path)
+    moment = next(name for name in load_arrays(path)[0] if name.startswith("optimizer/"))
+    _poison(path, moment, [np.nan])
+    with pytest.raises(ModelFileError, match=f"'{moment}' holds 1 NaN/inf value"):
+        ResNetNetwork.load(path)
+
+
+def test_finite_weights_load(tmp_path):
+    """The check refuses only non-finite values: huge but finite weights still load."""
+    path = tmp_path / "m.npz"
+    small_resnet().save(path)
+    _poison(path, "model/tower.0.conv1.weight", [np.finfo(np.float32).max, -1e30])
+    assert isinstance(load_network(path), ResNetNetwork)
