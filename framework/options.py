@@ -15,6 +15,8 @@ from .errors import OptionError
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+#: The grammar of a plugin spec, quoted by every message about a malformed one.
+SPEC_FORM = "NAME or NAME:key=value,key=value"
 
 
 @dataclass(frozen=True)
@@ -127,19 +129,20 @@ class Spec:
 
     @classmethod
     def parse(cls, text: str) -> "Spec":
+        """``NAME`` or ``NAME:key=value,key=value``; OptionError naming the spec for anything else."""
         text = text.strip()
-        name, _, rest = text.partition(":")
+        name, colon, rest = text.partition(":")
         name = name.strip()
         if not name:
-            raise OptionError(f"bad plugin spec {text!r}: expected NAME or NAME:option=value,...")
+            raise _bad_spec(text, "there is no plugin name" + (" before the ':'" if colon else ""))
+        if colon and not rest.strip():
+            raise _bad_spec(text, f"nothing follows the ':' (write {name} alone for its defaults)")
         options: dict[str, str] = {}
-        for part in filter(None, (p.strip() for p in _split_options(rest))):
-            key, eq, value = part.partition("=")
-            if not eq or not key.strip():
-                raise OptionError(f"bad option {part!r} in {text!r}: expected option=value")
-            if key.strip() in options:
-                raise OptionError(f"option '{key.strip()}' given twice in {text!r}")
-            options[key.strip()] = value.strip()
+        for part in _split_options(text, rest) if colon else ():
+            key, value = _option_pair(text, part)
+            if key in options:
+                raise _bad_spec(text, f"option '{key}' is given twice")
+            options[key] = value
         return cls(name, options)
 
     def __str__(self) -> str:
@@ -148,12 +151,34 @@ class Spec:
         return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.options.items())
 
 
-def _split_options(text: str) -> list[str]:
+def _bad_spec(text: str, problem: str) -> OptionError:
+    return OptionError(f"bad plugin spec {text!r}: {problem}; expected {SPEC_FORM}")
+
+
+def _split_options(spec: str, text: str) -> list[str]:
+    """The ``key=value`` parts of ``text`` (what follows the ':' of ``spec``), stripped."""
+    pieces = text.split(",")
+    if any(not piece.strip() for piece in pieces):
+        # A stray comma is a slip (a half-deleted option), not an empty option to ignore.
+        raise _bad_spec(spec, "an empty option (a comma with nothing before or after it)")
     # A comma separates options unless the next piece has no '=' (a value such as a path with a comma).
     parts: list[str] = []
-    for piece in text.split(","):
+    for piece in pieces:
         if parts and "=" not in piece:
             parts[-1] += "," + piece
         else:
             parts.append(piece)
-    return parts
+    return [part.strip() for part in parts]
+
+
+def _option_pair(spec: str, part: str) -> tuple[str, str]:
+    """``'simulations=800'`` -> ``('simulations', '800')``; a missing key, '=' or value is refused."""
+    key, eq, value = (word.strip() for word in part.partition("="))
+    if not eq:
+        raise _bad_spec(spec, f"option {part!r} has no '=' (write {part}=VALUE)")
+    if not key:
+        raise _bad_spec(spec, f"option {part!r} has no name before the '='")
+    if not value:
+        # An empty value is never needed: optional options take the word none.
+        raise _bad_spec(spec, f"option '{key}' has no value after the '='")
+    return key, value

@@ -4,11 +4,19 @@ One :class:`UciEngine` is one engine process.  A reader thread turns the
 engine's output into a queue of lines, so every wait has a deadline: an
 engine that does not start, crashes (its output ends) or does not answer in
 time raises :class:`EngineError` with what happened in words (exit code or
-signal, the last lines it wrote to stderr).  An engine that runs past a
-deadline is killed.  :meth:`UciEngine.close`, and a ``weakref.finalize``
-hook that also runs at interpreter exit, end the process: ``quit``, then a
-kill if it does not leave within a second, then reaping it, so no zombie or
-orphan is left behind.
+signal, the last lines it wrote to stderr).
+
+The engine runs in a session (and process group) of its own, so that
+everything it starts can be ended with it: an engine named by a wrapper
+script that does not ``exec`` is the script's child, and a kill of the
+script alone would leave the engine running as an orphan.  An engine that
+runs past a deadline, or whose output ends, has its whole group ended:
+SIGTERM, then SIGKILL to whatever is left after half a second.
+:meth:`UciEngine.close`, and a ``weakref.finalize`` hook that also runs at
+interpreter exit, first ask it to ``quit`` and give it a second, then end
+the group the same way, then reap the engine, so no zombie or orphan of ours
+is left behind.  (Being in a group of its own also keeps a Ctrl-C in the
+terminal from reaching the engine: Python ends it on the way out instead.)
 
 The protocol as used here: ``uci`` → ``id``/``option`` lines → ``uciok``;
 ``setoption name N value V``; ``isready`` → ``readyok``; ``ucinewgame``;
@@ -36,6 +44,10 @@ INSTALL_HINT = ("install Stockfish (Debian/Ubuntu: sudo apt install stockfish, w
                 "full path, e.g. uci:path=/usr/local/bin/stockfish")
 #: Where Debian and Ubuntu install engines; often not on a user's PATH.
 EXTRA_DIRS = ("/usr/games", "/usr/local/games")
+#: Seconds an engine told ``quit`` has to leave before its process group is ended.
+QUIT_GRACE = 1.0
+#: Seconds between SIGTERM and SIGKILL to an engine's process group.
+TERM_GRACE = 0.5
 
 
 class EngineError(PlygroundError):
@@ -184,8 +196,11 @@ def _describe_exit(returncode: int | None) -> str:
     return f"it exited with code {returncode}"
 
 
-def _shutdown(proc: subprocess.Popen, grace: float = 1.0) -> None:
-    """End ``proc``: ask politely, then kill; always reap it.  Safe to call twice."""
+def _shutdown(proc: subprocess.Popen, grace: float = QUIT_GRACE) -> None:
+    """End ``proc`` and its process group: ask politely, then terminate, then kill; always reap it.
+
+    Safe to call twice.
+    """
     if proc.poll() is None:
         try:
             proc.stdin.write("quit\n")
@@ -195,17 +210,50 @@ def _shutdown(proc: subprocess.Popen, grace: float = 1.0) -> None:
         try:
             proc.wait(grace)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            try:
-                proc.wait(5.0)
-            except subprocess.TimeoutExpired:
-                pass
+            pass
+    # Even an engine that quit may leave processes it started (a wrapper script's helpers).
+    _end_group(proc, TERM_GRACE)
+    try:
+        proc.wait(5.0)
+    except subprocess.TimeoutExpired:
+        pass
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         try:
             if stream is not None:
                 stream.close()
         except OSError:
             pass
+
+
+def _end_group(proc: subprocess.Popen, grace: float) -> None:
+    """SIGTERM to every process in ``proc``'s group, then SIGKILL to those left after ``grace`` seconds."""
+    if not hasattr(os, "killpg"):          # Windows: no process groups; the engine alone
+        proc.kill()
+        return
+    group = proc.pid                       # started with start_new_session: it leads its own group
+    if not _signal_group(group, signal.SIGTERM):
+        return
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        # Reap the engine once it has gone, or its zombie alone would keep the group "alive".  The
+        # group id stays reserved while any process of the group exists, so the next signal cannot
+        # reach a stranger.
+        proc.poll()
+        if not _signal_group(group, 0):
+            return
+        time.sleep(0.02)
+    _signal_group(group, signal.SIGKILL)
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send ``signum`` to process group ``group``; False when no process of it is left to signal."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:                # only processes that are no longer ours (setuid): nothing to do
+        return False
+    return True
 
 
 class UciEngine:
@@ -223,6 +271,7 @@ class UciEngine:
         self._finalizer: weakref.finalize | None = None
         self._lock = threading.RLock()
         self._closed = False
+        self._stopped = False        # killed by us (a time-out), as opposed to dead on its own
         self.start()
 
     # ------------------------------------------------------------ process
@@ -231,11 +280,11 @@ class UciEngine:
         try:
             proc = subprocess.Popen([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                                    bufsize=1)
+                                    bufsize=1, start_new_session=True)
         except OSError as exc:
             raise UsageError(f"cannot start UCI engine {self.path}: {exc.strerror or exc}; {INSTALL_HINT}") from None
         self.proc = proc
-        self._closed = False
+        self._closed = self._stopped = False
         self._lines = lines = queue.SimpleQueue()
         self._stderr = stderr = collections.deque(maxlen=12)
         self._finalizer = weakref.finalize(self, _shutdown, proc)
@@ -264,14 +313,14 @@ class UciEngine:
         return self.proc is not None and self.proc.poll() is None and not self._closed
 
     def kill(self) -> None:
-        """Kill the process at once (a hung engine) and reap it."""
+        """Stop a hung engine: end it and its process group without asking, and reap it."""
+        self._stopped = True
+        self._end()
+
+    def _end(self) -> None:
         proc = self.proc
-        if proc is not None and proc.poll() is None:
-            proc.kill()
-            try:
-                proc.wait(5.0)
-            except subprocess.TimeoutExpired:
-                pass
+        if proc is not None:
+            _end_group(proc, TERM_GRACE)
         if self._finalizer is not None:
             self._finalizer()          # closes the pipes; idempotent
 
@@ -307,7 +356,10 @@ class UciEngine:
         except queue.Empty:
             raise _Timeout(waiting_for) from None
         if line is None:
-            raise EngineError(self._died_message(f"while waiting for {waiting_for}"))
+            message = self._died_message(f"while waiting for {waiting_for}")
+            if not self._closed:           # close() ends the group itself
+                self._end()                # what a dead engine started must not outlive it
+            raise EngineError(message)
         return line
 
     def _read_until(self, prefix: str, deadline: float | None, waiting_for: str) -> list[str]:
@@ -334,9 +386,22 @@ class UciEngine:
             except subprocess.TimeoutExpired:
                 code = None
         time.sleep(0.05)   # let the stderr reader catch the last words
+        return f"{self.label} ({self.path}) died {context}: {self._exit_story(code)}"
+
+    def _exit_story(self, code: int | None) -> str:
+        """How the process ended, and the last lines it wrote to stderr."""
         tail = " | ".join(l for l in list(self._stderr)[-3:] if l.strip())
         said = f"; it wrote: {tail}" if tail else ""
-        return f"{self.label} ({self.path}) died {context}: {_describe_exit(code)}{said}"
+        return f"{_describe_exit(code)}{said}"
+
+    def why_not_running(self) -> str:
+        """Why :meth:`alive` is False, in words: closed, stopped after a time-out, or dead (how)."""
+        if self._closed:
+            return f"{self.label} is not running (it was closed)"
+        if self._stopped:
+            return f"{self.label} is not running (it was stopped earlier in this game)"
+        code = self.proc.poll() if self.proc is not None else None
+        return f"{self.label} is not running: it died earlier in this game ({self._exit_story(code)})"
 
     def is_ready(self, timeout: float | None = None) -> None:
         self.send("isready")

@@ -161,8 +161,8 @@ class UciPlayer(Player):
         if not legal:
             raise EngineError(f"{self.name} was asked to move in a finished game ({state.to_text()})")
         if not self.engine.alive():
-            raise EngineError(f"{self.engine.label} is not running (it died or was stopped earlier in this "
-                              f"game); reset() restarts it")
+            # Say how it died: a kill between two moves is noticed here, not while waiting for an answer.
+            raise EngineError(f"{self.engine.why_not_running()}; reset() restarts it")
         go, thinking = self.go_command(budget)
         timeout = None if self.config["timeout"] is None else thinking + self.config["timeout"]
         best, info = self.engine.go(state.uci_position(), go, timeout)

@@ -26,11 +26,13 @@ def test_spec_keeps_commas_inside_a_value():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "expected NAME"), (":x=1", "expected NAME"), ("mcts:simulations", "expected option=value"),
-    ("mcts:c=1,c=2", "given twice"), ("mcts:=3", "expected option=value")])
+    ("", "there is no plugin name"), (":x=1", "no plugin name before the ':'"),
+    ("mcts:simulations", "option 'simulations' has no '='"), ("mcts:c=1,c=2", "option 'c' is given twice"),
+    ("mcts:=3", "option '=3' has no name before the '='")])
 def test_malformed_specs_are_rejected(text, message):
-    with pytest.raises(OptionError, match=message):
+    with pytest.raises(OptionError, match=message) as info:
         Spec.parse(text)
+    assert str(info.value).endswith("; expected NAME or NAME:key=value,key=value")
 
 
 def test_values_are_typed_and_defaults_filled():

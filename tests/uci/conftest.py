@@ -25,10 +25,14 @@ def game():
 
 @pytest.fixture
 def fake_engine(tmp_path):
-    """fake_engine(mode) -> path of an executable that runs the fake UCI engine in that mode."""
-    def make(mode: str = "ok") -> str:
-        path = tmp_path / f"fake-{mode}"
-        path.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE_ENGINE} {mode}\n")
+    """fake_engine(mode, helper_pidfile=None) -> path of an executable that runs the fake UCI engine in that mode.
+
+    With ``helper_pidfile`` the engine also starts a helper that ignores SIGTERM and writes its pid there.
+    """
+    def make(mode: str = "ok", helper_pidfile=None) -> str:
+        path = tmp_path / f"fake-{mode}" if helper_pidfile is None else tmp_path / f"fake-{mode}-with-helper"
+        extra = "" if helper_pidfile is None else f" {helper_pidfile}"
+        path.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE_ENGINE} {mode}{extra}\n")
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
         return str(path)
     return make

@@ -4,13 +4,38 @@ Modes: ``ok`` plays the first legal move; ``hang`` never answers ``go``;
 ``crash`` exits with code 3 (and a word on stderr) when asked to move;
 ``illegal`` answers an illegal move; ``silent`` never finishes the ``uci``
 handshake; ``chatter`` prints a line that is not UCI and exits.
+
+``fake_engine.py MODE PIDFILE`` also starts a helper process that ignores
+SIGTERM, does not read the engine's input and sleeps for 1000 s (what a
+wrapper or an engine's own helpers might leave behind), and writes its pid to
+PIDFILE once the helper ignores SIGTERM.
 """
+import os
+import subprocess
 import sys
 
 import chess
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
 out = sys.stdout
+
+STUBBORN = ("import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+            "print('ready', flush=True); time.sleep(1000)")
+
+
+def start_helper(pidfile):
+    """A child in this process's group that only SIGKILL ends; its pid written to ``pidfile``."""
+    helper = subprocess.Popen([sys.executable, "-c", STUBBORN], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    helper.stdout.readline()          # it ignores SIGTERM from here on
+    with open(pidfile + ".tmp", "w") as file:
+        file.write(str(helper.pid))
+    os.replace(pidfile + ".tmp", pidfile)   # the test never reads half a pid
+    return helper
+
+
+if len(sys.argv) > 2:
+    helper = start_helper(sys.argv[2])
 
 
 def say(line):

@@ -15,3 +15,45 @@ def process_gone(pid: int, timeout: float = 5.0) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+def _stat(pid: int) -> tuple[str, int] | None:
+    """(state, process group) of ``pid`` from /proc, or None when there is no such process."""
+    try:
+        text = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()     # the name in (...) may hold spaces
+    return fields[0], int(fields[2])
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process.  A zombie is not: an orphan's zombie waits for init, which in
+    some containers never reaps it, so it is all that may be left of a process that was killed."""
+    stat = _stat(pid)
+    return stat is not None and stat[0] not in "ZX"
+
+
+def group_members(group: int) -> list[int]:
+    """The live processes in process group ``group``."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _stat(int(entry))
+            if stat is not None and stat[1] == group and stat[0] not in "ZX":
+                members.append(int(entry))
+    return members
+
+
+def wait_until(condition, timeout: float = 2.0) -> bool:
+    """Poll ``condition()`` until it holds or ``timeout`` seconds pass; its last value."""
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return condition()
+
+
+def read_pid(path, timeout: float = 10.0) -> int:
+    """The pid a wrapper or a fake engine wrote to ``path``."""
+    assert wait_until(lambda: path.exists() and path.read_text().strip(), timeout), f"no pid in {path}"
+    return int(path.read_text())
