@@ -185,7 +185,7 @@ def check_output_dir(path: Path, flag: str, is_ours: Callable[[Path], bool]) -> 
         raise UsageError(f"{where}: {ancestor} is a file, not a folder")
     if path.is_dir() and any(path.iterdir()) and not is_ours(path):
         raise UsageError(f"{where} holds files plyground did not write; give a new or empty folder "
-                         f"(or a folder an earlier run of this command wrote, to resume it)")
+                         f"(or one an earlier run of this command wrote)")
     try:
         path.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=path, prefix=".write-probe.")

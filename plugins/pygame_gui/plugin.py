@@ -24,6 +24,9 @@ def register_commands(cli):
     @click.option("--height", type=click.IntRange(min=360), default=760, show_default=True)
     def screenshots_command(out, width, height):
         """Write PNG screenshots of the pygame GUI (menu, rules, games in progress); needs no display."""
-        from .screenshots import write_screenshots
+        from plyground.recordio import check_output_dir
+
+        from .screenshots import is_screenshot_dir, write_screenshots
+        check_output_dir(out, "--out", is_screenshot_dir)   # never overwrite pictures it did not take
         for path in write_screenshots(out, (width, height)):
             click.echo(str(path))

@@ -38,6 +38,12 @@ def _taken(move) -> int:
     return bin(int(move) >> 10).count("1") if isinstance(move, int) else 0
 
 
+def is_screenshot_dir(folder: Path) -> bool:
+    """A folder an earlier run wrote: it holds menu.png (always the first picture) and only PNG files."""
+    names = [p.name for p in Path(folder).iterdir()]
+    return "menu.png" in names and all(name.endswith(".png") for name in names)
+
+
 def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Path]:
     import pygame
     if not pygame.display.get_init():

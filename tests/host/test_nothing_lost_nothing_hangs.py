@@ -98,6 +98,9 @@ def test_out_never_overwrites_a_folder_it_did_not_write(tmp_path):
                                         "--out", folder))
     assert f"--out {folder} holds files plyground did not write" in line
     assert (folder / "games.jsonl").read_text() == "precious\n"
+    line = one_error_line(run_plyground("screenshots", "--out", folder))
+    assert f"--out {folder} holds files plyground did not write" in line
+    assert sorted(p.name for p in folder.iterdir()) == ["games.jsonl"]
 
 
 # --------------------------------------------------------------------------- read-only and full filesystems
