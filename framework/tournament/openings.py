@@ -82,7 +82,10 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
             records = reader(text)
         except PlygroundError as exc:
             raise UsageError(f"{path}: {exc}") from None
-        replayed = [_opening_from_record(game, r, plies, path, n) for n, r in enumerate(records, 1)]
+        # A record with no moves from the initial position (only tags, only a result) starts nowhere new.
+        initial = game.new_initial_state().to_text()
+        records = [(n, r) for n, r in enumerate(records, 1) if r.moves or (r.start and r.start != initial)]
+        replayed = [_opening_from_record(game, r, plies, path, n) for n, r in records]
         openings = [o for o in replayed if o is not None]
         skipped = len(replayed) - len(openings)
         if skipped and openings:
@@ -105,8 +108,8 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
             openings.append(Opening((), line))
     openings = _distinct(game, openings)
     if not openings:
-        raise UsageError(f"opening file {path} holds no playable openings (no game with moves that leave the "
-                         f"game running, no position line)")
+        raise UsageError(f"opening file {path} holds no playable openings: no game with moves that leave the "
+                         f"game running (only tags or results?) and no position line")
     return openings
 
 

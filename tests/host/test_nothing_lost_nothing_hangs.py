@@ -220,3 +220,17 @@ def test_a_saved_chess_pgn_works_as_openings(cli, tmp_path):
     first_moves = {tuple(r.moves[:4]) for r in ChessGame().read_records(saved.read_text())}
     played = [json.loads(line)["record"]["moves"][:4] for line in (out_dir / "results.jsonl").read_text().splitlines()]
     assert played and all(tuple(moves) in first_moves for moves in played)
+
+
+@pytest.mark.parametrize("game, name, text", [
+    ("chess", "tags.pgn", '[Event "x"]\n[White "a"]\n[Black "b"]\n\n'),
+    ("chess", "results.pgn", "1-0\n"),
+    ("checkers", "tags.pdn", '[Event "x"]\n[Black "a"]\n\n'),
+    ("checkers", "results.pdn", "1-0\n\n0-1\n"),
+])
+def test_a_record_file_with_no_moves_is_no_openings(cli, tmp_path, game, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    code, _, err = cli("match", "--game", game, "--white", "random", "--black", "random", "-n", "2",
+                       "--openings", path)
+    assert code == 2 and f"opening file {path} holds no playable openings" in err
