@@ -12,7 +12,7 @@ from typing import Callable
 
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
-from ..recordio import atomic_write_text
+from ..recordio import atomic_write_text, describe_os_error
 from ..registry import get_registry
 from .config import GameTask, TournamentConfig, schedule
 from .store import GameResult, ResultStore, record_from_json
@@ -119,6 +119,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                 on_game(Progress(result, len(finished), len(tasks), run.played, time.perf_counter() - started))
 
         workers = max(1, min(workers, len(pending)))
+        failure: BaseException | None = None
         try:
             if workers == 1 or renderer is not None:
                 for pos, task in pending:
@@ -131,10 +132,18 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                 _run_parallel(pending, workers, finish)
         except KeyboardInterrupt:
             run.interrupted = True
+        except BaseException as exc:
+            failure = exc
+            raise
         finally:
             run.results = [finished[pos] for pos in sorted(finished)]
             if store is not None and (run.played or not games_file_path(game, store.directory).exists()):
-                write_games_file(game, run.results, store.directory)
+                try:
+                    write_games_file(game, run.results, store.directory)
+                except OSError as exc:
+                    if failure is None:   # never hide the error that stopped the run behind this one
+                        raise UsageError(f"cannot write {games_file_path(game, store.directory)}: "
+                                         f"{describe_os_error(exc)}; every game is stored in results.jsonl") from None
     finally:
         if store is not None:
             store.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import RecordError, UsageError
 from ..protocols import GameRecord
-from ..recordio import atomic_write_text, check_output_dir
+from ..recordio import atomic_write_text, check_output_dir, describe_os_error
 from .config import GameTask, TournamentConfig
 
 CONFIG_FILE = "tournament.json"
@@ -102,7 +102,10 @@ class ResultStore:
 
     def close(self) -> None:
         if self._results_handle is not None:
-            self._results_handle.close()
+            try:
+                self._results_handle.close()
+            except OSError:
+                pass   # the buffer of a write that already failed (a full disk), reported by append
             self._results_handle = None
         if self._lock_handle is not None:
             self._lock_handle.close()      # releases the lock
@@ -187,9 +190,14 @@ class ResultStore:
     def append(self, result: GameResult) -> None:
         """Store one finished game durably before anything else happens."""
         handle = self._results_handle
-        handle.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+        try:
+            handle.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError as exc:
+            # A torn last line is cut off on the next open, and that game is played again.
+            raise UsageError(f"cannot store a finished game in {self.results_path}: {describe_os_error(exc)}; "
+                             f"the games stored before it are kept: rerun the same command to resume") from None
 
 
 def load_results(directory: Path) -> tuple[TournamentConfig, list[GameResult]]:

@@ -146,6 +146,11 @@ def test_a_full_disk_keeps_the_games_written_before_it(tmp_path):
     kept = int(line.split("; the ")[1].split(" ")[0])
     assert 1 <= kept < 60
 
+    out = full / "ladder"
+    result = in_namespace(f"mount -t tmpfs -o size=12k tmpfs {full}", "tournament", "--game", "tictactoe",
+                          "random", "r2=random", "-n", "200", "--out", out, "--workers", "1", "--quiet")
+    assert f"cannot store a finished game in {out / 'results.jsonl'}: no space left on device" in one_error_line(result)
+
 
 # --------------------------------------------------------------------------- misbehaving players
 
