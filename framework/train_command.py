@@ -11,6 +11,9 @@ A config file is TOML: option names as top-level keys, optionally
 ``trainer = "..."`` and ``game = "..."`` (checked against the command line),
 or the same keys under an ``[options]`` table (the form written to the run
 directory, so ``DIR/config.toml`` is itself a valid ``--config``).
+
+DIR is created and proved writable before the trainer is built, for every
+trainer alike: a run that could not save its checkpoints would lose its work.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ import click
 
 from .errors import UsageError
 from .options import Spec, resolve_options
-from .recordio import atomic_write_text
+from .recordio import atomic_write_text, check_output_dir
 from .registry import get_registry
 
 CONFIG_NAME = "config.toml"
@@ -45,6 +48,9 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise UsageError(f"config file {path} does not exist") from None
     except OSError as exc:
         raise UsageError(f"cannot read config file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:   # tomllib decodes the whole file first: binary or another encoding
+        raise UsageError(f"config file {path} is not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset "
+                         f"{exc.start}); a config is a TOML text file of option = value lines") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"config file {path} is not valid TOML: {exc}") from None
 
@@ -145,7 +151,7 @@ def _worker_flags(registry, entry, **flags: str | None) -> dict[str, str]:
 @click.command("train")
 @click.argument("trainer_name", metavar="TRAINER")
 @click.option("--game", "game_spec", default=None, help="Game spec, e.g. tictactoe (default: from the config or run).")
-@click.option("--run", "run_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--run", "run_dir", required=True, type=click.Path(path_type=Path),
               help="Run directory: created, or resumed when it holds a run.")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="TOML file of trainer options.")
@@ -189,12 +195,14 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
     flags = _worker_flags(registry, entry, workers=workers, backend=backend, address=address)
     given = {**stored_options, **file_options, **_parse_sets(overrides), **flags}
     options = resolve_options(entry.options, given, f"trainer {trainer_name}")
+    # A run directory is one `plyground train` wrote (it holds config.toml, whatever files its trainer
+    # added); any other non-empty folder is refused, so no user file is overwritten.
+    check_output_dir(run_dir, "--run", is_ours=lambda path: (path / CONFIG_NAME).exists())
     trainer = entry.cls(game, run_dir, **options)       # refuses options a resumed run cannot take
     if quiet:
         trainer.log = lambda line: None
     else:
         trainer.log = lambda line: click.echo(line, err=True)
-    run_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
     artifact = trainer.run()
     click.echo(f"trained: {artifact}")

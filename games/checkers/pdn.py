@@ -10,7 +10,8 @@ forms ``2-0``, ``0-2``, ``1-1`` are read too).
 What cannot be read raises :class:`PdnError` (a RecordError) naming the
 game's number in the file and the line.  With ``strict=False`` the reader
 yields every good game and collects the errors of the bad ones in
-``reader.errors``, resuming at the next game's tags.
+``reader.errors``, resuming at the next game's tags.  A file holding binary
+data (control bytes no text has) is refused as a whole, strict or not.
 
 With ``validate=True`` (the default) each game is also replayed, so a game
 with an illegal move is an error pointing at that move.  Replaying follows
@@ -176,11 +177,18 @@ class PdnReader:
     def from_file(cls, path: str | Path, **options) -> "PdnReader":
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            text = path.read_text(encoding="latin-1")   # old archives; numbers and tags are ASCII anyway
+            data = path.read_bytes()
         except OSError as exc:
             raise RecordError(f"cannot read PDN file {path}: {exc.strerror or exc}") from None
+        binary = _binary_offset(data)
+        if binary is not None:
+            raise RecordError(f"{path} is not a PDN file: it holds binary data (byte {data[binary]:#04x} at offset "
+                              f"{binary}); PDN is text: tag pairs such as [Black \"...\"] and moves such as "
+                              f"1. 11-15 23-19")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")   # old archives; numbers and tags are ASCII anyway
         options.setdefault("source", str(path))
         return cls(text, **options)
 
@@ -298,6 +306,16 @@ class PdnReader:
                 previous_was_tag = is_tag
             p = end + 1
         return len(text)
+
+
+#: Control characters no text record file holds (tab, newlines, form feed and DOS end-of-file are fine).
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x19\x1b-\x1f]")
+
+
+def _binary_offset(data: bytes) -> int | None:
+    """The offset of the first byte that only a binary file holds, or None for text."""
+    match = _BINARY_BYTES.search(data)
+    return match.start() if match else None
 
 
 class _ParseFailure(Exception):

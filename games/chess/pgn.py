@@ -12,7 +12,9 @@ NAGs and the usual quirks are handled there) and reports each game that
 cannot be read (bad FEN tag, a move that cannot be read or is not legal,
 another variant) as a :class:`PgnError` naming the game's number in the
 file and the line.  ``strict=True`` raises the first; ``strict=False``
-collects them in ``reader.errors`` and keeps every good game.
+collects them in ``reader.errors`` and keeps every good game.  Whatever
+python-chess itself fails on (it has crashed on text as short as ``h6)!``)
+is reported the same way, and a binary file is refused as a whole.
 """
 from __future__ import annotations
 
@@ -177,6 +179,11 @@ class _Lines:
             return self._lines[self.line - 1]
         return ""
 
+    def skip_to_next_tags(self) -> None:
+        """Leave the rest of a game python-chess failed on: the next read returns the next tag line."""
+        while self.line < len(self._lines) and not self._lines[self.line].lstrip().startswith("["):
+            self.line += 1
+
 
 class _Builder(chess.pgn.GameBuilder):
     """python-chess's game builder, noting the line of every error instead of logging it."""
@@ -199,6 +206,12 @@ class _Builder(chess.pgn.GameBuilder):
         if not board.is_legal(move):  # a null move ("--") is not a move in a real game
             raise ValueError(_describe_bad_move(board, san, chess.IllegalMoveError(san)))
         return move
+
+    def end_variation(self) -> None:
+        # After a bad main-line move python-chess skips the rest as if it were a variation, and a ')'
+        # then "closes" it: popping the game itself would crash the next NAG or move (IndexError).
+        if len(self.variation_stack) > 1:
+            super().end_variation()
 
     def handle_error(self, error: Exception) -> None:
         self.failures.append((self._lines.line, str(error)))
@@ -229,11 +242,17 @@ class PgnReader:
     def from_file(cls, path: str | Path, **options) -> "PgnReader":
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            text = path.read_text(encoding="latin-1")
+            data = path.read_bytes()
         except OSError as exc:
             raise RecordError(f"cannot read PGN file {path}: {exc.strerror or exc}") from None
+        binary = _binary_offset(data)
+        if binary is not None:
+            raise RecordError(f"{path} is not a PGN file: it holds binary data (byte {data[binary]:#04x} at offset "
+                              f"{binary}); PGN is text: tag pairs such as [White \"...\"] and moves such as 1. e4 e5")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")   # old archives; tags and moves are ASCII anyway
         options.setdefault("source", str(path))
         return cls(text, **options)
 
@@ -242,18 +261,23 @@ class PgnReader:
         number = 0
         while True:
             builder = _Builder(lines)
-            game = chess.pgn.read_game(lines, Visitor=lambda: builder)
-            if game is None:
-                return
             number += 1
-            problem = self._problem(game, builder)
+            try:
+                game = chess.pgn.read_game(lines, Visitor=lambda: builder)
+                if game is None:
+                    return
+                problem = self._problem(game, builder)
+                converted = None if problem else self._convert(game, number, builder.start_line)
+            except Exception as exc:  # noqa: BLE001 - python-chess's own failures are this file's errors
+                problem = builder.failures[0] if builder.failures else (lines.line, _crash_text(exc))
+                lines.skip_to_next_tags()
             if problem is not None:
                 error = PgnError(problem[1], number, problem[0], self.source)
                 if self.strict:
                     raise error
                 self.errors.append(error)
                 continue
-            yield self._convert(game, number, builder.start_line)
+            yield converted
 
     @staticmethod
     def _problem(game: chess.pgn.Game, builder: _Builder) -> tuple[int, str] | None:
@@ -284,6 +308,20 @@ class PgnReader:
         return PgnGame(number=number, line=line, tags=tags, moves=sans, uci_moves=moves,
                        result=result if result in RESULTS else "*", source=self.source,
                        final_comment=comment)
+
+
+def _crash_text(exc: Exception) -> str:
+    return f"python-chess cannot read this game ({type(exc).__name__}: {exc}); check the movetext near this line"
+
+
+#: Control characters no text record file holds (tab, newlines, form feed and DOS end-of-file are fine).
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x19\x1b-\x1f]")
+
+
+def _binary_offset(data: bytes) -> int | None:
+    """The offset of the first byte that only a binary file holds, or None for text."""
+    match = _BINARY_BYTES.search(data)
+    return match.start() if match else None
 
 
 def read_pgn(pgn: str | Path, **options) -> PgnReader:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from plyground.errors import UsageError
+from plyground.errors import RecordError, UsageError
 from plyground.protocols import Budget, Game, State
 from plyground.durations import format_duration
 
@@ -69,9 +69,14 @@ def expert_positions(game: Game, path: Path, seed: int, siblings: bool) -> Itera
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"bootstrap games file {path}: {exc.strerror or exc}") from None
-    records = game.read_records(text)
-    if not records:
-        raise UsageError(f"bootstrap games file {path} holds no games")
+    try:
+        records = game.read_records(text)
+    except RecordError as exc:   # the reader saw text, not the file: say which file
+        raise RecordError(f"bootstrap games file {path}: {exc}") from None
+    if not any(record.moves for record in records):
+        detail = f"{len(records)} without moves" if records else "it holds no games"
+        raise UsageError(f"bootstrap games file {path} holds no games with moves ({detail}); give a file of "
+                         f"expert {game.name} games, e.g. ../shared/data/acf.pdn for checkers")
     seen: set = set()
     order = np.random.default_rng([seed, 7]).permutation(len(records))
     for number in order:

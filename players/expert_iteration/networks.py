@@ -160,6 +160,14 @@ class DeepPepperPartsNetwork(_DeepPepperNetwork):
                                params["h2p"], params["h2e"], params["separate"],
                                feature_scale(size) if params["normalize"] else None)
 
+    @classmethod
+    def parameter_count(cls, observation_shape, num_actions, params):
+        size = math.prod(observation_shape)
+        g, p = params["global_features"], params["global_features"] + params["piece_features"]
+        widths = (params["h1a"], params["h1b"], params["h1c"])
+        trunk = sum((inputs + 1) * width for inputs, width in zip((g, p - g, size - p), widths))
+        return _model_parameters(trunk, sum(widths), num_actions, params)
+
 
 class DeepPepperFullNetwork(_DeepPepperNetwork):
     name = "deep-pepper-full"
@@ -181,6 +189,19 @@ class DeepPepperFullNetwork(_DeepPepperNetwork):
         return DeepPepperModel(lambda: (Sequential(Linear(size, h1), ReLU()), h1), num_actions,
                                params["h2p"], params["h2e"], params["separate"],
                                feature_scale(size) if params["normalize"] else None)
+
+    @classmethod
+    def parameter_count(cls, observation_shape, num_actions, params):
+        size, h1 = math.prod(observation_shape), params["h1"]
+        return _model_parameters((size + 1) * h1, h1, num_actions, params)
+
+
+def _model_parameters(trunk: int, width: int, num_actions: int, params: dict[str, Any]) -> int:
+    """Parameters of a DeepPepperModel whose first layer(s) hold ``trunk`` parameters and give ``width``
+    features (the autograd plugin checks the size fits in memory before building)."""
+    h2p, h2e = params["h2p"], params["h2e"]
+    heads = (width + 1) * h2p + (h2p + 1) * num_actions + (width + 1) * h2e + h2e + 1
+    return trunk * (2 if params["separate"] else 1) + heads
 
 
 NETWORKS: tuple[type[AutogradNetwork], ...] = (DeepPepperPartsNetwork, DeepPepperFullNetwork)

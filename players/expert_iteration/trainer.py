@@ -14,7 +14,8 @@ directory) is reused as it is; this trainer changes:
   (or the plain result); comparison and evaluation games are adjudicated by
   the same rule as wins and losses (``adjudicate_comparison``);
 * optional pretraining of the initial network on Stockfish-labelled positions
-  (``pretrain_positions``, see ``pretrain.py``).
+  (``pretrain_positions``, see ``pretrain.py``); the labels are kept in
+  ``DIR/pretrain/labels-NNNNN.npz`` chunks, so a killed run resumes labelling.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from plyground.players.alphazero.selfplay import SelfPlaySettings
 from plyground.players.alphazero.trainer import AlphaZeroTrainer
 from plyground.protocols import Game
 
+from .pretrain import CHUNK_POSITIONS
 from .stockfish import DEFAULT_ENGINE, VALUE_MODES, StockfishAdjudicator, StockfishEvaluator
 
 #: AlphaZero options whose defaults Deep Pepper changes.
@@ -69,6 +71,8 @@ EXPERT_ITERATION_OPTIONS = (
     Option("pretrain_epochs", int, 5, "passes over the pretraining positions", min=1),
     Option("pretrain_temperature", float, 100.0, "centipawns per unit of the softmax over the children's "
            "evaluations (the policy label)", min=1.0),
+    Option("pretrain_chunk", int, CHUNK_POSITIONS, "labelled positions written per chunk file in DIR/pretrain: "
+           "a killed run resumes labelling after the last complete chunk", min=1),
     Option("pretrain_random_opponent", float, 0.0, "fraction of the pretraining self-play games in which one "
            "side plays random moves (lopsided positions: how a won game is finished)", min=0.0, max=1.0),
 )
@@ -146,7 +150,8 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
                                   engine=cfg["stockfish"], depth=cfg["pretrain_depth"], epochs=cfg["pretrain_epochs"],
                                   batch_size=cfg["batch_size"], temperature_cp=cfg["pretrain_temperature"],
                                   scale_cp=cfg["adjudicate_scale"], random_opponent=cfg["pretrain_random_opponent"],
-                                  seed=cfg["seed"], log=self.log)
+                                  seed=cfg["seed"], folder=self.run_dir / "pretrain",
+                                  chunk_positions=cfg["pretrain_chunk"], log=self.log)
         save_model(network, rundir.checkpoint_path(0), self.game, Spec.parse(cfg["network"]).name, iteration=0,
                    epochs_done=0, role="pretrained", pretrain_losses=losses)
         atomic_copy(rundir.checkpoint_path(0), rundir.best_path)

@@ -154,6 +154,8 @@ class BayesTrainer(Trainer):
         n_games = len(game_set.games)
         self.log(f"bayes: {n_games:,} games read in {read_seconds:.1f} s"
                  + (f", {len(game_set.errors)} unreadable skipped" if game_set.errors else ""))
+        if not any(sample.moves for sample in game_set.games):
+            raise UsageError(_no_games_with_moves(games_path, game_set, self.game.name))
         if n_games < 2:
             raise UsageError(f"games file {games_path} holds {n_games} readable games; at least 2 are needed")
         test_order, train_order = training.split(n_games, self.config["test_split"], self.config["seed"],
@@ -269,3 +271,11 @@ class BayesTrainer(Trainer):
         model.save(self.checkpoint_path)
         # A copy for people to read; resuming uses the checkpoint's own.
         write_text(self.progress_path, json.dumps(progress, indent=1))
+
+
+def _no_games_with_moves(path: Path, game_set, game_name: str) -> str:
+    """Why a games file gives nothing to learn from: no games, games with tags or a result only, unreadable ones."""
+    errors, games = game_set.errors, game_set.games
+    detail = (f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games")
+    first = f"; the first: {errors[0]}" if errors else ""
+    return f"games file {path} holds no games with moves ({detail}{first}); give a file of expert {game_name} games"

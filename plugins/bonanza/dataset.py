@@ -77,8 +77,11 @@ def read_games(path: Path, max_games: int | None = None, log=print) -> tuple[lis
     errors = [str(e) for e in reader.errors]
     for message in errors:
         log(f"skipped an unreadable game: {message}")
-    if not games:
-        raise UsageError(f"bonanza: {path} holds no readable games" + (f" ({len(errors)} unreadable)" if errors else ""))
+    if not any(game.codes for game in games):
+        detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
+        first = f"; the first: {errors[0]}" if errors else ""
+        raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); give a PDN file of expert "
+                         f"checkers games, e.g. ../shared/data/acf.pdn")
     return games, errors
 
 

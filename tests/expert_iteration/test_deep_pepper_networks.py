@@ -128,3 +128,12 @@ def test_bad_shapes_and_splits_are_refused():
 def test_families_are_registered_as_networks():
     names = {entry.name for entry in get_registry().entries("networks")}
     assert {"deep-pepper-parts", "deep-pepper-full", "mlp"} <= names
+
+
+@pytest.mark.parametrize("cls, config", [(DeepPepperPartsNetwork, SMALL_PARTS), (DeepPepperFullNetwork, SMALL_FULL)])
+@pytest.mark.parametrize("separate", [False, True])
+def test_parameter_count_without_building_matches_the_built_model(cls, config, separate):
+    """The autograd plugin's memory check counts a network's parameters before building it."""
+    from plyground.players.expert_iteration.networks import parameter_count
+    net = cls.build((353,), 4672, {**config, "separate": separate})
+    assert cls.parameter_count((353,), 4672, net.config) == parameter_count(net)

@@ -8,7 +8,6 @@ tmpfs mounts inside a private mount namespace (``unshare``).
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,21 +17,9 @@ from pathlib import Path
 import pytest
 
 from plugin_venv import environment, external, pip_install, plyground
+from processes import in_namespace, one_error_line, run_plyground
 from plyground.games.checkers.game import CheckersGame
 from plyground.games.chess.game import ChessGame
-
-
-def run_plyground(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "plyground", *map(str, args)], capture_output=True, text=True,
-                          env=environment(), timeout=timeout)
-
-
-def one_error_line(result: subprocess.CompletedProcess) -> str:
-    assert result.returncode == 2, (result.stdout, result.stderr)
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert "Traceback" not in result.stderr
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 # --------------------------------------------------------------------------- --save
@@ -104,18 +91,6 @@ def test_out_never_overwrites_a_folder_it_did_not_write(tmp_path):
 
 
 # --------------------------------------------------------------------------- read-only and full filesystems
-
-def in_namespace(mounts: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """``plyground ARGS`` in a private mount namespace where ``mounts`` (shell commands) ran first."""
-    if shutil.which("unshare") is None:
-        pytest.skip("needs unshare (util-linux) for a private read-only or full filesystem")
-    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip(f"user namespaces are not available here: {probe.stderr.decode().strip()}")
-    script = f'{mounts} && exec "$0" -m plyground "$@"'
-    return subprocess.run(["unshare", "-rm", "sh", "-c", script, sys.executable, *map(str, args)],
-                          capture_output=True, text=True, env=environment(), timeout=timeout)
-
 
 def test_read_only_save_and_out_are_refused_before_any_game(tmp_path):
     ro = tmp_path / "ro"

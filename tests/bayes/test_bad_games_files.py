@@ -1,0 +1,50 @@
+"""`plyground train bayes` on games files it cannot learn from: one line, exit 2, nothing trained.
+
+A file python-chess itself crashes on (``h6)!``), binary garbage, an empty
+file, tags only, a lone result, only illegal games - for chess (PGN) and
+checkers (PDN).
+"""
+import random
+
+import pytest
+
+GARBAGE = b"\xff\xfe\x00\xc3\x28" + bytes(random.Random(0).randrange(256) for _ in range(195))
+CHESS = {
+    "crash": ("h6)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
+                      "line 1: move 1. h6 (White) is not legal"),
+    "binary": (GARBAGE, "{path} is not a PGN file: it holds binary data"),
+    "empty": ("", "holds no games with moves (it holds no games)"),
+    "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
+    "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
+    "illegal": ('[Event "x"]\n\n1. e4 e5 2. Ke3 *\n', "holds no games with moves (0 without moves, 1 unreadable; "
+                "the first: {path}: game 1, line 3: move 2. Ke3 (White) is not legal"),
+}
+CHECKERS = {
+    "paren": ("11-15)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
+                         "line 1: ')' closes no variation"),
+    "binary": (GARBAGE, "{path} is not a PDN file: it holds binary data"),
+    "empty": ("", "holds no games with moves (it holds no games)"),
+    "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
+    "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
+    "illegal": ('[Event "x"]\n\n1. 11-15 23-19 2. 15-10 *\n', "holds no games with moves (0 without moves, "
+                "1 unreadable; the first: {path}: game 1, line 3: move 2. 15-10 (Black)"),
+}
+CASES = [("chess", name, *case) for name, case in CHESS.items()] + \
+        [("checkers", name, *case) for name, case in CHECKERS.items()]
+
+
+@pytest.mark.parametrize("game, name, content, message", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_one_line_and_exit_2_before_any_training(cli, tmp_path, game, name, content, message):
+    path = tmp_path / f"{name}.{'pgn' if game == 'chess' else 'pdn'}"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    run = tmp_path / "run"
+    code, out, err = cli("train", "bayes", "--game", game, "--run", run, "--set", f"games={path}", "--quiet")
+    assert code == 2 and "trained:" not in out
+    assert err.startswith("plyground: error: ") and err.count("\n") == 1, err
+    assert message.format(path=path) in err
+    if "binary" not in message:
+        assert f"games file {path} " in err and f"give a file of expert {game} games" in err
+    assert not (run / "model.npz").exists() and not list(run.glob("*.npz"))
