@@ -4,15 +4,15 @@ A file python-chess itself crashes on (``h6)!``), binary garbage, an empty
 file, tags only, a lone result, only illegal games - for chess (PGN) and
 checkers (PDN).
 """
-import random
 
 import pytest
 
-GARBAGE = b"\xff\xfe\x00\xc3\x28" + bytes(random.Random(0).randrange(256) for _ in range(195))
+from sample_files import BINARY_GARBAGE, write
+
 CHESS = {
     "crash": ("h6)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
                       "line 1: move 1. h6 (White) is not legal"),
-    "binary": (GARBAGE, "{path} is not a PGN file: it holds binary data"),
+    "binary": (BINARY_GARBAGE, "{path} is not a PGN file: it holds binary data"),
     "empty": ("", "holds no games with moves (it holds no games)"),
     "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
     "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
@@ -22,7 +22,7 @@ CHESS = {
 CHECKERS = {
     "paren": ("11-15)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
                          "line 1: ')' closes no variation"),
-    "binary": (GARBAGE, "{path} is not a PDN file: it holds binary data"),
+    "binary": (BINARY_GARBAGE, "{path} is not a PDN file: it holds binary data"),
     "empty": ("", "holds no games with moves (it holds no games)"),
     "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
     "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
@@ -35,11 +35,7 @@ CASES = [("chess", name, *case) for name, case in CHESS.items()] + \
 
 @pytest.mark.parametrize("game, name, content, message", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
 def test_one_line_and_exit_2_before_any_training(cli, tmp_path, game, name, content, message):
-    path = tmp_path / f"{name}.{'pgn' if game == 'chess' else 'pdn'}"
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
+    path = write(tmp_path, f"{name}.{'pgn' if game == 'chess' else 'pdn'}", content)
     run = tmp_path / "run"
     code, out, err = cli("train", "bayes", "--game", game, "--run", run, "--set", f"games={path}", "--quiet")
     assert code == 2 and "trained:" not in out

@@ -1,13 +1,12 @@
 """`plyground train bonanza` on PDN files it cannot learn from: one line, exit 2, before any training."""
-import random
-
 import pytest
 
-GARBAGE = b"\xff\xfe\x00\xc3\x28" + bytes(random.Random(0).randrange(256) for _ in range(195))
+from sample_files import BINARY_GARBAGE, write
+
 CASES = {
     "paren": ("11-15)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
                          "line 1: ')' closes no variation"),
-    "binary": (GARBAGE, "bonanza: cannot read the games: {path} is not a PDN file: it holds binary data"),
+    "binary": (BINARY_GARBAGE, "bonanza: cannot read the games: {path} is not a PDN file: it holds binary data"),
     "empty": ("", "bonanza: {path} holds no games with moves (it holds no games); give a PDN file of expert "
                   "checkers games"),
     "tags": ('[Event "x"]\n[Black "a"]\n[White "b"]\n[Result "1-0"]\n\n',
@@ -21,11 +20,7 @@ CASES = {
 @pytest.mark.parametrize("name", CASES)
 def test_one_line_and_exit_2_before_any_training(cli, tmp_path, name):
     content, message = CASES[name]
-    path = tmp_path / f"{name}.pdn"
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
+    path = write(tmp_path, f"{name}.pdn", content)
     run = tmp_path / "run"
     code, out, err = cli("train", "bonanza", "--game", "checkers", "--run", run, "--set", f"games={path}",
                          "--set", "iterations=1", "--quiet")

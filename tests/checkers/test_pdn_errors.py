@@ -3,6 +3,8 @@ import random
 
 import pytest
 
+from sample_files import BINARY_GARBAGE, write
+
 from plyground.errors import RecordError
 from plyground.games.checkers.pdn import PdnError, read_pdn
 
@@ -10,18 +12,8 @@ TAGS_ONLY = '[Event "x"]\n[Black "a"]\n[White "b"]\n[Result "1-0"]\n\n'
 GOOD_GAME = '[Event "good"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n'
 
 
-def write(tmp_path, name, content):
-    path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
-
-
 def test_binary_garbage_is_refused_as_a_whole(tmp_path):
-    rng = random.Random(0)
-    path = write(tmp_path, "garbage.pdn", b"\xff\xfe\x00\xc3\x28" + bytes(rng.randrange(256) for _ in range(195)))
+    path = write(tmp_path, "garbage.pdn", BINARY_GARBAGE)
     for strict in (True, False):
         with pytest.raises(RecordError, match=r"garbage\.pdn is not a PDN file: it holds binary data \(byte 0x00 "
                                               r"at offset 2\); PDN is text"):

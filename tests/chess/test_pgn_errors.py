@@ -8,27 +8,14 @@ import random
 
 import pytest
 
+from sample_files import BINARY_GARBAGE, write
+
 from plyground.errors import RecordError
 from plyground.games.chess.pgn import PgnError, read_pgn
 
 PYTHON_CHESS_CRASH = "h6)!"
 TAGS_ONLY = '[Event "x"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n'
 GOOD_GAME = '[Event "good"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
-
-
-def write(tmp_path, name, content):
-    path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8")
-    return path
-
-
-def binary_garbage() -> bytes:
-    """200 random bytes, not UTF-8 (0xff cannot start a UTF-8 character) and with a NUL."""
-    rng = random.Random(0)
-    return b"\xff\xfe\x00\xc3\x28" + bytes(rng.randrange(256) for _ in range(195))
 
 
 def test_the_python_chess_crash_is_a_pgn_error_naming_file_game_and_line(tmp_path):
@@ -50,7 +37,7 @@ def test_after_a_game_python_chess_fails_on_the_next_game_is_still_read(tmp_path
 
 
 def test_binary_garbage_is_refused_as_a_whole(tmp_path):
-    path = write(tmp_path, "garbage.pgn", binary_garbage())
+    path = write(tmp_path, "garbage.pgn", BINARY_GARBAGE)
     for strict in (True, False):
         with pytest.raises(RecordError, match=r"garbage\.pgn is not a PGN file: it holds binary data \(byte 0x00 "
                                               r"at offset 2\); PGN is text"):
