@@ -17,7 +17,7 @@ from .match import DEFAULT_MOVE_LIMIT, MatchResult, play_game
 from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
-from .registry import KINDS, get_registry
+from .registry import get_registry
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.command import tournament_command
 
@@ -56,29 +56,35 @@ def cli():
 @cli.command("plugins")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def plugins_command(as_json):
-    """Every installed plugin: distribution, version and what it registers."""
+    """Every installed plugin: distribution, version, what it registers and the kinds it adds."""
     registry = get_registry()
     infos = plugins.plugin_infos()
     rows = []
     for name, info in sorted(infos.items()):
-        provides = {kind: [e.name for e in registry.entries(kind) if e.plugin == name] for kind in KINDS}
+        provides = {kind: [e.name for e in registry.entries(kind) if e.plugin == name] for kind in registry.kinds}
+        adds = [kind for kind, plugin in registry.declared_by.items() if plugin == name]
         rows.append({"name": name, "module": info.module, "distribution": info.distribution,
-                     "version": info.version, **{k: v for k, v in provides.items() if v}})
+                     "version": info.version, **{k: v for k, v in provides.items() if v},
+                     **({"adds_kinds": adds} if adds else {})})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
     for row in rows:
-        provides = "; ".join(f"{k}: {', '.join(row[k])}" for k in KINDS if k in row) or "(commands only)"
+        parts = [f"{k}: {', '.join(row[k])}" for k in registry.kinds if k in row]
+        if "adds_kinds" in row:
+            parts.append(f"adds kinds: {', '.join(row['adds_kinds'])}")
+        provides = "; ".join(parts) or "(commands only)"
         click.echo(f"{row['name']:<14} {row['distribution']} {row['version']:<10} {provides}")
     for failure in plugins.failures():
         click.echo(f"(broken) {failure}", err=True)
 
 
 @cli.command("list")
-@click.argument("kind", type=click.Choice(list(KINDS)))
+@click.argument("kind")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def list_command(kind, as_json):
-    """Names, descriptions and options of installed games, players, renderers, trainers or networks."""
+    """Names, descriptions and options of installed games, players, renderers, trainers, or of a kind
+    a plugin adds (networks, bayes-adapters, board-views); `plyground plugins` shows every kind."""
     entries = get_registry().entries(kind)
     if as_json:
         click.echo(json.dumps([{"name": e.name, "description": e.description, "plugin": e.plugin,
@@ -153,7 +159,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if save:
         save = check_save_path(game, save)
     renderer = registry.make_renderer(renderer_spec, game)
-    if hasattr(renderer, "run_menu") and not (black or white or first or second) and game_spec is None:
+    if renderer.has_menu and not (black or white or first or second) and game_spec is None:
         renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         return
     first, second = _fill_sides(game, *_seat(game, black, white, first, second))
@@ -161,7 +167,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     _check_humans_can_play((first, second), players, renderer)
     try:
         settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed)
-        if hasattr(renderer, "play"):  # a windowed renderer runs the game loop itself (bots think off the UI thread)
+        if renderer.runs_games:  # a windowed renderer runs the game loop itself (bots think off the UI thread)
             record = renderer.play(game, players, (first, second), **settings)
         else:
             record = play_game(game, players, names=(first, second), renderer=renderer,

@@ -1,10 +1,39 @@
-"""The hooks a plyground plugin may implement.  Each returns classes; the host names them."""
+"""The hooks a plyground plugin may implement.  Each returns classes; the host names them.
+
+These are the host's own kinds.  A plugin that consumes a kind of class itself
+(AlphaZero networks, bayes adapters, pygame board views) owns that kind's hook:
+it declares the hookspec in its own module and returns a :class:`Kind` from
+``register_kinds``; the host adds the spec before it checks any plugin's hooks,
+and lists the kind with the others (``plyground plugins``, ``plyground list``).
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import pluggy
 
 hookspec = pluggy.HookspecMarker("plyground")
 hookimpl = pluggy.HookimplMarker("plyground")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of registered class: its name, the hook that registers it, the class it must extend."""
+
+    #: Plural, as typed in ``plyground list`` and shown by ``plyground plugins`` ("board-views").
+    name: str
+    #: For messages ("board view").
+    singular: str
+    #: The hook that returns the classes ("register_board_views").
+    hook: str
+    #: The base class every registered class extends, or ``"module:Class"`` imported when the kind is
+    #: first collected (so declaring a kind stays cheap).
+    base: type | str
+    #: The class attribute a class is known by: ``name``, or for classes that serve one game (bayes
+    #: adapters, board views) the attribute holding that game's name.
+    key: str = "name"
+    #: The module or class holding ``hook``'s ``@hookspec`` (``None`` for the host's own kinds).
+    hookspecs: object = None
 
 
 @hookspec
@@ -28,10 +57,10 @@ def register_trainers() -> list[type]:
 
 
 @hookspec
-def register_networks() -> list[type]:
-    """Return Network subclasses this plugin provides."""
+def register_commands(cli) -> None:
+    """Add click subcommands to the ``plyground`` command group ``cli``."""
 
 
 @hookspec
-def register_commands(cli) -> None:
-    """Add click subcommands to the ``plyground`` command group ``cli``."""
+def register_kinds() -> list[Kind]:
+    """Return the kinds of classes this plugin consumes, each with its own hookspec, for others to register into."""

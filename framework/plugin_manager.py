@@ -6,6 +6,10 @@ implements a misspelled hook, or raises while registering is reported with one
 warning naming the plugin, its distribution and version, and the error; the rest
 keep working.  ``PLYGROUND_STRICT_PLUGINS=1`` makes that a failure instead, and
 ``PLYGROUND_DISABLE_PLUGINS=a,b`` blocks plugins before they load.
+
+A plugin that consumes a kind of class (networks, bayes adapters, board views)
+declares it with ``register_kinds``; its hookspec is added here, before any
+plugin's hooks are checked, so the order plugins load in does not matter.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError
+from .hookspecs import Kind
 
 GROUP = "plyground"
 
@@ -38,6 +43,9 @@ pm.add_hookspecs(hookspecs)
 _loaded = False
 _infos: dict[str, PluginInfo] = {}
 _failures: list[str] = []
+#: Kinds that plugins consume and declared through ``register_kinds``: kind name -> (Kind, plugin name).
+_kinds: dict[str, tuple[Kind, str]] = {}
+_kinds_read: set[str] = set()        # plugins whose register_kinds was read
 
 
 def strict() -> bool:
@@ -58,42 +66,42 @@ def report_failure(message: str) -> None:
 
 
 def load_plugins() -> None:
-    """Import and register every entry point of the ``plyground`` group, once."""
+    """Import and register every entry point of the ``plyground`` group, once.
+
+    Every plugin is registered before any is checked for unknown hooks: a plugin
+    may implement a hook that a consumer loaded after it declares (pluggy keeps
+    such hookimpls and checks them when their spec is added).
+    """
     global _loaded
     if _loaded:
         return
     _loaded = True
     blocked = disabled()
+    registered = []
     for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
         if ep.name in blocked or ep.name in _infos:
             continue
         dist = ep.dist
         info = PluginInfo(ep.name, ep.value, dist.name if dist else "?", dist.version if dist else "?")
-        where = f"plugin '{ep.name}' ({info.distribution} {info.version})"
         try:
             module = ep.load()
         except Exception as exc:  # any import-time failure of third-party code
-            report_failure(f"{where} failed to load: {type(exc).__name__}: {exc}")
+            report_failure(f"{_where(info)} failed to load: {type(exc).__name__}: {exc}")
             continue
-        register(module, info)
+        if _register(module, info):
+            registered.append((module, info))
+    _add_consumer_hookspecs()
+    for module, info in registered:
+        if pm.is_registered(module):
+            _check_hooks_known(module, info)
 
 
 def register(module: object, info: PluginInfo) -> bool:
     """Register one plugin object; reject it (with a warning) if its hooks are misspelled."""
-    where = f"plugin '{info.name}' ({info.distribution} {info.version})"
-    try:
-        pm.register(module, name=info.name)
-    except Exception as exc:  # pluggy's validation of hook signatures
-        report_failure(f"{where} is invalid: {exc}")
+    if not _register(module, info):
         return False
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        pm.unregister(module)
-        report_failure(f"{where} implements an unknown hook: {exc}")
-        return False
-    _infos[info.name] = info
-    return True
+    _add_consumer_hookspecs()
+    return pm.is_registered(module) and _check_hooks_known(module, info)
 
 
 def unregister(name: str) -> None:
@@ -101,7 +109,113 @@ def unregister(name: str) -> None:
     module = pm.get_plugin(name)
     if module is not None:
         pm.unregister(module)
+    _forget(name)
+
+
+def consumer_kinds() -> list[tuple[Kind, str]]:
+    """The kinds plugins declared through ``register_kinds``, each with the plugin that consumes it."""
+    load_plugins()
+    return list(_kinds.values())
+
+
+def _where(info: PluginInfo) -> str:
+    return f"plugin '{info.name}' ({info.distribution} {info.version})"
+
+
+def _where_name(name: str) -> str:
+    info = _infos.get(name)
+    return _where(info) if info is not None else f"plugin '{name}'"
+
+
+def _register(module: object, info: PluginInfo) -> bool:
+    try:
+        pm.register(module, name=info.name)
+    except Exception as exc:  # pluggy's validation of hook signatures
+        report_failure(f"{_where(info)} is invalid: {exc}")
+        return False
+    _infos[info.name] = info
+    return True
+
+
+def _forget(name: str) -> None:
+    """Drop what the host knows of plugin ``name``: its info and the kinds it declared."""
     _infos.pop(name, None)
+    _kinds_read.discard(name)
+    for kind_name, (_, owner) in list(_kinds.items()):
+        if owner == name:
+            del _kinds[kind_name]
+
+
+def _check_hooks_known(module: object, info: PluginInfo) -> bool:
+    """Reject ``module`` if it implements a hook nobody declared (a misspelling, usually)."""
+    unknown = sorted({caller.name for caller in pm.get_hookcallers(module) or []
+                      if not caller.has_spec()
+                      and any(impl.plugin is module and not impl.optionalhook for impl in caller.get_hookimpls())})
+    if not unknown:
+        return True
+    pm.unregister(module)
+    _forget(info.name)
+    known = sorted(name for name, caller in vars(pm.hook).items() if not name.startswith("_") and caller.has_spec())
+    report_failure(f"{_where(info)} implements an unknown hook: {', '.join(unknown)} (known hooks: {', '.join(known)})")
+    return False
+
+
+# ------------------------------------------------------------------ hooks that consumers add
+
+def _add_consumer_hookspecs() -> None:
+    """Add the hookspecs of the kinds registered plugins consume, each once."""
+    for impl in pm.hook.register_kinds.get_hookimpls():
+        if impl.plugin_name in _kinds_read:
+            continue
+        _kinds_read.add(impl.plugin_name)
+        where = _where_name(impl.plugin_name)
+        try:
+            kinds = list(impl.function() or [])
+        except Exception as exc:  # the plugin's own declaration code failed
+            report_failure(f"{where} failed in register_kinds: {type(exc).__name__}: {exc}")
+            continue
+        for kind in kinds:
+            if not isinstance(kind, Kind):
+                report_failure(f"{where} declares {kind!r} in register_kinds, not a plyground.hookspecs.Kind")
+            elif kind.hookspecs is None:
+                report_failure(f"{where} declares the kind '{kind.name}' without the hookspecs of its hook")
+            elif kind.name in _kinds:
+                report_failure(f"kind '{kind.name}' is declared twice: by plugin '{_kinds[kind.name][1]}' and by "
+                               f"plugin '{impl.plugin_name}'; block one with PLYGROUND_DISABLE_PLUGINS")
+            elif _add_hookspecs(kind, where) and pm.get_plugin(impl.plugin_name) is not None:
+                _kinds[kind.name] = (kind, impl.plugin_name)
+
+
+def _add_hookspecs(kind: Kind, where: str) -> bool:
+    """``pm.add_hookspecs(kind.hookspecs)``, checking the plugins that implemented its hooks before it came."""
+    namespace = kind.hookspecs
+    names = [name for name in dir(namespace) if pm.parse_hookspec_opts(namespace, name) is not None]
+    if kind.hook not in names:
+        report_failure(f"{where} declares the kind '{kind.name}' but its hookspecs have no hook '{kind.hook}'")
+        return False
+    callers = {name: getattr(pm.hook, name, None) for name in names}
+    declared = {name: caller.spec.namespace for name, caller in callers.items()
+                if caller is not None and caller.spec is not None}
+    if declared:
+        if all(owner is namespace for owner in declared.values()) and len(declared) == len(names):
+            return True   # already added (two kinds sharing one namespace)
+        report_failure(f"{where} declares the hook(s) {', '.join(sorted(declared))}, which are declared already")
+        return False
+    # pluggy checks early hookimpls when the spec arrives but stops at the first bad one; registering
+    # their plugins again after it checks each and lets us reject only the offender.
+    early = {impl.plugin_name: impl.plugin for caller in callers.values() if caller is not None
+             for impl in caller.get_hookimpls()}
+    for plugin in early.values():
+        pm.unregister(plugin)
+    pm.add_hookspecs(namespace)
+    for name, plugin in early.items():
+        try:
+            pm.register(plugin, name=name)
+        except Exception as exc:  # a hookimpl whose arguments the new spec does not have
+            where_early = _where_name(name)
+            _forget(name)
+            report_failure(f"{where_early} is invalid: {exc}")
+    return True
 
 
 def plugin_infos() -> dict[str, PluginInfo]:

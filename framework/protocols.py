@@ -8,13 +8,21 @@ creates :class:`State`\\ s.  States are mutated with push/pop (``apply`` /
 ``undo``) and copied with ``clone``; whoever hands a state to code it does not
 own (a player, a renderer) hands over a clone, so no aliasing bug can leak.
 Players are numbered 0 (moves first: Black in checkers, X in tic-tac-toe) and 1.
+
+The game contract comes in layers (:data:`PLAYABLE`, :data:`SEARCHABLE`,
+:data:`LEARNABLE`): what a game implements decides which players can use it, and
+:func:`unsupported_reason` says in words what is missing.  Optional abilities
+beyond the layers (reading records, UCI positions, compiled kernels...) are named
+in :mod:`plyground.capabilities`.
 """
 from __future__ import annotations
 
 import enum
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Hashable, Sequence
+from types import MappingProxyType
+from typing import Any, Callable, ClassVar, Hashable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -33,8 +41,30 @@ class Plugin:
 
 # --------------------------------------------------------------------- games
 
+class Outcome(NamedTuple):
+    """How a game ended: each player's return (+1 win, -1 loss, 0 draw) and why, in words."""
+
+    returns: tuple[float, float]
+    reason: str = ""
+
+    @classmethod
+    def win(cls, player: int, reason: str = "") -> "Outcome":
+        """``player`` (0 or 1) won."""
+        return cls((1.0, -1.0) if player == 0 else (-1.0, 1.0), reason)
+
+    @classmethod
+    def draw(cls, reason: str = "") -> "Outcome":
+        return cls((0.0, 0.0), reason)
+
+
 class State:
-    """A position plus the history needed for the rules (repetition, counters)."""
+    """A position plus the history needed for the rules (repetition, counters).
+
+    The result of a game has one source: :meth:`outcome`.  A game implements
+    ``outcome()`` and gets ``is_terminal``, ``returns`` and ``outcome_reason``
+    from it, or implements those three itself (the built-in games do, for
+    speed) and gets ``outcome()`` from them.
+    """
 
     game: "Game"
 
@@ -58,16 +88,26 @@ class State:
         """An independent copy, history included."""
         raise NotImplementedError
 
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on; else the final returns and why the game ended."""
+        if _overrides(self, "is_terminal") and _overrides(self, "returns"):
+            return Outcome(tuple(self.returns()), self.outcome_reason()) if self.is_terminal() else None
+        raise NotImplementedError("a State implements outcome(), or is_terminal() and returns()")
+
     def is_terminal(self) -> bool:
-        raise NotImplementedError
+        return self.outcome() is not None
 
     def returns(self) -> tuple[float, float]:
         """Final reward per player: +1 win, -1 loss, 0 draw (0, 0 while not terminal)."""
-        raise NotImplementedError
+        outcome = self.outcome()
+        return (0.0, 0.0) if outcome is None else tuple(outcome.returns)
 
     def outcome_reason(self) -> str:
         """Why the game ended, in words ("no legal moves", "threefold repetition", ...)."""
-        return ""
+        if not _overrides(self, "outcome"):
+            return ""
+        outcome = self.outcome()
+        return "" if outcome is None else outcome.reason
 
     def move_to_text(self, move: Move) -> str:
         """The move in the game's own notation (``11-15``, ``e4``, ``b2``)."""
@@ -110,28 +150,81 @@ class State:
         return self.game.render_text(self)
 
 
-#: What searching through the Python State API needs (mcts, alphabeta, alphazero).
-SEARCH_STATE_API = ("current_player", "legal_moves", "apply", "undo", "clone", "is_terminal",
-                    "returns", "move_to_text", "to_text")
+def _overrides(state: State, name: str) -> bool:
+    """Whether ``state``'s class implements ``name`` itself rather than inheriting State's."""
+    return getattr(type(state), name, None) not in (None, getattr(State, name, None))
+
+
+# ------------------------------------------------------------ the layered game contract
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of the game contract: the State API a way of using a game calls, completely.
+
+    Each layer includes the one below it.  ``key()`` is in no layer: searches use
+    it for transposition tables when a game has it and fall back to ``to_text()``.
+    """
+
+    name: str
+    #: Who calls it, in words for messages ("tree search").
+    purpose: str
+    #: State methods and properties the layer needs (``is_terminal`` and ``returns`` may come from ``outcome``).
+    state_api: tuple[str, ...]
+    #: Whether the Game must declare learner encodings (``observation_shape``, ``num_actions``).
+    needs_encodings: bool = False
+
+
+#: What a match needs: random and human players, the match runner, the console (clones go to players).
+PLAYABLE = Layer("playable", "a match", ("current_player", "legal_moves", "apply", "clone", "is_terminal",
+                                         "returns", "move_to_text", "parse_move", "to_text"))
+#: What tree search needs besides (mcts, alphabeta, alphazero): push/pop and the ply counter of tree reuse.
+SEARCHABLE = Layer("searchable", "tree search", PLAYABLE.state_api + ("undo", "ply"))
+#: What learning players and trainers need besides (alphazero, expert iteration): the learner encodings.
+LEARNABLE = Layer("learnable", "learning", SEARCHABLE.state_api + ("observation", "action_index"),
+                  needs_encodings=True)
+LAYERS = (PLAYABLE, SEARCHABLE, LEARNABLE)
+
+#: What searching through the Python State API needs (mcts, alphabeta, alphazero): the searchable layer.
+SEARCH_STATE_API = SEARCHABLE.state_api
+
+#: Results a State may get from ``outcome()`` instead of implementing them.
+_FROM_OUTCOME = ("is_terminal", "returns")
+
+
+def unsupported_reason(game: "Game", layer: Layer = PLAYABLE) -> str | None:
+    """Why ``game`` does not fulfil ``layer`` of the contract (for ``Player.unsupported_reason``), or ``None``."""
+    if layer.needs_encodings and not game.supports_learning:
+        return "the game has no learner encodings (observation_shape and num_actions)"
+    return _missing(game, layer.state_api, layer.purpose)
 
 
 def missing_state_api(game: "Game", required: Sequence[str] = SEARCH_STATE_API) -> str | None:
-    """Why ``game``'s states lack what search needs (for ``unsupported_reason``), or ``None``."""
+    """Why ``game``'s states lack ``required`` (by default what tree search needs), or ``None``."""
+    return _missing(game, required, "tree search")
+
+
+def _missing(game: "Game", required: Sequence[str], purpose: str) -> str | None:
     try:
         state = game.new_initial_state()
     except NotImplementedError:
         return "the game cannot create a starting position"
     except Exception as exc:  # a broken third-party game: reported, not swallowed
         return f"creating its starting position failed ({exc})"
+    has_outcome = _overrides(state, "outcome")
     missing = [name for name in required
-               if getattr(type(state), name, None) in (None, getattr(State, name, None))]
+               if not _overrides(state, name) and not (has_outcome and name in _FROM_OUTCOME)]
     if missing:
-        return f"its states do not implement {', '.join(missing)} (the State API that tree search needs)"
+        return f"its states do not implement {', '.join(missing)} (the State API that {purpose} needs)"
     return None
 
 
 class Game(Plugin):
-    """Rules and parameters.  Construct with the declared options as keywords."""
+    """Rules and parameters.  Construct with the declared options as keywords.
+
+    Optional abilities a game may add (``read_records(text)``, the inverse of
+    :meth:`format_records`; UCI positions on its states; a position layout for
+    its kernels) are the protocols of :mod:`plyground.capabilities`.
+    """
 
     #: Names of the two sides, first mover first.
     side_names: ClassVar[tuple[str, str]] = ("first", "second")
@@ -189,6 +282,7 @@ class Game(Plugin):
 
     @property
     def supports_learning(self) -> bool:
+        """Whether the game declares learner encodings (the :data:`LEARNABLE` layer checks its states too)."""
         return self.observation_shape is not None and self.num_actions is not None
 
 
@@ -281,9 +375,20 @@ class Player(Plugin):
 # ----------------------------------------------------------------- renderers
 
 class Renderer(Plugin):
-    """Shows games and, when ``interactive``, asks a human for moves."""
+    """Shows games and, when ``interactive``, asks a human for moves.
+
+    Two optional abilities are declared as class attributes, so the CLI never
+    probes a renderer: ``has_menu`` (it implements :meth:`run_menu`: the whole
+    application, choosing game and players itself) and ``runs_games`` (it
+    implements :meth:`play`: it runs the game loop itself, e.g. to keep a
+    window responsive while bots think).
+    """
 
     interactive: ClassVar[bool] = True
+    #: Implements :meth:`run_menu`.
+    has_menu: ClassVar[bool] = False
+    #: Implements :meth:`play`.
+    runs_games: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         self.config = options
@@ -311,6 +416,14 @@ class Renderer(Plugin):
     def close(self) -> None:
         """Close windows and release resources."""
 
+    def run_menu(self, registry: Any) -> None:
+        """Let the user choose game and players from ``registry`` and play (renderers with ``has_menu``)."""
+        raise NotImplementedError(f"renderer '{self.name}' has no menu")
+
+    def play(self, game: Game, players: Sequence["Player"], names: Sequence[str], **settings: Any) -> GameRecord:
+        """Play one game with ``play_game``'s keywords and return its record (renderers with ``runs_games``)."""
+        raise NotImplementedError(f"renderer '{self.name}' does not run games itself")
+
 
 # ------------------------------------------------------------------ networks
 
@@ -320,6 +433,10 @@ class Network(Plugin):
     Built from a config for a game's encodings; saved and loaded as data
     (``.npz`` arrays + JSON metadata), never pickle.
     """
+
+    #: The JSON metadata saved with the network: what :meth:`load` read back, empty for a fresh
+    #: network.  Instances assign their own dict; the class default is read-only.
+    metadata: Mapping[str, Any] = MappingProxyType({})
 
     @classmethod
     def build(cls, observation_shape: tuple[int, ...], num_actions: int, config: dict) -> "Network":
@@ -359,6 +476,14 @@ class Trainer(Plugin):
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return None
+
+    def log(self, line: str) -> None:
+        """Report progress, one line at a time (stderr unless :meth:`set_log` routed it elsewhere)."""
+        print(line, file=sys.stderr, flush=True)
+
+    def set_log(self, log: Callable[[str], None]) -> None:
+        """Send this trainer's progress lines to ``log`` (``plyground train --quiet`` drops them)."""
+        self.log = log  # type: ignore[method-assign]
 
     def run(self) -> Path:
         """Train (resuming if the run directory holds a previous run); return the artifact."""

@@ -11,12 +11,13 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO, Callable, Iterable, Iterator, Sequence
 
-from .errors import PlygroundError, UsageError
+from .errors import PlygroundError, RecordError, UsageError
 from .protocols import Game, GameRecord
 
 
@@ -56,6 +57,95 @@ def _umask() -> int:
     return mask
 
 
+def record_from_json(data: dict) -> GameRecord:
+    """The GameRecord whose :meth:`~GameRecord.to_json` gave ``data`` (KeyError/TypeError if it is not one)."""
+    return GameRecord(game=data["game"], players=tuple(data["players"]), start=data["start"],
+                      moves=list(data["moves"]), returns=tuple(data["returns"]), reason=data.get("reason", ""),
+                      finished=data.get("finished", True), tags=dict(data.get("tags") or {}))
+
+
+#: Control characters no text record file holds (tab, newlines, form feed and DOS end-of-file are fine).
+_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x19\x1b-\x1f]")
+
+
+def read_record_file(path: Path, format_name: str, looks_like: str) -> str:
+    """The text of a record file (PGN, PDN): UTF-8, else Latin-1 (old archives; tags and moves are ASCII).
+
+    A file that cannot be read, or holds binary data, raises one RecordError
+    naming it; ``looks_like`` tells what ``format_name`` text looks like.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {format_name} file {path}: {exc.strerror or exc}") from None
+    binary = _BINARY_BYTES.search(data)
+    if binary is not None:
+        raise RecordError(f"{path} is not a {format_name} file: it holds binary data (byte "
+                          f"{data[binary.start()]:#04x} at offset {binary.start()}); {format_name} is text: "
+                          f"{looks_like}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+class RecordGameError(RecordError):
+    """A game of a record file (PGN, PDN) that cannot be read; knows its number in the file and its line."""
+
+    def __init__(self, message: str, game_number: int, line: int, source: str = "") -> None:
+        where = f"{source}: " if source else ""
+        super().__init__(f"{where}game {game_number}, line {line}: {message}")
+        self.game_number = game_number
+        self.line = line
+
+
+def format_tagged_game(tags: dict, record: GameRecord, moves: Iterable[tuple[int, bool, str]],
+                       tag_name: re.Pattern) -> str:
+    """One game in the shape PGN and PDN share, ending with a newline.
+
+    ``tags`` come first, then the record's own (names with characters that
+    ``tag_name`` matches made ``_``; a tag already given wins); a blank line;
+    the moves, each (move number, whether the side that moves first in the
+    game plays it, move text), numbered ``12.`` before the first side's move
+    and ``12...`` before a game's opening move by the other side; the
+    record's reason as a ``{comment}``; the result; wrapped at 79 columns.
+    """
+    tags = dict(tags)
+    for name, value in record.tags.items():
+        tags.setdefault(tag_name.sub("_", str(name)) or "_", value)
+    lines = [f'[{name} "{_tag_value(value)}"]' for name, value in tags.items()]
+    tokens = []
+    for i, (number, first_side, text) in enumerate(moves):
+        if first_side:
+            tokens.append(f"{number}.")
+        elif i == 0:
+            tokens.append(f"{number}...")
+        tokens.append(text)
+    if record.reason:
+        tokens.append("{" + record.reason.replace("}", ")").replace("{", "(") + "}")
+    tokens.append(record.result_text)
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _tag_value(value) -> str:
+    """A tag value on one line, quotes and backslashes escaped."""
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    """Tokens on lines of at most ``width`` characters, never splitting one (a comment stays whole)."""
+    lines, current = [], ""
+    for token in tokens:
+        if current and len(current) + 1 + len(token) > width:
+            lines.append(current)
+            current = token
+        else:
+            current = f"{current} {token}" if current else token
+    lines.append(current)
+    return "\n".join(lines)
+
+
 def write_records(game: Game, records: Sequence[GameRecord], path: Path, append: bool = False) -> None:
     """Write ``records`` to ``path`` atomically (after what it holds, with ``append``)."""
     text = game.format_records(records)
@@ -69,12 +159,10 @@ def write_records(game: Game, records: Sequence[GameRecord], path: Path, append:
 
 
 def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
-    """The game's reader for its own record format (``text -> list[GameRecord]``), if it has one."""
-    for name in ("parse_records", "read_records"):
-        reader = getattr(game, name, None)
-        if callable(reader):
-            return reader
-    return None
+    """The game's reader for its own record format (``text -> list[GameRecord]``), if it has one
+    (the :class:`~plyground.capabilities.RecordReader` ability)."""
+    from .capabilities import record_reader as reader_of
+    return reader_of(game)
 
 
 def format_name(game: Game) -> str:

@@ -1,25 +1,31 @@
-"""Names users type -> plugin classes, per kind, with the plugin each came from."""
+"""Names users type -> plugin classes, per kind, with the plugin each came from.
+
+The host's kinds (games, players, renderers, trainers) are collected when the
+registry is built; kinds a plugin consumes and declares with ``register_kinds``
+(networks, bayes-adapters, board-views) the first time something asks for them,
+so a board view's pygame import waits until a window wants it.
+"""
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from . import plugin_manager as plugins
 from .errors import PluginError, UsageError
+from .hookspecs import Kind
 from .options import Option, Spec, resolve_options
-from .protocols import Game, Network, Player, Renderer, Trainer
+from .protocols import PLAYABLE, Game, Player, Renderer, Trainer, unsupported_reason
 
-KINDS: dict[str, tuple[str, type]] = {
-    # kind (plural, as typed in `plyground list`) -> (hook name, required base class)
-    "games": ("register_games", Game),
-    "players": ("register_players", Player),
-    "renderers": ("register_renderers", Renderer),
-    "trainers": ("register_trainers", Trainer),
-    "networks": ("register_networks", Network),
-}
-SINGULAR = {"games": "game", "players": "player", "renderers": "renderer",
-            "trainers": "trainer", "networks": "network"}
+HOST_KINDS = (
+    Kind("games", "game", "register_games", Game),
+    Kind("players", "player", "register_players", Player),
+    Kind("renderers", "renderer", "register_renderers", Renderer),
+    Kind("trainers", "trainer", "register_trainers", Trainer),
+)
+#: The host's kinds by name (kinds plugins add are in ``Registry.kinds``).
+KINDS: dict[str, Kind] = {kind.name: kind for kind in HOST_KINDS}
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
@@ -40,43 +46,82 @@ class Entry:
 
 
 class Registry:
-    def __init__(self) -> None:
-        self._entries: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+    def __init__(self, kinds: Iterable[Kind] = HOST_KINDS) -> None:
+        self.kinds: dict[str, Kind] = {}
+        self.declared_by: dict[str, str] = {}          # kind name -> plugin that declared it
+        self._entries: dict[str, dict[str, Entry]] = {}
+        self._uncollected: set[str] = set()
+        for kind in kinds:
+            self.add_kind(kind)
 
-    def add(self, kind: str, cls: type, plugin: str) -> None:
-        base = KINDS[kind][1]
-        what = f"plugin '{plugin}' registers {cls!r} as a {SINGULAR[kind]}"
+    # --- kinds -------------------------------------------------------------
+    def add_kind(self, kind: Kind, plugin: str | None = None, *, collected: bool = True) -> None:
+        """Hold classes of ``kind``; ``collected=False``: ask its hook the first time the kind is used."""
+        if kind.name in self.kinds:
+            raise PluginError(f"plugin '{plugin}' declares the kind '{kind.name}', which exists already")
+        self.kinds[kind.name] = kind
+        self._entries[kind.name] = {}
+        if plugin is not None:
+            self.declared_by[kind.name] = plugin
+        if not collected:
+            self._uncollected.add(kind.name)
+
+    def _kind(self, name: str) -> Kind:
+        kind = self.kinds.get(name)
+        if kind is None:
+            raise UsageError(f"unknown kind '{name}'; valid kinds: {', '.join(self.kinds)}")
+        return kind
+
+    def _table(self, name: str) -> dict[str, Entry]:
+        kind = self._kind(name)
+        if name in self._uncollected:
+            self._uncollected.discard(name)
+            _collect_kind(self, kind)
+        return self._entries[name]
+
+    # --- entries -----------------------------------------------------------
+    def add(self, kind_name: str, cls: type, plugin: str) -> None:
+        kind = self._kind(kind_name)
+        table = self._table(kind_name)
+        base = _base_class(kind)
+        what = f"plugin '{plugin}' registers {cls!r} as a {kind.singular}"
         if not (isinstance(cls, type) and issubclass(cls, base)):
-            raise PluginError(f"{what}, but it is not a subclass of plyground.protocols.{base.__name__}")
-        if not isinstance(cls.name, str) or not _NAME.match(cls.name):
-            raise PluginError(f"{what} with invalid name {cls.name!r}: use lower case letters, digits, '-' or '_'")
+            raise PluginError(f"{what}, but it is not a subclass of {_qualname(base)}")
+        name = getattr(cls, kind.key)
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise PluginError(f"{what} with invalid {kind.key} {name!r}: use lower case letters, digits, '-' or '_'")
         if not isinstance(cls.description, str) or not cls.description.strip():
             raise PluginError(f"{what} without a one-line description")
         if not all(isinstance(o, Option) for o in cls.options):
             raise PluginError(f"{what} whose options are not all plyground.options.Option")
-        clash = self._entries[kind].get(cls.name)
+        clash = table.get(name)
         if clash is not None:
+            label = f"{kind.singular} name" if kind.key == "name" else f"{kind.singular} for game"
             raise PluginError(
-                f"{SINGULAR[kind]} name '{cls.name}' is registered twice: by plugin '{clash.plugin}' "
+                f"{label} '{name}' is registered twice: by plugin '{clash.plugin}' "
                 f"({_qualname(clash.cls)}) and by plugin '{plugin}' ({_qualname(cls)}); "
                 f"block one with PLYGROUND_DISABLE_PLUGINS={plugin}")
-        self._entries[kind][cls.name] = Entry(kind, cls.name, cls, plugin)
+        table[name] = Entry(kind_name, name, cls, plugin)
 
     def entries(self, kind: str) -> list[Entry]:
-        return sorted(self._entries[kind].values(), key=lambda e: e.name)
+        return sorted(self._table(kind).values(), key=lambda e: e.name)
 
     def names(self, kind: str) -> list[str]:
         return [e.name for e in self.entries(kind)]
 
+    def find(self, kind: str, name: str) -> Entry | None:
+        """The entry named ``name``, or ``None`` (``get`` raises instead)."""
+        return self._table(kind).get(name)
+
     def get(self, kind: str, name: str) -> Entry:
-        entry = self._entries[kind].get(name)
+        entry = self.find(kind, name)
         if entry is None:
             valid = ", ".join(self.names(kind)) or "(none installed)"
-            raise UsageError(f"unknown {SINGULAR[kind]} '{name}'; valid {kind}: {valid}")
+            raise UsageError(f"unknown {self._kind(kind).singular} '{name}'; valid {kind}: {valid}")
         return entry
 
     def __iter__(self) -> Iterator[Entry]:
-        for kind in KINDS:
+        for kind in list(self.kinds):
             yield from self.entries(kind)
 
     # --- construction from specs -------------------------------------------
@@ -89,10 +134,11 @@ class Registry:
     def make_player(self, spec: str | Spec, game: Game) -> Player:
         spec = Spec.parse(spec) if isinstance(spec, str) else spec
         entry = self.get("players", spec.name)
-        reason = entry.cls.unsupported_reason(game)
+        # Every player plays matches: a game short of the playable layer is refused for all of them.
+        reason = unsupported_reason(game, PLAYABLE) or entry.cls.unsupported_reason(game)
         if reason:
             raise UsageError(f"player '{spec.name}' cannot play {game.name}: {reason}; "
-                             f"players for {game.name}: {', '.join(self.players_for(game))}")
+                             f"players for {game.name}: {', '.join(self.players_for(game)) or '(none)'}")
         options = resolve_options(entry.options, spec.options, f"player {spec.name}")
         return entry.cls(game, **options)
 
@@ -108,11 +154,21 @@ class Registry:
         return entry.cls(**options)
 
     def players_for(self, game: Game) -> list[str]:
+        if unsupported_reason(game, PLAYABLE):
+            return []
         return [e.name for e in self.entries("players") if not e.cls.unsupported_reason(game)]
 
 
 def _qualname(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _base_class(kind: Kind) -> type:
+    """The kind's base class, importing it when the kind names it as ``"module:Class"``."""
+    if isinstance(kind.base, type):
+        return kind.base
+    module, _, name = kind.base.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 _registry: Registry | None = None
@@ -124,14 +180,23 @@ def get_registry() -> Registry:
     if _registry is None:
         plugins.load_plugins()
         registry = Registry()
-        for kind, (hook_name, _) in KINDS.items():
-            for impl in getattr(plugins.pm.hook, hook_name).get_hookimpls():
-                _collect(registry, kind, impl)
+        for kind in HOST_KINDS:
+            _collect_kind(registry, kind)
+        for kind, plugin in plugins.consumer_kinds():
+            try:
+                registry.add_kind(kind, plugin, collected=False)
+            except PluginError as exc:
+                plugins.report_failure(str(exc))
         _registry = registry
     return _registry
 
 
-def _collect(registry: Registry, kind: str, impl) -> None:
+def _collect_kind(registry: Registry, kind: Kind) -> None:
+    for impl in getattr(plugins.pm.hook, kind.hook).get_hookimpls():
+        _collect(registry, kind, impl)
+
+
+def _collect(registry: Registry, kind: Kind, impl) -> None:
     try:
         classes = impl.function() or []
     except Exception as exc:  # a plugin's own registration code failed
@@ -142,7 +207,7 @@ def _collect(registry: Registry, kind: str, impl) -> None:
         return
     for cls in classes:
         try:
-            registry.add(kind, cls, impl.plugin_name)
+            registry.add(kind.name, cls, impl.plugin_name)
         except PluginError as exc:
             if "registered twice" in str(exc):
                 raise  # an ambiguity the user must resolve, not something to skip silently

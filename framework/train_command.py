@@ -199,10 +199,7 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
     # added); any other non-empty folder is refused, so no user file is overwritten.
     check_output_dir(run_dir, "--run", is_ours=lambda path: (path / CONFIG_NAME).exists())
     trainer = entry.cls(game, run_dir, **options)       # refuses options a resumed run cannot take
-    if quiet:
-        trainer.log = lambda line: None
-    else:
-        trainer.log = lambda line: click.echo(line, err=True)
+    trainer.set_log((lambda line: None) if quiet else (lambda line: click.echo(line, err=True)))
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
     artifact = trainer.run()
     click.echo(f"trained: {artifact}")

@@ -24,9 +24,9 @@ import re
 import sys
 from pathlib import Path
 
+from ..capabilities import record_reader
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, State
-from ..recordio import record_reader
 from .config import Opening
 
 _PLY = re.compile(r"^(\d+)-?ply$", re.IGNORECASE)

@@ -12,10 +12,10 @@ from typing import Callable
 
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
-from ..recordio import atomic_write_text, describe_os_error
+from ..recordio import atomic_write_text, describe_os_error, record_from_json
 from ..registry import get_registry
 from .config import GameTask, TournamentConfig, schedule
-from .store import GameResult, ResultStore, record_from_json
+from .store import GameResult, ResultStore
 from .worker import play_task, play_task_in_worker, worker_init
 
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 from ..errors import RecordError, UsageError
 from ..protocols import GameRecord
-from ..recordio import atomic_write_text, check_output_dir, describe_os_error
+from ..recordio import check_output_dir, describe_os_error, record_from_json
+from ..storage import LOCK_FILE, RunLock, write_json
 from .config import GameTask, TournamentConfig
 
 CONFIG_FILE = "tournament.json"
 RESULTS_FILE = "results.jsonl"
-LOCK_FILE = ".lock"
 
 
 @dataclass
@@ -62,12 +62,6 @@ class GameResult:
         return cls(task.a.name, task.b.name, task.index, task.a_first, task.opening_index, task.seed, record)
 
 
-def record_from_json(data: dict) -> GameRecord:
-    return GameRecord(game=data["game"], players=tuple(data["players"]), start=data["start"],
-                      moves=list(data["moves"]), returns=tuple(data["returns"]), reason=data.get("reason", ""),
-                      finished=data.get("finished", True), tags=dict(data.get("tags", {})))
-
-
 def is_tournament_dir(directory: Path) -> bool:
     """A folder an earlier tournament or match run wrote (so it may be resumed), not someone else's."""
     names = {p.name for p in Path(directory).iterdir()}
@@ -80,7 +74,7 @@ class ResultStore:
     def __init__(self, directory: Path, config: TournamentConfig) -> None:
         self.directory = check_output_dir(Path(directory), "--out", is_tournament_dir)
         self.config = config
-        self._lock_handle = None
+        self._lock = RunLock(self.directory, "tournament run")
         self._results_handle = None
 
     @property
@@ -90,7 +84,7 @@ class ResultStore:
     # ------------------------------------------------------------ open / close
     def open(self) -> dict[tuple[str, str, int], GameResult]:
         """Lock the directory, check or write the config, and return the games already played."""
-        self._lock()
+        self._lock.acquire()
         try:
             self._check_config()
             done = self._read_results()
@@ -107,9 +101,7 @@ class ResultStore:
             except OSError:
                 pass   # the buffer of a write that already failed (a full disk), reported by append
             self._results_handle = None
-        if self._lock_handle is not None:
-            self._lock_handle.close()      # releases the lock
-            self._lock_handle = None
+        self._lock.release()
 
     def __enter__(self):
         return self
@@ -117,28 +109,13 @@ class ResultStore:
     def __exit__(self, *exc):
         self.close()
 
-    def _lock(self) -> None:
-        handle = open(self.directory / LOCK_FILE, "a+")
-        try:
-            import fcntl
-        except ImportError:          # Windows: no advisory locks; one run at a time is the user's job
-            self._lock_handle = handle
-            return
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise UsageError(f"another tournament run is writing to {self.directory}; "
-                             f"wait for it to finish or stop it first") from None
-        self._lock_handle = handle
-
     def _check_config(self) -> None:
         path = self.directory / CONFIG_FILE
         if not path.exists():
             if self.results_path.exists() and self.results_path.stat().st_size:
                 raise UsageError(f"{self.directory} holds results but no {CONFIG_FILE}; "
                                  f"it is not a tournament directory, choose another --out")
-            atomic_write_text(path, json.dumps(self.config.to_json(), indent=2) + "\n")
+            write_json(path, self.config.to_json())
             return
         try:
             stored = TournamentConfig.from_json(json.loads(path.read_text(encoding="utf-8")))
@@ -219,4 +196,4 @@ def load_results(directory: Path) -> tuple[TournamentConfig, list[GameResult]]:
     return config, results
 
 
-__all__ = ["GameResult", "ResultStore", "load_results", "record_from_json"]
+__all__ = ["GameResult", "ResultStore", "load_results"]

@@ -242,6 +242,9 @@ class CheckersGame(Game):
     observation_shape = encoding.OBSERVATION_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT
+    #: The kernels' position arrays (docs/kernels.md, "Checkers"), which alphabeta's evaluation
+    #: features and compiled search read directly (the PositionLayout ability of plyground.capabilities).
+    position_layout = "checkers-bitboard"
 
     def new_initial_state(self) -> CheckersState:
         return CheckersState(self, _INITIAL_POSITION.copy())

@@ -26,7 +26,8 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-from .board import FULL, JUMP, KING_ROW, SHIFT_MASKS, STEP, ZOBRIST, ZOBRIST_SIDE
+from .bits import down_left, down_right, lowest_square, popcount, quiet_moves, up_left, up_right
+from .board import FULL, JUMP, KING_ROW, STEP, ZOBRIST, ZOBRIST_SIDE
 
 POS_SIZE = 7
 BLACK_MEN, BLACK_KINGS, WHITE_MEN, WHITE_KINGS, SIDE, NO_PROGRESS, PLY = range(POS_SIZE)
@@ -36,50 +37,10 @@ BLACK_MEN, BLACK_KINGS, WHITE_MEN, WHITE_KINGS, SIDE, NO_PROGRESS, PLY = range(P
 #: never writes past the buffer it is given.
 MAX_MOVES = 256
 
-# Masked shifts moving every bit one step in a direction; the deltas depend on
-# the row's parity (see board.SHIFT_MASKS, asserted here so a change cannot go unnoticed).
-assert [d for _, d in SHIFT_MASKS] == [-4, -5, -3, -4, 3, 4, 4, 5]
-_UL4, _UL5, _UR3, _UR4, _DL3, _DL4, _DR4, _DR5 = (m for m, _ in SHIFT_MASKS)
 _KING_ROW_BLACK, _KING_ROW_WHITE = KING_ROW
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
 
 
-# ----------------------------------------------------------------- bit helpers
-
-@njit(cache=True, inline="always")
-def _up_left(b):
-    return ((b & _UL4) >> 4) | ((b & _UL5) >> 5)
-
-
-@njit(cache=True, inline="always")
-def _up_right(b):
-    return ((b & _UR3) >> 3) | ((b & _UR4) >> 4)
-
-
-@njit(cache=True, inline="always")
-def _down_left(b):
-    return ((b & _DL3) << 3) | ((b & _DL4) << 4)
-
-
-@njit(cache=True, inline="always")
-def _down_right(b):
-    return ((b & _DR4) << 4) | ((b & _DR5) << 5)
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True, inline="always")
-def _lowest_square(b):
-    """Index of the lowest set bit of a non-zero 32-bit board (de Bruijn multiplication)."""
-    return _DEBRUIJN[(((b & -b) * 0x077CB531) >> 27) & 31]
-
+# ----------------------------------------------------------- the side to move
 
 @njit(cache=True, inline="always")
 def _sides(pos):
@@ -101,8 +62,8 @@ def _jumpers(men, kings, opp, empty, side):
     """
     down = (men if side == 0 else 0) | kings
     up = (men if side == 1 else 0) | kings
-    j = down & (_up_right(_up_right(empty) & opp) | _up_left(_up_left(empty) & opp))
-    j |= up & (_down_right(_down_right(empty) & opp) | _down_left(_down_left(empty) & opp))
+    j = down & (up_right(up_right(empty) & opp) | up_left(up_left(empty) & opp))
+    j |= up & (down_right(down_right(empty) & opp) | down_left(down_left(empty) & opp))
     return j
 
 
@@ -139,7 +100,7 @@ def _gen_captures(jumpers, men, kings, opp, empty, side, out, merge, stack):
     # ``stack`` has one row per jump depth (a sequence takes at most 12 pieces):
     # square, captured so far, next direction to try, whether any jump continued.
     while jumpers:
-        s = _lowest_square(jumpers)
+        s = lowest_square(jumpers)
         jumpers &= jumpers - 1
         bit = 1 << s
         is_king = (kings & bit) != 0
@@ -191,7 +152,7 @@ def _gen_quiet(men, kings, empty, side, out):
     n = 0
     pieces = men | kings
     while pieces:
-        s = _lowest_square(pieces)
+        s = lowest_square(pieces)
         pieces &= pieces - 1
         if (kings >> s) & 1:
             dlo, dhi = 0, 3
@@ -249,10 +210,7 @@ def _count(men, kings, opp, empty, side, buf, merge, stack):
     jumpers = _jumpers(men, kings, opp, empty, side)
     if jumpers:
         return _gen_captures(jumpers, men, kings, opp, empty, side, buf, merge, stack)
-    down = (men if side == 0 else 0) | kings
-    up = (men if side == 1 else 0) | kings
-    return (_popcount(_down_left(down) & empty) + _popcount(_down_right(down) & empty)
-            + _popcount(_up_left(up) & empty) + _popcount(_up_right(up) & empty))
+    return quiet_moves(men, kings, empty, side)
 
 
 @njit(cache=True)
@@ -334,7 +292,7 @@ def hash_position(pos):
     for kind in range(4):
         b = pos[kind]
         while b:
-            s = _lowest_square(b)
+            s = lowest_square(b)
             b &= b - 1
             h ^= ZOBRIST[kind, s]
     if pos[SIDE] == 1:
@@ -354,7 +312,7 @@ def apply_move_hashed(pos, code, h):
     moved = own_men if (pos[own_men] >> frm) & 1 else own_men + 1
     h ^= ZOBRIST[moved, frm]
     while captured:
-        s = _lowest_square(captured)
+        s = lowest_square(captured)
         captured &= captured - 1
         h ^= ZOBRIST[opp_men if (pos[opp_men] >> s) & 1 else opp_men + 1, s]
     apply_move(pos, code)

@@ -28,6 +28,7 @@ from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
 from plyground.protocols import GameRecord
+from plyground.recordio import RecordGameError, format_tagged_game, read_record_file
 
 from . import notation
 
@@ -54,14 +55,8 @@ _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _UNESCAPE = re.compile(r"\\(.)")
 
 
-class PdnError(RecordError):
+class PdnError(RecordGameError):
     """A PDN game that cannot be read or replayed; knows its game number and line."""
-
-    def __init__(self, message: str, game_number: int, line: int, source: str = "") -> None:
-        where = f"{source}: " if source else ""
-        super().__init__(f"{where}game {game_number}, line {line}: {message}")
-        self.game_number = game_number
-        self.line = line
 
 
 @dataclass
@@ -175,20 +170,7 @@ class PdnReader:
 
     @classmethod
     def from_file(cls, path: str | Path, **options) -> "PdnReader":
-        path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise RecordError(f"cannot read PDN file {path}: {exc.strerror or exc}") from None
-        binary = _binary_offset(data)
-        if binary is not None:
-            raise RecordError(f"{path} is not a PDN file: it holds binary data (byte {data[binary]:#04x} at offset "
-                              f"{binary}); PDN is text: tag pairs such as [Black \"...\"] and moves such as "
-                              f"1. 11-15 23-19")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")   # old archives; numbers and tags are ASCII anyway
+        text = read_record_file(path, "PDN", 'tag pairs such as [Black "..."] and moves such as 1. 11-15 23-19')
         options.setdefault("source", str(path))
         return cls(text, **options)
 
@@ -308,16 +290,6 @@ class PdnReader:
         return len(text)
 
 
-#: Control characters no text record file holds (tab, newlines, form feed and DOS end-of-file are fine).
-_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x19\x1b-\x1f]")
-
-
-def _binary_offset(data: bytes) -> int | None:
-    """The offset of the first byte that only a binary file holds, or None for text."""
-    match = _BINARY_BYTES.search(data)
-    return match.start() if match else None
-
-
 class _ParseFailure(Exception):
     def __init__(self, message: str, offset: int) -> None:
         self.message, self.offset = message, offset
@@ -340,10 +312,6 @@ def read_records(source: str | Path, **options) -> list[GameRecord]:
 _TAG_NAME = re.compile(r"[^A-Za-z0-9_]")
 
 
-def _tag_value(value) -> str:
-    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
-
-
 def format_record(record: GameRecord, number: int = 1) -> str:
     """One game as PDN: tags (Event, Black, White, Result, FEN when not the
     initial position, GameType "21", then the record's own), numbered moves,
@@ -358,43 +326,15 @@ def format_record(record: GameRecord, number: int = 1) -> str:
     if fen != notation.INITIAL_FEN:
         tags["FEN"] = fen
     tags["GameType"] = "21"
-    for name, value in record.tags.items():
-        name = _TAG_NAME.sub("_", str(name)) or "_"
-        tags.setdefault(name, value)
-    lines = [f'[{name} "{_tag_value(value)}"]' for name, value in tags.items()]
-
-    tokens = []
     side = start[4]
+    moves = []
     for i, move in enumerate(record.moves):
         try:
             notation.parse_squares(move)
         except MoveError:
             raise RecordError(f"record {number}: move {i + 1} {move!r} is not checkers move text") from None
-        full = (i + side) // 2 + 1
-        if side == 0 and i % 2 == 0:
-            tokens.append(f"{full}.")
-        elif side == 1 and i == 0:
-            tokens.append(f"{full}...")
-        elif side == 1 and i % 2 == 1:
-            tokens.append(f"{full}.")
-        tokens.append(move.strip().replace(" ", ""))
-    if record.reason:
-        tokens.append("{" + record.reason.replace("}", ")").replace("{", "(") + "}")
-    tokens.append(record.result_text)
-    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
-
-
-def _wrap(tokens: list[str], width: int = 79) -> str:
-    """Tokens on lines of at most ``width`` characters, never splitting one (a comment stays whole)."""
-    lines, current = [], ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token) > width:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-    lines.append(current)
-    return "\n".join(lines)
+        moves.append(((i + side) // 2 + 1, (i + side) % 2 == 0, move.strip().replace(" ", "")))
+    return format_tagged_game(tags, record, moves, _TAG_NAME)
 
 
 def format_records(records: Sequence[GameRecord]) -> str:

@@ -367,8 +367,6 @@ class ChessGame(Game):
     observation_shape = encoding.PLANES_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT
-    #: UCI engines (players/uci) can play this game.
-    uci_compatible = True
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)

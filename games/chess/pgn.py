@@ -28,6 +28,7 @@ import chess.pgn
 
 from plyground.errors import PositionError, RecordError
 from plyground.protocols import GameRecord
+from plyground.recordio import RecordGameError, format_tagged_game, read_record_file
 
 from . import notation
 
@@ -37,21 +38,11 @@ _TAG_NAME = re.compile(r"[^A-Za-z0-9_+#=:-]")
 _UNESCAPE = re.compile(r"\\(.)")
 
 
-class PgnError(RecordError):
+class PgnError(RecordGameError):
     """A PGN game that cannot be read; knows its game number and line."""
-
-    def __init__(self, message: str, game_number: int, line: int, source: str = "") -> None:
-        where = f"{source}: " if source else ""
-        super().__init__(f"{where}game {game_number}, line {line}: {message}")
-        self.game_number = game_number
-        self.line = line
 
 
 # ------------------------------------------------------------------ writing
-
-def _tag_value(value) -> str:
-    return " ".join(str(value).split()).replace("\\", "\\\\").replace('"', '\\"')
-
 
 def format_record(record: GameRecord, number: int = 1) -> str:
     """One game as PGN text (ends with a newline)."""
@@ -67,11 +58,7 @@ def format_record(record: GameRecord, number: int = 1) -> str:
         tags["FEN"] = board.fen()
     if record.reason and "Termination" not in record.tags:
         tags["Termination"] = _termination(record)
-    for name, value in record.tags.items():
-        tags.setdefault(_TAG_NAME.sub("_", str(name)) or "_", value)
-    lines = [f'[{name} "{_tag_value(value)}"]' for name, value in tags.items()]
-
-    tokens = []
+    moves = []
     for i, text in enumerate(record.moves):
         try:
             move = board.parse_san(text)
@@ -80,16 +67,9 @@ def format_record(record: GameRecord, number: int = 1) -> str:
         except ValueError:
             raise RecordError(f"record {number}: move {i + 1} {text!r} is not a legal chess move in "
                               f"{board.fen()}") from None
-        if board.turn == chess.WHITE:
-            tokens.append(f"{board.fullmove_number}.")
-        elif i == 0:
-            tokens.append(f"{board.fullmove_number}...")
-        tokens.append(board.san(move))
+        moves.append((board.fullmove_number, board.turn == chess.WHITE, board.san(move)))
         board.push(move)
-    if record.reason:
-        tokens.append("{" + record.reason.replace("}", ")").replace("{", "(") + "}")
-    tokens.append(record.result_text)
-    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+    return format_tagged_game(tags, record, moves, _TAG_NAME)
 
 
 def _termination(record: GameRecord) -> str:
@@ -101,18 +81,6 @@ def _termination(record: GameRecord) -> str:
     if "forfeit" in record.reason:
         return "rules infraction"
     return "normal"
-
-
-def _wrap(tokens: list[str], width: int = 79) -> str:
-    lines, current = [], ""
-    for token in tokens:
-        if current and len(current) + 1 + len(token) > width:
-            lines.append(current)
-            current = token
-        else:
-            current = f"{current} {token}" if current else token
-    lines.append(current)
-    return "\n".join(lines)
 
 
 def format_records(records: Sequence[GameRecord]) -> str:
@@ -240,19 +208,7 @@ class PgnReader:
 
     @classmethod
     def from_file(cls, path: str | Path, **options) -> "PgnReader":
-        path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise RecordError(f"cannot read PGN file {path}: {exc.strerror or exc}") from None
-        binary = _binary_offset(data)
-        if binary is not None:
-            raise RecordError(f"{path} is not a PGN file: it holds binary data (byte {data[binary]:#04x} at offset "
-                              f"{binary}); PGN is text: tag pairs such as [White \"...\"] and moves such as 1. e4 e5")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")   # old archives; tags and moves are ASCII anyway
+        text = read_record_file(path, "PGN", 'tag pairs such as [White "..."] and moves such as 1. e4 e5')
         options.setdefault("source", str(path))
         return cls(text, **options)
 
@@ -312,16 +268,6 @@ class PgnReader:
 
 def _crash_text(exc: Exception) -> str:
     return f"python-chess cannot read this game ({type(exc).__name__}: {exc}); check the movetext near this line"
-
-
-#: Control characters no text record file holds (tab, newlines, form feed and DOS end-of-file are fine).
-_BINARY_BYTES = re.compile(rb"[\x00-\x08\x0e-\x19\x1b-\x1f]")
-
-
-def _binary_offset(data: bytes) -> int | None:
-    """The offset of the first byte that only a binary file holds, or None for text."""
-    match = _BINARY_BYTES.search(data)
-    return match.start() if match else None
 
 
 def read_pgn(pgn: str | Path, **options) -> PgnReader:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plyground.games.checkers.bits import popcount
 from plyground.games.checkers.kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move,
                                               apply_move_hashed, gen_moves, hash_position,
                                               outcome_with)
@@ -50,14 +51,6 @@ N_PARAMS = 8
 # Counter array C (int64)
 C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS = range(4)
 N_COUNTERS = 4
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
 @njit(cache=True, inline="always")
@@ -167,7 +160,7 @@ def negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers
                         s = 1 << 50
                     elif captures:
                         taken = m >> 10
-                        s = (_popcount(taken) << 20) + (_popcount(taken & opp_kings) << 10)
+                        s = (popcount(taken) << 20) + (popcount(taken & opp_kings) << 10)
                     elif m == k1:
                         s = 1 << 40
                     elif m == k2:

@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 
+from plyground.capabilities import has_position_layout
 from plyground.protocols import Game, State
 
 from . import features
@@ -15,13 +16,10 @@ _MIN_NPS = 300_000
 
 
 def compiled_engine_for(game: Game, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool):
-    """A :class:`CompiledEngine` when ``game`` is checkers with its kernels, else ``None``."""
-    if game.name != features.GAME or weights is None:
+    """A :class:`CompiledEngine` when ``game`` has kernels in the checkers layout, else ``None``."""
+    if weights is None or not has_position_layout(game, features.LAYOUT):
         return None
-    kernels = game.kernels()
-    if kernels is None or not hasattr(kernels, "no_progress_limit"):
-        return None
-    return CompiledEngine(game, kernels, weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
+    return CompiledEngine(game, game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
                           quiescence=quiescence)
 
 

@@ -34,11 +34,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.games.checkers.board import SHIFT_MASKS
+from plyground.games.checkers.bits import lowest_square, popcount, quiet_moves
 
 FEATURE_SET = "checkers-psq"
 FEATURE_VERSION = 1
 GAME = "checkers"
+#: The position arrays the features read: a game declaring this layout (plyground.capabilities.PositionLayout)
+#: is evaluated and searched by the compiled code here.
+LAYOUT = "checkers-bitboard"
 
 SQUARES = 32
 MEN_OPEN, MEN_END, KINGS = 0, 32, 64
@@ -51,11 +54,6 @@ MAN_MATERIAL = 100.0
 KING_MATERIAL = 130.0
 #: Most entries a sparse feature list can have: 3 per man or 2 per king (24 pieces), plus mobility.
 MAX_ENTRIES = 24 * 3 + 1
-
-assert [d for _, d in SHIFT_MASKS] == [-4, -5, -3, -4, 3, 4, 4, 5]
-_UL4, _UL5, _UR3, _UR4, _DL3, _DL4, _DR4, _DR5 = (m for m, _ in SHIFT_MASKS)
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
 
 
 def material_weights() -> np.ndarray:
@@ -80,46 +78,19 @@ def metadata() -> dict:
             "feature_count": NUM_FEATURES}
 
 
-# ----------------------------------------------------------------- bit helpers
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True, inline="always")
-def _lowest(b):
-    return _DEBRUIJN[(((b & -b) * 0x077CB531) >> 27) & 31]
-
-
-@njit(cache=True, inline="always")
-def _mobility(men, kings, empty, side):
-    """Quiet moves of one side's pieces (captures ignored), counted with shifts."""
-    down = (men if side == 0 else 0) | kings
-    up = (men if side == 1 else 0) | kings
-    n = _popcount((((down & _DL3) << 3) | ((down & _DL4) << 4)) & empty)
-    n += _popcount((((down & _DR4) << 4) | ((down & _DR5) << 5)) & empty)
-    n += _popcount((((up & _UL4) >> 4) | ((up & _UL5) >> 5)) & empty)
-    n += _popcount((((up & _UR3) >> 3) | ((up & _UR4) >> 4)) & empty)
-    return n
-
-
 @njit(cache=True, inline="always")
 def _side_value(men, kings, side, phase, w):
     v = 0.0
     flip = 31 if side == 1 else 0
     man_value = w[MAN_VALUE]
     while men:
-        s = _lowest(men)
+        s = lowest_square(men)
         men &= men - 1
         sq = s ^ flip if flip else s
         v += man_value + phase * w[MEN_OPEN + sq] + (1.0 - phase) * w[MEN_END + sq]
     king_value = w[KING_VALUE]
     while kings:
-        s = _lowest(kings)
+        s = lowest_square(kings)
         kings &= kings - 1
         sq = s ^ flip if flip else s
         v += king_value + w[KINGS + sq]
@@ -138,9 +109,9 @@ def evaluate_boards(bm, bk, wm, wk, perspective, w):
     """f from ``perspective``'s point of view (0 Black, 1 White) of the four bitboards."""
     occupied = bm | bk | wm | wk
     empty = ~occupied & 0xFFFFFFFF
-    phase = _phase(_popcount(occupied))
+    phase = _phase(popcount(occupied))
     black = _side_value(bm, bk, 0, phase, w) - _side_value(wm, wk, 1, phase, w)
-    black += w[MOBILITY] * (_mobility(bm, bk, empty, 0) - _mobility(wm, wk, empty, 1))
+    black += w[MOBILITY] * (quiet_moves(bm, bk, empty, 0) - quiet_moves(wm, wk, empty, 1))
     return black if perspective == 0 else -black
 
 
@@ -159,7 +130,7 @@ def sparse_features(bm, bk, wm, wk, perspective, idx, val):
     """
     occupied = bm | bk | wm | wk
     empty = ~occupied & 0xFFFFFFFF
-    phase = _phase(_popcount(occupied))
+    phase = _phase(popcount(occupied))
     n = 0
     for side in range(2):
         sign = 1.0 if side == perspective else -1.0
@@ -167,7 +138,7 @@ def sparse_features(bm, bk, wm, wk, perspective, idx, val):
         kings = bk if side == 0 else wk
         flip = 31 if side == 1 else 0
         while men:
-            s = _lowest(men)
+            s = lowest_square(men)
             men &= men - 1
             sq = s ^ flip if flip else s
             idx[n] = MEN_OPEN + sq
@@ -178,7 +149,7 @@ def sparse_features(bm, bk, wm, wk, perspective, idx, val):
             val[n + 2] = sign
             n += 3
         while kings:
-            s = _lowest(kings)
+            s = lowest_square(kings)
             kings &= kings - 1
             sq = s ^ flip if flip else s
             idx[n] = KINGS + sq
@@ -186,7 +157,7 @@ def sparse_features(bm, bk, wm, wk, perspective, idx, val):
             idx[n + 1] = KING_VALUE
             val[n + 1] = sign
             n += 2
-    mob = _mobility(bm, bk, empty, 0) - _mobility(wm, wk, empty, 1)
+    mob = quiet_moves(bm, bk, empty, 0) - quiet_moves(wm, wk, empty, 1)
     if mob != 0:
         idx[n] = MOBILITY
         val[n] = mob if perspective == 0 else -mob

@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from plyground import protocols
+from plyground.capabilities import has_position_layout
 from plyground.errors import ModelFileError, MoveError, UsageError
 from plyground.options import Option, resolve_options
-from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
+from plyground.protocols import Budget, Game, Move, Player, State
 
 from .generic import MATE_BOUND, GenericSearch, SearchTimeout, zero_evaluation
 
@@ -48,7 +50,7 @@ class AlphaBetaPlayer(Player):
     # ------------------------------------------------------------ capability
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        return missing_state_api(game)
+        return protocols.unsupported_reason(game, protocols.SEARCHABLE)
 
     @property
     def engine_kind(self) -> str:
@@ -163,8 +165,9 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
     """Weights for ``eval=spec`` (``None`` for a game without evaluation features) and a description."""
     from . import features
     from .evalfile import load_weights, read_weights
+    has_features = has_position_layout(game, features.LAYOUT)
     if spec.strip().lower() == "material":
-        if game.name == features.GAME:
+        if has_features:
             return features.material_weights(), {"eval": "material"}
         return None, {"eval": "material (0: only won/lost/drawn positions score)"}
     if spec.strip().lower() == "learned":
@@ -175,7 +178,7 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
                                  f"use eval=material or eval=PATH from 'plyground train bonanza'")
     else:
         path = Path(spec).expanduser()
-    if game.name != features.GAME:
+    if not has_features:
         _, metadata = read_weights(path)
         if metadata.get("game") != game.name:
             raise ModelFileError(f"{path} is an evaluation for the game {metadata.get('game')!r}, not {game.name!r}")

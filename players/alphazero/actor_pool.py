@@ -31,7 +31,7 @@ from .actors import (ActorSetup, Job, MatchJob, ModelBlob, SelfPlayActor, SelfPl
 from .batched import BatchStats
 from .compute import compute_threads
 from .examples import Examples
-from .rundir import record_from_json
+from plyground.recordio import record_from_json
 
 BACKENDS = ("local", "ray")
 

@@ -23,7 +23,6 @@ after the last finished chunk: the position stream is deterministic.
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +33,9 @@ import numpy as np
 from plyground.errors import RecordError, UsageError
 from plyground.protocols import Budget, Game, State
 from plyground.durations import format_duration
+from plyground.storage import load_npz, save_npz
 
 from .examples import Examples
-from .rundir import atomic_save_npz, load_npz
 
 POLICY_CHOICES = ("both", "expert", "teacher")
 CHUNK_POSITIONS = 2000
@@ -176,19 +175,20 @@ class Labeller:
 
     def _write(self, number: int, rows: list[tuple]) -> None:
         columns = list(zip(*rows))
-        atomic_save_npz(self.folder / f"labels-{number:05d}.npz", {
+        save_npz(self.folder / f"labels-{number:05d}.npz", {
             "observations": np.stack(columns[0]).astype(np.float32),
             "expert_action": np.array(columns[1], np.int32),
             "teacher_action": np.array(columns[2], np.int32),
             "teacher_value": np.array(columns[3], np.float64),
             "outcome": np.array(columns[4], np.float32),
             "player": np.array(columns[5], np.int8),
-        })
+        }, compress=True)
 
 
 def read_labels(folder: Path) -> dict[str, np.ndarray]:
     """All label chunks of ``folder`` concatenated."""
-    parts = [load_npz(path) for path in sorted(Path(folder).glob("labels-*.npz"))]
+    parts = [load_npz(path, advice="; delete it to label its positions again")
+             for path in sorted(Path(folder).glob("labels-*.npz"))]
     if not parts:
         raise UsageError(f"no bootstrap labels in {folder}")
     return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
@@ -229,8 +229,3 @@ def build_examples(labels: dict[str, np.ndarray], scale: float, policy: str, out
         offsets.append(len(actions))
     return Examples(labels["observations"], np.array(actions, np.int32), np.array(probs, np.float32),
                     np.array(offsets, np.int64), values.astype(np.float32), labels["player"])
-
-
-def write_summary(path: Path, summary: dict) -> None:
-    from plyground.recordio import atomic_write_text
-    atomic_write_text(path, json.dumps(summary, indent=2) + "\n")

@@ -23,20 +23,9 @@ BUNDLED = Path(__file__).resolve().parent / "models"
 
 
 def network_classes() -> dict[str, type[Network]]:
-    """Installed network plugins by name (the registry's ``networks``).
-
-    Until the ``autograd`` plugin is registered as an entry point, its
-    families are taken from its registration hook directly.
-    """
+    """Installed network plugins by name (the registry's ``networks``)."""
     from plyground.registry import get_registry
-    classes = {entry.name: entry.cls for entry in get_registry().entries("networks")}
-    if not classes:
-        try:
-            from plyground.plugins.autograd.plugin import register_networks
-        except ImportError:
-            return {}
-        classes = {cls.name: cls for cls in register_networks()}
-    return classes
+    return {entry.name: entry.cls for entry in get_registry().entries("networks")}
 
 
 def network_class(name: str) -> type[Network]:

@@ -19,17 +19,15 @@ chunk of self-play games is the unit that survives a kill.
 """
 from __future__ import annotations
 
-import json
 import re
-import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
-import numpy as np
-
 from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import atomic_write_text, atomic_writer
+from plyground.recordio import atomic_write_text, record_from_json
+from plyground.storage import (RunLock, load_npz, pop_metadata, read_json, read_json_lines, save_npz, write_json,
+                               write_json_lines)
 
 from .examples import Examples
 
@@ -38,48 +36,13 @@ _CHUNK = re.compile(r"^games-(\d+)-(\d+)\.npz$")
 _RECORDS_KEY = "records_json"
 
 
-def atomic_save_npz(path: Path, arrays: dict[str, np.ndarray], compress: bool = True) -> None:
-    """Write numeric arrays to ``path`` atomically (never pickle)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for name, array in arrays.items():
-        if np.asarray(array).dtype.kind not in "biuf":
-            raise TypeError(f"array {name!r} has dtype {np.asarray(array).dtype}; only numbers are saved")
-    with atomic_writer(path, "wb") as handle:
-        (np.savez_compressed if compress else np.savez)(handle, **arrays)
-
-
-def load_npz(path: Path) -> dict[str, np.ndarray]:
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files}
-    except (zipfile.BadZipFile, EOFError, OSError, KeyError, ValueError) as exc:
-        raise ModelFileError(f"{path} is corrupt or not an .npz archive ({exc}); "
-                             f"delete it to regenerate what it held") from None
-
-
-def atomic_copy(source: Path, target: Path) -> None:
-    with atomic_writer(target, "wb") as handle:
-        handle.write(Path(source).read_bytes())
-
-
-def record_from_json(data: dict) -> GameRecord:
-    return GameRecord(game=data["game"], players=tuple(data["players"]), start=data["start"],
-                      moves=list(data["moves"]), returns=tuple(data["returns"]), reason=data.get("reason", ""),
-                      finished=data.get("finished", True), tags=dict(data.get("tags") or {}))
-
-
-def _json_bytes(value: Any) -> np.ndarray:
-    return np.frombuffer(json.dumps(value).encode("utf-8"), dtype=np.uint8)
-
-
 class RunDirectory:
     """Paths and atomic reads/writes of one run directory."""
 
     def __init__(self, root: Path, game: Game) -> None:
         self.root = Path(root)
         self.game = game
-        self._lock_handle = None
+        self._lock = RunLock(self.root, "training run")
 
     # ------------------------------------------------------------ paths
     @property
@@ -118,60 +81,34 @@ class RunDirectory:
         if self.root.exists() and not self.root.is_dir():
             raise UsageError(f"run directory {self.root} is a file")
         self.root.mkdir(parents=True, exist_ok=True)
-        self._lock()
+        self._lock.acquire()
         for tmp in self.root.rglob(".*.tmp"):
             if tmp.is_file():
                 tmp.unlink(missing_ok=True)
 
-    def _lock(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # not POSIX: no lock
-            return
-        handle = open(self.root / ".lock", "a+")
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise UsageError(f"another training run is using {self.root} (its .lock is held)") from None
-        self._lock_handle = handle
-
     def release(self) -> None:
-        if self._lock_handle is not None:
-            self._lock_handle.close()
-            self._lock_handle = None
+        self._lock.release()
 
     # ------------------------------------------------------------ state
     def read_state(self) -> dict | None:
-        if not self.state_path.exists():
-            return None
-        try:
-            state = json.loads(self.state_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ModelFileError(f"{self.state_path} is unreadable ({exc})") from None
-        if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
+        state = read_json(self.state_path)
+        if state is not None and (not isinstance(state, dict) or state.get("version") != STATE_VERSION):
             raise ModelFileError(f"{self.state_path} is not an AlphaZero run state (version {STATE_VERSION})")
         return state
 
     def write_state(self, state: dict) -> None:
-        atomic_write_text(self.state_path, json.dumps({**state, "version": STATE_VERSION}, indent=2) + "\n")
+        write_json(self.state_path, {**state, "version": STATE_VERSION})
 
     # ------------------------------------------------------------ metrics
     def read_metrics(self) -> list[dict]:
-        if not self.metrics_path.exists():
-            return []
-        rows = []
-        for line in self.metrics_path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                rows.append(json.loads(line))
-        return rows
+        return read_json_lines(self.metrics_path)
 
     def write_metrics(self, row: dict) -> None:
         """Add the line of ``row['iteration']``, replacing an earlier one (a rerun after a kill)."""
         rows = [r for r in self.read_metrics() if r.get("iteration") != row["iteration"]]
         rows.append(row)
         rows.sort(key=lambda r: r["iteration"])
-        atomic_write_text(self.metrics_path, "".join(json.dumps(r) + "\n" for r in rows))
+        write_json_lines(self.metrics_path, rows)
 
     # ------------------------------------------------------------ replay buffer
     def chunks(self, iteration: int) -> list[tuple[int, int, Path]]:
@@ -199,15 +136,14 @@ class RunDirectory:
     def write_chunk(self, iteration: int, first_game: int, examples: Examples, records: list[GameRecord]) -> Path:
         last = first_game + len(records) - 1
         path = self.replay_dir(iteration) / f"games-{first_game:05d}-{last:05d}.npz"
-        arrays = dict(examples.arrays())
-        arrays[_RECORDS_KEY] = _json_bytes([r.to_json() for r in records])
-        atomic_save_npz(path, arrays)
+        save_npz(path, examples.arrays(), [r.to_json() for r in records], metadata_key=_RECORDS_KEY,
+                 sort_keys=False, compress=True)
         return path
 
     def read_chunk(self, path: Path) -> tuple[Examples, list[GameRecord]]:
-        arrays = load_npz(path)
+        arrays = load_npz(path, advice="; delete it to regenerate what it held")
         try:
-            records = [record_from_json(r) for r in json.loads(arrays.pop(_RECORDS_KEY).tobytes().decode("utf-8"))]
+            records = [record_from_json(r) for r in pop_metadata(arrays, str(path), _RECORDS_KEY)]
             examples = Examples.from_arrays(arrays)
         except (KeyError, ValueError, TypeError) as exc:
             raise ModelFileError(f"{path} is not a replay chunk of this trainer ({exc})") from None
@@ -223,16 +159,17 @@ class RunDirectory:
 
     # ------------------------------------------------------------ game lists (comparison, evaluation)
     def read_games(self, path: Path) -> list[dict]:
-        if not path.exists():
+        advice = "; delete it to replay those games"
+        data = read_json(path, advice)
+        if data is None:
             return []
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
             return list(data["games"])
-        except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ModelFileError(f"{path} is unreadable ({exc}); delete it to replay those games") from None
+        except (KeyError, TypeError) as exc:
+            raise ModelFileError(f"{path} is unreadable ({exc}){advice}") from None
 
     def write_games(self, path: Path, games: list[dict], **info: Any) -> None:
-        atomic_write_text(path, json.dumps({**info, "games": games}) + "\n")
+        write_json(path, {**info, "games": games}, indent=None)
 
     def write_records(self, kind: str, iteration: int, records: list[GameRecord]) -> None:
         if records:

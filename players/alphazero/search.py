@@ -407,11 +407,6 @@ class PUCTSearch:
                 return self._path[:length].copy()
             self._path = np.empty(2 * len(self._path), dtype=np.int64)
 
-    def _select(self, node: int) -> int:
-        """The child of ``node`` that PUCT picks next."""
-        return int(kernels.select_child(node, self.first, self.count, self.visits, self.vloss, self.value_sum,
-                                        self.prior, self.mover, self.c_puct, self.fpu, self.virtual_loss))
-
     def _backup(self, path: np.ndarray, results: np.ndarray) -> None:
         """Add one visit and each node's mover's result along ``path``."""
         kernels.backup(path, self.visits, self.value_sum, self.mover, float(results[0]), float(results[1]))

@@ -36,7 +36,9 @@ from plyground.errors import UsageError
 from plyground.match import play_game
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
+from plyground.recordio import record_from_json
 from plyground.stats import Score, elo_from_score
+from plyground.storage import copy_file, write_json
 
 from .actor_pool import ActorPool, make_actor_pool
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, game_spec, selfplay_groups, selfplay_spec, trainer_path
@@ -45,7 +47,7 @@ from .compute import compute_threads
 from .examples import Examples
 from .models import build_network, load_model, network_evaluator, save_model
 from .player import AlphaZeroPlayer
-from .rundir import RunDirectory, atomic_copy, record_from_json
+from .rundir import RunDirectory
 from .gumbel import SEARCH_KIND_OPTIONS, TRAINER_SEARCH_KIND_OPTIONS, build_search
 from .search import PUCTSearch
 from .selfplay import SelfPlaySettings, play_selfplay_game
@@ -189,7 +191,7 @@ class AlphaZeroTrainer(Trainer):
         family = Spec.parse(self.config["network"]).name
         save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
                    role="initial")
-        atomic_copy(self.rundir.checkpoint_path(0), self.rundir.best_path)
+        copy_file(self.rundir.checkpoint_path(0), self.rundir.best_path)
         state = {"game": self.game.name, "iteration": 1, "phase": "selfplay", "best_iteration": 0,
                  "best_elo": 0.0, "fixed": self._fixed()}
         self.rundir.write_state(state)
@@ -225,8 +227,8 @@ class AlphaZeroTrainer(Trainer):
 
         self._fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
                   prefix="bootstrap:")
-        atomic_copy(checkpoint, self.rundir.best_path)
-        bootstrap.write_summary(folder / "summary.json", {
+        copy_file(checkpoint, self.rundir.best_path)
+        write_json(folder / "summary.json", {
             "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
             "games": str(cfg["bootstrap_games"]), "epoch_losses": losses})
         state = {**state, "bootstrapped": True}
@@ -272,7 +274,7 @@ class AlphaZeroTrainer(Trainer):
             elo_before = state["best_elo"]
             gate["candidate_elo"] = elo_before + gate["elo_diff"]
             if accepted:
-                atomic_copy(self.rundir.checkpoint_path(k), self.rundir.best_path)
+                copy_file(self.rundir.checkpoint_path(k), self.rundir.best_path)
                 state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
             state = {**state, "phase": "evaluate", "gate": gate, "accepted": accepted}
             self.rundir.write_state(state)

@@ -8,7 +8,7 @@ def register_trainers():
     return [ExpertIterationTrainer]
 
 
-@hookimpl
+@hookimpl(optionalhook=True)   # the hook is alphazero's: this plugin still loads when alphazero is blocked
 def register_networks():
     from .networks import NETWORKS
     return list(NETWORKS)

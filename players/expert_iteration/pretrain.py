@@ -28,7 +28,6 @@ random generator's state), so no labelled position is labelled again.
 from __future__ import annotations
 
 import contextlib
-import json
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -39,12 +38,14 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import UsageError
-from plyground.players.alphazero.rundir import atomic_save_npz, load_npz
+from plyground.storage import array_json, load_npz, save_npz
 
 from .stockfish import MATE_CP, StockfishEvaluator, cp_to_value
 
 SELFPLAY_MAX_PLIES = 120
 CHUNK_POSITIONS = 2000
+_CURSOR_KEY = "cursor_json"
+_RELABEL = "; delete it to label its positions again"
 #: Seconds between two progress lines (one is also written at every chunk).
 PROGRESS_SECONDS = 10.0
 
@@ -198,7 +199,7 @@ class Labeller:
         paths = self.chunk_paths()
         if not paths:
             return 0, None
-        cursor = _cursor(load_npz(paths[-1]))
+        cursor = _cursor(load_npz(paths[-1], advice=_RELABEL))
         made_with = cursor.get("settings", {})
         for name, value in asdict(self.settings).items():
             if made_with.get(name) != value:
@@ -252,17 +253,16 @@ class Labeller:
         dense = np.stack(policies)
         where = np.nonzero(dense)              # a policy label is sparse: only the legal moves
         cursor = {"positions": done, "source": source, "settings": asdict(self.settings)}
-        atomic_save_npz(self.folder / f"labels-{number:05d}.npz", {
+        save_npz(self.folder / f"labels-{number:05d}.npz", {
             "observations": np.stack(observations).astype(np.float32),
             "policy_row": where[0].astype(np.int32), "policy_action": where[1].astype(np.int32),
             "policy_p": dense[where].astype(np.float32),
             "values": np.asarray(values, np.float32),
-            "cursor_json": np.frombuffer(json.dumps(cursor).encode("utf-8"), np.uint8),
-        })
+        }, cursor, metadata_key=_CURSOR_KEY, sort_keys=False, compress=True)
 
     def read(self, count: int) -> "Labels":
         """The first ``count`` labelled positions of the folder's chunks."""
-        chunks = [load_npz(path) for path in self.chunk_paths()]
+        chunks = [load_npz(path, advice=_RELABEL) for path in self.chunk_paths()]
         if not chunks:
             raise UsageError(f"no pretraining labels in {self.folder}")
         rows, offset = [], 0
@@ -304,7 +304,7 @@ class Labels:
 
 
 def _cursor(chunk: dict[str, np.ndarray]) -> dict:
-    return json.loads(chunk["cursor_json"].tobytes().decode("utf-8"))
+    return array_json(chunk[_CURSOR_KEY])
 
 
 class _Progress:

@@ -23,13 +23,14 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.players.alphazero.models import load_model, save_model
-from plyground.players.alphazero.rundir import atomic_copy
 from plyground.players.alphazero.selfplay import SelfPlaySettings
 from plyground.players.alphazero.trainer import AlphaZeroTrainer
 from plyground.protocols import Game
+from plyground.storage import copy_file
 
 from .pretrain import CHUNK_POSITIONS
 from .stockfish import DEFAULT_ENGINE, VALUE_MODES, StockfishAdjudicator, StockfishEvaluator
@@ -97,7 +98,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         game = _with_encoding(game, options["encoding"])
         super().__init__(game, run_dir, **options)
         if options["adjudicate"] or options["pretrain_positions"]:
-            if not hasattr(game.new_initial_state(), "uci_position"):
+            if not supports_uci(game):
                 raise UsageError(f"trainer {self.name}: Stockfish adjudication and pretraining need chess, not "
                                  f"{game.name}; set adjudicate=false and pretrain_positions=0")
         self._evaluator: StockfishEvaluator | None = None
@@ -154,7 +155,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
                                   chunk_positions=cfg["pretrain_chunk"], log=self.log)
         save_model(network, rundir.checkpoint_path(0), self.game, Spec.parse(cfg["network"]).name, iteration=0,
                    epochs_done=0, role="pretrained", pretrain_losses=losses)
-        atomic_copy(rundir.checkpoint_path(0), rundir.best_path)
+        copy_file(rundir.checkpoint_path(0), rundir.best_path)
 
     def run(self) -> Path:
         try:
@@ -170,7 +171,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
 
 def _with_encoding(game: Game, encoding: str) -> Game:
     """``game`` with its ``encoding`` parameter set (games without one are returned as they are)."""
-    params = dict(getattr(game, "params", {}) or {})
+    params = dict(game.params)
     if "encoding" not in params or params["encoding"] == encoding:
         return game
     return type(game)(**{**params, "encoding": encoding})

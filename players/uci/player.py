@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Game, Player, State
@@ -86,9 +87,10 @@ class UciPlayer(Player):
     # ------------------------------------------------------------ capability
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        if getattr(game, "name", "") == "chess" or getattr(game, "uci_compatible", False):
+        if supports_uci(game):
             return None
-        return f"UCI is a chess protocol: UCI engines play chess only, not {getattr(game, 'name', game)}"
+        return (f"UCI is a chess protocol: UCI engines play chess only, not {game.name} "
+                f"(its states have no uci_position and move_to_uci)")
 
     # ------------------------------------------------------------ lifecycle
     def _configure(self) -> None:
@@ -169,7 +171,7 @@ class UciPlayer(Player):
         if best in ("(none)", "0000", "null"):
             raise EngineError(f"{self.engine.label} answered 'bestmove {best}' in a position with legal moves "
                               f"({state.to_text()})")
-        move = next((m for m in legal if m.uci() == best), None)
+        move = next((m for m in legal if state.move_to_uci(m) == best), None)
         if move is None:
             raise EngineError(f"{self.engine.label} answered bestmove {best}, which is not a legal move in "
                               f"{state.to_text()}")

@@ -10,67 +10,31 @@ infinity (a diverged training's checkpoint) is refused on load.
 """
 from __future__ import annotations
 
-import json
 import os
-import zipfile
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.recordio import atomic_writer
+from plyground.storage import METADATA_KEY  # noqa: F401 - the metadata array's name: part of this format
+from plyground.storage import check_format, load_npz, pop_metadata, save_npz
 
 FORMAT = "plyground-autograd"
 FORMAT_VERSION = 1
-METADATA_KEY = "__metadata__"
 
 
 def save_arrays(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, Any]) -> None:
     """Write ``arrays`` and ``metadata`` (JSON-serialisable) atomically to ``path``."""
-    path = Path(path)
-    if METADATA_KEY in arrays:
-        raise ValueError(f"array name {METADATA_KEY!r} is reserved")
-    header = {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata}
-    payload = {}
-    for name, value in arrays.items():
-        array = np.asarray(value)
-        if array.dtype.kind not in "biuf":  # anything else would be pickled by np.savez
-            raise TypeError(f"array {name!r} has dtype {array.dtype}; only numbers can be saved")
-        payload[name] = array
-    payload[METADATA_KEY] = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8)
-    with atomic_writer(path, "wb") as stream:
-        np.savez(stream, **payload)
+    save_npz(Path(path), arrays, {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata})
 
 
 def load_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Read a file written by :func:`save_arrays`; a :class:`ModelFileError` says what is wrong."""
     path = Path(path)
-    if not path.exists():
-        raise ModelFileError(f"model file {path} does not exist")
-    if not path.is_file():
-        raise ModelFileError(f"model file {path} is not a file")
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
-        raise ModelFileError(f"model file {path} is corrupt or not an .npz archive ({exc})") from None
-    except ValueError as exc:  # e.g. an object array, which would need pickle
-        raise ModelFileError(f"model file {path} holds data that cannot be loaded safely ({exc})") from None
-    raw = arrays.pop(METADATA_KEY, None)
-    if raw is None:
-        raise ModelFileError(f"model file {path} has no {METADATA_KEY} entry: not a plyground autograd model")
-    try:
-        metadata = json.loads(raw.astype(np.uint8).tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"model file {path} has unreadable metadata ({exc})") from None
-    if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-        found = metadata.get("format") if isinstance(metadata, dict) else type(metadata).__name__
-        raise ModelFileError(f"model file {path}: expected format {FORMAT!r}, found {found!r}")
-    version = metadata.get("format_version")
-    if version != FORMAT_VERSION:
-        raise ModelFileError(f"model file {path}: format version {version!r} is not supported "
-                             f"(this plyground reads version {FORMAT_VERSION})")
+    label = f"model file {path}"
+    arrays = load_npz(path, label)
+    metadata = check_format(pop_metadata(arrays, label), label, FORMAT, FORMAT_VERSION, "plyground autograd model")
     check_finite(path, arrays)
     return arrays, metadata
 

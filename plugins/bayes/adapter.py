@@ -1,9 +1,11 @@
 """What a game supplies to the Bayesian move predictor: move keys and board features.
 
 The core (factors, training, evaluation, player) never looks inside a game.
-A game takes part by providing a :class:`BayesAdapter` and registering it with
-:func:`register_adapter`; the checkers one is in ``checkers_keys.py``.  A new
-game (chess, say) needs one class:
+A game takes part by providing a :class:`BayesAdapter` and registering it
+through the bayes plugin's own hook, ``register_bayes_adapters`` (see
+``plugin.py``): any plugin may implement it.  The checkers and chess adapters
+(``checkers_keys.py``, ``chess_keys.py``) are registered that way.  A new game
+needs one class:
 
 * ``move_keys(state, moves, key_set)``: one int id per move, in
   ``range(key_space(key_set))``, for the Urgency model (a move key such as
@@ -26,15 +28,17 @@ id-space size, and is refused when any of them differs.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Sequence
+from typing import ClassVar, Sequence
 
 import numpy as np
 
 from plyground.errors import UsageError
+from plyground.options import Option
 from plyground.protocols import Game, Move, State
+
+from .plugin import ADAPTERS
 
 
 @dataclass
@@ -87,8 +91,12 @@ class Encoded:
 class BayesAdapter:
     """Base class of game adapters; see the module docstring for what to provide."""
 
-    #: Name of the game plugin this adapter serves.
+    #: Name of the game plugin this adapter serves (what it is registered by).
     game: ClassVar[str] = ""
+    #: One line for ``plyground list bayes-adapters``.
+    description: ClassVar[str] = "move keys and board features for the bayes player and trainer"
+    #: Adapters take no options (the key and feature sets are the trainer's).
+    options: ClassVar[tuple[Option, ...]] = ()
     #: Changes whenever the meaning of an id changes; model files record it.
     version: ClassVar[str] = "1"
     #: Key sets (Urgency model) and feature sets (BoardVal model): name -> description.
@@ -188,28 +196,21 @@ class BayesAdapter:
 
 # ------------------------------------------------------------------ registry
 
-_ADAPTERS: dict[str, str | Callable[[], BayesAdapter]] = {
-    "checkers": "plyground.plugins.bayes.checkers_keys:CheckersAdapter",
-    "chess": "plyground.plugins.bayes.chess_keys:ChessAdapter",
-}
-
-
-def register_adapter(game_name: str, factory: str | Callable[[], BayesAdapter]) -> None:
-    """Make ``factory`` (a callable, or ``"module:Class"`` imported when first needed) the adapter for a game."""
-    _ADAPTERS[game_name] = factory
+#: The registry kind of adapters (declared by the bayes plugin, registered with ``register_bayes_adapters``).
+KIND = ADAPTERS.name
 
 
 def adapter_names() -> list[str]:
-    return sorted(_ADAPTERS)
+    """The games with an adapter."""
+    from plyground.registry import get_registry
+    return get_registry().names(KIND)
 
 
 def get_adapter(game: Game | str) -> BayesAdapter:
     """The adapter for ``game`` (a Game or its name); UsageError naming the games that have one."""
+    from plyground.registry import get_registry
     name = game if isinstance(game, str) else game.name
-    factory: Any = _ADAPTERS.get(name)
-    if factory is None:
+    entry = get_registry().find(KIND, name)
+    if entry is None:
         raise UsageError(f"the bayes plugin has no adapter for {name}; games with one: {', '.join(adapter_names())}")
-    if isinstance(factory, str):
-        module, _, attr = factory.partition(":")
-        factory = getattr(importlib.import_module(module), attr)
-    return factory()
+    return entry.cls()

@@ -120,13 +120,15 @@ def features_after(board: chess.Board, mover_white: bool, feature_set: str) -> l
 
 
 def _board_of(state) -> chess.Board:
-    return state.board if hasattr(state, "board") else state
+    """The python-chess board of a chess State (a copy), or the board itself."""
+    return state if isinstance(state, chess.Board) else state.board
 
 
 class ChessAdapter(BayesAdapter):
     """Move keys and board features for chess (see the module docstring)."""
 
     game = "chess"
+    description = "chess move keys (piece, squares, move type) and board features for the bayes predictor"
     version = "chess-1"
     key_sets = KEY_SETS
     feature_sets = FEATURE_SETS

@@ -43,6 +43,20 @@ def _mix(x):
     return x ^ (x >> np.uint64(31))
 
 
+@njit(cache=True, inline="always")
+def _count_ids(ids, start, stop, counts, seen):
+    """Add one to ``counts`` for each of ``ids[start:stop]``; the ids counted for the first time go to
+    ``seen`` (how many is returned)."""
+    n = 0
+    for e in range(start, stop):
+        f = ids[e]
+        if counts[f] == 0.0:
+            seen[n] = f
+            n += 1
+        counts[f] += 1.0
+    return n
+
+
 @njit(cache=True)
 def build_rows(pos_start, feat_start, feat_id, n_ids, relative, dedupe):
     """Merge each candidate's features into weighted rows.
@@ -88,22 +102,10 @@ def build_rows(pos_start, feat_start, feat_id, n_ids, relative, dedupe):
     for p in range(n_pos):
         c0 = pos_start[p]
         c1 = pos_start[p + 1]
-        nr = 0
-        for e in range(feat_start[c0], feat_start[c0 + 1]):
-            f = feat_id[e]
-            if ref[f] == 0.0:
-                ref_ids[nr] = f
-                nr += 1
-            ref[f] += 1.0
+        nr = _count_ids(feat_id, feat_start[c0], feat_start[c0 + 1], ref, ref_ids)
         nh = 0
         for c in range(c0, c1):
-            nt = 0
-            for e in range(feat_start[c], feat_start[c + 1]):
-                f = feat_id[e]
-                if acc[f] == 0.0:
-                    touched[nt] = f
-                    nt += 1
-                acc[f] += 1.0
+            nt = _count_ids(feat_id, feat_start[c], feat_start[c + 1], acc, touched)
             size = nt
             for i in range(nr):                    # the expert's features this board lacks
                 f = ref_ids[i]

@@ -14,9 +14,7 @@ file whose values differ from what the caller expects with a
 """
 from __future__ import annotations
 
-import json
 import os
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,11 +22,10 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.recordio import atomic_writer
+from plyground.storage import check_format, load_npz, pop_metadata, save_npz
 
 FORMAT = "plyground-bayes"
 FORMAT_VERSION = 1
-_META = "__metadata__"
 KINDS = ("urgency", "boardval")
 
 
@@ -85,10 +82,8 @@ class BayesModel:
 
     def save(self, path: str | os.PathLike) -> Path:
         path = Path(path)
-        arrays = {"tau": np.asarray(self.tau, np.float64), "rho": np.asarray(self.rho, np.float64),
-                  "count": np.asarray(self.count, np.int64),
-                  _META: np.frombuffer(json.dumps(self.metadata(), sort_keys=True).encode("utf-8"), np.uint8)}
-        atomic_savez(path, arrays)
+        save_npz(path, {"tau": np.asarray(self.tau, np.float64), "rho": np.asarray(self.rho, np.float64),
+                        "count": np.asarray(self.count, np.int64)}, self.metadata())
         return path
 
     @classmethod
@@ -96,29 +91,9 @@ class BayesModel:
              id_set: str | None = None, adapter=None) -> "BayesModel":
         """Read a model file; refuse (ModelFileError) one for another game, kind, key/feature set or layout."""
         path = Path(path)
-        if not path.exists():
-            raise ModelFileError(f"model file {path} does not exist")
-        if not path.is_file():
-            raise ModelFileError(f"model file {path} is not a file")
-        if not zipfile.is_zipfile(path):
-            raise ModelFileError(f"model file {path} is corrupt or not an .npz archive")
-        try:
-            with np.load(path, allow_pickle=False) as archive:
-                arrays = {name: archive[name] for name in archive.files}
-        except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
-            raise ModelFileError(f"model file {path} is corrupt or not an .npz archive ({exc})") from None
-        except ValueError as exc:
-            raise ModelFileError(f"model file {path} holds data that cannot be loaded safely ({exc})") from None
-        raw = arrays.pop(_META, None)
-        try:
-            meta = json.loads(raw.astype(np.uint8).tobytes().decode("utf-8")) if raw is not None else None
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ModelFileError(f"model file {path} has unreadable metadata ({exc})") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise ModelFileError(f"model file {path} is not a bayes model (no '{FORMAT}' metadata)")
-        if meta.get("format_version") != FORMAT_VERSION:
-            raise ModelFileError(f"model file {path} has format version {meta.get('format_version')!r}; "
-                                 f"this plyground reads version {FORMAT_VERSION}")
+        label = f"model file {path}"
+        arrays = load_npz(path, label)
+        meta = check_format(pop_metadata(arrays, label), label, FORMAT, FORMAT_VERSION, "bayes model")
         try:
             model = cls(meta["kind"], meta["game"], meta["adapter_version"], meta["id_set"],
                         arrays["tau"], arrays["rho"], arrays["count"], meta.get("params", {}), meta.get("info", {}))
@@ -157,17 +132,3 @@ class BayesModel:
                 raise ModelFileError(f"model file {path} has {self.size} ids for '{self.id_set}'; "
                                      f"the {adapter.game} adapter has {size}")
 
-
-def atomic_write_bytes(path: Path, write) -> None:
-    """Call ``write(stream)`` on a temporary file in the target folder, then rename it to ``path``:
-    a crash leaves the old file or the new one.  The file gets the usual permissions (not mkstemp's 0600)."""
-    with atomic_writer(path, "wb") as stream:
-        write(stream)
-
-
-def atomic_savez(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """``np.savez`` atomically (see :func:`atomic_write_bytes`); numbers only, so nothing is pickled."""
-    for name, array in arrays.items():
-        if np.asarray(array).dtype.kind not in "biuf":
-            raise TypeError(f"array {name!r} has dtype {np.asarray(array).dtype}; only numbers are saved")
-    atomic_write_bytes(path, lambda stream: np.savez(stream, **arrays))

@@ -1,5 +1,35 @@
-"""Registers the ``bayes`` trainer and player (entry point ``bayes = "plyground.plugins.bayes.plugin"``)."""
-from plyground.hookspecs import hookimpl
+"""Registers the ``bayes`` trainer and player (entry point ``bayes = "plyground.plugins.bayes.plugin"``).
+
+The predictor needs a game adapter (``adapter.py``) for each game it plays, so it
+owns that hook: ``register_bayes_adapters`` is declared here
+(:class:`BayesAdapterHooks`) and added to the host with ``register_kinds``.  The
+checkers and chess adapters are registered through it like anyone else's.
+"""
+from plyground.hookspecs import Kind, hookimpl, hookspec
+
+
+class BayesAdapterHooks:
+    """The hook the bayes plugin adds for game adapters."""
+
+    @hookspec
+    def register_bayes_adapters(self) -> list[type]:
+        """Return BayesAdapter subclasses, one per game (its ``game``), for the bayes player and trainer."""
+
+
+ADAPTERS = Kind("bayes-adapters", "bayes adapter", "register_bayes_adapters",
+                "plyground.plugins.bayes.adapter:BayesAdapter", key="game", hookspecs=BayesAdapterHooks)
+
+
+@hookimpl
+def register_kinds() -> list[Kind]:
+    return [ADAPTERS]
+
+
+@hookimpl
+def register_bayes_adapters() -> list[type]:
+    from .checkers_keys import CheckersAdapter
+    from .chess_keys import ChessAdapter
+    return [CheckersAdapter, ChessAdapter]
 
 
 @hookimpl

@@ -7,13 +7,15 @@ and the Markdown says the plots were skipped.
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from .model import BayesModel, atomic_write_bytes
+from plyground.recordio import atomic_write_text
+from plyground.storage import write_bytes, write_json
+
+from .model import BayesModel
 
 
 def write_report(run_dir: Path, report: dict, model: BayesModel, adapter, plots: bool = True) -> list[Path]:
@@ -25,8 +27,8 @@ def write_report(run_dir: Path, report: dict, model: BayesModel, adapter, plots:
         except ImportError:
             report["plots_skipped"] = "matplotlib is not installed"
     report["plots"] = [str(p.relative_to(run_dir)) for p in written]
-    write_text(run_dir / "report.json", json.dumps(report, indent=1) + "\n")
-    write_text(run_dir / "report.md", markdown(report, model))
+    write_json(run_dir / "report.json", report, indent=1)
+    atomic_write_text(run_dir / "report.md", markdown(report, model))
     return written
 
 
@@ -94,15 +96,23 @@ def _figure():
 
 
 def save_figure(fig, path: Path) -> Path:
-    """PNG via a temporary file and rename."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    atomic_write_bytes(path, lambda stream: stream.write(buffer.getvalue()))
+    """The figure as a PNG at ``path`` (a temporary file, then rename); the figure is closed."""
+    try:
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    finally:
+        _figure().close(fig)
+    write_bytes(path, buffer.getvalue())
     return path
 
 
-def write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, lambda stream: stream.write(text.encode("utf-8")))
+def _finish_chart(fig, ax, path: Path, legend_size: float | None = None, **axes) -> Path:
+    """A percentage chart's axes (``axes``: labels, title, ticks; y from 0 to 100), a light grid and the
+    legend, then the PNG (:func:`save_figure`)."""
+    ax.set(ylim=(0, 100), **axes)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=legend_size)
+    return save_figure(fig, path)
 
 
 def plot_topk(series: Sequence[tuple[str, Sequence[float]]], random: Sequence[float], path: Path, title: str) -> Path:
@@ -112,13 +122,7 @@ def plot_topk(series: Sequence[tuple[str, Sequence[float]]], random: Sequence[fl
     for label, values in series:
         ax.plot(ks, 100 * np.asarray(values), marker="o", label=label)
     ax.plot(ks, 100 * np.asarray(random), marker="x", linestyle="--", color="grey", label="random legal move")
-    ax.set(xlabel="k", ylabel="expert move in top k (%)", title=title, xticks=ks, ylim=(0, 100))
-    ax.grid(alpha=0.3)
-    ax.legend()
-    try:
-        return save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    return _finish_chart(fig, ax, path, xlabel="k", ylabel="expert move in top k (%)", title=title, xticks=ks)
 
 
 def plot_curve(series: Sequence[tuple[str, Sequence[dict]]], path: Path, title: str) -> Path:
@@ -132,13 +136,8 @@ def plot_curve(series: Sequence[tuple[str, Sequence[dict]]], path: Path, title: 
         games = [c["games"] for c in series[0][1]]
         ax.plot(games, [100 * c["random_topk"][0] for c in series[0][1]], "--", color="grey", label="random top-1")
     ax.set_xscale("log", base=2)
-    ax.set(xlabel="training games (log scale)", ylabel="held-out accuracy (%)", title=title, ylim=(0, 100))
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    try:
-        return save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    return _finish_chart(fig, ax, path, legend_size=8, xlabel="training games (log scale)",
+                         ylabel="held-out accuracy (%)", title=title)
 
 
 def plot_per_ply(series: Sequence[tuple[str, Sequence[dict]]], path: Path, title: str, min_positions: int = 50) -> Path:
@@ -152,14 +151,8 @@ def plot_per_ply(series: Sequence[tuple[str, Sequence[dict]]], path: Path, title
     if rand:
         ax.plot([p["ply"] for p in rand], [100 * p["random_top1"] for p in rand], "--", color="grey",
                 label="random legal move")
-    ax.set(xlabel=f"ply (plies with >= {min_positions} held-out positions)", ylabel="top-1 accuracy (%)",
-           title=title, ylim=(0, 100))
-    ax.grid(alpha=0.3)
-    ax.legend()
-    try:
-        return save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    return _finish_chart(fig, ax, path, xlabel=f"ply (plies with >= {min_positions} held-out positions)",
+                         ylabel="top-1 accuracy (%)", title=title)
 
 
 def plot_per_type(series: Sequence[tuple[str, Sequence[dict]]], path: Path, title: str) -> Path:
@@ -179,10 +172,7 @@ def plot_per_type(series: Sequence[tuple[str, Sequence[dict]]], path: Path, titl
         ax.set_xticklabels([f"{n}\n({by[n]['share']:.1%})" for n in names])
     ax.set(ylabel="top-1 accuracy (%)", title=title, ylim=(0, 100))
     ax.legend()
-    try:
-        return save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    return save_figure(fig, path)
 
 
 def plot_heatmaps(maps, means: np.ndarray, counts: np.ndarray, path: Path, title: str) -> Path:
@@ -214,10 +204,7 @@ def plot_heatmaps(maps, means: np.ndarray, counts: np.ndarray, path: Path, title
         fig.colorbar(image, ax=axes.ravel().tolist(), orientation="horizontal", fraction=0.05, pad=0.04,
                      label="mean value (blank: light square, or never seen)")
     fig.suptitle(title)
-    try:
-        return save_figure(fig, path)
-    finally:
-        plt.close(fig)
+    return save_figure(fig, path)
 
 
 def write_plots(folder: Path, report: dict, model: BayesModel, adapter) -> list[Path]:

@@ -15,7 +15,6 @@ gives the same model as an uninterrupted run.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,11 +24,11 @@ import numpy as np
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import Option, resolve_options
 from plyground.protocols import Game, Trainer
+from plyground.storage import RunLock, write_json
 
 from . import boardval, evaluation, reports, training, urgency
 from .adapter import adapter_names, get_adapter
 from .model import BayesModel
-from .reports import write_text
 
 MODEL_KINDS = {"urgency": urgency, "boardval": boardval}
 #: Options that change the model; a run directory resumes only with the same values.
@@ -147,6 +146,10 @@ class BayesTrainer(Trainer):
         if not games_path.is_file():
             raise UsageError(f"games file {games_path} does not exist")
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        with RunLock(self.run_dir, "training run"):
+            return self._train(games_path)
+
+    def _train(self, games_path: Path) -> Path:
         started = time.perf_counter()
         self.log(f"bayes: reading {games_path}")
         game_set = self.adapter.read_games(games_path)
@@ -270,7 +273,7 @@ class BayesTrainer(Trainer):
         model.info = {"progress": progress}
         model.save(self.checkpoint_path)
         # A copy for people to read; resuming uses the checkpoint's own.
-        write_text(self.progress_path, json.dumps(progress, indent=1))
+        write_json(self.progress_path, progress, indent=1)
 
 
 def _no_games_with_moves(path: Path, game_set, game_name: str) -> str:

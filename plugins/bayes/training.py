@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from plyground.durations import format_duration
+
 from . import engine
 from .adapter import Encoded
 from .model import BayesModel
@@ -82,15 +84,6 @@ def train_encoded(model: BayesModel, kind, encoded: Encoded, settings: Settings)
     return Stats(positions=int(informative.sum()), candidates=int(np.diff(ps)[informative].sum()),
                  sweeps=int(sweeps.sum()), capped=int((sweeps >= settings.max_sweeps).sum()),
                  online_top1=int((ranks == 1).sum()), skipped_nonfinite=int(bad), kernel_seconds=elapsed)
-
-
-def format_duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    seconds = int(round(seconds))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}"
 
 
 class Progress:

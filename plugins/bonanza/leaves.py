@@ -7,6 +7,7 @@ from typing import Callable
 
 import numpy as np
 
+from plyground.durations import format_duration
 from plyground.players.alphabeta import compiled
 
 from .dataset import PositionSet
@@ -88,13 +89,4 @@ class Progress:
         self.last = now
         elapsed = now - self.started
         eta = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
-        self.log(f"{self.label}: {fraction:6.1%}  {format_seconds(elapsed)} elapsed, ETA {format_seconds(eta)}")
-
-
-def format_seconds(seconds: float) -> str:
-    if seconds != seconds:   # NaN
-        return "?"
-    seconds = int(round(seconds))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s" if m else f"{s}s"
+        self.log(f"{self.label}: {fraction:6.1%}  {format_duration(elapsed)} elapsed, ETA {format_duration(eta)}")

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from plyground.players.alphabeta import features
-from plyground.players.alphabeta.evalfile import write_bytes_atomic
+from plyground.storage import write_bytes
 
 
 def board_grid(values: np.ndarray) -> np.ndarray:
@@ -63,4 +63,4 @@ def write_heatmap(w: np.ndarray, path: Path, title: str = "learned piece-on-squa
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
-    write_bytes_atomic(Path(path), buffer.getvalue())
+    write_bytes(path, buffer.getvalue())

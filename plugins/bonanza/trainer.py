@@ -22,16 +22,18 @@ from typing import Any
 
 import numpy as np
 
+from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import Option, resolve_options
 from plyground.protocols import Game, Trainer
-from plyground.recordio import atomic_write_text
+from plyground.storage import (RunLock, array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
+                               write_json_lines)
 
 from plyground.players.alphabeta import features
-from plyground.players.alphabeta.evalfile import save_weights, write_bytes_atomic
+from plyground.players.alphabeta.evalfile import save_weights
 
 from . import dataset
-from .leaves import Progress, compute_leaves, format_seconds, move_values
+from .leaves import Progress, compute_leaves, move_values
 from .objective import Objective, agreement, random_agreement
 
 #: Options that define a run: a rerun in the same directory must not change them.
@@ -90,11 +92,15 @@ class BonanzaTrainer(Trainer):
 
     # ------------------------------------------------------------------ the run
     def run(self) -> Path:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        with RunLock(self.run_dir, "training run"):
+            return self._train()
+
+    def _train(self) -> Path:
         cfg = self.config
         run_dir = self.run_dir
-        run_dir.mkdir(parents=True, exist_ok=True)
         self._check_config()
-        atomic_write_text(run_dir / "config.json", json.dumps(_jsonable(cfg), indent=2, sort_keys=True) + "\n")
+        write_json(run_dir / "config.json", _jsonable(cfg), sort_keys=True)
         started = time.perf_counter()
 
         w0 = features.material_weights()
@@ -119,15 +125,15 @@ class BonanzaTrainer(Trainer):
         self.log(f"{len(games)} games read ({len(errors)} unreadable), {len(train_idx)} for training "
                  f"({train.size} positions, {train.moves} moves), {len(test_idx)} held out ({test.size} positions); "
                  f"{train.forced + test.forced} positions with a single legal move skipped; "
-                 f"{format_seconds(data_seconds)}")
+                 f"{format_duration(data_seconds)}")
         if train.size == 0:
             raise UsageError("bonanza: the training games hold no position with two or more legal moves")
 
         if it == 0:
-            self._write_metrics([])
+            write_json_lines(self._metrics_path(), [])
         else:
             self._truncate_metrics(it)
-            self.log(f"resuming at iteration {it} of {iterations} ({format_seconds(train_seconds)} of training so far)")
+            self.log(f"resuming at iteration {it} of {iterations} ({format_duration(train_seconds)} of training so far)")
 
         leaves = None
         leaf_weights = state["leaf_weights"]
@@ -159,20 +165,20 @@ class BonanzaTrainer(Trainer):
             if it % 10 == 0 or it == iterations or it == it_at_start + 1:
                 self.log(f"iteration {it}/{iterations}: objective {value:.4f} (penalty {info['penalty']:.4f}), "
                          f"training agreement {info['train_top1']:.1%} top-1 / {info['train_top3']:.1%} top-3; "
-                         f"{format_seconds(train_seconds)} elapsed, ETA {format_seconds(per_it * (iterations - it))}")
+                         f"{format_duration(train_seconds)} elapsed, ETA {format_duration(per_it * (iterations - it))}")
             if it % recompute == 0 or it == iterations:
                 self._save_checkpoint(it, w, m, v, leaf_weights, train_seconds)
-        self.log(f"training done: {iterations} iterations, {format_seconds(train_seconds)}")
+        self.log(f"training done: {iterations} iterations, {format_duration(train_seconds)}")
 
         report = self._evaluate(test, w, w0, errors, games, train, train_idx, test_idx, train_seconds,
                                 data_seconds, iterations)
-        atomic_write_text(run_dir / "report.json", json.dumps(report, indent=2) + "\n")
+        write_json(run_dir / "report.json", report)
         try:
             from .report import write_heatmap
             write_heatmap(w, run_dir / "heatmap.png", title=f"bonanza: learned values ({run_dir.name})")
         except ImportError as exc:   # matplotlib is optional
             self.log(f"no heatmap: {exc} (pip install matplotlib)")
-        self.log(f"finished in {format_seconds(time.perf_counter() - started)}; evaluation: {run_dir / 'eval.npz'}")
+        self.log(f"finished in {format_duration(time.perf_counter() - started)}; evaluation: {run_dir / 'eval.npz'}")
         return run_dir / "eval.npz"
 
     # ----------------------------------------------------------------- pieces
@@ -223,13 +229,9 @@ class BonanzaTrainer(Trainer):
     # ------------------------------------------------------------ run directory
     def _check_config(self) -> None:
         """Refuse to continue a run with options that define it changed (iterations may grow)."""
-        path = self.run_dir / "config.json"
         current = _jsonable(self.config)
-        if path.exists():
-            try:
-                previous = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, json.JSONDecodeError) as exc:
-                raise UsageError(f"bonanza: {path} is unreadable ({exc}); use a new run directory") from None
+        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
+        if previous is not None:
             for name in _FIXED:
                 if previous.get(name) != current.get(name):
                     raise UsageError(f"bonanza: the run in {self.run_dir} was started with {name}="
@@ -242,13 +244,13 @@ class BonanzaTrainer(Trainer):
                  "leaf_weights": w0.copy(), "train_seconds": 0.0}
         if not path.exists():
             return fresh
+        data = load_npz(path, f"bonanza: the checkpoint {path}", "; delete it to start over")
         try:
-            with np.load(path, allow_pickle=False) as data:
-                state = {k: np.array(data[k]) for k in ("weights", "adam_m", "adam_v", "leaf_weights")}
-                state["iteration"] = int(data["iteration"])
-                state["train_seconds"] = float(data["train_seconds"])
-                meta = json.loads(bytes(data["metadata"]).decode("utf-8"))
-        except (OSError, ValueError, KeyError) as exc:
+            state = {k: data[k] for k in ("weights", "adam_m", "adam_v", "leaf_weights")}
+            state["iteration"] = int(data["iteration"])
+            state["train_seconds"] = float(data["train_seconds"])
+            meta = array_json(data["metadata"])
+        except (ValueError, KeyError) as exc:
             raise ModelFileError(f"bonanza: the checkpoint {path} is unreadable ({exc}); delete it to start over") from None
         if meta != features.metadata() or any(len(state[k]) != features.NUM_FEATURES
                                               for k in ("weights", "adam_m", "adam_v", "leaf_weights")):
@@ -257,12 +259,9 @@ class BonanzaTrainer(Trainer):
         return state
 
     def _save_checkpoint(self, it, w, m, v, leaf_weights, train_seconds) -> None:
-        import io
-        buffer = io.BytesIO()
-        np.savez(buffer, weights=w, adam_m=m, adam_v=v, leaf_weights=leaf_weights, iteration=np.int64(it),
-                 train_seconds=np.float64(train_seconds),
-                 metadata=np.frombuffer(json.dumps(features.metadata()).encode("utf-8"), dtype=np.uint8))
-        write_bytes_atomic(self.run_dir / CHECKPOINT, buffer.getvalue())
+        save_npz(self.run_dir / CHECKPOINT, {"weights": w, "adam_m": m, "adam_v": v, "leaf_weights": leaf_weights,
+                                             "iteration": np.int64(it), "train_seconds": np.float64(train_seconds)},
+                 features.metadata(), metadata_key="metadata")
         save_weights(self.run_dir / "eval.npz", w, {
             **features.metadata(), "trainer": "bonanza", "iteration": int(it),
             "feature_names": features.feature_names(), "options": _jsonable(self.config)})
@@ -270,32 +269,21 @@ class BonanzaTrainer(Trainer):
     def _finished(self, iterations: int) -> bool:
         """Whether report.json, eval.npz and the heatmap of a run of ``iterations`` are all there."""
         try:
-            report = json.loads((self.run_dir / "report.json").read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+            report = read_json(self.run_dir / "report.json")
+        except ModelFileError:
             return False
-        return (report.get("training", {}).get("iterations") == iterations
+        return (isinstance(report, dict) and report.get("training", {}).get("iterations") == iterations
                 and (self.run_dir / "eval.npz").exists() and (self.run_dir / "heatmap.png").exists())
 
     def _metrics_path(self) -> Path:
         return self.run_dir / "metrics.jsonl"
 
-    def _write_metrics(self, lines: list[str]) -> None:
-        atomic_write_text(self._metrics_path(), "".join(line + "\n" for line in lines))
-
     def _truncate_metrics(self, iteration: int) -> None:
         """Drop lines written after the checkpoint (they are about to be redone)."""
-        path = self._metrics_path()
-        keep = []
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError:
-                    continue           # a line cut short by a crash
+        keep = [row for row in read_json_lines(self._metrics_path())
                 if row.get("iteration", 0) <= iteration and not (row.get("event") == "leaves"
-                                                                 and row.get("iteration") == iteration):
-                    keep.append(line)
-        self._write_metrics(keep)
+                                                                 and row.get("iteration") == iteration)]
+        write_json_lines(self._metrics_path(), keep)
 
     def _append_metrics(self, row: dict) -> None:
         with open(self._metrics_path(), "a", encoding="utf-8") as handle:

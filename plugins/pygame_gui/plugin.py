@@ -1,13 +1,46 @@
-"""Registers the ``pygame`` renderer and the ``screenshots`` command."""
+"""Registers the ``pygame`` renderer, its board views and the ``screenshots`` command.
+
+The renderer is what consumes board views, so it owns their hook:
+``register_board_views`` is declared here (:class:`BoardViewHooks`) and added to
+the host with ``register_kinds``.  The built-in views are registered through it;
+a third-party game's plugin registers its own view the same way.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from plyground.hookspecs import hookimpl
+from plyground.hookspecs import Kind, hookimpl, hookspec
 
 from .renderer import PygameRenderer
+from .views import KIND
+
+
+class BoardViewHooks:
+    """The hook the pygame renderer adds for the board views it shows."""
+
+    @hookspec
+    def register_board_views(self) -> list[type]:
+        """Return BoardView subclasses, one per game (its ``game_name``), for the pygame renderer."""
+
+
+BOARD_VIEWS = Kind(KIND, "board view", "register_board_views", "plyground.plugins.pygame_gui.views.base:BoardView",
+                   key="game_name", hookspecs=BoardViewHooks)
+
+
+@hookimpl
+def register_kinds():
+    return [BOARD_VIEWS]
+
+
+@hookimpl
+def register_board_views():
+    # Imported when a view is first wanted: the views import pygame.
+    from .views.checkers import CheckersView
+    from .views.chess import ChessView
+    from .views.tictactoe import TicTacToeView
+    return [TicTacToeView, CheckersView, ChessView]
 
 
 @hookimpl

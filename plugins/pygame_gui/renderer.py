@@ -35,6 +35,8 @@ class PygameRenderer(Renderer):
         Option("end_pause", float, 2.0, "seconds each finished game stays up during a match", min=0.0, max=600.0),
         Option("save_dir", Path, Path("~/plyground-games"), "folder offered for saving finished games"),
     )
+    has_menu = True      # run_menu: the whole application
+    runs_games = True    # play: the window's loop runs the game, bots think in a background thread
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -55,8 +57,8 @@ class PygameRenderer(Renderer):
     def unsupported_reason(cls, game: Game) -> str | None:
         if has_view(game):
             return None
-        return (f"there is no pygame view for {game.name} (a game provides one with a pygame_view() "
-                f"method; see docs/gui.md)")
+        return (f"there is no pygame view for {game.name} (a plugin registers one with the "
+                f"register_board_views hook; see docs/plugins.md)")
 
     # ------------------------------------------------------------ the window and its loop
     def open_window(self) -> None:

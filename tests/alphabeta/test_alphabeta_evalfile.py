@@ -6,14 +6,12 @@ import json
 import numpy as np
 import pytest
 
-import plyground.plugin_manager as plugin_manager
-import plyground.registry as registry_module
 from plyground.errors import ModelFileError, OptionError, UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphabeta import AlphaBetaPlayer, features
-from plyground.players.alphabeta import plugin as alphabeta_plugin
 from plyground.players.alphabeta.evalfile import load_weights, read_weights, save_weights
+from plyground.registry import get_registry
 
 
 def learned(seed=0):
@@ -122,21 +120,9 @@ def test_options():
 def test_registered_as_a_plugin(tmp_path):
     path = tmp_path / "eval.npz"
     save_weights(path, learned(), features.metadata())
-    plugin_manager.load_plugins()
-    name = "alphabeta-test"
-    already = "alphabeta" in [e.name for e in registry_module.get_registry().entries("players")]
-    if not already:
-        plugin_manager.register(alphabeta_plugin, plugin_manager.PluginInfo(name, alphabeta_plugin.__name__,
-                                                                            "plyground", "0"))
-    registry_module.reset_registry()
-    try:
-        registry = registry_module.get_registry()
-        game = registry.make_game("checkers")
-        player = registry.make_player(f"alphabeta:eval={path},depth=4", game)
-        assert isinstance(player, AlphaBetaPlayer) and player.config["depth"] == 4
-        with pytest.raises(UsageError, match="option 'depth'"):
-            registry.make_player("alphabeta:depth=-1", game)
-    finally:
-        if not already:
-            plugin_manager.unregister(name)
-        registry_module.reset_registry()
+    registry = get_registry()
+    game = registry.make_game("checkers")
+    player = registry.make_player(f"alphabeta:eval={path},depth=4", game)
+    assert isinstance(player, AlphaBetaPlayer) and player.config["depth"] == 4
+    with pytest.raises(UsageError, match="option 'depth'"):
+        registry.make_player("alphabeta:depth=-1", game)

@@ -146,8 +146,15 @@ class TwiceState(State):
     def move_to_text(self, move):
         return str(move)
 
+    def parse_move(self, text):
+        return int(text)
+
     def to_text(self):
         return f"{self.pile}/{self.to_move}"
+
+    @property
+    def ply(self):
+        return len(self.history)
 
 
 class Twice(Game):

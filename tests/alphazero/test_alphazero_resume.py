@@ -5,17 +5,15 @@ import re
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.rundir import RunDirectory
 
-HERE = Path(__file__).resolve().parent
 GAMES = 30
 
 
 def command(run_dir):
-    return [sys.executable, str(HERE / "az_cli.py"), "train", "alphazero", "--game", "tictactoe",
+    return [sys.executable, "-m", "plyground", "train", "alphazero", "--game", "tictactoe",
             "--run", str(run_dir), "--set", "network=mlp:hidden=16,layers=1", "--set", "iterations=2",
             "--set", f"selfplay_games={GAMES}", "--set", "simulations=48", "--set", "save_every=3",
             "--set", "comparison_games=6", "--set", "epochs=2", "--set", "batch_size=16"]

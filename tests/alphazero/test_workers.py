@@ -17,8 +17,9 @@ from plyground.hookspecs import hookimpl
 from plyground.players.alphazero.actors import selfplay_groups, selfplay_spec
 from plyground.players.alphazero.batched import play_selfplay_games
 from plyground.players.alphazero.models import load_model, network_evaluator
-from plyground.players.alphazero.rundir import RunDirectory, record_from_json
+from plyground.players.alphazero.rundir import RunDirectory
 from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.recordio import record_from_json
 
 TINY = {"network": "mlp:hidden=8,layers=1", "iterations": 1, "selfplay_games": 6, "simulations": 12,
         "comparison_games": 4, "evaluation_games": 2, "epochs": 1, "batch_size": 8, "save_every": 2,

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-import plyground.plugin_manager as plugin_manager
 from plyground import registry
 from plyground.errors import ModelFileError, UsageError
 from plyground.match import run_match
@@ -86,20 +85,8 @@ def test_a_model_for_another_game_is_refused(checkers, tmp_path):
 
 
 def test_registered_as_plugins_and_plays_a_match(checkers, model_path):
-    from plyground.plugins.bayes import plugin
-    # by hand until the entry point `bayes = "plyground.plugins.bayes.plugin"` is installed
-    installed = plugin_manager.pm.is_registered(plugin) or any(
-        i.module == plugin.__name__ for i in plugin_manager.plugin_infos().values())
-    if not installed:
-        plugin_manager.register(plugin, plugin_manager.PluginInfo("bayes-test", plugin.__name__, "plyground", "0"))
-    registry.reset_registry()
-    try:
-        reg = registry.get_registry()
-        assert "bayes" in reg.names("trainers") and "bayes" in reg.names("players")
-        bayes = reg.make_player(f"bayes:model={model_path}", checkers)
-        result = run_match(checkers, bayes, reg.make_player("random", checkers), 2, max_plies=60, seed=1)
-        assert len(result.records) == 2
-    finally:
-        if not installed:
-            plugin_manager.unregister("bayes-test")
-        registry.reset_registry()
+    reg = registry.get_registry()
+    assert "bayes" in reg.names("trainers") and "bayes" in reg.names("players")
+    bayes = reg.make_player(f"bayes:model={model_path}", checkers)
+    result = run_match(checkers, bayes, reg.make_player("random", checkers), 2, max_plies=60, seed=1)
+    assert len(result.records) == 2

@@ -116,31 +116,17 @@ def test_bad_trainer_options_are_named(checkers, tmp_path):
 
 
 def test_plyground_train_builds_and_runs_the_trainer(small_pdn, tmp_path):
-    pytest.importorskip("plyground.train_command")
     from click.testing import CliRunner
 
-    import plyground.plugin_manager as plugin_manager
-    from plyground import registry
     from plyground.cli import cli
-    from plyground.plugins.bayes import plugin
-    installed = plugin_manager.pm.is_registered(plugin) or any(
-        i.module == plugin.__name__ for i in plugin_manager.plugin_infos().values())
-    if not installed:
-        plugin_manager.register(plugin, plugin_manager.PluginInfo("bayes-test", plugin.__name__, "plyground", "0"))
-    registry.reset_registry()
-    try:
-        run = tmp_path / "run"
-        args = ["train", "bayes", "--game", "checkers", "--run", str(run), "--quiet", "--set", f"games={small_pdn}",
-                "--set", "train_games=8", "--set", "plots=false"]
-        result = CliRunner().invoke(cli, args)
-        assert result.exit_code == 0, result.output
-        assert (run / "model.npz").exists() and (run / "config.toml").exists()
-        assert "bayes:model=" in result.output
-        again = CliRunner().invoke(cli, ["train", "bayes", "--run", str(run), "--quiet"])   # resumes: nothing left
-        assert again.exit_code == 0, again.output
-        clash = CliRunner().invoke(cli, args[:-2] + ["--set", "beta=3"])
-        assert clash.exit_code != 0 and "other settings: beta=1.0 (now 3.0)" in str(clash.exception or clash.output)
-    finally:
-        if not installed:
-            plugin_manager.unregister("bayes-test")
-        registry.reset_registry()
+    run = tmp_path / "run"
+    args = ["train", "bayes", "--game", "checkers", "--run", str(run), "--quiet", "--set", f"games={small_pdn}",
+            "--set", "train_games=8", "--set", "plots=false"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert (run / "model.npz").exists() and (run / "config.toml").exists()
+    assert "bayes:model=" in result.output
+    again = CliRunner().invoke(cli, ["train", "bayes", "--run", str(run), "--quiet"])   # resumes: nothing left
+    assert again.exit_code == 0, again.output
+    clash = CliRunner().invoke(cli, args[:-2] + ["--set", "beta=3"])
+    assert clash.exit_code != 0 and "other settings: beta=1.0 (now 3.0)" in str(clash.exception or clash.output)

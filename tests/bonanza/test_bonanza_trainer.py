@@ -5,8 +5,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import plyground.plugin_manager as plugin_manager
-import plyground.registry as registry_module
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import format_records
@@ -15,8 +13,8 @@ from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer, features
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.players.random_player import RandomPlayer
+from plyground.registry import get_registry
 from plyground.plugins.bonanza import BonanzaTrainer, dataset
-from plyground.plugins.bonanza import plugin as bonanza_plugin
 from plyground.plugins.bonanza.leaves import move_values
 from plyground.plugins.bonanza.objective import agreement
 
@@ -150,46 +148,15 @@ def test_training_on_a_slice_of_the_archive_improves_agreement_on_it(tmp_path, a
 
 
 def test_the_trainer_is_built_from_the_registry_as_the_train_command_does(tmp_path, small_pdn):
-    plugin_manager.load_plugins()
-    name = "bonanza-test"
-    already = "bonanza" in registry_module.get_registry().names("trainers")
-    if not already:
-        plugin_manager.register(bonanza_plugin, plugin_manager.PluginInfo(name, bonanza_plugin.__name__,
-                                                                           "plyground", "0"))
-    registry_module.reset_registry()
-    try:
-        registry = registry_module.get_registry()
-        entry = registry.get("trainers", "bonanza")
-        assert {"games", "test_split", "depth", "slope", "penalty", "penalty_strength", "iterations", "recompute",
-                "lr", "seed"} <= {o.name for o in entry.options}
-        game = registry.make_game("checkers")
-        # Options arrive as text from --set k=v.
-        trainer = entry.cls(game, tmp_path / "run", games=str(small_pdn), iterations="2", depth="0",
-                            test_split="0.25")
-        assert trainer.run().exists()
-        assert entry.cls.produces.format(run=tmp_path / "run") == f"alphabeta:eval={tmp_path / 'run'}/eval.npz"
-    finally:
-        if not already:
-            plugin_manager.unregister(name)
-        registry_module.reset_registry()
-
-
-@pytest.fixture
-def registered():
-    """The bonanza and alphabeta plugins in the registry (by hand until their entry points exist)."""
-    from plyground.players.alphabeta import plugin as alphabeta_plugin
-    plugin_manager.load_plugins()
-    added = []
-    registry = registry_module.get_registry()
-    for module, kind, name in ((bonanza_plugin, "trainers", "bonanza"), (alphabeta_plugin, "players", "alphabeta")):
-        if name not in registry.names(kind):
-            plugin_manager.register(module, plugin_manager.PluginInfo(f"{name}-test", module.__name__, "plyground", "0"))
-            added.append(f"{name}-test")
-    registry_module.reset_registry()
-    yield
-    for name in added:
-        plugin_manager.unregister(name)
-    registry_module.reset_registry()
+    registry = get_registry()
+    entry = registry.get("trainers", "bonanza")
+    assert {"games", "test_split", "depth", "slope", "penalty", "penalty_strength", "iterations", "recompute",
+            "lr", "seed"} <= {o.name for o in entry.options}
+    game = registry.make_game("checkers")
+    # Options arrive as text from --set k=v.
+    trainer = entry.cls(game, tmp_path / "run", games=str(small_pdn), iterations="2", depth="0", test_split="0.25")
+    assert trainer.run().exists()
+    assert entry.cls.produces.format(run=tmp_path / "run") == f"alphabeta:eval={tmp_path / 'run'}/eval.npz"
 
 
 def cli(capsys, *args):
@@ -203,8 +170,7 @@ def cli(capsys, *args):
     return code, out + err
 
 
-def test_plyground_train_and_match_commands(tmp_path, small_pdn, registered, capsys):
-    pytest.importorskip("plyground.train_command")
+def test_plyground_train_and_match_commands(tmp_path, small_pdn, capsys):
     run_dir = tmp_path / "run"
     code, output = cli(capsys, "train", "bonanza", "--game", "checkers", "--run", str(run_dir),
                        "--set", f"games={small_pdn}", "--set", "iterations=3", "--set", "depth=0",

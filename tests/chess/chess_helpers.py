@@ -1,4 +1,4 @@
-"""Helpers shared by the chess and UCI tests: plugins registered by hand when their entry points are missing."""
+"""Helpers shared by the chess and UCI tests: their fixtures, plugins registered by hand for a test."""
 from __future__ import annotations
 
 import importlib
@@ -21,6 +21,18 @@ STOCKFISH = stockfish_path()
 needs_stockfish = pytest.mark.skipif(
     STOCKFISH is None, reason="Stockfish is not installed (no 'stockfish' on PATH or in /usr/games; "
                               "Debian/Ubuntu: apt install stockfish)")
+
+
+@pytest.fixture
+def registry():
+    """The registry of the installed plugins (chess and the UCI players among them)."""
+    return get_registry()
+
+
+@pytest.fixture
+def game():
+    from plyground.games.chess import ChessGame
+    return ChessGame()
 
 
 @contextmanager

@@ -29,12 +29,10 @@ def test_mcts_finds_a_mate_in_one():
 
 @pytest.mark.parametrize("encoding, network", [("planes", "resnet:channels=8,blocks=1"), ("deep_pepper", "mlp")])
 def test_alphazero_plays_chess_with_an_untrained_network(encoding, network):
-    models = pytest.importorskip("plyground.players.alphazero.models")
+    from plyground.players.alphazero.models import build_network
     from plyground.players.alphazero.player import AlphaZeroPlayer
     game = ChessGame(encoding=encoding, max_plies=12)
-    if not models.network_classes():
-        pytest.skip("no network plugin installed")
-    net = models.build_network(game, network, {})
+    net = build_network(game, network, {})
     player = AlphaZeroPlayer(game, network=net, simulations=6, seed=1)
     record = play_game(game, [player, RandomPlayer(game, seed=1)], seed=1)
     assert record.finished and record.reason == "ply cap" and len(record.moves) == 12

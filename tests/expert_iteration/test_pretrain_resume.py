@@ -27,7 +27,7 @@ from stockfish_marks import STOCKFISH, needs_stockfish
 from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.players.alphazero.models import load_model
-from plyground.players.alphazero.rundir import load_npz
+from plyground.storage import load_npz
 from plyground.players.expert_iteration.pretrain import make_dataset
 from plyground.players.expert_iteration.stockfish import StockfishEvaluator
 

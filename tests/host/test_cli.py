@@ -28,7 +28,7 @@ MATCH = ("match", "--game", "tictactoe", "-n", "2", "--quiet")
     (("play", "--game", "tictactoe", "--fen", "XXX/OOO/... X", "--black", "random", "--white", "random"),
      "impossible tic-tac-toe position"),
     (("perft", "tictactoe", "--depth", "2", "--fen", "XX"), "bad tic-tac-toe position"),
-    (("list", "wizards"), "Invalid value for '{games|players|renderers|trainers|networks}'"),
+    (("list", "wizards"), "unknown kind 'wizards'; valid kinds: games, players, renderers, trainers, networks"),
     (("match", "--game", "tictactoe", "--black", "random", "--white", "random", "-n", "-1"),
      "Invalid value for '-n'"),
     (("frobnicate",), "No such command 'frobnicate'"),

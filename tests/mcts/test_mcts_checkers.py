@@ -4,18 +4,15 @@ The long acceptance matches (100 games each) are in benchmarks/mcts_strength.py.
 """
 import pytest
 
+from plyground.games.checkers import CheckersGame
 from plyground.match import play_game, run_match
 from plyground.players.mcts import MCTSPlayer
 from plyground.protocols import Budget
 
-checkers = pytest.importorskip("plyground.games.checkers")
-if not hasattr(checkers, "CheckersGame"):
-    pytest.skip("the checkers game is not importable yet", allow_module_level=True)
-
 
 @pytest.fixture(scope="module")
 def game():
-    return checkers.CheckersGame()
+    return CheckersGame()
 
 
 @pytest.mark.parametrize("fen", ["W:WK1,K2:BK30",        # two kings against one

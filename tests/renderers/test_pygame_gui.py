@@ -327,23 +327,39 @@ def test_plyground_play_swaps_renderers_with_one_flag(renderer_spec, registry, m
 
 
 def test_a_third_party_game_with_its_own_view_is_offered(make_renderer, registry):
+    """A game plugin registers its board view through the pygame plugin's register_board_views hook."""
+    from plyground import plugin_manager
     from plyground.games.tictactoe import TicTacToe
+    from plyground.hookspecs import hookimpl
     from plyground.plugins.pygame_gui.views.tictactoe import TicTacToeView
+    from plyground.registry import get_registry, reset_registry
 
     class Noughts(TicTacToe):
         name = "noughts"
         description = "tic-tac-toe under another name, with its own view"
 
-        def pygame_view(self):
-            return TicTacToeView(self)
-
     class NoView(TicTacToe):
         name = "noview"
         description = "no pygame view"
 
-    registry.add("games", Noughts, "test")
-    registry.add("games", NoView, "test")
+    class NoughtsView(TicTacToeView):
+        game_name = "noughts"
+        description = "the tic-tac-toe grid for noughts"
+
+    class NoughtsPlugin:
+        @hookimpl
+        def register_games(self):
+            return [Noughts, NoView]
+
+        @hookimpl(optionalhook=True)     # the pygame plugin's hook: optional, as pygame may be disabled
+        def register_board_views(self):
+            return [NoughtsView]
+
+    assert plugin_manager.register(NoughtsPlugin(), plugin_manager.PluginInfo("noughts", "test", "test", "0"))
+    reset_registry()
     try:
+        registry = get_registry()
+        assert registry.get("board-views", "noughts").plugin == "noughts"
         renderer, d = make_renderer()
         renderer.open_menu(registry)
         d.frames(1)
@@ -354,9 +370,10 @@ def test_a_third_party_game_with_its_own_view_is_offered(make_renderer, registry
         while menu.game_name != "noughts":
             d.click(menu.game_choice.next_rect.center)
         d.click(menu.buttons["start"].rect.center)
-        assert isinstance(renderer.game_screen.view, TicTacToeView)
+        assert isinstance(renderer.game_screen.view, NoughtsView)
     finally:
-        del registry._entries["games"]["noughts"], registry._entries["games"]["noview"]
+        plugin_manager.unregister("noughts")
+        reset_registry()
 
 
 def test_screenshots_command_writes_pngs(registry, tmp_path, monkeypatch):

@@ -6,10 +6,10 @@ import pytest
 from plyground.errors import UsageError
 from plyground.games.tictactoe import TicTacToe
 from plyground.protocols import GameRecord
+from plyground.recordio import record_from_json
 from plyground.registry import get_registry
 from plyground.tournament import Opening, all_openings, choose_openings, read_openings
 from plyground.tournament.openings import start_state
-from plyground.tournament.store import record_from_json
 
 
 @pytest.fixture
@@ -34,11 +34,8 @@ def test_all_n_ply_openings_of_tictactoe(ttt, plies, count):
     assert openings[0] == Opening(("a3", "b3", "c3")[:plies] + ("a2", "b2")[:max(0, plies - 3)])
 
 
-def test_checkers_ballots_when_checkers_is_installed():
-    registry = get_registry()
-    if "checkers" not in registry.names("games"):
-        pytest.skip("the checkers game is not registered yet")
-    game = registry.make_game("checkers")
+def test_checkers_ballots():
+    game = get_registry().make_game("checkers")
     assert len(all_openings(game, 1)) == 7
     assert len(all_openings(game, 2)) == 49            # 7 first moves x 7 replies
     three = all_openings(game, 3)
@@ -82,7 +79,7 @@ def test_a_file_of_positions_one_per_line(ttt, tmp_path):
 class RecordReadingTicTacToe(TicTacToe):
     """Tic-tac-toe that reads its own record files back, as checkers reads PDN."""
 
-    def parse_records(self, text):
+    def read_records(self, text):
         return [record_from_json(json.loads(line)) for line in text.splitlines() if line.strip()]
 
 
@@ -116,14 +113,8 @@ def test_a_file_of_games_in_the_games_own_format(tmp_path, capsys):
         read_openings(game, path)
 
 
-def test_checkers_openings_from_pdn_when_the_plugin_reads_pdn(acf_pdn, tmp_path):
-    from plyground.tournament.openings import record_reader
-    registry = get_registry()
-    if "checkers" not in registry.names("games"):
-        pytest.skip("the checkers game is not registered yet")
-    game = registry.make_game("checkers")
-    if record_reader(game) is None:
-        pytest.skip("the checkers game does not read PDN (no read_records method) yet")
+def test_checkers_openings_from_pdn(acf_pdn, tmp_path):
+    game = get_registry().make_game("checkers")
     first_games = acf_pdn.read_text().split("[Event ")[1:6]          # five archive games
     book = tmp_path / "book.pdn"
     book.write_text("".join("[Event " + g for g in first_games))

@@ -152,9 +152,7 @@ def test_bots_only(tmp_path):
         run_tournament(config("human", "random", n=2), tmp_path)
 
 
-def test_mcts_outranks_random_when_installed():
-    if "mcts" not in get_registry().names("players"):
-        pytest.skip("the mcts player is not registered yet")
+def test_mcts_outranks_random():
     cfg = config("random", "m50=mcts:simulations=50", n=10, openings="1-ply", seed=2)
     run = run_tournament(cfg, None, workers=1)
     ratings = rate(cfg, run.results)

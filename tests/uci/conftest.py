@@ -6,21 +6,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "chess"))   # chess_helpers
 
-from chess_helpers import plugins_registered  # noqa: E402
+from chess_helpers import game, registry  # noqa: E402,F401 - fixtures shared with the chess tests
 
 FAKE_ENGINE = Path(__file__).resolve().parent / "fake_engine.py"
-
-
-@pytest.fixture
-def registry():
-    with plugins_registered("chess", "uci") as registry:
-        yield registry
-
-
-@pytest.fixture
-def game():
-    from plyground.games.chess import ChessGame
-    return ChessGame()
 
 
 @pytest.fixture

@@ -1,38 +1,31 @@
-"""Finding a game's view: ``game.pygame_view()`` if the game has one, else a built-in view by name.
+"""Finding a game's view: the board views registered through the ``register_board_views`` hook.
 
-This module does not import pygame (the renderer's registration stays cheap);
-the views themselves are imported when a window shows them.
+The pygame plugin declares that hook (``plugin.py``) and registers the built-in
+views through it; any plugin may add one for its game.  This module does not
+import pygame (the renderer's registration stays cheap): the registry collects
+the views, and so imports them, the first time a view is asked for.
 """
 from __future__ import annotations
 
-import importlib
-
 from plyground.protocols import Game
 
-#: Built-in views, by game name: "module:class" inside this package (imported only when used).
-BUILTIN = {
-    "tictactoe": "tictactoe:TicTacToeView",
-    "checkers": "checkers:CheckersView",
-    "chess": "chess:ChessView",
-}
+#: The registry kind of board views (declared by the pygame plugin).
+KIND = "board-views"
+
+
+def view_class(game: Game | type) -> type | None:
+    """The view class registered for ``game`` (a Game or Game class), or ``None``."""
+    from plyground.registry import get_registry
+    entry = get_registry().find(KIND, game.name)
+    return None if entry is None else entry.cls
 
 
 def view_for(game: Game):
     """A new :class:`~.base.BoardView` for ``game``, or ``None`` when there is none."""
-    factory = getattr(game, "pygame_view", None)
-    if callable(factory):
-        view = factory()
-        if isinstance(view, type):
-            view = view(game)
-        if view is not None:
-            return view
-    target = BUILTIN.get(game.name)
-    if target is None:
-        return None
-    module, _, cls = target.partition(":")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)(game)
+    cls = view_class(game)
+    return None if cls is None else cls(game)
 
 
-def has_view(game_cls: type) -> bool:
-    """Whether a game (class or instance) can be shown, without building a view."""
-    return callable(getattr(game_cls, "pygame_view", None)) or getattr(game_cls, "name", None) in BUILTIN
+def has_view(game_cls: Game | type) -> bool:
+    """Whether a game (class or instance) can be shown."""
+    return view_class(game_cls) is not None

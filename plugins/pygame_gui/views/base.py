@@ -1,9 +1,10 @@
 """What a game's pygame view is: drawing positions and turning clicks into moves.
 
 A view is game-specific; the screens around it (menu, side panel, threads)
-are not.  Third-party games provide one through an optional
-``Game.pygame_view()`` returning a :class:`BoardView`; the built-in games'
-views are found by game name (see ``views/__init__.py``).
+are not.  A view names the game it shows (``game_name``) and is registered
+through the pygame plugin's ``register_board_views`` hook, which any plugin
+(a third-party game's, say) may implement; the built-in views are registered
+the same way (see ``plugin.py``).
 
 Cells are a view's own coordinates of the places one can click (for grid
 games: ``(row, col)`` of the unflipped board, row 0 at the top).  Marks are
@@ -12,11 +13,12 @@ filled) and :data:`OVERLAY_KINDS` (drawn over the piece).
 """
 from __future__ import annotations
 
-from typing import Hashable
+from typing import ClassVar, Hashable
 
 import pygame
 
 from plyground.errors import MoveError
+from plyground.options import Option
 from plyground.protocols import Game, Move, State
 
 from .. import theme
@@ -77,6 +79,12 @@ class MoveInput:
 class BoardView:
     """Draws positions of one game into a rectangle and maps pixels to cells."""
 
+    #: Name of the game this view shows (what it is registered by).
+    game_name: ClassVar[str] = ""
+    #: One line for ``plyground list board-views``.
+    description: ClassVar[str] = ""
+    #: Views take no options.
+    options: ClassVar[tuple[Option, ...]] = ()
     #: Whether flipping the board means anything for this game.
     can_flip: bool = True
     #: How to enter moves, for the rules page.

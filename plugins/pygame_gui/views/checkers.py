@@ -267,6 +267,8 @@ class CheckersInput(MoveInput):
 
 
 class CheckersView(GridView):
+    game_name = "checkers"
+    description = "the 8x8 board with must-capture and landing highlights; multi-jumps landing by landing"
     rows = cols = 8
     help_text = HELP
 

@@ -265,6 +265,8 @@ class ChessInput(MoveInput):
 
 
 class ChessView(GridView):
+    game_name = "chess"
+    description = "the 8x8 board with drawn pieces; moves by clicks or drags, promotions by a choice"
     rows = cols = 8
     help_text = HELP
 

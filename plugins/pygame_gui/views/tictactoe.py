@@ -41,6 +41,8 @@ class TicTacToeInput(MoveInput):
 
 
 class TicTacToeView(GridView):
+    game_name = "tictactoe"
+    description = "a 3x3 grid; one click is one move"
     rows = cols = 3
     file_labels = "abc"
     can_flip = False

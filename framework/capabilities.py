@@ -1,0 +1,172 @@
+"""The optional abilities of games and their states, named in one place.
+
+The layers of :mod:`plyground.protocols` (playable, searchable, learnable) say
+what a game must implement to be used at all.  Beyond them a game may have
+abilities only some code wants: reading its own records back, telling a UCI
+engine its positions, compiled kernels, a position layout other code reads.
+Each is a runtime-checkable protocol here, with a function that asks for it;
+code that wants an ability asks this module, never a game's name or
+``hasattr``.  A game gains an ability by implementing the protocol's methods.
+
+=====================  =========================  ===========================================
+ability                protocol                   ask with
+=====================  =========================  ===========================================
+read its records       :class:`RecordReader`      :func:`record_reader`, :func:`reads_records`
+write its records      :class:`RecordWriter`      every Game (JSON lines unless it overrides)
+UCI positions          :class:`UciPositions`      :func:`supports_uci`
+learner encodings      (``Game`` attributes)      :func:`supports_learning`
+compiled kernels       :class:`CompiledKernels`   :func:`kernels_of`, :func:`missing_kernel_attributes`
+position layout        :class:`PositionLayout`    :func:`has_position_layout`
+actions to moves       :class:`ActionDecoder`,    :func:`decodes_actions`,
+                       :class:`SharedActions`     :func:`shares_action_indices`
+=====================  =========================  ===========================================
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+
+from .protocols import Game, GameRecord, Move, State
+
+__all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "PositionLayout",
+           "ActionDecoder", "SharedActions", "record_reader", "reads_records", "supports_uci",
+           "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
+           "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES"]
+
+
+# ------------------------------------------------------------------ game records
+
+@runtime_checkable
+class RecordReader(Protocol):
+    """A game that reads its own record format back (checkers: PDN, chess: PGN): opening files,
+    appending to a saved file.  ``read_records`` is the inverse of ``format_records``."""
+
+    def read_records(self, text: str) -> list[GameRecord]:
+        """GameRecords from text in the game's format; raises ``RecordError`` naming game and line."""
+
+
+@runtime_checkable
+class RecordWriter(Protocol):
+    """A game that writes records: every Game does (JSON lines unless it overrides both)."""
+
+    #: Extension of the record files, e.g. ``.pdn``.
+    record_suffix: str
+
+    def format_records(self, records: Sequence[GameRecord]) -> str: ...
+
+
+def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
+    """The game's reader for its own record format (``text -> list[GameRecord]``), or ``None``."""
+    return game.read_records if isinstance(game, RecordReader) else None
+
+
+def reads_records(game: Game) -> bool:
+    return record_reader(game) is not None
+
+
+# ------------------------------------------------------------------ chess engines
+
+@runtime_checkable
+class UciPositions(Protocol):
+    """States a UCI chess engine can be told about: ``uci`` and ``stockfish`` play such games,
+    Deep Pepper's Stockfish judge reads them."""
+
+    def uci_position(self) -> str:
+        """The UCI ``position`` command for this position, with the moves that led to it."""
+
+    def move_to_uci(self, move: Move) -> str:
+        """``move`` in UCI long algebraic notation (``e2e4``, ``e7e8q``)."""
+
+
+def supports_uci(game: Game) -> bool:
+    """Whether ``game``'s states speak UCI (a game whose starting position cannot be made does not)."""
+    try:
+        state = game.new_initial_state()
+    except Exception:  # noqa: BLE001 - a game that cannot start has no abilities; the layers report why
+        return False
+    return isinstance(state, UciPositions)
+
+
+# ------------------------------------------------------------------ learning
+
+def supports_learning(game: Game) -> bool:
+    """Whether ``game`` declares learner encodings (``observation_shape`` and ``num_actions``);
+    ``protocols.unsupported_reason(game, LEARNABLE)`` also checks that its states implement them."""
+    return game.supports_learning
+
+
+@runtime_checkable
+class ActionDecoder(Protocol):
+    """States that turn an action index back into the legal move (self-play, hints)."""
+
+    def move_for_action(self, index: int) -> Move: ...
+
+
+@runtime_checkable
+class SharedActions(Protocol):
+    """States that list the legal moves at an action index, in legal-move order (in checkers two
+    captures can share one index)."""
+
+    def moves_for_action(self, index: int) -> list[Move]: ...
+
+
+def decodes_actions(state: State) -> bool:
+    return isinstance(state, ActionDecoder)
+
+
+def shares_action_indices(state: State) -> bool:
+    return isinstance(state, SharedActions)
+
+
+# ------------------------------------------------------------------ compiled kernels (docs/kernels.md)
+
+@runtime_checkable
+class CompiledKernels(Protocol):
+    """The kernels object of docs/kernels.md: numba functions over int64 position arrays."""
+
+    pos_size: int
+    max_moves: int
+
+    def gen_moves(self, pos: Any, out: Any) -> int: ...
+    def apply_move(self, pos: Any, code: int) -> None: ...
+    def outcome(self, pos: Any, n_legal: int) -> int: ...
+    def playout(self, pos: Any, max_plies: int) -> int: ...
+    def seed(self, s: int) -> None: ...
+    def current_player(self, pos: Any) -> int: ...
+    def state_to_pos(self, state: State) -> Any: ...
+    def code_to_move(self, state: State, code: int) -> Move: ...
+    def move_to_code(self, state: State, move: Move) -> int: ...
+
+
+#: What a kernels object provides, by name (for messages naming what is missing).
+KERNEL_ATTRIBUTES = ("gen_moves", "apply_move", "outcome", "playout", "seed", "current_player",
+                     "pos_size", "max_moves", "state_to_pos", "code_to_move", "move_to_code")
+
+
+def missing_kernel_attributes(kernels: Any) -> list[str]:
+    """The attributes of the kernels contract that ``kernels`` lacks (empty: it is complete)."""
+    return [name for name in KERNEL_ATTRIBUTES if not hasattr(kernels, name)]
+
+
+def kernels_of(game: Game) -> CompiledKernels | None:
+    """The game's complete compiled kernels, or ``None`` (no kernels, or an incomplete object)."""
+    kernels = game.kernels()
+    return kernels if isinstance(kernels, CompiledKernels) else None
+
+
+@runtime_checkable
+class PositionLayout(Protocol):
+    """A game whose kernels' position arrays follow a named layout that other code reads directly.
+
+    ``"checkers-bitboard"`` (games/checkers, docs/kernels.md) is read by alphabeta's
+    evaluation features and its compiled search; a checkers variant that keeps the
+    layout declares it and gets both.
+    """
+
+    position_layout: str
+
+    def kernels(self) -> Any: ...
+
+
+def has_position_layout(game: Game, layout: str) -> bool:
+    """Whether ``game`` declares position arrays in ``layout`` and has the kernels that make them."""
+    return isinstance(game, PositionLayout) and game.position_layout == layout and kernels_of(game) is not None

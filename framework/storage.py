@@ -1,0 +1,222 @@
+"""Trainers' files: arrays with JSON beside them in one ``.npz``, JSON files, a run-directory lock.
+
+Every file is written through :func:`plyground.recordio.atomic_writer` (a
+temporary file in the same folder, fsync'd and renamed over the target), so
+a crash, Ctrl-C or ``kill -9`` leaves the old file or the new one, never
+half of one.  An ``.npz`` holds numbers only; JSON travels inside it as UTF-8
+bytes in a uint8 array, so every file loads with ``allow_pickle=False`` and
+reading one can never run code.
+
+:class:`RunLock` keeps two runs from writing into one folder at the same
+time: the second gets one clear error instead of interleaved files.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import zipfile
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from .errors import ModelFileError, UsageError
+from .recordio import atomic_write_text, atomic_writer, describe_os_error
+
+try:
+    import fcntl
+except ImportError:      # not POSIX (Windows): no advisory locks; one run at a time is the user's job
+    fcntl = None
+
+#: The array that holds an ``.npz``'s JSON metadata, unless its format names another.
+METADATA_KEY = "__metadata__"
+#: The file a :class:`RunLock` holds in its folder.
+LOCK_FILE = ".lock"
+
+
+# --------------------------------------------------------------------------- JSON inside an .npz
+
+def json_array(value: Any, sort_keys: bool = False) -> np.ndarray:
+    """``value`` as JSON in a uint8 array: how text goes into an ``.npz`` without pickle."""
+    return np.frombuffer(json.dumps(value, sort_keys=sort_keys).encode("utf-8"), dtype=np.uint8)
+
+
+def array_json(array: np.ndarray) -> Any:
+    """The value :func:`json_array` stored (a ValueError when the bytes are not UTF-8 JSON)."""
+    return json.loads(np.asarray(array).astype(np.uint8).tobytes().decode("utf-8"))
+
+
+# --------------------------------------------------------------------------- .npz files
+
+def save_npz(path: Path, arrays: Mapping[str, Any], metadata: Any = None, *, metadata_key: str = METADATA_KEY,
+             sort_keys: bool = True, compress: bool = False) -> None:
+    """Write numeric ``arrays`` (and ``metadata`` as JSON under ``metadata_key``) to ``path`` atomically.
+
+    Anything but numbers is refused with a TypeError (``np.savez`` would pickle it).
+    """
+    payload = {}
+    for name, value in arrays.items():
+        array = np.asarray(value)
+        if array.dtype.kind not in "biuf":
+            raise TypeError(f"array {name!r} has dtype {array.dtype}; only numbers can be saved")
+        payload[name] = array
+    if metadata is not None:
+        if metadata_key in payload:
+            raise ValueError(f"array name {metadata_key!r} is reserved for the metadata")
+        payload[metadata_key] = json_array(metadata, sort_keys=sort_keys)
+    with atomic_writer(Path(path), "wb") as handle:
+        (np.savez_compressed if compress else np.savez)(handle, **payload)
+
+
+def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str, np.ndarray]:
+    """Every array of the ``.npz`` at ``path``, read without pickle.
+
+    A missing, corrupt or unsafe file raises a :class:`ModelFileError` that
+    starts with ``label`` (default: the path) and ends with ``advice``.
+    """
+    path = Path(path)
+    label = label or str(path)
+    if not path.exists():
+        raise ModelFileError(f"{label} does not exist")
+    if not path.is_file():
+        raise ModelFileError(f"{label} is not a file")
+    if not zipfile.is_zipfile(path):
+        raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
+        raise ModelFileError(f"{label} is corrupt or not an .npz archive ({exc}){advice}") from None
+    except ValueError as exc:     # an object array: allow_pickle=False refuses it, nothing is unpickled
+        raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
+
+
+def pop_metadata(arrays: dict[str, np.ndarray], label: str, key: str = METADATA_KEY) -> Any:
+    """Take the JSON metadata out of ``arrays`` (None when there is none); a ModelFileError when unreadable."""
+    raw = arrays.pop(key, None)
+    if raw is None:
+        return None
+    try:
+        return array_json(raw)
+    except ValueError as exc:
+        raise ModelFileError(f"{label} has unreadable metadata ({exc})") from None
+
+
+def check_format(metadata: Any, label: str, name: str, version: int, kind: str) -> dict:
+    """``metadata`` if it says format ``name`` version ``version``; else a ModelFileError naming both."""
+    if not isinstance(metadata, dict) or metadata.get("format") != name:
+        found = (f"its format is {metadata.get('format')!r}" if isinstance(metadata, dict)
+                 else "it has no metadata" if metadata is None else "its metadata is not a JSON object")
+        raise ModelFileError(f"{label} is not a {kind} ({found}, expected {name!r})")
+    found_version = metadata.get("format_version")
+    if found_version != version:
+        raise ModelFileError(f"{label}: format version {found_version!r} is not supported "
+                             f"(this plyground reads version {version})")
+    return metadata
+
+
+# --------------------------------------------------------------------------- bytes and JSON files
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically."""
+    with atomic_writer(Path(path), "wb") as handle:
+        handle.write(data)
+
+
+def copy_file(source: Path, target: Path) -> None:
+    """Replace ``target`` with a copy of ``source`` atomically."""
+    write_bytes(target, Path(source).read_bytes())
+
+
+def write_json(path: Path, value: Any, indent: int | None = 2, sort_keys: bool = False) -> None:
+    """Replace ``path`` with ``value`` as JSON (one final newline) atomically."""
+    atomic_write_text(Path(path), json.dumps(value, indent=indent, sort_keys=sort_keys) + "\n")
+
+
+def read_json(path: Path, advice: str = "") -> Any:
+    """The JSON value in ``path``, None when there is no such file; a ModelFileError when it is unreadable."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelFileError(f"{path} is unreadable ({exc}){advice}") from None
+
+
+def write_json_lines(path: Path, rows: list[dict]) -> None:
+    """Replace ``path`` with one JSON line per row atomically."""
+    atomic_write_text(Path(path), "".join(json.dumps(row) + "\n" for row in rows))
+
+
+def read_json_lines(path: Path) -> list[dict]:
+    """The rows of a JSON-lines file ([] when there is none); a line that does not parse (the last one,
+    cut short by a crash) is left out."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except ValueError:
+                continue
+    return rows
+
+
+# --------------------------------------------------------------------------- the run lock
+
+class RunLock:
+    """Holds ``folder/.lock`` exclusively while a run writes into ``folder``.
+
+    ``holder`` names the run in the error a second one gets ("training run",
+    "tournament run").  The lock is an ``flock``: it goes when :meth:`release`
+    closes the file or when the process ends, even by ``kill -9``, so no stale
+    lock is ever left behind.  Use it as a context manager or call
+    :meth:`acquire` / :meth:`release`.
+    """
+
+    def __init__(self, folder: Path, holder: str = "run") -> None:
+        self.folder = Path(folder)
+        self.holder = holder
+        self._handle = None
+
+    @property
+    def path(self) -> Path:
+        return self.folder / LOCK_FILE
+
+    def acquire(self) -> "RunLock":
+        if self._handle is not None:
+            return self
+        try:
+            handle = open(self.path, "a+")
+        except OSError as exc:
+            raise UsageError(f"cannot lock {self.folder}: {self.path}: {describe_os_error(exc)}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                handle.close()
+                if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+                    raise UsageError(f"another {self.holder} is writing to {self.folder} (it holds {LOCK_FILE}); "
+                                     f"wait for it to finish or stop it first") from None
+                raise UsageError(f"cannot lock {self.path}: {describe_os_error(exc)}") from None
+        self._handle = handle
+        return self
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()       # closing the file releases the flock
+            self._handle = None
+
+    def __enter__(self) -> "RunLock":
+        return self.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
+
+
+__all__ = ["LOCK_FILE", "METADATA_KEY", "RunLock", "array_json", "check_format", "copy_file", "json_array",
+           "load_npz", "pop_metadata", "read_json", "read_json_lines", "save_npz", "write_bytes", "write_json",
+           "write_json_lines"]
