@@ -60,7 +60,7 @@ from plyground.errors import UsageError
 from plyground.options import Option
 from plyground.protocols import State
 
-from . import kernels
+from ..search import rules
 from .search import EXPANDED, Evaluate, Leaf, PUCTSearch
 
 SEARCH_KINDS = ("puct", "gumbel")
@@ -246,7 +246,7 @@ class GumbelSearch(PUCTSearch):
         halving.position += 1
         while True:
             self._path[0] = self.root
-            length = kernels.descend(child, self.flag, self.first, self.count, self.visits, self.vloss,
+            length = rules.puct_descend(child, self.flag, self.first, self.count, self.visits, self.vloss,
                                      self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
                                      self.virtual_loss, self._path[1:])
             if length >= 0:
