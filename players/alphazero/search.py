@@ -180,7 +180,6 @@ class PUCTSearch(Tree):
             return
         self.state.apply(move)
         self.root = child
-        self.parent[child] = NO_NODE
         self._signature = _signature(self.state)
         self._root_noised = False
         if self.size > 50_000:

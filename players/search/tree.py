@@ -16,7 +16,7 @@ What differs between searches is outside this module: the selection rule
 the evaluator (random playouts, compiled or through the State API, or a
 network).  The arrays:
 
-``parent first count``   the shape of the tree (``first`` -1 before expansion)
+``first count``          the shape of the tree (``first`` -1 before expansion)
 ``mover flag``           who moved into the node; UNEXPANDED / EXPANDED / TERMINAL / PENDING
 ``visits value_sum``     simulations through the node and the sum of their results for its mover
 ``vloss``                virtual losses of pending network evaluations (PUCT)
@@ -24,6 +24,9 @@ network).  The arrays:
 ``returns``              a terminal node's result for each player
 ``proven proof``         MCTS-Solver: WIN / DRAW / LOSS / UNKNOWN for the mover, plies to the end
 ``code``                 the move as a kernel code (compiled games); ``moves`` holds Python moves
+
+A configuration keeps only the arrays it uses (``FIELDS``, ``LISTS``): the
+compiled mcts search has no priors, virtual losses or Python moves.
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ NO_NODE = -1
 LOSS, DRAW, WIN, UNKNOWN = -1, 0, 1, 2
 
 _ARRAYS = {   # name: (dtype, extra shape)
-    "parent": (np.int64, ()), "first": (np.int64, ()), "count": (np.int64, ()), "mover": (np.int8, ()),
+    "first": (np.int64, ()), "count": (np.int64, ()), "mover": (np.int8, ()),
     "flag": (np.int8, ()), "visits": (np.float64, ()), "value_sum": (np.float64, ()),
     "vloss": (np.float64, ()), "prior": (np.float64, ()), "returns": (np.float64, (2,)),
     "proven": (np.int8, ()), "proof": (np.int32, ()), "code": (np.int64, ()),
@@ -48,6 +51,10 @@ _ARRAYS = {   # name: (dtype, extra shape)
 
 class Tree:
     """The node arrays and what every search does with them: grow, expand, back up, prove, re-root."""
+
+    #: the arrays this configuration keeps, and whether it keeps Python moves and position keys
+    FIELDS: tuple[str, ...] = tuple(_ARRAYS)
+    LISTS = True
 
     def __init__(self, capacity: int = 1024) -> None:
         self._path = np.empty(256, dtype=np.int64)
@@ -58,32 +65,35 @@ class Tree:
     # ------------------------------------------------------------ storage
     def _allocate(self, capacity: int) -> None:
         self.capacity = capacity
-        for name, (dtype, shape) in _ARRAYS.items():
+        for name in self.FIELDS:
+            dtype, shape = _ARRAYS[name]
             setattr(self, name, np.zeros((capacity,) + shape, dtype=dtype))
-        self.moves: list[Any] = [None] * capacity
-        self.keys: list[Any] = [None] * capacity       # position keys of visited nodes (repetitions)
+        if self.LISTS:
+            self.moves: list[Any] = [None] * capacity
+            self.keys: list[Any] = [None] * capacity       # position keys of visited nodes (repetitions)
 
     def _grow(self, needed: int) -> None:
         capacity = self.capacity
         while capacity < needed:
             capacity *= 2
-        for name in _ARRAYS:
+        for name in self.FIELDS:
             old = getattr(self, name)
             new = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
             new[:self.size] = old[:self.size]
             setattr(self, name, new)
-        self.moves.extend([None] * (capacity - self.capacity))
-        self.keys.extend([None] * (capacity - self.capacity))
+        if self.LISTS:
+            self.moves.extend([None] * (capacity - self.capacity))
+            self.keys.extend([None] * (capacity - self.capacity))
         self.capacity = capacity
 
-    def _new_nodes(self, parent: int, moves: list, mover: int, priors: np.ndarray | float = 0.0) -> int:
-        """Append one block of unexpanded children; returns the index of the first."""
+    def _new_nodes(self, moves: list, mover: int, priors: np.ndarray | float = 0.0) -> int:
+        """Append one block of unexpanded children; returns the index of the first.  (All arrays but
+        ``code``: the configurations with moves as codes create nodes in compiled code.)"""
         n = len(moves)
         start = self.size
         if start + n > self.capacity:
             self._grow(start + n)
         end = start + n
-        self.parent[start:end] = parent
         self.first[start:end] = NO_NODE
         self.count[start:end] = 0
         self.mover[start:end] = mover
@@ -103,10 +113,16 @@ class Tree:
     def _new_root(self, mover: int) -> None:
         """Forget the tree; a fresh root whose mover is ``mover``."""
         self.size = 0
-        self.root = self._new_nodes(NO_NODE, [None], mover)
+        if self.LISTS:
+            self.root = self._new_nodes([None], mover)
+            return
+        self.size, self.root = 1, 0            # a compiled configuration: only its own arrays
+        for name in self.FIELDS:
+            getattr(self, name)[0] = 0
+        self.first[0], self.mover[0], self.proven[0] = NO_NODE, mover, UNKNOWN
 
     def _expand(self, node: int, moves: list, to_move: int, priors: np.ndarray | float = 0.0) -> None:
-        self.first[node] = self._new_nodes(node, moves, to_move, priors)
+        self.first[node] = self._new_nodes(moves, to_move, priors)
         self.count[node] = len(moves)
         self.flag[node] = EXPANDED
 
@@ -127,25 +143,21 @@ class Tree:
         prove(path, len(path) - 1, self.first, self.count, self.mover, self.proven, self.proof)
 
     # ------------------------------------------------------------ re-rooting
-    def _compact(self, arrays: tuple[str, ...] = tuple(_ARRAYS), lists: bool = True,
-                 minimum: int = 1024) -> None:
+    def _compact(self, minimum: int = 1024) -> None:
         """Copy the root's subtree into fresh arrays, the root at 0 (breadth first, blocks stay
         contiguous); pending virtual losses are dropped."""
         order, new_first = subtree_order(self.root, self.first, self.count)
         n = len(order)
-        old = {name: getattr(self, name) for name in arrays}
-        old_moves, old_keys = self.moves, self.keys
+        old = {name: getattr(self, name) for name in self.FIELDS}
+        if self.LISTS:
+            old_moves, old_keys = self.moves, self.keys
         self._allocate(max(minimum, 1 << (2 * n - 1).bit_length()))
         for name, array in old.items():
             getattr(self, name)[:n] = array[order]
         self.first[:n] = new_first
-        self.vloss[:n] = 0.0
-        parents = np.full(n, NO_NODE, dtype=np.int64)
-        for new in np.nonzero(new_first >= 0)[0]:
-            f = new_first[new]
-            parents[f:f + self.count[new]] = new
-        self.parent[:n] = parents
-        if lists:
+        if "vloss" in old:
+            self.vloss[:n] = 0.0
+        if self.LISTS:
             self.moves[:n] = [old_moves[o] for o in order]
             self.keys[:n] = [old_keys[o] for o in order]
         self.size = n
