@@ -26,7 +26,9 @@ from plyground.protocols import State
 
 from ..search import rules
 from ..search.priors import move_priors, move_priors_from_legal  # noqa: F401 - imported from here
-from ..search.tree import EXPANDED, NO_NODE, PENDING, TERMINAL, UNEXPANDED, Tree  # noqa: F401
+from ..search.root import position_key as _key
+from ..search.root import root_signature as _signature
+from ..search.tree import EXPANDED, PENDING, TERMINAL, UNEXPANDED, Tree  # noqa: F401 - re-exported
 
 Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -89,18 +91,6 @@ class EvaluationCache:
         self._store.clear()
 
 
-def _key(state: State) -> Any:
-    try:
-        return state.key()
-    except NotImplementedError:
-        return None
-
-
-def _signature(state: State) -> tuple:
-    """What identifies the root position for tree reuse."""
-    return state.to_text(), _key(state), state.ply
-
-
 class PUCTSearch(Tree):
     """One PUCT search tree (the shared array tree, the PUCT rule, a network evaluator); :meth:`run` adds simulations from the root set by :meth:`set_root`."""
 
@@ -147,6 +137,8 @@ class PUCTSearch(Tree):
         self.state: State | None = None
         self._signature: tuple | None = None
         self._root_noised = False
+        #: (root node, the network's value there) once the root was expanded by this search
+        self._root_network_value: tuple[int, float] | None = None
 
     def set_root(self, state: State, reuse: bool = True, temperature: float = 0.0) -> bool:
         """Search from ``state``; keeps the tree if it was grown for this very position.  Returns True if kept.
@@ -159,6 +151,7 @@ class PUCTSearch(Tree):
         if not kept:
             self._new_root(1 - state.current_player())
             self._root_noised = False
+            self._root_network_value = None
         self.state = state.clone()
         self._signature = signature
         if self.flag[self.root] == TERMINAL:
@@ -182,6 +175,7 @@ class PUCTSearch(Tree):
         self.root = child
         self._signature = _signature(self.state)
         self._root_noised = False
+        self._root_network_value = None
         if self.size > 50_000:
             self._compact()
 
@@ -265,11 +259,7 @@ class PUCTSearch(Tree):
         moves = state.legal_moves()
         actions = np.fromiter((state.action_index(m) for m in moves), dtype=np.int64, count=len(moves))
         observation = state.observation()
-        try:
-            position = state.key()
-        except NotImplementedError:
-            position = None
-        key = (position, state.current_player(), hash(observation.tobytes()))
+        key = (_key(state), state.current_player(), hash(observation.tobytes()))
         return Leaf(node, path, observation, moves, actions, state.current_player(), key)
 
     def complete(self, leaves: list[Leaf], logits: np.ndarray, values: np.ndarray) -> None:
@@ -286,6 +276,8 @@ class PUCTSearch(Tree):
         """``legal_logits``: the logits at ``leaf.actions``; ``value`` for the player to move at the leaf."""
         priors = move_priors_from_legal(legal_logits, leaf.actions)
         node = leaf.node
+        if node == self.root:
+            self._root_network_value = (node, float(value))
         self._expand(node, leaf.moves, leaf.to_move, priors)
         if node == self.root:
             self._noise_root()
@@ -295,14 +287,28 @@ class PUCTSearch(Tree):
             self._backup(leaf.path, 1.0, -value, value)
 
     def _descend(self) -> np.ndarray:
-        """The path from the root to the leaf that PUCT selects (compiled, see ..search.rules)."""
+        """The path from the root to the leaf that PUCT selects (compiled, see ..search.rules); below
+        the root move :meth:`_root_move` names, if it names one."""
+        start = self._root_move()
         while True:
-            length = rules.puct_descend(self.root, self.flag, self.first, self.count, self.visits, self.vloss,
-                                     self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
-                                     self.virtual_loss, self._path)
+            if start is None:
+                length = rules.puct_descend(self.root, self.flag, self.first, self.count, self.visits, self.vloss,
+                                            self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
+                                            self.virtual_loss, self._path)
+            else:
+                self._path[0] = self.root
+                length = rules.puct_descend(start, self.flag, self.first, self.count, self.visits, self.vloss,
+                                            self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
+                                            self.virtual_loss, self._path[1:])
+                length = length + 1 if length >= 0 else -1
             if length >= 0:
                 return self._path[:length].copy()
             self._path = np.empty(2 * len(self._path), dtype=np.int64)
+
+    def _root_move(self) -> int | None:
+        """The root child the next simulation must take (a root rule on top of PUCT, e.g. Gumbel's
+        sequential halving); None: PUCT chooses at the root too."""
+        return None
 
     def _select(self, node: int) -> int:
         """The child of ``node`` that PUCT picks next."""

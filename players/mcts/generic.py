@@ -16,6 +16,7 @@ import numpy as np
 from plyground.protocols import State
 
 from ..search import rules
+from ..search.root import root_signature as _signature
 from ..search.tree import EXPANDED, NO_NODE, TERMINAL, Tree
 from .common import DRAW, DRAW_OUTCOME, UNKNOWN, WIN, ChildStats, outcome_of_returns, proven_of_outcome
 
@@ -144,15 +145,6 @@ class GenericSearch(Tree):
             stats.append(ChildStats(self.moves[c], v, float(self.value_sum[c]) / v if v else 0.5,
                                     int(self.proven[c]), int(self.proof[c])))
         return stats
-
-
-def _signature(state: State) -> tuple:
-    """What identifies the root position for tree reuse."""
-    try:
-        key = state.key()
-    except NotImplementedError:
-        key = None
-    return state.to_text(), key, state.ply
 
 
 def _outcome_of_proven(proven: int, mover: int) -> int:
