@@ -151,7 +151,7 @@ class Tree:
         old = {name: getattr(self, name) for name in self.FIELDS}
         if self.LISTS:
             old_moves, old_keys = self.moves, self.keys
-        self._allocate(max(minimum, 1 << (2 * n - 1).bit_length()))
+        self._allocate(max(minimum, 2 * n))          # room to grow without doubling at once
         for name, array in old.items():
             getattr(self, name)[:n] = array[order]
         self.first[:n] = new_first
