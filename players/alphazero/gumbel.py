@@ -60,7 +60,6 @@ from plyground.errors import UsageError
 from plyground.options import Option
 from plyground.protocols import State
 
-from . import kernels
 from .search import EXPANDED, Evaluate, Leaf, PUCTSearch
 
 SEARCH_KINDS = ("puct", "gumbel")
@@ -186,7 +185,6 @@ class GumbelSearch(PUCTSearch):
     # ------------------------------------------------------------ the root
     def clear(self) -> None:
         super().clear()
-        self._root_network_value: tuple[int, float] | None = None   # (root node, network value)
         self._reset_move()
 
     def _reset_move(self) -> None:
@@ -197,20 +195,9 @@ class GumbelSearch(PUCTSearch):
 
     def set_root(self, state: State, reuse: bool = True, temperature: float = 0.0) -> bool:
         kept = super().set_root(state, reuse, temperature)
-        if not kept:
-            self._root_network_value = None
         self._temperature = temperature
         self._reset_move()
         return kept
-
-    def advance(self, state: State, move: Any) -> None:
-        super().advance(state, move)
-        self._root_network_value = None
-
-    def _expand_and_backup(self, leaf: Leaf, legal_logits: np.ndarray, value: float) -> None:
-        if leaf.node == self.root:
-            self._root_network_value = (leaf.node, float(value))
-        super()._expand_and_backup(leaf, legal_logits, value)
 
     # ------------------------------------------------------------ search
     def run(self, simulations: int, deadline: float | None = None) -> int:
@@ -237,21 +224,13 @@ class GumbelSearch(PUCTSearch):
         self._spent += len(leaves) + finished
         return leaves, finished
 
-    def _descend(self) -> np.ndarray:
-        """The root move the halving schedules next, then PUCT below it (compiled)."""
+    def _root_move(self) -> int | None:
+        """The root move the halving schedules next (PUCT takes over below it)."""
         halving = self._halving
         if self.flag[self.root] != EXPANDED or halving is None or halving.phase_over:
-            return super()._descend()
-        child = int(self.first[self.root]) + halving.queue[halving.position]
+            return None
         halving.position += 1
-        while True:
-            self._path[0] = self.root
-            length = kernels.descend(child, self.flag, self.first, self.count, self.visits, self.vloss,
-                                     self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
-                                     self.virtual_loss, self._path[1:])
-            if length >= 0:
-                return self._path[:length + 1].copy()
-            self._path = np.empty(2 * len(self._path), dtype=np.int64)
+        return int(self.first[self.root]) + halving.queue[halving.position - 1]
 
     def _current_halving(self) -> Halving:
         """The halving in progress, moved on to its next phase when the last one is done (all its

@@ -1,16 +1,11 @@
 """PUCT tree search guided by a policy/value network (AlphaZero), over the Python ``State`` API.
 
-The tree lives in parallel numpy arrays, one slot per node; a node's children
-are one contiguous block (``first .. first + count``).  Positions are not
-stored: every simulation replays the moves from one working copy of the root
-with ``apply`` and unwinds them with ``undo``.
-
-Perspective rule (as in the ``mcts`` player, docs/mcts.md): every node stores
-its **mover**, the player who made the move into it, and its value sum is kept
-from that player's point of view.  A network value is for the player to move
-at the leaf; backup adds, for each node on the path, the value for that
-node's mover.  Selection maximises the children's own values, with no
-negation, so a game where a side moves twice in a row is valued correctly.
+A configuration of the shared search core (:mod:`plyground.players.search`):
+the array tree with the PUCT selection rule and a network evaluator.  Every
+simulation replays the selected path on one working copy of the root with
+``apply`` and unwinds it with ``undo``.  Values follow the tree's perspective
+rule: a network value is for the player to move at the leaf, and backup adds,
+for each node on the path, the value for that node's mover.
 
 Evaluation goes through one call, ``evaluate(observations) -> (logits,
 values)``, on a batch of leaves: :meth:`PUCTSearch.gather` selects up to
@@ -29,12 +24,14 @@ import numpy as np
 
 from plyground.protocols import State
 
-from . import kernels
+from ..search import rules
+from ..search.priors import move_priors, move_priors_from_legal  # noqa: F401 - imported from here
+from ..search.root import position_key as _key
+from ..search.root import root_signature as _signature
+from ..search.tree import EXPANDED, PENDING, TERMINAL, UNEXPANDED, Tree  # noqa: F401 - re-exported
 
 Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
-UNEXPANDED, EXPANDED, TERMINAL, PENDING = 0, 1, 2, 3
-_NO_CHILD = -1
 
 
 @dataclass
@@ -94,26 +91,8 @@ class EvaluationCache:
         self._store.clear()
 
 
-def move_priors(logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
-    """Prior of each legal move from a full row of policy logits (see :func:`move_priors_from_legal`)."""
-    actions = np.asarray(actions, dtype=np.int64)
-    return move_priors_from_legal(np.asarray(logits)[actions], actions)
-
-
-def _key(state: State) -> Any:
-    try:
-        return state.key()
-    except NotImplementedError:
-        return None
-
-
-def _signature(state: State) -> tuple:
-    """What identifies the root position for tree reuse."""
-    return state.to_text(), _key(state), state.ply
-
-
-class PUCTSearch:
-    """One PUCT search tree; :meth:`run` adds simulations from the root set by :meth:`set_root`."""
+class PUCTSearch(Tree):
+    """One PUCT search tree (the shared array tree, the PUCT rule, a network evaluator); :meth:`run` adds simulations from the root set by :meth:`set_root`."""
 
     kind = "puct"
 
@@ -135,60 +114,8 @@ class PUCTSearch:
         self.cache = EvaluationCache(cache_size)
         self.evaluations = 0          # leaves sent to the network
         self.network_calls = 0
-        self._path = np.empty(256, dtype=np.int64)
-        self._allocate(1024)
+        Tree.__init__(self, 1024)
         self.clear()
-
-    # ------------------------------------------------------------ storage
-    def _allocate(self, capacity: int) -> None:
-        self.capacity = capacity
-        self.parent = np.full(capacity, _NO_CHILD, dtype=np.int64)
-        self.first = np.full(capacity, _NO_CHILD, dtype=np.int64)
-        self.count = np.zeros(capacity, dtype=np.int64)
-        self.mover = np.zeros(capacity, dtype=np.int64)
-        self.flag = np.zeros(capacity, dtype=np.int8)
-        self.visits = np.zeros(capacity, dtype=np.float64)
-        self.value_sum = np.zeros(capacity, dtype=np.float64)   # for the node's mover
-        self.vloss = np.zeros(capacity, dtype=np.float64)
-        self.prior = np.zeros(capacity, dtype=np.float64)
-        self.returns = np.zeros((capacity, 2), dtype=np.float64)  # terminal nodes: each player's result
-        self.moves: list[Any] = [None] * capacity
-        self.keys: list[Any] = [None] * capacity       # position keys of visited nodes (repetitions)
-
-    def _grow(self, needed: int) -> None:
-        capacity = self.capacity
-        while capacity < needed:
-            capacity *= 2
-        for name in ("parent", "first", "count", "mover", "flag", "visits", "value_sum", "vloss", "prior",
-                     "returns"):
-            old = getattr(self, name)
-            new = np.zeros((capacity,) + old.shape[1:], dtype=old.dtype)
-            new[:self.size] = old[:self.size]
-            setattr(self, name, new)
-        self.moves.extend([None] * (capacity - self.capacity))
-        self.keys.extend([None] * (capacity - self.capacity))
-        self.capacity = capacity
-
-    def _new_nodes(self, parent: int, moves: list, mover: int, priors: np.ndarray) -> int:
-        n = len(moves)
-        start = self.size
-        if start + n > self.capacity:
-            self._grow(start + n)
-        end = start + n
-        self.parent[start:end] = parent
-        self.first[start:end] = _NO_CHILD
-        self.count[start:end] = 0
-        self.mover[start:end] = mover
-        self.flag[start:end] = UNEXPANDED
-        self.visits[start:end] = 0.0
-        self.value_sum[start:end] = 0.0
-        self.vloss[start:end] = 0.0
-        self.prior[start:end] = priors
-        self.returns[start:end] = 0.0
-        self.moves[start:end] = moves
-        self.keys[start:end] = [None] * n
-        self.size = end
-        return start
 
     # ------------------------------------------------------------ the root
     def new_game(self) -> None:
@@ -210,6 +137,8 @@ class PUCTSearch:
         self.state: State | None = None
         self._signature: tuple | None = None
         self._root_noised = False
+        #: (root node, the network's value there) once the root was expanded by this search
+        self._root_network_value: tuple[int, float] | None = None
 
     def set_root(self, state: State, reuse: bool = True, temperature: float = 0.0) -> bool:
         """Search from ``state``; keeps the tree if it was grown for this very position.  Returns True if kept.
@@ -220,9 +149,9 @@ class PUCTSearch:
         signature = _signature(state)
         kept = reuse and self.root >= 0 and self._signature == signature
         if not kept:
-            self.size = 0
-            self.root = self._new_nodes(_NO_CHILD, [None], 1 - state.current_player(), np.zeros(1))
+            self._new_root(1 - state.current_player())
             self._root_noised = False
+            self._root_network_value = None
         self.state = state.clone()
         self._signature = signature
         if self.flag[self.root] == TERMINAL:
@@ -238,53 +167,17 @@ class PUCTSearch:
         if self.root < 0 or self._signature != _signature(state) or self.flag[self.root] != EXPANDED:
             self.clear()
             return
-        first, count = self.first[self.root], self.count[self.root]
-        child = next((c for c in range(first, first + count) if self.moves[c] == move), None)
+        child = self.child_with_move(self.root, move)
         if child is None:
             self.clear()
             return
         self.state.apply(move)
         self.root = child
-        self.parent[child] = _NO_CHILD
         self._signature = _signature(self.state)
         self._root_noised = False
+        self._root_network_value = None
         if self.size > 50_000:
             self._compact()
-
-    def _compact(self) -> None:
-        """Copy the root's subtree into fresh arrays (breadth first, blocks stay contiguous)."""
-        old = {name: getattr(self, name) for name in ("first", "count", "mover", "flag", "visits", "value_sum",
-                                                       "prior", "returns")}
-        old_moves, old_keys = self.moves, self.keys
-        order = [self.root]
-        new_first: list[int] = []
-        i = 0
-        while i < len(order):
-            node = order[i]
-            if old["first"][node] >= 0 and old["count"][node] > 0:
-                new_first.append(len(order))
-                order.extend(range(old["first"][node], old["first"][node] + old["count"][node]))
-            else:
-                new_first.append(_NO_CHILD)
-            i += 1
-        n = len(order)
-        index = np.asarray(order, dtype=np.int64)
-        capacity = max(1024, 1 << (2 * n - 1).bit_length())
-        self._allocate(capacity)
-        for name, array in old.items():
-            getattr(self, name)[:n] = array[index]
-        self.first[:n] = new_first
-        self.vloss[:n] = 0.0
-        position = {old_node: new for new, old_node in enumerate(order)}
-        parents = np.full(n, _NO_CHILD, dtype=np.int64)
-        for new, f in enumerate(new_first):
-            if f >= 0:
-                parents[f:f + self.count[new]] = new
-        self.parent[:n] = parents
-        self.moves[:n] = [old_moves[o] for o in order]
-        self.keys[:n] = [old_keys[o] for o in order]
-        self.size = n
-        self.root = position[self.root]
 
     def _noise_root(self) -> None:
         if self._root_noised or self.dirichlet_epsilon <= 0 or self.count[self.root] < 2:
@@ -322,7 +215,7 @@ class PUCTSearch:
             if self.flag[node] == PENDING:
                 break               # already waiting for the network: evaluate what we have
             if self.flag[node] == TERMINAL:
-                self._backup(path, self.returns[node])
+                self._backup_returns(path, node)
                 finished += 1
                 continue
             for step in path[1:]:
@@ -330,11 +223,11 @@ class PUCTSearch:
             if state.is_terminal():
                 self.flag[node] = TERMINAL
                 self.returns[node] = state.returns()
-                self._backup(path, self.returns[node])
+                self._backup_returns(path, node)
                 finished += 1
             elif self.repetition_draws and self._repeats(node, path, state):
                 self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
-                self._backup(path, self.returns[node])
+                self._backup_returns(path, node)
                 finished += 1
             else:
                 leaf = self._make_leaf(node, path, state)
@@ -366,11 +259,7 @@ class PUCTSearch:
         moves = state.legal_moves()
         actions = np.fromiter((state.action_index(m) for m in moves), dtype=np.int64, count=len(moves))
         observation = state.observation()
-        try:
-            position = state.key()
-        except NotImplementedError:
-            position = None
-        key = (position, state.current_player(), hash(observation.tobytes()))
+        key = (_key(state), state.current_player(), hash(observation.tobytes()))
         return Leaf(node, path, observation, moves, actions, state.current_player(), key)
 
     def complete(self, leaves: list[Leaf], logits: np.ndarray, values: np.ndarray) -> None:
@@ -387,29 +276,43 @@ class PUCTSearch:
         """``legal_logits``: the logits at ``leaf.actions``; ``value`` for the player to move at the leaf."""
         priors = move_priors_from_legal(legal_logits, leaf.actions)
         node = leaf.node
-        self.first[node] = self._new_nodes(node, leaf.moves, leaf.to_move, priors)
-        self.count[node] = len(leaf.moves)
-        self.flag[node] = EXPANDED
+        if node == self.root:
+            self._root_network_value = (node, float(value))
+        self._expand(node, leaf.moves, leaf.to_move, priors)
         if node == self.root:
             self._noise_root()
-        results = np.empty(2)
-        results[leaf.to_move] = value
-        results[1 - leaf.to_move] = -value
-        self._backup(leaf.path, results)
+        if leaf.to_move == 0:
+            self._backup(leaf.path, 1.0, value, -value)
+        else:
+            self._backup(leaf.path, 1.0, -value, value)
 
     def _descend(self) -> np.ndarray:
-        """The path from the root to the leaf that PUCT selects (compiled, see kernels.py)."""
+        """The path from the root to the leaf that PUCT selects (compiled, see ..search.rules); below
+        the root move :meth:`_root_move` names, if it names one."""
+        start = self._root_move()
         while True:
-            length = kernels.descend(self.root, self.flag, self.first, self.count, self.visits, self.vloss,
-                                     self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
-                                     self.virtual_loss, self._path)
+            if start is None:
+                length = rules.puct_descend(self.root, self.flag, self.first, self.count, self.visits, self.vloss,
+                                            self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
+                                            self.virtual_loss, self._path)
+            else:
+                self._path[0] = self.root
+                length = rules.puct_descend(start, self.flag, self.first, self.count, self.visits, self.vloss,
+                                            self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
+                                            self.virtual_loss, self._path[1:])
+                length = length + 1 if length >= 0 else -1
             if length >= 0:
                 return self._path[:length].copy()
             self._path = np.empty(2 * len(self._path), dtype=np.int64)
 
-    def _backup(self, path: np.ndarray, results: np.ndarray) -> None:
-        """Add one visit and each node's mover's result along ``path``."""
-        kernels.backup(path, self.visits, self.value_sum, self.mover, float(results[0]), float(results[1]))
+    def _root_move(self) -> int | None:
+        """The root child the next simulation must take (a root rule on top of PUCT, e.g. Gumbel's
+        sequential halving); None: PUCT chooses at the root too."""
+        return None
+
+    def _backup_returns(self, path: np.ndarray, node: int) -> None:
+        """One visit with the terminal ``node``'s result for each node's mover along ``path``."""
+        self._backup(path, 1.0, float(self.returns[node, 0]), float(self.returns[node, 1]))
 
     # ------------------------------------------------------------ results
     @property
@@ -449,19 +352,6 @@ class PUCTSearch:
         """The move to play after a search (see :func:`choose_from_visits`); None before any."""
         children = self.root_children()
         return choose_from_visits(children, temperature, rng).move if children else None
-
-
-def move_priors_from_legal(legal_logits: np.ndarray, actions: np.ndarray) -> np.ndarray:
-    """Prior of each legal move from the logits at its action index (``legal_logits[i]`` is the
-    logit of ``actions[i]``).
-
-    The softmax runs over the distinct legal indices; moves sharing an index
-    (two checkers captures with the same ends) split that index's
-    probability evenly.
-    """
-    if len(actions) == 1:
-        return np.ones(1)
-    return kernels.priors_from_legal(np.asarray(legal_logits, dtype=np.float64), np.asarray(actions, dtype=np.int64))
 
 
 def choose_from_visits(children: list[ChildInfo], temperature: float, rng: np.random.Generator) -> ChildInfo:

@@ -11,8 +11,7 @@ from typing import Any
 
 ONGOING, DRAW_OUTCOME = -1, 2
 
-# proven values, from the mover's point of view
-LOSS, DRAW, WIN, UNKNOWN = -1, 0, 1, 2
+from ..search.tree import DRAW, LOSS, UNKNOWN, WIN  # noqa: F401 - proven values, for the mover
 PROVEN_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss", UNKNOWN: None}
 
 

@@ -1,27 +1,29 @@
 """UCT search compiled with numba over a game's kernels (docs/kernels.md).
 
-The tree lives in preallocated parallel arrays, one slot per node; a node's
-children occupy one contiguous block (``first[n] .. first[n] + nchild[n]``),
-created all at once when the node is first reached.  Positions are not stored:
-each simulation copies the root position and replays the moves down the path,
-which is how the search "undoes" moves.  When the arrays are full the compiled
-loop stops and Python doubles them.
+The configuration of the search core (:mod:`plyground.players.search`) for
+games with compiled kernels: the shared array tree (moves stored as kernel
+codes), the shared compiled UCB1 rule, backup and solver, and the game's
+compiled playout as the evaluator.  Positions are not stored: each
+simulation copies the root position and replays the moves down the path,
+which is how the search "undoes" moves.  When the arrays are full the
+compiled loop stops and Python doubles them.
 
 The simulation loop must call the game's kernel functions, so it is built as a
 closure over them by :func:`compiled_search` and cached per kernels object for
 the life of the process (numba cannot cache such closures on disk).  The
-game-independent parts (backup, solver, re-rooting) are module-level functions
-with ``cache=True``.
+game-independent parts (selection, backup, solver, re-rooting) are the search
+core's ``cache=True`` functions.
 """
 from __future__ import annotations
 
-import math
 import numpy as np
 from llvmlite import ir as llvmir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..search.rules import ucb1_select
+from ..search.tree import EXPANDED, NO_NODE, TERMINAL, UNEXPANDED, Tree, backup, prove
 from .common import DRAW, LOSS, UNKNOWN, WIN, ChildStats, outcome_of_returns, proven_of_outcome
 
 # status codes of the compiled loop
@@ -42,100 +44,6 @@ def missing_kernel_attributes(kernels) -> list[str]:
 @njit(cache=True)
 def _seed_numba(seed):
     np.random.seed(seed)
-
-
-@njit(cache=True)
-def _backup(path, depth, visits, score, mover, n_results, wins0, wins1, draws):
-    for i in range(depth, -1, -1):
-        node = path[i]
-        visits[node] += n_results
-        if mover[node] == 0:
-            score[node] += wins0 + 0.5 * draws
-        else:
-            score[node] += wins1 + 0.5 * draws
-
-
-@njit(cache=True)
-def _prove(path, depth, first, nchild, mover, proven, proof):
-    """The node at ``path[depth]`` was just proven: settle the ancestors that are now decided.
-
-    Children hold values for the player to move at their parent, who need not be
-    the parent's own mover (a side may move twice), hence the flip at the end.
-    """
-    for i in range(depth - 1, -1, -1):
-        node = path[i]
-        f = first[node]
-        n = nchild[node]
-        to_move = mover[f]
-        win_plies = 1 << 30
-        draw_plies = 1 << 30
-        loss_plies = -1
-        unknown = False
-        for j in range(f, f + n):
-            p = proven[j]
-            if p == WIN:
-                win_plies = min(win_plies, proof[j])
-            elif p == DRAW:
-                draw_plies = min(draw_plies, proof[j])
-            elif p == LOSS:
-                loss_plies = max(loss_plies, proof[j])
-            else:
-                unknown = True
-        if win_plies < (1 << 30):
-            value, plies = WIN, win_plies
-        elif unknown:
-            return
-        elif draw_plies < (1 << 30):
-            value, plies = DRAW, draw_plies
-        else:
-            value, plies = LOSS, loss_plies
-        proven[node] = value if mover[node] == to_move else -value
-        proof[node] = plies + 1
-
-
-@njit(cache=True)
-def _reroot(new_root, visits, score, code, first, nchild, mover, outcome, proven, proof,
-            n_visits, n_score, n_code, n_first, n_nchild, n_mover, n_outcome, n_proven, n_proof):
-    """Copy the subtree under ``new_root`` into the ``n_*`` arrays (root at 0); returns its size."""
-    queue = np.empty(len(visits), dtype=np.int64)   # old index of the node now at each new index
-    queue[0] = new_root
-    size = 1
-    head = 0
-    while head < size:
-        old = queue[head]
-        n_visits[head] = visits[old]
-        n_score[head] = score[old]
-        n_code[head] = code[old]
-        n_mover[head] = mover[old]
-        n_outcome[head] = outcome[old]
-        n_proven[head] = proven[old]
-        n_proof[head] = proof[old]
-        n = nchild[old]
-        n_nchild[head] = n
-        if n > 0:
-            n_first[head] = size
-            f = first[old]
-            for j in range(n):
-                queue[size + j] = f + j
-            size += n
-        else:
-            n_first[head] = -1
-        head += 1
-    return size
-
-
-@njit(cache=True)
-def _subtree_size(root, first, nchild):
-    stack = [root]
-    size = 0
-    while len(stack) > 0:
-        node = stack.pop()
-        size += 1
-        n = nchild[node]
-        if n > 0:
-            for j in range(first[node], first[node] + n):
-                stack.append(j)
-    return size
 
 
 # ------------------------------------------------------------ the compiled loop
@@ -176,9 +84,9 @@ def _build_loop(kernels, profile):
     PROFILE = bool(profile)   # a compile-time constant: the normal build has no timing code
 
     @njit
-    def run(root_pos, n_sims, c, playouts, solver, max_plies, meta, cycles,
-            visits, score, code, first, nchild, mover, outcome, proven, proof):
-        """Run up to ``n_sims`` simulations from the root (node 0).
+    def run(root, root_pos, n_sims, c, playouts, solver, max_plies, meta, cycles,
+            first, count, mover, flag, visits, value_sum, proven, proof, code, returns):
+        """Run up to ``n_sims`` simulations from ``root`` on the tree arrays (:class:`FastSearch.FIELDS`).
 
         ``meta[0]`` is the number of nodes in use.  Returns (simulations run, status).
         """
@@ -189,51 +97,34 @@ def _build_loop(kernels, profile):
         path = np.empty(MAX_DEPTH, dtype=np.int64)
         t0 = t1 = t2 = t3 = 0
         for sim in range(n_sims):
-            if solver and proven[0] != UNKNOWN:
+            if solver and proven[root] != UNKNOWN:
                 return sim, SOLVED
             if PROFILE:
                 t0 = _cycles()
-            # --- selection: UCB1 down to a leaf, skipping children proven lost for the side to move
+            # --- selection: UCB1 down to a leaf (the core's rule; children proven lost are skipped)
             pos[:] = root_pos
-            node = 0
+            node = root
             depth = 0
-            path[0] = 0
-            while True:
-                if outcome[node] >= 0 or nchild[node] < 0 or depth + 1 >= MAX_DEPTH:
-                    break
+            path[0] = root
+            while flag[node] == EXPANDED and depth + 1 < MAX_DEPTH:
                 if solver and depth > 0 and proven[node] != UNKNOWN:
                     break
-                f = first[node]
-                log_n = math.log(visits[node])
-                best = -1
-                best_value = -1e300
-                for j in range(f, f + nchild[node]):
-                    if solver and proven[j] == LOSS:
-                        continue
-                    v = visits[j]
-                    if v == 0:
-                        best = j
-                        break
-                    u = score[j] / v + c * math.sqrt(log_n / v)
-                    if u > best_value:
-                        best_value = u
-                        best = j
-                if best < 0:
-                    best = f
-                apply_move(pos, code[best])
-                node = best
+                node = ucb1_select(node, first, count, visits, value_sum, proven, c, solver)
+                apply_move(pos, code[node])
                 depth += 1
                 path[depth] = node
             if PROFILE:
                 t1 = _cycles()
             # --- the leaf: a known result, or expansion and playouts
-            wins0 = 0
-            wins1 = 0
-            draws = 0
+            score0 = 0.0
+            score1 = 0.0
+            n_results = 1
             result = -1
+            play = False
             newly_proven = False
-            if outcome[node] >= 0:
-                result = outcome[node]
+            if flag[node] == TERMINAL:
+                score0 = returns[node, 0]
+                score1 = returns[node, 1]
             elif solver and depth > 0 and proven[node] != UNKNOWN:
                 p = proven[node]
                 result = 2 if p == DRAW else (mover[node] if p == WIN else 1 - mover[node])
@@ -241,9 +132,11 @@ def _build_loop(kernels, profile):
                 n = gen_moves(pos, moves)
                 o = game_outcome(pos, n)
                 if o >= 0:
-                    outcome[node] = o
-                    nchild[node] = 0
+                    flag[node] = TERMINAL
+                    count[node] = 0
                     result = o
+                    returns[node, 0] = 1.0 if o == 0 else (0.5 if o == 2 else 0.0)
+                    returns[node, 1] = 1.0 if o == 1 else (0.5 if o == 2 else 0.0)
                     if solver:
                         if o == 2:
                             proven[node] = DRAW
@@ -253,7 +146,9 @@ def _build_loop(kernels, profile):
                             proven[node] = LOSS
                         proof[node] = 0
                         newly_proven = True
-                elif nchild[node] < 0:
+                else:
+                    play = True
+                if play and flag[node] == UNEXPANDED:
                     f = meta[0]
                     if f + n > capacity:
                         return sim, FULL
@@ -264,27 +159,24 @@ def _build_loop(kernels, profile):
                         m = moves[k]
                         moves[k] = moves[j]
                         code[f + j] = m
-                        visits[f + j] = 0
-                        score[f + j] = 0.0
-                        first[f + j] = -1
-                        nchild[f + j] = -1
+                        visits[f + j] = 0.0
+                        value_sum[f + j] = 0.0
+                        first[f + j] = NO_NODE
+                        count[f + j] = 0
                         mover[f + j] = to_move
-                        outcome[f + j] = -1
+                        flag[f + j] = UNEXPANDED
                         proven[f + j] = UNKNOWN
                         proof[f + j] = 0
                     first[node] = f
-                    nchild[node] = n
+                    count[node] = n
+                    flag[node] = EXPANDED
             if PROFILE:
                 t2 = _cycles()
-            n_results = 1
-            if result == 0:
-                wins0 = 1
-            elif result == 1:
-                wins1 = 1
-            elif result == 2:
-                draws = 1
-            else:
+            if play:
                 n_results = playouts
+                wins0 = 0
+                wins1 = 0
+                draws = 0
                 for _ in range(playouts):
                     scratch[:] = pos
                     r = playout(scratch, max_plies)
@@ -294,12 +186,17 @@ def _build_loop(kernels, profile):
                         wins1 += 1
                     else:
                         draws += 1
+                score0 = wins0 + 0.5 * draws
+                score1 = wins1 + 0.5 * draws
+            elif result >= 0:
+                score0 = 1.0 if result == 0 else (0.5 if result == 2 else 0.0)
+                score1 = 1.0 if result == 1 else (0.5 if result == 2 else 0.0)
             if PROFILE:
                 t3 = _cycles()
             # --- backup: results for each node's mover; then settle what the solver now knows
-            _backup(path, depth, visits, score, mover, n_results, wins0, wins1, draws)
+            backup(path[:depth + 1], visits, value_sum, mover, n_results, score0, score1)
             if newly_proven:
-                _prove(path, depth, first, nchild, mover, proven, proof)
+                prove(path, depth, first, count, mover, proven, proof)
             if PROFILE:
                 t4 = _cycles()
                 cycles[0] += t1 - t0
@@ -313,14 +210,17 @@ def _build_loop(kernels, profile):
 
 # ------------------------------------------------------------ the tree object
 
-class FastSearch:
-    """One array tree over kernel positions; :meth:`run` adds simulations to it."""
+class FastSearch(Tree):
+    """The shared array tree over kernel positions; :meth:`run` adds simulations to it."""
 
     kind = "fast"
     INITIAL_CAPACITY = 1 << 16
+    FIELDS = ("first", "count", "mover", "flag", "visits", "value_sum", "proven", "proof", "code", "returns")
+    LISTS = False
 
     def __init__(self, kernels, c: float, playouts: int, solver: bool, max_playout_plies: int,
                  profile: bool = False) -> None:
+        super().__init__(self.INITIAL_CAPACITY)
         self.k = kernels
         self.c = float(c)
         self.playouts = int(playouts)
@@ -331,24 +231,27 @@ class FastSearch:
         self.cycles = np.zeros(4, dtype=np.int64)
         self.root_pos: np.ndarray | None = None
         self.meta = np.zeros(1, dtype=np.int64)
-        self.arrays = _new_arrays(self.INITIAL_CAPACITY)
         self.state = None
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
 
     def warm_up(self) -> None:
         """Compile now (a throw-away zero-simulation call), so no search pays for it."""
         pos = np.zeros(int(self.k.pos_size), dtype=np.int64)
-        self._run(pos, 0, self.c, self.playouts, self.solver, self.max_playout_plies,
-                  np.zeros(1, dtype=np.int64), self.cycles, *_new_arrays(1))
+        self._run(0, pos, 0, self.c, self.playouts, self.solver, self.max_playout_plies,
+                  np.zeros(1, dtype=np.int64), self.cycles, *self._arrays())
 
     # ----------------------------------------------------------- the root
     def clear(self) -> None:
         self.root_pos = None
         self.state = None
+        self.root, self.size = NO_NODE, 0
 
     def set_root(self, state, reuse: bool) -> None:
         pos = np.ascontiguousarray(self.k.state_to_pos(state), dtype=np.int64)
         if not (reuse and self.root_pos is not None and np.array_equal(pos, self.root_pos)):
-            self._fresh(1 - state.current_player())
+            self._new_root(1 - state.current_player())
         self.root_pos = pos
         self.state = state.clone()
 
@@ -359,62 +262,47 @@ class FastSearch:
         repetition) becomes a terminal child with that result.  Expands the root
         if needed; returns the simulations that took (0 or 1).
         """
-        ran = 0 if self.arrays[4][0] >= 0 else self.run(1)
-        visits, score, code, first, nchild, mover, outcome, proven, proof = self.arrays
-        f, n = int(first[0]), int(nchild[0])
+        root = self.root
+        ran = 0 if self.flag[root] != UNEXPANDED else self.run(1)
+        if self.flag[root] != EXPANDED:
+            return ran
         changed = False
-        for j in range(f, f + n if n > 0 else f):
-            if outcome[j] >= 0:
+        for j in self.children(root):
+            if self.flag[j] == TERMINAL:
                 continue
             after = state.clone()
-            after.apply(self.k.code_to_move(state, int(code[j])))
+            after.apply(self.k.code_to_move(state, int(self.code[j])))
             if after.is_terminal():
                 result = outcome_of_returns(after.returns())
-                outcome[j], nchild[j] = result, 0
+                self.flag[j], self.count[j] = TERMINAL, 0
+                self.returns[j] = (1.0, 0.0) if result == 0 else (0.0, 1.0) if result == 1 else (0.5, 0.5)
                 if self.solver:
-                    proven[j], proof[j] = proven_of_outcome(result, int(mover[j])), 0
+                    self.proven[j], self.proof[j] = proven_of_outcome(result, int(self.mover[j])), 0
                 changed = True
         if changed and self.solver:
-            proven[0] = UNKNOWN
-            _prove(np.array([0, f], dtype=np.int64), 1, first, nchild, mover, proven, proof)
+            self.proven[root] = UNKNOWN
+            prove(np.array([root, self.first[root]], dtype=np.int64), 1, self.first, self.count, self.mover,
+                  self.proven, self.proof)
         return ran
-
-    def _fresh(self, root_mover: int) -> None:
-        visits, score, code, first, nchild, mover, outcome, proven, proof = self.arrays
-        visits[0], score[0], code[0], first[0], nchild[0] = 0, 0.0, -1, -1, -1
-        mover[0], outcome[0], proven[0], proof[0] = root_mover, -1, UNKNOWN, 0
-        self.meta[0] = 1
 
     def observe(self, state, move) -> None:
         """``move`` was played from ``state``: make its subtree the tree."""
         if self.root_pos is None:
             return
         pos = np.ascontiguousarray(self.k.state_to_pos(state), dtype=np.int64)
-        _, _, code, first, nchild, *_ = self.arrays
-        if not np.array_equal(pos, self.root_pos) or nchild[0] <= 0:
+        if not np.array_equal(pos, self.root_pos) or self.flag[self.root] != EXPANDED:
             self.clear()
             return
         move_code = int(self.k.move_to_code(state, move))
-        f, n = int(first[0]), int(nchild[0])
-        hits = np.nonzero(code[f:f + n] == move_code)[0]
+        f, n = int(self.first[self.root]), int(self.count[self.root])
+        hits = np.nonzero(self.code[f:f + n] == move_code)[0]
         if len(hits) == 0:
             self.clear()
             return
-        self._adopt(f + int(hits[0]))
+        self.root = f + int(hits[0])
+        self._compact(minimum=self.INITIAL_CAPACITY)
         self.k.apply_move(pos, move_code)
         self.root_pos = pos
-
-    def _adopt(self, new_root: int) -> None:
-        visits, score, code, first, nchild, *_ = self.arrays
-        size = _subtree_size(new_root, first, nchild)
-        target = _new_arrays(max(self.INITIAL_CAPACITY, 2 * size))
-        used = _reroot(new_root, *self.arrays, *target)
-        self.arrays = target
-        self.meta[0] = used
-
-    @property
-    def size(self) -> int:
-        return int(self.meta[0]) if self.root_pos is not None else 0
 
     # ----------------------------------------------------------- search
     def seed(self, seed: int) -> None:
@@ -424,41 +312,26 @@ class FastSearch:
 
     def run(self, simulations: int) -> int:
         done = 0
+        self.meta[0] = self.size
         while done < simulations:
-            n, status = self._run(self.root_pos, simulations - done, self.c, self.playouts, self.solver,
-                                  self.max_playout_plies, self.meta, self.cycles, *self.arrays)
+            n, status = self._run(self.root, self.root_pos, simulations - done, self.c, self.playouts,
+                                  self.solver, self.max_playout_plies, self.meta, self.cycles, *self._arrays())
             done += n
+            self.size = int(self.meta[0])
             if status == FULL:
-                self._grow()
+                self._grow(2 * self.capacity)
             elif status == SOLVED:
                 break
         return done
 
-    def _grow(self) -> None:
-        old = self.arrays
-        self.arrays = _new_arrays(2 * len(old[0]))
-        used = int(self.meta[0])
-        for new, arr in zip(self.arrays, old):
-            new[:used] = arr[:used]
-
     # ----------------------------------------------------------- results
     def root_children(self) -> list[ChildStats]:
-        visits, score, code, first, nchild, mover, outcome, proven, proof = self.arrays
-        if self.root_pos is None or nchild[0] <= 0:
+        if self.root_pos is None or self.flag[self.root] != EXPANDED:
             return []
-        f, n = int(first[0]), int(nchild[0])
         stats = []
-        for j in range(f, f + n):
-            v = int(visits[j])
-            stats.append(ChildStats(self.k.code_to_move(self.state, int(code[j])), v,
-                                    float(score[j]) / v if v else 0.5, int(proven[j]), int(proof[j])))
+        for j in self.children(self.root):
+            v = int(self.visits[j])
+            stats.append(ChildStats(self.k.code_to_move(self.state, int(self.code[j])), v,
+                                    float(self.value_sum[j]) / v if v else 0.5, int(self.proven[j]),
+                                    int(self.proof[j])))
         return stats
-
-
-def _new_arrays(capacity: int) -> tuple[np.ndarray, ...]:
-    """visits, score, code, first, nchild, mover, outcome, proven, proof."""
-    return (np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.float64),
-            np.zeros(capacity, dtype=np.int64), np.zeros(capacity, dtype=np.int64),
-            np.zeros(capacity, dtype=np.int32), np.zeros(capacity, dtype=np.int8),
-            np.zeros(capacity, dtype=np.int8), np.zeros(capacity, dtype=np.int8),
-            np.zeros(capacity, dtype=np.int32))

@@ -64,15 +64,15 @@ def test_every_node_records_who_moved_into_it(solver):
     stack = [(search.root, game.new_initial_state())]
     while stack:
         node, state = stack.pop()
-        for child in node.children or ():
-            assert child.mover == state.current_player()
+        for child in search.children(node):
+            assert search.mover[child] == state.current_player()
             after = state.clone()
-            after.apply(child.move)
-            if child.proven != UNKNOWN and not after.is_terminal():
+            after.apply(search.moves[child])
+            if search.proven[child] != UNKNOWN and not after.is_terminal():
                 # a proven non-terminal node agrees with minimax, from its mover's point of view
                 value = doubletake_value(after.pile)
-                mine = value if after.current_player() == child.mover else -value
-                assert child.proven == mine
+                mine = value if after.current_player() == search.mover[child] else -value
+                assert search.proven[child] == mine
             checked += 1
             stack.append((child, after))
     assert checked > (10 if solver else 100)

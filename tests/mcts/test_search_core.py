@@ -1,0 +1,65 @@
+"""The one search core: the mcts (compiled and generic) and alphazero searches grow the same array tree."""
+import numpy as np
+import pytest
+
+from plyground.games.tictactoe import TicTacToe
+from plyground.players.alphazero.search import PUCTSearch
+from plyground.players.mcts.fast import FastSearch
+from plyground.players.mcts.generic import GenericSearch
+from plyground.players.search.tree import EXPANDED, Tree
+
+GAME = TicTacToe()
+
+
+def uniform(observations):
+    return np.zeros((len(observations), GAME.num_actions)), np.zeros(len(observations))
+
+
+def grown(kind: str, simulations: int = 3000):
+    state = GAME.new_initial_state()
+    if kind == "puct":
+        search = PUCTSearch(uniform, rng=np.random.default_rng(0))
+        search.set_root(state)
+    else:
+        search = (FastSearch(GAME.kernels(), 1.4, 1, False, 100) if kind == "fast"
+                  else GenericSearch(1.4, 1, False, 100))
+        search.set_root(state, reuse=False)
+        search.seed(0)
+    search.run(simulations)
+    return search, state
+
+
+@pytest.mark.parametrize("kind", ["fast", "generic", "puct"])
+def test_every_configuration_grows_the_same_tree(kind):
+    search, state = grown(kind)
+    assert isinstance(search, Tree)
+    checked = 0
+    stack = [(search.root, state)]
+    while stack:
+        node, position = stack.pop()
+        if search.flag[node] != EXPANDED:
+            continue
+        children = search.children(node)
+        # one visit evaluated the node itself (a playout or the network), the rest went to its children
+        assert search.visits[node] == 1 + sum(search.visits[c] for c in children)
+        for c in children:
+            assert search.mover[c] == position.current_player()       # the acting player is stored
+            after = position.clone()
+            move = (GAME.kernels().code_to_move(position, int(search.code[c])) if kind == "fast"
+                    else search.moves[c])
+            after.apply(move)
+            stack.append((c, after))
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("kind", ["fast", "generic"])
+def test_reuse_copies_the_played_subtree_with_its_statistics(kind):
+    search, state = grown(kind)
+    child = max(search.children(search.root), key=lambda c: search.visits[c])
+    visits, value, size = search.visits[child], search.value_sum[child], search.subtree_size(child)
+    move = (GAME.kernels().code_to_move(state, int(search.code[child])) if kind == "fast"
+            else search.moves[child])
+    search.observe(state, move)
+    assert search.root == 0 and search.size == size
+    assert search.visits[0] == visits and search.value_sum[0] == value
