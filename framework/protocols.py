@@ -38,6 +38,19 @@ class Plugin:
     description: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
 
+    @classmethod
+    def checked_options(cls, game: "Game", options: Mapping[str, Any], role: str, verb: str) -> dict:
+        """For players and trainers: ``options`` resolved against :attr:`options` (``role``, "player" or
+        "trainer", names the plugin in errors), after checking that it can ``verb`` ("play", "train")
+        ``game`` at all (a UsageError naming the game and ``unsupported_reason`` otherwise)."""
+        from .errors import UsageError
+        from .options import resolve_options
+        options = resolve_options(cls.options, options, f"{role} {cls.name}")
+        reason = cls.unsupported_reason(game)
+        if reason:
+            raise UsageError(f"{role} {cls.name} cannot {verb} {game.name}: {reason}")
+        return options
+
 
 # --------------------------------------------------------------------- games
 

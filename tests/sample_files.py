@@ -16,3 +16,14 @@ def write(folder: Path, name: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+def read_both_ways(read, text: str) -> None:
+    """Read ``text`` with ``read(text, strict=...)`` strictly and leniently, to the end: a RecordError
+    is a fine answer to garbage, anything else escapes (the readers' fuzz tests)."""
+    from plyground.errors import RecordError
+    for strict in (True, False):
+        try:
+            list(read(text, strict=strict))
+        except RecordError:
+            pass

@@ -11,9 +11,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError
 from plyground.options import Option
-from plyground.protocols import Game, GameRecord, State
+from plyground.protocols import Game, GameRecord
 
 from . import encoding, kernels, notation, view
 from .kernels import NO_PROGRESS, PLY, SIDE
@@ -52,7 +53,7 @@ Writing moves: 11-15 is a move, 15x22 a capture; a multiple jump is
 _INITIAL_POSITION = np.array(notation.parse_fen(notation.INITIAL_FEN), dtype=np.int64)
 
 
-class CheckersState(State):
+class CheckersState(CachedRulesState):
     """A checkers position with its history.  Create it through :class:`CheckersGame`."""
 
     __slots__ = ("game", "_pos", "_hash", "_keys", "_undo", "_moves", "_status")
@@ -67,47 +68,26 @@ class CheckersState(State):
         self._status: tuple[int, str] | None = None   # (outcome code, reason) (cache)
 
     # ------------------------------------------------------------- rules
-    def _generated(self) -> list[int]:
-        moves = self._moves
-        if moves is None:
-            moves = self._moves = _legal_codes(self._pos).tolist()
-        return moves
+    def _generate_moves(self) -> list[int]:
+        return _legal_codes(self._pos).tolist()
 
-    def _outcome(self) -> tuple[int, str]:
-        """(-1 going on / 0 or 1 winner / 2 draw, reason); same order of checks as the kernels."""
-        status = self._status
-        if status is None:
-            params = self.game.params
-            pos = self._pos
-            limit, cap, reps = params["no_progress_plies"], params["max_plies"], params["repetitions"]
-            if not self._generated():
-                status = (1 - int(pos[SIDE]), "no legal moves")
-            elif reps and self.repetition_count() >= reps:
-                status = (2, "threefold repetition" if reps == 3 else f"repetition ({reps} times)")
-            elif limit and pos[NO_PROGRESS] >= limit:
-                status = (2, "40-move rule" if limit == 80 else f"no-progress rule ({limit} plies)")
-            elif cap is not None and pos[PLY] >= cap:
-                status = (2, "ply cap")
-            else:
-                status = (-1, "")
-            self._status = status
-        return status
-
-    def repetition_count(self) -> int:
-        """How many times the current position (same side to move) has occurred so far."""
-        keys = self._keys
-        current = keys[-1]
-        # Only positions since the last capture or man move can recur.
-        oldest = max(len(keys) - 1 - int(self._pos[NO_PROGRESS]), 0)
-        return 1 + sum(1 for i in range(len(keys) - 3, oldest - 1, -2) if keys[i] == current)
+    def _decide_outcome(self) -> tuple[int, str]:
+        """Decided in the same order of checks as the kernels."""
+        params = self.game.params
+        pos = self._pos
+        limit, cap, reps = params["no_progress_plies"], params["max_plies"], params["repetitions"]
+        if not self._generated():
+            return (1 - int(pos[SIDE]), "no legal moves")
+        if reps and self.repetition_count() >= reps:
+            return (2, "threefold repetition" if reps == 3 else f"repetition ({reps} times)")
+        if limit and pos[NO_PROGRESS] >= limit:
+            return (2, "40-move rule" if limit == 80 else f"no-progress rule ({limit} plies)")
+        if cap is not None and pos[PLY] >= cap:
+            return (2, "ply cap")
+        return (-1, "")
 
     def current_player(self) -> int:
         return int(self._pos[SIDE])
-
-    def legal_moves(self) -> list[int]:
-        if self._outcome()[0] >= 0:
-            return []
-        return self._moves.copy()
 
     def apply(self, move: int) -> None:
         if self._outcome()[0] >= 0 or not isinstance(move, (int, np.integer)) or move not in self._moves:
@@ -143,16 +123,6 @@ class CheckersState(State):
         copy._moves = self._moves            # never mutated in place
         copy._status = self._status
         return copy
-
-    def is_terminal(self) -> bool:
-        return self._outcome()[0] >= 0
-
-    def returns(self) -> tuple[float, float]:
-        code = self._outcome()[0]
-        return (1.0, -1.0) if code == 0 else (-1.0, 1.0) if code == 1 else (0.0, 0.0)
-
-    def outcome_reason(self) -> str:
-        return self._outcome()[1]
 
     @property
     def ply(self) -> int:
@@ -242,6 +212,7 @@ class CheckersGame(Game):
     observation_shape = encoding.OBSERVATION_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT
+    # No augment override: English checkers has no symmetries beyond the colour flip in the encoding.
     #: The kernels' position arrays (docs/kernels.md, "Checkers"), which alphabeta's evaluation
     #: features and compiled search read directly (the PositionLayout ability of plyground.capabilities).
     position_layout = "checkers-bitboard"
@@ -259,10 +230,6 @@ class CheckersGame(Game):
     def legal_moves_text(self, state: CheckersState) -> str:
         """One line listing the legal moves (for a 'moves' or hint command)."""
         return view.legal_moves_text(state)
-
-    def augment(self, observation: np.ndarray, policy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """No symmetries: English checkers has none beyond the colour flip in the encoding."""
-        return [(observation, policy)]
 
     def kernels(self):
         return kernels.make_kernels(self.params["no_progress_plies"], self.params["max_plies"] or 0)

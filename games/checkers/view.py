@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from plyground.board_text import framed_board, legal_moves_line, status_line
+
 from .board import rowcol_to_square
 from .kernels import legal_codes
 from .notation import SIDE_NAMES, move_captured, move_from, move_text, move_to, moves_text
@@ -61,8 +63,7 @@ def _last_move_marks(state, last_move) -> tuple[dict[int, str], str]:
 def render(state, last_move=None, color: bool = False) -> str:
     pos = state._pos
     marks, last_text = _last_move_marks(state, last_move)
-    letters = "  ".join("abcdefgh")
-    lines = [f"    {letters}"]
+    rows = []
     for row in range(8):
         board_cells, number_cells = [], []
         for col in range(8):
@@ -83,18 +84,12 @@ def render(state, last_move=None, color: bool = False) -> str:
             else:
                 board_cells.append(f" {char} ")
         rank = 8 - row
-        lines.append(f" {rank} {''.join(board_cells)} {rank}    {''.join(number_cells).rstrip()}")
-    lines.append(f"    {letters}")
-    lines.append(status_line(state) + (f"   Last move: {last_text}" if last_text else ""))
-    return "\n".join(lines)
+        rows.append(f" {rank} {''.join(board_cells)} {rank}    {''.join(number_cells).rstrip()}")
+    return framed_board(rows, status_line(state, _to_move), last_text)
 
 
-def status_line(state) -> str:
-    """Who is to move (and must capture), or how the game ended."""
-    if state.is_terminal():
-        a, b = state.returns()
-        verdict = "draw" if a == b else f"{SIDE_NAMES[0 if a > b else 1]} wins"
-        return f"Game over: {verdict} ({state.outcome_reason()})"
+def _to_move(state) -> str:
+    """Who is to move while the game goes on (and must capture)."""
     side = SIDE_NAMES[state.current_player()]
     must = ", must capture" if any(move_captured(m) for m in state.legal_moves()) else ""
     return f"{side} ({'bB' if side == 'Black' else 'wW'}) to move{must}"
@@ -102,7 +97,4 @@ def status_line(state) -> str:
 
 def legal_moves_text(state) -> str:
     """One line listing the legal moves in notation, for a help or hint command."""
-    moves = state.legal_moves()
-    if not moves:
-        return "No legal moves: " + (state.outcome_reason() or "the game is over")
-    return f"Legal moves ({len(moves)}): " + moves_text(state._pos, moves)
+    return legal_moves_line(state, lambda moves: moves_text(state._pos, moves))

@@ -22,9 +22,10 @@ from typing import Any, Sequence
 import chess
 import numpy as np
 
+from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError, PositionError
 from plyground.options import Option
-from plyground.protocols import Game, GameRecord, State
+from plyground.protocols import Game, GameRecord
 
 from . import encoding, notation, view
 
@@ -99,7 +100,7 @@ class MoveInfo:
         return self.promotion is not None
 
 
-class ChessState(State):
+class ChessState(CachedRulesState):
     """A chess position with its history.  Create it through :class:`ChessGame`."""
 
     __slots__ = ("game", "_board", "_keys", "_undo", "_moves", "_status", "_base")
@@ -114,56 +115,33 @@ class ChessState(State):
         self._base = len(board.move_stack)   # moves of the board's history from before this state was loaded
 
     # ------------------------------------------------------------- rules
-    def _generated(self) -> list[chess.Move]:
-        moves = self._moves
-        if moves is None:
-            moves = self._moves = list(self._board.generate_legal_moves())
-        return moves
+    def _generate_moves(self) -> list[chess.Move]:
+        return list(self._board.generate_legal_moves())
 
-    def _outcome(self) -> tuple[int, str]:
-        """(-1 going on / 0 White wins / 1 Black wins / 2 draw, reason)."""
-        status = self._status
-        if status is None:
-            board = self._board
-            params = self.game.params
-            if not self._generated():
-                status = (1 if board.turn == chess.WHITE else 0, "checkmate") if board.is_check() \
-                    else (2, "stalemate")
-            elif board.is_insufficient_material():
-                status = (2, "insufficient material")
-            elif board.halfmove_clock >= 150:
-                status = (2, "75-move rule")
-            else:
-                reps = self.repetition_count() if board.halfmove_clock >= 4 else 1
-                limit, claim = params["no_progress_plies"], params["repetitions"]
-                if reps >= 5:
-                    status = (2, "fivefold repetition")
-                elif claim and reps >= claim:
-                    status = (2, "threefold repetition" if claim == 3 else f"repetition ({claim} times)")
-                elif limit and board.halfmove_clock >= limit:
-                    status = (2, "50-move rule" if limit == 100 else f"no-progress rule ({limit} plies)")
-                elif params["max_plies"] is not None and len(board.move_stack) - self._base >= params["max_plies"]:
-                    status = (2, "ply cap")
-                else:
-                    status = (-1, "")
-            self._status = status
-        return status
-
-    def repetition_count(self) -> int:
-        """How many times the current position has occurred since the start (1 = the first time)."""
-        keys = self._keys
-        current = keys[-1]
-        # Only positions since the last capture or pawn move can recur.
-        oldest = max(len(keys) - 1 - self._board.halfmove_clock, 0)
-        return 1 + sum(1 for i in range(len(keys) - 3, oldest - 1, -2) if keys[i] == current)
+    def _decide_outcome(self) -> tuple[int, str]:
+        """Code 0: White wins, 1: Black wins."""
+        board = self._board
+        params = self.game.params
+        if not self._generated():
+            return (1 if board.turn == chess.WHITE else 0, "checkmate") if board.is_check() else (2, "stalemate")
+        if board.is_insufficient_material():
+            return (2, "insufficient material")
+        if board.halfmove_clock >= 150:
+            return (2, "75-move rule")
+        reps = self.repetition_count() if board.halfmove_clock >= 4 else 1
+        limit, claim = params["no_progress_plies"], params["repetitions"]
+        if reps >= 5:
+            return (2, "fivefold repetition")
+        if claim and reps >= claim:
+            return (2, "threefold repetition" if claim == 3 else f"repetition ({claim} times)")
+        if limit and board.halfmove_clock >= limit:
+            return (2, "50-move rule" if limit == 100 else f"no-progress rule ({limit} plies)")
+        if params["max_plies"] is not None and len(board.move_stack) - self._base >= params["max_plies"]:
+            return (2, "ply cap")
+        return (-1, "")
 
     def current_player(self) -> int:
         return WHITE if self._board.turn == chess.WHITE else BLACK
-
-    def legal_moves(self) -> list[chess.Move]:
-        if self._outcome()[0] >= 0:
-            return []
-        return list(self._moves)
 
     def apply(self, move: chess.Move) -> None:
         if self._outcome()[0] >= 0 or not isinstance(move, chess.Move) or move not in self._moves:
@@ -201,16 +179,6 @@ class ChessState(State):
         copy._status = self._status
         copy._base = self._base
         return copy
-
-    def is_terminal(self) -> bool:
-        return self._outcome()[0] >= 0
-
-    def returns(self) -> tuple[float, float]:
-        code = self._outcome()[0]
-        return (1.0, -1.0) if code == 0 else (-1.0, 1.0) if code == 1 else (0.0, 0.0)
-
-    def outcome_reason(self) -> str:
-        return self._outcome()[1]
 
     @property
     def ply(self) -> int:
@@ -367,6 +335,7 @@ class ChessGame(Game):
     observation_shape = encoding.PLANES_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT
+    # No augment override (no symmetries): castling and pawn direction break every reflection of the board.
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -400,10 +369,6 @@ class ChessGame(Game):
     def legal_moves_text(self, state: ChessState) -> str:
         """One line listing the legal moves in SAN (for a 'moves' or hint command)."""
         return view.legal_moves_text(state)
-
-    def augment(self, observation: np.ndarray, policy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """No symmetries: castling and pawn direction break every reflection of the board."""
-        return [(observation, policy)]
 
     def perft(self, state: ChessState, depth: int) -> int:
         """Leaves of the legal-move tree, by python-chess with bulk counting at the last ply; draw rules ignored."""

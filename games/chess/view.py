@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import chess
 
+from plyground.board_text import framed_board, legal_moves_line, status_line
+
 from .notation import legal_moves_text as legal_moves_text_of
 from .notation import side_name
 
@@ -49,8 +51,7 @@ def render(state, last_move=None, color: bool = False) -> str:
     move, last_text = _last_move(state, last_move)
     marked = {move.from_square, move.to_square} if move is not None else set()
     checked = board.king(board.turn) if board.is_check() else None
-    letters = "  ".join("abcdefgh")
-    lines = [f"    {letters}"]
+    rows = []
     for rank in range(7, -1, -1):
         cells = []
         for file in range(8):
@@ -68,25 +69,16 @@ def render(state, last_move=None, color: bool = False) -> str:
                 cells.append(f"[{char}]")
             else:
                 cells.append(f" {char} ")
-        lines.append(f" {rank + 1} {''.join(cells)} {rank + 1}")
-    lines.append(f"    {letters}")
-    lines.append(status_line(state) + (f"   Last move: {last_text}" if last_text else ""))
-    return "\n".join(lines)
+        rows.append(f" {rank + 1} {''.join(cells)} {rank + 1}")
+    return framed_board(rows, status_line(state, _to_move), last_text)
 
 
-def status_line(state) -> str:
-    """Who is to move (and whether in check), or how the game ended."""
-    if state.is_terminal():
-        a, b = state.returns()
-        verdict = "draw" if a == b else f"{side_name(chess.WHITE if a > b else chess.BLACK)} wins"
-        return f"Game over: {verdict} ({state.outcome_reason()})"
+def _to_move(state) -> str:
+    """Who is to move while the game goes on (and whether in check)."""
     board = state._board
     check = ", in check!" if board.is_check() else ""
     return f"{side_name(board.turn)} to move{check}"
 
 
 def legal_moves_text(state) -> str:
-    moves = state.legal_moves()
-    if not moves:
-        return "No legal moves: " + (state.outcome_reason() or "the game is over")
-    return f"Legal moves ({len(moves)}): " + legal_moves_text_of(state._board, moves)
+    return legal_moves_line(state, lambda moves: legal_moves_text_of(state._board, moves))

@@ -307,6 +307,37 @@ def age_history(hist, killers):
 # --------------------------------------------------------------- training leaves
 
 @njit(cache=True)
+def _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
+                     pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, record, out_boards, out_terminal):
+    """compute_leaves (``record`` true) and move_values (false: ``out_boards``, ``out_terminal`` unused)."""
+    leaf = np.empty(POS_SIZE, dtype=np.int64)
+    buf = np.empty(MAX_MOVES, dtype=np.int64)
+    nodes = 0
+    for r in range(first, last):
+        for j in range(offsets[r], offsets[r + 1]):
+            for k in range(POS_SIZE):
+                stack[0, k] = roots[r, k]
+            apply_move(stack[0], codes[j])
+            if record:
+                for k in range(POS_SIZE):
+                    leaf[k] = stack[0, k]
+            keys[P[P_KEY_BASE]] = 0
+            C[:] = 0
+            v = negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+                        ttk, ttm, ttv, ttd, ttf)
+            nodes += C[C_NODES]
+            out_value[j] = -v
+            if record:
+                for k in range(pvlen[0]):
+                    apply_move(leaf, pv[0, k])
+                for k in range(4):
+                    out_boards[j, k] = leaf[k]
+                n = gen_moves(leaf, buf)
+                out_terminal[j] = 1 if outcome_with(leaf, n, P[P_NO_PROGRESS], P[P_PLY_CAP]) >= 0 else 0
+    return nodes
+
+
+@njit(cache=True)
 def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
                    pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_boards, out_value, out_terminal):
     """For each move ``codes[j]`` of the roots ``first..last-1``: search the child ``depth`` plies
@@ -318,29 +349,9 @@ def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, F, FV, st
     (``P[P_REPETITION] = 0``), the table is not used, so each search depends only on the
     child position.
     """
-    leaf = np.empty(POS_SIZE, dtype=np.int64)
-    buf = np.empty(MAX_MOVES, dtype=np.int64)
-    nodes = 0
-    for r in range(first, last):
-        for j in range(offsets[r], offsets[r + 1]):
-            for k in range(POS_SIZE):
-                stack[0, k] = roots[r, k]
-            apply_move(stack[0], codes[j])
-            for k in range(POS_SIZE):
-                leaf[k] = stack[0, k]
-            keys[P[P_KEY_BASE]] = 0
-            C[:] = 0
-            v = negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                        ttk, ttm, ttv, ttd, ttf)
-            nodes += C[C_NODES]
-            for k in range(pvlen[0]):
-                apply_move(leaf, pv[0, k])
-            for k in range(4):
-                out_boards[j, k] = leaf[k]
-            out_value[j] = -v
-            n = gen_moves(leaf, buf)
-            out_terminal[j] = 1 if outcome_with(leaf, n, P[P_NO_PROGRESS], P[P_PLY_CAP]) >= 0 else 0
-    return nodes
+    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order,
+                            pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, True, out_boards,
+                            out_terminal)
 
 
 @njit(cache=True)
@@ -348,19 +359,9 @@ def move_values(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack
                 pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value):
     """Value of every move of the roots ``first..last-1`` for the root's side (a ``depth``-ply
     search from each child plus quiescence), without recording leaves."""
-    nodes = 0
-    for r in range(first, last):
-        for j in range(offsets[r], offsets[r + 1]):
-            for k in range(POS_SIZE):
-                stack[0, k] = roots[r, k]
-            apply_move(stack[0], codes[j])
-            keys[P[P_KEY_BASE]] = 0
-            C[:] = 0
-            v = negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                        ttk, ttm, ttv, ttd, ttf)
-            nodes += C[C_NODES]
-            out_value[j] = -v
-    return nodes
+    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order,
+                            pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, False,
+                            np.empty((0, 4), np.int64), np.empty(0, np.int8))
 
 
 def leaf_params(workspace: Workspace, quiescence: bool = True, no_progress_limit: int = 80) -> None:

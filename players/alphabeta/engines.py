@@ -9,6 +9,7 @@ from plyground.capabilities import has_position_layout
 from plyground.protocols import Game, State
 
 from . import features
+from .generic import pv_text
 
 #: Nodes per second assumed before a search has measured its own speed (a low guess:
 #: it only sets the node limit that stops an iteration at the deadline).
@@ -106,20 +107,9 @@ class CompiledEngine:
             seldepth = max(seldepth, int(ws.C[c.C_SELDEPTH]))
             pv = [int(m) for m in ws.pv[0, :ws.pvlen[0]]]
             best = {"move": self.kernels.code_to_move(state, pv[0]), "value": value, "depth": depth,
-                    "pv": _pv_text(state, pv)}
+                    "pv": pv_text(state, pv)}
             if abs(value) > c.MATE_BOUND:
                 break
         best["nodes"] = total
         best["seldepth"] = seldepth
         return best
-
-
-def _pv_text(state: State, pv: list[int]) -> list[str]:
-    s = state.clone()
-    out = []
-    for move in pv:
-        if s.is_terminal() or move not in s.legal_moves():
-            break
-        out.append(s.move_to_text(move))
-        s.apply(move)
-    return out

@@ -33,6 +33,18 @@ def zero_evaluation(state: State) -> float:
     return 0.0
 
 
+def pv_text(state: State, pv: list) -> list[str]:
+    """The principal variation as move text (as far as it is legal from ``state``)."""
+    s = state.clone()
+    out = []
+    for move in pv:
+        if s.is_terminal() or move not in s.legal_moves():
+            break
+        out.append(s.move_to_text(move))
+        s.apply(move)
+    return out
+
+
 class GenericSearch:
     kind = "generic"
 

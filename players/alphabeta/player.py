@@ -9,11 +9,11 @@ import numpy as np
 
 from plyground import protocols
 from plyground.capabilities import has_position_layout
-from plyground.errors import ModelFileError, MoveError, UsageError
-from plyground.options import Option, resolve_options
+from plyground.errors import ModelFileError, MoveError
+from plyground.options import Option
 from plyground.protocols import Budget, Game, Move, Player, State
 
-from .generic import MATE_BOUND, GenericSearch, SearchTimeout, zero_evaluation
+from .generic import MATE_BOUND, GenericSearch, SearchTimeout, pv_text, zero_evaluation
 
 
 class AlphaBetaPlayer(Player):
@@ -38,11 +38,8 @@ class AlphaBetaPlayer(Player):
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
-        options = resolve_options(self.options, options, f"player {self.name}")
+        options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
-        reason = self.unsupported_reason(game)
-        if reason is not None:
-            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         self._engine = None
         self._analysis: dict | None = None
@@ -137,25 +134,13 @@ class GenericEngine:
                 break
             total += search.nodes
             best = {"move": pv[0], "value": value, "depth": depth,
-                    "pv": _pv_text(state, pv)}
+                    "pv": pv_text(state, pv)}
             if abs(value) > MATE_BOUND or (deadline is not None and time.perf_counter() >= deadline):
                 break
             if node_limit is not None and total >= node_limit:
                 break
         best["nodes"] = total
         return best
-
-
-def _pv_text(state: State, pv: list) -> list[str]:
-    """The principal variation as move text (as far as it is legal from ``state``)."""
-    s = state.clone()
-    out = []
-    for move in pv:
-        if s.is_terminal() or move not in s.legal_moves():
-            break
-        out.append(s.move_to_text(move))
-        s.apply(move)
-    return out
 
 
 BUNDLED_WEIGHTS = Path(__file__).resolve().parent / "weights"

@@ -118,6 +118,24 @@ class DeepPepperModel(Module):
         return run
 
 
+def _head_options(value_units: int, variant: str) -> tuple[Option, ...]:
+    """The options after the first layer(s), the same in both variants but for the value head's default."""
+    return (
+        Option("h2p", int, 2048, "hidden units of the policy head", min=1),
+        Option("h2e", int, value_units, "hidden units of the value head", min=1),
+        Option("separate", bool, False, f"separate first layers for policy and value "
+               f"(Policy-{variant} + Critic-{variant})"),
+        Option("normalize", bool, True, "scale the 353 features into [0, 1] (unscaled, the tanh value unit "
+               "saturates and stops learning)"),
+    )
+
+
+def _model(first_layer, size: int, num_actions: int, params: dict[str, Any]) -> "DeepPepperModel":
+    """A DeepPepperModel on ``first_layer`` (a factory of (layer, its width)) with the head options of ``params``."""
+    return DeepPepperModel(first_layer, num_actions, params["h2p"], params["h2e"], params["separate"],
+                           feature_scale(size) if params["normalize"] else None)
+
+
 class _DeepPepperNetwork(AutogradNetwork):
     """Shared checks: flat observations (the Deep Pepper vector or any vector of the right size)."""
 
@@ -140,12 +158,7 @@ class DeepPepperPartsNetwork(_DeepPepperNetwork):
         Option("h1a", int, 32, "first-layer units for the global features", min=1),
         Option("h1b", int, 512, "first-layer units for the piece-centric features", min=1),
         Option("h1c", int, 480, "first-layer units for the square-centric features", min=1),
-        Option("h2p", int, 2048, "hidden units of the policy head", min=1),
-        Option("h2e", int, 512, "hidden units of the value head", min=1),
-        Option("separate", bool, False, "separate first layers for policy and value (Policy-parts + Critic-parts)"),
-        Option("normalize", bool, True, "scale the 353 features into [0, 1] (unscaled, the tanh value unit "
-               "saturates and stops learning)"),
-    )
+    ) + _head_options(value_units=512, variant="parts")
     options = model_options + TRAINING_OPTIONS
 
     @classmethod
@@ -156,9 +169,7 @@ class DeepPepperPartsNetwork(_DeepPepperNetwork):
             raise OptionError(f"network {cls.name}: global_features + piece_features = {p} leaves no "
                               f"square-centric features in an input of {size}")
         widths = (params["h1a"], params["h1b"], params["h1c"])
-        return DeepPepperModel(lambda: (_PartsLayer((g, p, size), widths), sum(widths)), num_actions,
-                               params["h2p"], params["h2e"], params["separate"],
-                               feature_scale(size) if params["normalize"] else None)
+        return _model(lambda: (_PartsLayer((g, p, size), widths), sum(widths)), size, num_actions, params)
 
     @classmethod
     def parameter_count(cls, observation_shape, num_actions, params):
@@ -175,20 +186,13 @@ class DeepPepperFullNetwork(_DeepPepperNetwork):
                    "connected first layer")
     model_options = (
         Option("h1", int, 1024, "units of the fully connected first layer", min=1),
-        Option("h2p", int, 2048, "hidden units of the policy head", min=1),
-        Option("h2e", int, 2048, "hidden units of the value head", min=1),
-        Option("separate", bool, False, "separate first layers for policy and value (Policy-full + Critic-full)"),
-        Option("normalize", bool, True, "scale the 353 features into [0, 1] (unscaled, the tanh value unit "
-               "saturates and stops learning)"),
-    )
+    ) + _head_options(value_units=2048, variant="full")
     options = model_options + TRAINING_OPTIONS
 
     @classmethod
     def make_model(cls, observation_shape, num_actions, params):
         size, h1 = math.prod(observation_shape), params["h1"]
-        return DeepPepperModel(lambda: (Sequential(Linear(size, h1), ReLU()), h1), num_actions,
-                               params["h2p"], params["h2e"], params["separate"],
-                               feature_scale(size) if params["normalize"] else None)
+        return _model(lambda: (Sequential(Linear(size, h1), ReLU()), h1), size, num_actions, params)
 
     @classmethod
     def parameter_count(cls, observation_shape, num_actions, params):

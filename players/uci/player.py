@@ -18,7 +18,7 @@ from typing import Any
 
 from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
-from plyground.options import Option, resolve_options
+from plyground.options import Option
 from plyground.protocols import Budget, Game, Player, State
 
 from .engine import EXTRA_DIRS, INSTALL_HINT, EngineError, UciEngine
@@ -70,11 +70,8 @@ class UciPlayer(Player):
         # command line has the 'options' string).
         extra = {k[len("option."):]: str(v) for k, v in options.items() if k.startswith("option.")}
         options = {k: v for k, v in options.items() if not k.startswith("option.")}
-        options = resolve_options(self.options, options, f"player {self.name}")
+        options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
-        reason = self.unsupported_reason(game)
-        if reason is not None:
-            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
         self.engine_options = {**parse_engine_options(options["options"]), **extra}
         self._analysis: dict | None = None
         self.engine = UciEngine(options["path"], label=self.name if self.name != "uci" else None)

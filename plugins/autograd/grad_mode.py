@@ -32,7 +32,7 @@ class set_grad_enabled:
     def __call__(self, func):
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with self.__class__(self.mode):
+            with set_grad_enabled(self.mode):   # a fresh manager per call: re-entrant and thread-safe
                 return func(*args, **kwargs)
         return wrapper
 
@@ -43,23 +43,9 @@ class no_grad(set_grad_enabled):
     def __init__(self) -> None:
         super().__init__(False)
 
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with no_grad():
-                return func(*args, **kwargs)
-        return wrapper
-
 
 class enable_grad(set_grad_enabled):
     """Re-enable recording inside a ``no_grad`` block."""
 
     def __init__(self) -> None:
         super().__init__(True)
-
-    def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with enable_grad():
-                return func(*args, **kwargs)
-        return wrapper

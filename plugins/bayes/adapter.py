@@ -4,8 +4,9 @@ The core (factors, training, evaluation, player) never looks inside a game.
 A game takes part by providing a :class:`BayesAdapter` and registering it
 through the bayes plugin's own hook, ``register_bayes_adapters`` (see
 ``plugin.py``): any plugin may implement it.  The checkers and chess adapters
-(``checkers_keys.py``, ``chess_keys.py``) are registered that way.  A new game
-needs one class:
+(``checkers_keys.py``, ``chess_keys.py``) are registered that way; they share
+their key and feature layout and its words through :class:`SquareMoveAdapter`.
+A new game needs one class:
 
 * ``move_keys(state, moves, key_set)``: one int id per move, in
   ``range(key_space(key_set))``, for the Urgency model (a move key such as
@@ -194,6 +195,100 @@ class BayesAdapter:
                        np.array(plies, np.int32), np.array(n_legal, np.int32), bad)
 
 
+#: Owners of the pieces of piece-on-square features, from the mover's view.
+_OWNERS = ("own", "opponent")
+
+
+class SquareMoveAdapter(BayesAdapter):
+    """The key and feature layout the checkers and chess adapters share, and their words for it.
+
+    Move keys: ``to + squares * from + squares² * rest``, where ``rest`` is ``kind +
+    kinds * move type`` in the ``hybrid`` key set, the piece kind in ``piece``, the
+    move type in ``type`` and nothing in ``fromto``.  Board features: below
+    ``piece_square_size``, ``(owner * kinds + kind) * squares + square`` (owner 0:
+    the mover); from it on (feature sets ``ms`` and ``hybrid``), the opponent's
+    replies as ``hybrid`` move keys.  A subclass names its ``piece_kinds``, its
+    squares (``square_name``, ``square_cell``) and its capturing move types.
+    """
+
+    #: Piece kinds in id order ("man", "king"), and how many squares the board has.
+    piece_kinds: ClassVar[tuple[str, ...]] = ()
+    squares: ClassVar[int] = 64
+    #: key set -> number of keys; the number of features (the same in every feature set).
+    key_space_sizes: ClassVar[dict[str, int]] = {}
+    feature_space_size: ClassVar[int] = 0
+
+    @property
+    def piece_square_size(self) -> int:
+        return 2 * len(self.piece_kinds) * self.squares
+
+    def key_space(self, key_set: str) -> int:
+        return self.key_space_sizes[self.check_key_set(key_set)]
+
+    def feature_space(self, feature_set: str) -> int:
+        self.check_feature_set(feature_set)
+        return self.feature_space_size
+
+    def square_name(self, square: int) -> str:
+        raise NotImplementedError
+
+    def square_cell(self, square: int) -> tuple[int, int]:
+        """(row, column) of ``square`` on the board drawn from the mover's side, row 0 at the top."""
+        raise NotImplementedError
+
+    def is_capture_type(self, move_type: int) -> bool:
+        raise NotImplementedError
+
+    # --- words ------------------------------------------------------------------
+    def describe_key(self, key_set: str, key: int) -> str:
+        return self.key_words(self.check_key_set(key_set), int(key))
+
+    def key_words(self, key_set: str, key: int, note: str = "") -> str:
+        """``man 11x18 (capture)``: the parts of a key that ``key_set`` has, ``note`` added to the move type."""
+        squares, kinds = self.squares, len(self.piece_kinds)
+        to, frm, rest = key % squares, (key // squares) % squares, key // (squares * squares)
+        kind = mtype = None
+        if key_set == "hybrid":
+            kind, mtype = rest % kinds, rest // kinds
+        elif key_set == "piece":
+            kind = rest
+        elif key_set == "type":
+            mtype = rest
+        sep = "x" if mtype is not None and self.is_capture_type(mtype) else "-"
+        words = f"{self.square_name(frm)}{sep}{self.square_name(to)}"
+        if kind is not None:
+            words = f"{self.piece_kinds[kind]} {words}"
+        if mtype is not None:
+            words += f" ({self.move_type_names[mtype]}{note})"
+        return words
+
+    def describe_feature(self, feature_set: str, feature: int) -> str:
+        self.check_feature_set(feature_set)
+        feature = int(feature)
+        if feature < self.piece_square_size:
+            owner, kind, square = self._piece_square(feature)
+            return f"{_OWNERS[owner]} {self.piece_kinds[kind]} on {self.square_name(square)}"
+        return f"opponent can play {self.describe_key('hybrid', feature - self.piece_square_size)}"
+
+    def heatmaps(self, feature_set: str):
+        """Piece-on-square means on the board seen from the mover."""
+        if self.check_feature_set(feature_set) == "ms":
+            return []
+        maps = []
+        for owner in range(2):
+            for kind, name in enumerate(self.piece_kinds):
+                first = (owner * len(self.piece_kinds) + kind) * self.squares
+                cells = [(first + square, *self.square_cell(square)) for square in range(self.squares)]
+                maps.append((f"{_OWNERS[owner]} {name}", (8, 8), cells))
+        return maps
+
+    def _piece_square(self, feature: int) -> tuple[int, int, int]:
+        """(owner, kind, square) of a piece-on-square feature."""
+        owner_kind, square = divmod(feature, self.squares)
+        owner, kind = divmod(owner_kind, len(self.piece_kinds))
+        return owner, kind, square
+
+
 # ------------------------------------------------------------------ registry
 
 #: The registry kind of adapters (declared by the bayes plugin, registered with ``register_bayes_adapters``).
@@ -214,3 +309,12 @@ def get_adapter(game: Game | str) -> BayesAdapter:
     if entry is None:
         raise UsageError(f"the bayes plugin has no adapter for {name}; games with one: {', '.join(adapter_names())}")
     return entry.cls()
+
+
+def unsupported_reason(game: Game) -> str | None:
+    """Why the bayes player and trainer cannot take ``game`` (no adapter for it), or None."""
+    try:
+        get_adapter(game)
+    except UsageError:
+        return f"no bayes adapter for {game.name} (games with one: {', '.join(adapter_names())})"
+    return None

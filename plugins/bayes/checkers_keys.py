@@ -39,7 +39,7 @@ from plyground.games.checkers import kernels
 from plyground.games.checkers.board import square_to_rowcol
 from plyground.games.checkers.kernels import MAX_MOVES, SIDE
 
-from .adapter import BayesAdapter, Encoded, GameSample, GameSet
+from .adapter import Encoded, GameSample, GameSet, SquareMoveAdapter
 
 MOVE_TYPES = ("quiet", "capture", "promotion", "capture-promotion")
 KEY_SETS = {
@@ -59,7 +59,6 @@ FEATURE_SETS = {
 _FEATURE_SET_CODE = {"pp": 1, "ms": 2, "hybrid": 3}
 PP_SIZE = 128
 FEATURE_SPACE = PP_SIZE + 8192
-_OWNERS = ("own", "opponent")
 _KINDS = ("man", "king")
 
 
@@ -237,7 +236,7 @@ def candidates_of(pos, moves, key_set, features):
     return key, mtype, feat_start, feat_id[:nf].copy()
 
 
-class CheckersAdapter(BayesAdapter):
+class CheckersAdapter(SquareMoveAdapter):
     """Move keys and board features for English checkers (see the module docstring)."""
 
     game = "checkers"
@@ -247,13 +246,10 @@ class CheckersAdapter(BayesAdapter):
     default_key_set = "hybrid-reply"
     default_feature_set = "hybrid"
     move_type_names = MOVE_TYPES
-
-    def key_space(self, key_set: str) -> int:
-        return _KEY_SPACE[self.check_key_set(key_set)]
-
-    def feature_space(self, feature_set: str) -> int:
-        self.check_feature_set(feature_set)
-        return FEATURE_SPACE
+    piece_kinds = _KINDS
+    squares = 32
+    key_space_sizes = _KEY_SPACE
+    feature_space_size = FEATURE_SPACE
 
     # --- per position -----------------------------------------------------------
     def move_keys(self, state, moves, key_set):
@@ -280,46 +276,21 @@ class CheckersAdapter(BayesAdapter):
         return [ids[start[j]:start[j + 1]].tolist() for j in range(len(moves))]
 
     # --- words ------------------------------------------------------------------
+    def square_name(self, square: int) -> str:
+        return str(square + 1)
+
+    def square_cell(self, square: int) -> tuple[int, int]:
+        return square_to_rowcol(square)
+
+    def is_capture_type(self, move_type: int) -> bool:
+        return move_type in (1, 3)
+
     def describe_key(self, key_set: str, key: int) -> str:
-        key_set = self.check_key_set(key_set)
-        key = int(key)
-        t, f = key % 32, (key // 32) % 32
-        rest = key // 1024
-        kind = mtype = None
-        reply = None
-        if key_set == "hybrid-reply":
-            reply, rest = rest >= 8, rest % 8
-        if key_set in ("hybrid", "hybrid-reply"):
-            kind, mtype = rest % 2, rest // 2
-        elif key_set == "piece":
-            kind = rest
-        elif key_set == "type":
-            mtype = rest
-        sep = "x" if mtype in (1, 3) else "-"
-        words = f"{f + 1}{sep}{t + 1}"
-        if kind is not None:
-            words = f"{_KINDS[kind]} {words}"
-        if mtype is not None:
-            words += f" ({MOVE_TYPES[mtype]}{', allows a capture' if reply else ''})"
-        return words
-
-    def describe_feature(self, feature_set: str, feature: int) -> str:
-        self.check_feature_set(feature_set)
-        feature = int(feature)
-        if feature < PP_SIZE:
-            owner, kind, sq = feature // 64, (feature // 32) % 2, feature % 32
-            return f"{_OWNERS[owner]} {_KINDS[kind]} on {sq + 1}"
-        return f"opponent can play {self.describe_key('hybrid', feature - PP_SIZE)}"
-
-    def heatmaps(self, feature_set: str):
-        if self.check_feature_set(feature_set) == "ms":
-            return []
-        maps = []
-        for owner in range(2):
-            for kind in range(2):
-                cells = [((owner * 2 + kind) * 32 + s, *square_to_rowcol(s)) for s in range(32)]
-                maps.append((f"{_OWNERS[owner]} {_KINDS[kind]}", (8, 8), cells))
-        return maps
+        if self.check_key_set(key_set) != "hybrid-reply":
+            return super().describe_key(key_set, key)
+        key = int(key)   # a hybrid key, plus 8192 when the reply must capture
+        reply = key >= _KEY_SPACE["hybrid"]
+        return self.key_words("hybrid", key % _KEY_SPACE["hybrid"], ", allows a capture" if reply else "")
 
     def key_heatmaps(self, key_set: str):
         """Mean urgency of a man's one-step move, drawn on its origin square (hybrid key sets)."""

@@ -39,7 +39,7 @@ from typing import Sequence
 import chess
 import numpy as np
 
-from .adapter import BayesAdapter, Encoded, GameSample, GameSet
+from .adapter import Encoded, GameSample, GameSet, SquareMoveAdapter
 
 PIECES = ("pawn", "knight", "bishop", "rook", "queen", "king")
 _PROMOTIONS = "nbrq"
@@ -65,7 +65,6 @@ FEATURE_SETS = {
 }
 PP_SIZE = 2 * 6 * 64
 FEATURE_SPACE = PP_SIZE + HYBRID_SPACE
-_OWNERS = ("own", "opponent")
 
 
 def _frame(square: int, white: bool) -> int:
@@ -124,7 +123,7 @@ def _board_of(state) -> chess.Board:
     return state if isinstance(state, chess.Board) else state.board
 
 
-class ChessAdapter(BayesAdapter):
+class ChessAdapter(SquareMoveAdapter):
     """Move keys and board features for chess (see the module docstring)."""
 
     game = "chess"
@@ -135,13 +134,9 @@ class ChessAdapter(BayesAdapter):
     default_key_set = "hybrid"
     default_feature_set = "hybrid"
     move_type_names = MOVE_TYPES
-
-    def key_space(self, key_set: str) -> int:
-        return _KEY_SPACE[self.check_key_set(key_set)]
-
-    def feature_space(self, feature_set: str) -> int:
-        self.check_feature_set(feature_set)
-        return FEATURE_SPACE
+    piece_kinds = PIECES
+    key_space_sizes = _KEY_SPACE
+    feature_space_size = FEATURE_SPACE
 
     # --- per position -----------------------------------------------------------
     def move_keys(self, state, moves, key_set):
@@ -167,45 +162,20 @@ class ChessAdapter(BayesAdapter):
         return out
 
     # --- words ------------------------------------------------------------------
+    def square_name(self, square: int) -> str:
+        return chess.square_name(square)
+
+    def square_cell(self, square: int) -> tuple[int, int]:
+        return 7 - square // 8, square % 8     # rank 8 at the top
+
+    def is_capture_type(self, move_type: int) -> bool:
+        return move_type in (4, 5) or move_type >= 10
+
     def describe_key(self, key_set: str, key: int) -> str:
-        key_set = self.check_key_set(key_set)
+        if self.check_key_set(key_set) != "kind":
+            return super().describe_key(key_set, key)
         key = int(key)
-        if key_set == "kind":
-            return f"{PIECES[key % 6]} ({MOVE_TYPES[key // 6]})"
-        t, f, rest = key % 64, (key // 64) % 64, key // 4096
-        piece = mtype = None
-        if key_set == "hybrid":
-            piece, mtype = rest % 6, rest // 6
-        elif key_set == "piece":
-            piece = rest
-        elif key_set == "type":
-            mtype = rest
-        sep = "x" if mtype is not None and (mtype in (4, 5) or mtype >= 10) else "-"
-        words = f"{chess.square_name(f)}{sep}{chess.square_name(t)}"
-        if piece is not None:
-            words = f"{PIECES[piece]} {words}"
-        if mtype is not None:
-            words += f" ({MOVE_TYPES[mtype]})"
-        return words
-
-    def describe_feature(self, feature_set: str, feature: int) -> str:
-        self.check_feature_set(feature_set)
-        feature = int(feature)
-        if feature < PP_SIZE:
-            owner, piece, sq = feature // 384, (feature // 64) % 6, feature % 64
-            return f"{_OWNERS[owner]} {PIECES[piece]} on {chess.square_name(sq)}"
-        return f"opponent can play {self.describe_key('hybrid', feature - PP_SIZE)}"
-
-    def heatmaps(self, feature_set: str):
-        """Piece-on-square means on a board seen from the mover (rank 8 at the top)."""
-        if self.check_feature_set(feature_set) == "ms":
-            return []
-        maps = []
-        for owner in range(2):
-            for piece in range(6):
-                cells = [((owner * 6 + piece) * 64 + sq, 7 - sq // 8, sq % 8) for sq in range(64)]
-                maps.append((f"{_OWNERS[owner]} {PIECES[piece]}", (8, 8), cells))
-        return maps
+        return f"{PIECES[key % 6]} ({MOVE_TYPES[key // 6]})"
 
     # --- data -------------------------------------------------------------------
     def read_games(self, path: Path) -> GameSet:

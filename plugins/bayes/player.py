@@ -25,7 +25,7 @@ from plyground.options import Option
 from plyground.protocols import Budget, Game, Player, State
 
 from . import boardval, priors, urgency
-from .adapter import adapter_names, get_adapter
+from .adapter import get_adapter, unsupported_reason
 from .model import BayesModel
 
 _KINDS = {"urgency": urgency, "boardval": boardval}
@@ -64,11 +64,7 @@ class BayesPlayer(Player):
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        try:
-            get_adapter(game)
-        except UsageError:
-            return f"no bayes adapter for {game.name} (games with one: {', '.join(adapter_names())})"
-        return None
+        return unsupported_reason(game)
 
     def reset(self, seed: int | None = None) -> None:
         fixed = self.config.get("seed")

@@ -27,7 +27,7 @@ from plyground.protocols import Game, Trainer
 from plyground.storage import RunLock, write_json
 
 from . import boardval, evaluation, reports, training, urgency
-from .adapter import adapter_names, get_adapter
+from .adapter import get_adapter, unsupported_reason
 from .model import BayesModel
 
 MODEL_KINDS = {"urgency": urgency, "boardval": boardval}
@@ -83,11 +83,7 @@ class BayesTrainer(Trainer):
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        try:
-            get_adapter(game)
-        except UsageError:
-            return f"no bayes adapter for {game.name} (games with one: {', '.join(adapter_names())})"
-        return None
+        return unsupported_reason(game)
 
     # --------------------------------------------------------------- paths
     @property

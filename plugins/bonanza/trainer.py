@@ -24,7 +24,7 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
-from plyground.options import Option, resolve_options
+from plyground.options import Option
 from plyground.protocols import Game, Trainer
 from plyground.storage import (RunLock, array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
@@ -70,11 +70,8 @@ class BonanzaTrainer(Trainer):
     )
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
-        options = resolve_options(self.options, options, f"trainer {self.name}")
+        options = self.checked_options(game, options, "trainer", "train")
         super().__init__(game, run_dir, **options)
-        reason = self.unsupported_reason(game)
-        if reason:
-            raise UsageError(f"trainer {self.name} cannot train {game.name}: {reason}")
         if options["games"] is None:
             raise UsageError("trainer bonanza needs expert games: set games=PATH (a PDN file), "
                              "e.g. --set games=../shared/data/acf.pdn")

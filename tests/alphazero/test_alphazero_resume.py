@@ -16,7 +16,10 @@ def command(run_dir):
     return [sys.executable, "-m", "plyground", "train", "alphazero", "--game", "tictactoe",
             "--run", str(run_dir), "--set", "network=mlp:hidden=16,layers=1", "--set", "iterations=2",
             "--set", f"selfplay_games={GAMES}", "--set", "simulations=48", "--set", "save_every=3",
-            "--set", "comparison_games=6", "--set", "epochs=2", "--set", "batch_size=16"]
+            "--set", "comparison_games=6", "--set", "epochs=2", "--set", "batch_size=16",
+            # one game at a time in one process: chunks appear every 3 games, so the test can kill
+            # mid-self-play (16 games advanced together finish in one burst, after the kill was due)
+            "--set", "parallel_games=1", "--workers", "1"]
 
 
 def environment():

@@ -178,19 +178,20 @@ def test_other_misuse(cli, tmp_path):
     assert code == 2 and "give --game" in err
     code, _, err = cli("train", "alphago", "--game", "tictactoe", "--run", str(tmp_path / "r"))
     assert code == 2 and "unknown trainer 'alphago'; valid trainers: alphazero" in err
-    bad = tmp_path / "bad.toml"
-    bad.write_text("iterations = = 3\n")
+
+
+@pytest.mark.parametrize("config_text, message", [
+    ("iterations = = 3\n", "is not valid TOML"),
+    (None, "does not exist"),
+    ('trainer = "bonanza"\n', "is for trainer 'bonanza'"),
+], ids=["bad-toml", "missing", "other-trainer"])
+def test_a_bad_config_file_is_refused(cli, tmp_path, config_text, message):
+    config = tmp_path / "config.toml"
+    if config_text is not None:
+        config.write_text(config_text)
     code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
-                           "--config", str(bad))
-    assert code == 2 and "is not valid TOML" in err
-    code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
-                           "--config", str(tmp_path / "missing.toml"))
-    assert code == 2 and "does not exist" in err
-    other = tmp_path / "other.toml"
-    other.write_text('trainer = "bonanza"\n')
-    code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"),
-                           "--config", str(other))
-    assert code == 2 and "is for trainer 'bonanza'" in err
+                       "--config", str(config))
+    assert code == 2 and message in err
 
 
 def test_a_run_keeps_its_game_and_network(cli, finished_run, tmp_path):

@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from plyground import plugin_manager, registry
 from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
 from plyground.players.alphazero import AlphaZeroTrainer
 from plyground.protocols import Player
+
+from plugin_helpers import registered
 
 TINY = {"network": "mlp:hidden=8,layers=1", "selfplay_games": 3, "simulations": 8, "epochs": 1,
         "batch_size": 8, "iterations": 1, "workers": 1, "plots": False, "seed": 5}
@@ -118,14 +119,8 @@ class _Plugin:
 @pytest.fixture
 def crasher():
     """Register the crashing player for one test (in this process only: the test plays with workers=1)."""
-    plugin_manager.load_plugins()
-    plugin_manager.register(_Plugin(), plugin_manager.PluginInfo("crashing-players", "tests", "tests", "0"))
-    registry.reset_registry()
-    try:
+    with registered(_Plugin(), "crashing-players"):
         yield
-    finally:
-        plugin_manager.unregister("crashing-players")
-        registry.reset_registry()
 
 
 def test_unfinished_evaluation_games_are_counted_apart_through_the_cli(cli, crasher, tmp_path):

@@ -21,6 +21,8 @@ from plyground.players.alphazero.rundir import RunDirectory
 from plyground.players.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
 
+from plugin_helpers import registered
+
 TINY = {"network": "mlp:hidden=8,layers=1", "iterations": 1, "selfplay_games": 6, "simulations": 12,
         "comparison_games": 4, "evaluation_games": 2, "epochs": 1, "batch_size": 8, "save_every": 2,
         "plots": False}
@@ -239,16 +241,10 @@ class _InProcessOnly:
 
 
 def test_a_game_workers_cannot_build_is_one_clear_error(tmp_path, cli):
-    plugin_manager.load_plugins()
-    plugin_manager.register(_InProcessOnly(), plugin_manager.PluginInfo("in-process-only", "tests", "tests", "0"))
-    registry.reset_registry()
-    try:
+    with registered(_InProcessOnly(), "in-process-only"):
         code, _, err = cli("train", "alphazero", "--game", "doubletake-learn", "--run", tmp_path / "run", "--quiet",
                            "--workers", "2", "--set", "network=mlp:hidden=8,layers=1", "--set", "selfplay_games=2",
                            "--set", "simulations=4", "--set", "plots=false")
-    finally:
-        plugin_manager.unregister("in-process-only")
-        registry.reset_registry()
     assert code == 2
     assert err.startswith("plyground: error: local worker 1 could not build its actor: unknown game "
                           "'doubletake-learn'; valid games: ")

@@ -89,32 +89,24 @@ def test_state_dict_round_trip():
     np.testing.assert_array_equal(p.data, q.data)
 
 
-def test_schedules():
-    p = make([1.0], [0.0])
-    opt = optim.SGD([p], lr=1.0)
-    step = lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+def rates_of(make_scheduler, lr, steps):
+    """The learning rate a scheduler gives an SGD optimiser (initial rate ``lr``) at each of ``steps`` steps."""
+    scheduler = make_scheduler(optim.SGD([make([1.0], [0.0])], lr=lr))
     rates = []
-    for _ in range(5):
-        rates.append(step.get_last_lr()[0])
-        step.step()
-    assert rates == [1.0, 1.0, 0.5, 0.5, 0.25]
+    for _ in range(steps):
+        rates.append(scheduler.get_last_lr()[0])
+        scheduler.step()
+    return rates
 
-    opt = optim.SGD([p], lr=2.0)
-    cosine = lr_scheduler.CosineAnnealingLR(opt, t_max=4, eta_min=0.0)
-    rates = []
-    for _ in range(6):
-        rates.append(cosine.get_last_lr()[0])
-        cosine.step()
-    np.testing.assert_allclose(rates, [2.0, 1 + math.cos(math.pi / 4), 1.0, 1 - math.cos(math.pi / 4), 0, 0],
-                               atol=1e-12)
 
-    opt = optim.SGD([p], lr=1.0)
-    multi = lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.1)
-    rates = []
-    for _ in range(4):
-        rates.append(multi.get_last_lr()[0])
-        multi.step()
-    np.testing.assert_allclose(rates, [1.0, 0.1, 0.1, 0.01])
+@pytest.mark.parametrize("make_scheduler, lr, expected", [
+    (lambda opt: lr_scheduler.StepLR(opt, step_size=2, gamma=0.5), 1.0, [1.0, 1.0, 0.5, 0.5, 0.25]),
+    (lambda opt: lr_scheduler.CosineAnnealingLR(opt, t_max=4, eta_min=0.0), 2.0,
+     [2.0, 1 + math.cos(math.pi / 4), 1.0, 1 - math.cos(math.pi / 4), 0, 0]),
+    (lambda opt: lr_scheduler.MultiStepLR(opt, milestones=[1, 3], gamma=0.1), 1.0, [1.0, 0.1, 0.1, 0.01]),
+], ids=["step", "cosine", "multistep"])
+def test_schedules(make_scheduler, lr, expected):
+    np.testing.assert_allclose(rates_of(make_scheduler, lr, len(expected)), expected, atol=1e-12)
 
 
 def test_clip_grad_norm_and_value():

@@ -17,15 +17,11 @@ from plyground.errors import MoveError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers import kernels as K
 
+from move_helpers import play
+
 
 def texts(state):
     return sorted(state.move_to_text(m) for m in state.legal_moves())
-
-
-def play(state, *moves):
-    for text in moves:
-        state.apply(state.parse_move(text))
-    return state
 
 
 @pytest.fixture(scope="module")

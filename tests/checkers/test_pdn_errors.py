@@ -1,23 +1,16 @@
-"""The checkers PDN reader on garbage: binary files, stray brackets, files without moves; RecordError, never a crash."""
+"""The checkers PDN reader on garbage: stray brackets, illegal moves, fuzz; RecordError, never a crash.
+
+Binary files and files without moves: tests/host/test_record_readers.py, for PDN and PGN alike.
+"""
 import random
 
 import pytest
 
-from sample_files import BINARY_GARBAGE, write
+from sample_files import read_both_ways, write
 
-from plyground.errors import RecordError
 from plyground.games.checkers.pdn import PdnError, read_pdn
 
-TAGS_ONLY = '[Event "x"]\n[Black "a"]\n[White "b"]\n[Result "1-0"]\n\n'
 GOOD_GAME = '[Event "good"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n'
-
-
-def test_binary_garbage_is_refused_as_a_whole(tmp_path):
-    path = write(tmp_path, "garbage.pdn", BINARY_GARBAGE)
-    for strict in (True, False):
-        with pytest.raises(RecordError, match=r"garbage\.pdn is not a PDN file: it holds binary data \(byte 0x00 "
-                                              r"at offset 2\); PDN is text"):
-            list(read_pdn(path, strict=strict))
 
 
 def test_the_analogue_of_the_python_chess_crash_is_a_pdn_error(tmp_path):
@@ -28,12 +21,6 @@ def test_the_analogue_of_the_python_chess_crash_is_a_pdn_error(tmp_path):
                       strict=False)
     assert [(g.number, len(g.moves)) for g in reader] == [(2, 4)]
     assert [(e.game_number, e.line) for e in reader.errors] == [(1, 3)]
-
-
-@pytest.mark.parametrize("text, games", [("", []), (TAGS_ONLY, [0]), ("1-0\n", [0])])
-def test_files_without_moves_read_as_games_without_moves(tmp_path, text, games):
-    reader = read_pdn(write(tmp_path, "x.pdn", text))
-    assert [len(g.moves) for g in reader] == games and reader.errors == []
 
 
 def test_an_illegal_move_names_the_move_and_the_line(tmp_path):
@@ -55,8 +42,4 @@ def test_fuzzed_text_never_escapes_as_anything_but_a_record_error():
             text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 80)))
         else:
             text = " ".join(rng.choice(tokens) for _ in range(rng.randrange(1, 25)))
-        for strict in (True, False):
-            try:
-                list(read_pdn(text, strict=strict))
-            except RecordError:
-                pass
+        read_both_ways(read_pdn, text)

@@ -11,11 +11,7 @@ from plyground.errors import MoveError
 from plyground.games.chess import ChessGame
 from plyground.games.chess import encoding as enc
 
-
-def play(state, *moves):
-    for text in moves:
-        state.apply(state.parse_move(text))
-    return state
+from move_helpers import play
 
 
 # ------------------------------------------------------------------ planes

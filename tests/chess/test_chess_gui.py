@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "renderers"))   # r
 
 from chess_helpers import needs_stockfish, plugins_registered  # noqa: E402
 from plyground.plugins.pygame_gui import theme  # noqa: E402
-from plyground.plugins.pygame_gui.views.chess import (PROMOTION_BACKGROUND, ChessView, PieceArt,  # noqa: E402
+from plyground.plugins.pygame_gui.views.chess import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
                                                       square_cell)
-from renderer_helpers import Driver  # noqa: E402
+from renderer_helpers import human_to_move, renderer_factory, start_from_menu, wait_turn  # noqa: E402
 
 CORNER = (4, 4)
 
@@ -28,51 +28,13 @@ def gui_registry():
 
 @pytest.fixture
 def make_renderer(gui_registry):
-    made = []
-
-    def make(**options):
-        from plyground.plugins.pygame_gui import PygameRenderer
-        options.setdefault("bot_delay", 0.0)
-        renderer = PygameRenderer(**options)
-        made.append(renderer)
-        return renderer, Driver(renderer)
-
-    yield make
-    for renderer in made:
-        renderer.close()
+    with renderer_factory() as make:
+        yield make
 
 
 def corner(view, name):
     rect = view.cell_rect(square_cell(chess.parse_square(name)))
     return rect.left + CORNER[0], rect.top + CORNER[1]
-
-
-def start_from_menu(renderer, d, registry, *, position="", seed="1"):
-    renderer.open_menu(registry)
-    d.frames(1)
-    menu = renderer.menu
-    assert "chess" in menu.games
-    while menu.game_name != "chess":
-        d.click(menu.game_choice.next_rect.center)
-    assert menu.sides[0].player == "human"
-    while menu.sides[1].player != "random":
-        d.click(menu.sides[1].cycler.next_rect.center)
-    field = menu.sides[1].editor.field("seed")
-    d.click(field.rect.center)
-    d.key(pygame.K_DELETE)
-    d.type(seed)
-    if position:
-        d.click(menu.position.rect.center)
-        d.type(position)
-    d.click(menu.buttons["start"].rect.center)
-    screen = renderer.game_screen
-    assert renderer.screen is screen, menu.error
-    assert isinstance(screen.view, ChessView)
-    return screen
-
-
-def wait_turn(d, screen):
-    d.until(lambda: screen.input is not None or screen.over, what="the human's turn or the end")
 
 
 def click(d, view, name):
@@ -81,7 +43,7 @@ def click(d, view, name):
 
 def test_clicked_moves_highlights_and_reasons(make_renderer, gui_registry):
     renderer, d = make_renderer()
-    screen = start_from_menu(renderer, d, gui_registry)
+    screen = start_from_menu(renderer, d, gui_registry, game="chess")
     view = screen.view
     assert not view.flipped                        # the human plays White: White at the bottom
     wait_turn(d, screen)
@@ -129,10 +91,9 @@ def test_clicked_moves_highlights_and_reasons(make_renderer, gui_registry):
 
 
 def test_promotion_choice_by_clicks(make_renderer, gui_registry):
-    renderer, d = make_renderer()
-    screen = start_from_menu(renderer, d, gui_registry, position="1r2k3/P7/8/8/8/8/8/K7 w - - 0 1")
+    renderer, d, screen = human_to_move(make_renderer, gui_registry, game="chess",
+                                         position="1r2k3/P7/8/8/8/8/8/K7 w - - 0 1")
     view = screen.view
-    wait_turn(d, screen)
     click(d, view, "a7")
     assert screen.input.targets() == {chess.A8, chess.B8}
     click(d, view, "a8")                           # a promotion: the choice opens over the a-file
@@ -173,10 +134,9 @@ def test_promotion_to_a_knight_for_black_on_a_flipped_board(make_renderer, gui_r
 
 
 def test_castling_check_and_pins_by_clicks(make_renderer, gui_registry):
-    renderer, d = make_renderer()
-    screen = start_from_menu(renderer, d, gui_registry, position="r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    renderer, d, screen = human_to_move(make_renderer, gui_registry, game="chess",
+                                         position="r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
     view = screen.view
-    wait_turn(d, screen)
     click(d, view, "e1")
     assert {chess.G1, chess.C1} <= screen.input.targets()
     click(d, view, "h1")                           # the king onto its own rook: castling that way
@@ -185,7 +145,7 @@ def test_castling_check_and_pins_by_clicks(make_renderer, gui_registry):
     screen.leave()
 
     # In check: the king glows red; a piece that cannot help says so; a pinned piece says so.
-    screen = start_from_menu(renderer, d, gui_registry, position="4k3/8/8/b7/8/8/3N4/4K2r w - - 0 1")
+    screen = start_from_menu(renderer, d, gui_registry, game="chess", position="4k3/8/8/b7/8/8/3N4/4K2r w - - 0 1")
     view = screen.view
     wait_turn(d, screen)
     d.frames(1)
@@ -196,7 +156,7 @@ def test_castling_check_and_pins_by_clicks(make_renderer, gui_registry):
     click(d, view, "d2")
     assert screen.message.startswith("You are in check: the knight on d2 cannot help")
     screen.leave()
-    screen = start_from_menu(renderer, d, gui_registry, position="4k3/8/8/b7/8/8/3N4/4K3 w - - 0 1")
+    screen = start_from_menu(renderer, d, gui_registry, game="chess", position="4k3/8/8/b7/8/8/3N4/4K3 w - - 0 1")
     view = screen.view
     wait_turn(d, screen)
     click(d, view, "d2")

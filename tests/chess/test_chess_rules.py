@@ -9,11 +9,7 @@ import pytest
 from plyground.errors import MoveError, OptionError, PositionError
 from plyground.games.chess import ChessGame
 
-
-def play(state, *moves):
-    for text in moves:
-        state.apply(state.parse_move(text))
-    return state
+from move_helpers import play
 
 
 def test_initial_position_and_basic_api(game):
@@ -194,22 +190,6 @@ def test_max_plies_and_option_checks():
         ChessGame(repetitions=6)
     with pytest.raises(OptionError):
         ChessGame(encoding="pixels")
-
-
-@pytest.mark.parametrize("fen, words", [
-    ("", "empty FEN"),
-    ("rnbqkbnr/pppppppp/8/8 w KQkq - 0 1", "expected 8 rows"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "expected 'w' or 'b'"),
-    ("8/8/8/8/8/8/8/8 w - - 0 1", "White has no king; Black has no king"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w KQkq - 0 1", "White has no king"),
-    ("4k3/8/8/8/8/8/8/4K3 w KQ - 0 1", "castling rights"),
-    ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "first or last rank"),
-    ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "the side not to move is in check"),
-])
-def test_bad_fen_raises_position_error_naming_the_problem(game, fen, words):
-    with pytest.raises(PositionError) as info:
-        game.new_state(fen)
-    assert words in str(info.value), str(info.value)
 
 
 def test_fen_round_trip_startpos_and_moves(game):

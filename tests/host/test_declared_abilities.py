@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from plyground import plugin_manager, registry
 from plyground.hookspecs import hookimpl
 from plyground.match import play_game
 from plyground.protocols import Renderer, Trainer
+
+from plugin_helpers import registered
 
 CALLS: list[tuple] = []
 
@@ -61,15 +62,9 @@ class Plugin:
 
 @pytest.fixture(autouse=True)
 def doubles():
-    plugin_manager.load_plugins()
-    assert plugin_manager.register(Plugin(), plugin_manager.PluginInfo("abilities-test", "test", "test", "0"))
-    registry.reset_registry()
     CALLS.clear()
-    try:
+    with registered(Plugin(), "abilities-test"):
         yield
-    finally:
-        plugin_manager.unregister("abilities-test")
-        registry.reset_registry()
 
 
 def test_a_renderer_that_runs_games_plays_them_itself(cli):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from renderer_helpers import Driver, ensure_pygame_plugin
+from renderer_helpers import ensure_pygame_plugin, renderer_factory
 
 
 @pytest.fixture
@@ -13,15 +13,5 @@ def registry():
 
 @pytest.fixture
 def make_renderer(registry):
-    made = []
-
-    def make(**options):
-        from plyground.plugins.pygame_gui import PygameRenderer
-        options.setdefault("bot_delay", 0.0)
-        renderer = PygameRenderer(**options)
-        made.append(renderer)
-        return renderer, Driver(renderer)
-
-    yield make
-    for renderer in made:
-        renderer.close()
+    with renderer_factory() as make:
+        yield make

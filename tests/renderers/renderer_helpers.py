@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from contextlib import contextmanager
 
 import pygame
 
@@ -65,3 +66,61 @@ class Driver:
 
     def pixel(self, pos) -> tuple[int, int, int]:
         return tuple(pygame.display.get_surface().get_at((int(pos[0]), int(pos[1]))))[:3]
+
+
+@contextmanager
+def renderer_factory():
+    """``make(**options)`` -> (a pygame renderer without bot delays, its Driver); all closed on the way out."""
+    from plyground.plugins.pygame_gui import PygameRenderer
+    made = []
+
+    def make(**options):
+        options.setdefault("bot_delay", 0.0)
+        renderer = PygameRenderer(**options)
+        made.append(renderer)
+        return renderer, Driver(renderer)
+
+    try:
+        yield make
+    finally:
+        for renderer in made:
+            renderer.close()
+
+
+def start_from_menu(renderer, driver, registry, *, game="checkers", seed="1", position=""):
+    """The game screen after the menu is clicked through: ``game``, the human against
+    ``random:seed=SEED``, from ``position`` (FEN) when one is given."""
+    renderer.open_menu(registry)
+    driver.frames(1)
+    menu = renderer.menu
+    assert game in menu.games
+    while menu.game_name != game:
+        driver.click(menu.game_choice.next_rect.center)
+    assert menu.sides[0].player == "human"
+    while menu.sides[1].player != "random":
+        driver.click(menu.sides[1].cycler.next_rect.center)
+    field = menu.sides[1].editor.field("seed")
+    driver.click(field.rect.center)
+    driver.key(pygame.K_DELETE)
+    driver.type(seed)
+    if position:
+        driver.click(menu.position.rect.center)
+        driver.type(position)
+    driver.click(menu.buttons["start"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    assert screen.view.game_name == game
+    return screen
+
+
+def wait_turn(driver, screen):
+    driver.until(lambda: screen.input is not None or screen.over, what="the human's turn or the end")
+
+
+def human_to_move(make_renderer, registry, **menu):
+    """(renderer, driver, game screen) of a game started from the menu (``start_from_menu``'s options),
+    at the human's turn."""
+    renderer, driver = make_renderer()
+    screen = start_from_menu(renderer, driver, registry, **menu)
+    wait_turn(driver, screen)
+    return renderer, driver, screen

@@ -17,38 +17,14 @@ from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.views.checkers import capture_paths, decode, read_pieces
 from plyground.protocols import Player
 
+from renderer_helpers import human_to_move, start_from_menu, wait_turn
+
 CORNER = (4, 4)  # a point inside a square but outside its piece
 
 
 def corner(view, square):
     rect = view.cell_rect(view.square_cell(square))
     return rect.left + CORNER[0], rect.top + CORNER[1]
-
-
-def start_from_menu(renderer, driver, registry, *, game="checkers", white_seed="1", position=""):
-    renderer.open_menu(registry)
-    driver.frames(1)
-    menu = renderer.menu
-    while menu.game_name != game:
-        driver.click(menu.game_choice.next_rect.center)
-    assert [s.player for s in menu.sides][0] == "human"
-    while menu.sides[1].player != "random":
-        driver.click(menu.sides[1].cycler.next_rect.center)
-    seed = menu.sides[1].editor.field("seed")
-    driver.click(seed.rect.center)
-    driver.key(pygame.K_DELETE)
-    driver.type(white_seed)
-    if position:
-        driver.click(menu.position.rect.center)
-        driver.type(position)
-    driver.click(menu.buttons["start"].rect.center)
-    screen = renderer.game_screen
-    assert renderer.screen is screen, menu.error
-    return screen
-
-
-def wait_turn(driver, screen):
-    driver.until(lambda: screen.input is not None or screen.over, what="the human's turn or the end")
 
 
 def test_menu_to_a_full_checkers_game_by_clicks(make_renderer, registry, tmp_path):
@@ -114,11 +90,9 @@ def test_menu_to_a_full_checkers_game_by_clicks(make_renderer, registry, tmp_pat
 
 
 def test_capture_highlights_and_illegal_click_messages(make_renderer, registry):
-    renderer, d = make_renderer()
     # Black: a man on 14 that must take 18, and a man on 1 that cannot capture.
-    screen = start_from_menu(renderer, d, registry, position="B:W18,30:B14,1")
+    renderer, d, screen = human_to_move(make_renderer, registry, position="B:W18,30:B14,1")
     view = screen.view
-    wait_turn(d, screen)
     assert d.pixel(corner(view, 13)) == theme.HIGHLIGHT["must"]
     assert d.pixel(corner(view, 0)) == theme.DARK_SQUARE
     d.click(view.square_center(0))
@@ -142,10 +116,8 @@ def driver_wait_record_move(d, screen, text):
 
 
 def test_men_move_forward_only_and_empty_square_messages(make_renderer, registry):
-    renderer, d = make_renderer()
-    screen = start_from_menu(renderer, d, registry, position="B:W30:B14")
+    renderer, d, screen = human_to_move(make_renderer, registry, position="B:W30:B14")
     view = screen.view
-    wait_turn(d, screen)
     d.click(view.square_center(20))
     assert "empty" in screen.message
     d.click(view.square_center(29))
@@ -159,11 +131,9 @@ def test_men_move_forward_only_and_empty_square_messages(make_renderer, registry
 
 
 def test_multi_jump_by_final_square_and_ambiguous_final_square(make_renderer, registry):
-    renderer, d = make_renderer()
     # The man on 2 can take 6 and 14 (via 9) or 7 and 15 (via 11): both end on 18.
-    screen = start_from_menu(renderer, d, registry, position="B:W6,7,14,15,32:B2")
+    renderer, d, screen = human_to_move(make_renderer, registry, position="B:W6,7,14,15,32:B2")
     view = screen.view
-    wait_turn(d, screen)
     d.click(view.square_center(1))
     d.click(view.square_center(17))
     assert "More than one jump sequence ends there" in screen.message
@@ -190,10 +160,8 @@ def test_multi_jump_by_final_square_and_ambiguous_final_square(make_renderer, re
 
 
 def test_drag_take_back_flip_numbers_and_resize(make_renderer, registry):
-    renderer, d = make_renderer()
-    screen = start_from_menu(renderer, d, registry)
+    renderer, d, screen = human_to_move(make_renderer, registry)
     view = screen.view
-    wait_turn(d, screen)
     # Drag 11 to 15 (press on one square, release on another).
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=view.square_center(10), button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=view.square_center(14), button=1))
@@ -391,7 +359,7 @@ def test_screenshots_command_writes_pngs(registry, tmp_path, monkeypatch):
 
 def test_tictactoe_by_clicks(make_renderer, registry):
     renderer, d = make_renderer()
-    screen = start_from_menu(renderer, d, registry, game="tictactoe", white_seed="2")
+    screen = start_from_menu(renderer, d, registry, game="tictactoe", seed="2")
     view = screen.view
     while True:
         wait_turn(d, screen)

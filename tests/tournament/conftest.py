@@ -6,9 +6,10 @@ from functools import lru_cache
 
 import pytest
 
-from plyground import plugin_manager, registry
 from plyground.hookspecs import hookimpl
 from plyground.protocols import Player
+
+from plugin_helpers import registered
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -73,11 +74,5 @@ class _Plugin:
 @pytest.fixture
 def bots():
     """Register the test players for one test, then remove them again."""
-    plugin_manager.load_plugins()
-    plugin_manager.register(_Plugin(), plugin_manager.PluginInfo("tournament-bots", "tests", "tests", "0"))
-    registry.reset_registry()
-    try:
+    with registered(_Plugin(), "tournament-bots"):
         yield
-    finally:
-        plugin_manager.unregister("tournament-bots")
-        registry.reset_registry()

@@ -1,7 +1,7 @@
 """Layers: Linear, Conv2d, BatchNorm, shape adapters and activations."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -135,22 +135,25 @@ class Tanh(Module):
         return ops.tanh(x)
 
 
-class Softmax(Module):
+class _AlongAxis(Module):
+    """Applies ``function(x, axis)``: a normalisation along one axis (the last by default)."""
+
+    function: Callable[[Tensor, int], Tensor]
+
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
         self.axis = axis
 
     def forward(self, x: Tensor) -> Tensor:
-        return ops.softmax(x, self.axis)
+        return self.function(x, self.axis)
 
 
-class LogSoftmax(Module):
-    def __init__(self, axis: int = -1) -> None:
-        super().__init__()
-        self.axis = axis
+class Softmax(_AlongAxis):
+    function = staticmethod(ops.softmax)
 
-    def forward(self, x: Tensor) -> Tensor:
-        return ops.log_softmax(x, self.axis)
+
+class LogSoftmax(_AlongAxis):
+    function = staticmethod(ops.log_softmax)
 
 
 class ResidualBlock(Module):

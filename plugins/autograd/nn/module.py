@@ -181,38 +181,10 @@ class Module:
         return "\n".join(lines)
 
 
-class Sequential(Module):
-    """Applies its modules in order."""
+class _ModuleSequence(Module):
+    """Modules kept in order under the names "0", "1", ...: indexing, length, iteration, append."""
 
-    def __init__(self, *modules: Module) -> None:
-        super().__init__()
-        for index, module in enumerate(modules):
-            setattr(self, str(index), module)
-
-    def __getitem__(self, index: int) -> Module:
-        return list(self._modules.values())[index]
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def forward(self, x: Any) -> Any:
-        for module in self._modules.values():
-            x = module(x)
-        return x
-
-
-class ModuleList(Module):
-    """A list of modules whose parameters are registered (a plain list would hide them)."""
-
-    def __init__(self, modules: Iterable[Module] = ()) -> None:
-        super().__init__()
-        for module in modules:
-            self.append(module)
-
-    def append(self, module: Module) -> "ModuleList":
+    def append(self, module: Module) -> "_ModuleSequence":
         setattr(self, str(len(self._modules)), module)
         return self
 
@@ -224,3 +196,26 @@ class ModuleList(Module):
 
     def __iter__(self) -> Iterator[Module]:
         return iter(self._modules.values())
+
+
+class Sequential(_ModuleSequence):
+    """Applies its modules in order."""
+
+    def __init__(self, *modules: Module) -> None:
+        super().__init__()
+        for module in modules:
+            self.append(module)
+
+    def forward(self, x: Any) -> Any:
+        for module in self._modules.values():
+            x = module(x)
+        return x
+
+
+class ModuleList(_ModuleSequence):
+    """A list of modules whose parameters are registered (a plain list would hide them)."""
+
+    def __init__(self, modules: Iterable[Module] = ()) -> None:
+        super().__init__()
+        for module in modules:
+            self.append(module)

@@ -13,7 +13,7 @@ filled) and :data:`OVERLAY_KINDS` (drawn over the piece).
 """
 from __future__ import annotations
 
-from typing import ClassVar, Hashable
+from typing import Any, Callable, ClassVar, Hashable
 
 import pygame
 
@@ -95,6 +95,16 @@ class BoardView:
         self.rect = pygame.Rect(0, 0, 400, 400)
         self.flipped = False
         self.show_numbers = False
+        self._per_position: dict[str, tuple[Hashable, Any]] = {}
+
+    def per_position(self, name: str, state: State, compute: Callable[[State], Any]) -> Any:
+        """``compute(state)``, kept under ``name`` until the view is asked about another position
+        (a frame draws every square, and each asks)."""
+        key = (id(state), state.ply, state.key())
+        cached = self._per_position.get(name)
+        if cached is None or cached[0] != key:
+            cached = self._per_position[name] = (key, compute(state))
+        return cached[1]
 
     # --- geometry ---------------------------------------------------------
     def layout(self, rect: pygame.Rect) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pygame
 
 from plyground.errors import MoveError
+from plyground.games.checkers.board import rowcol_to_square, square_to_rowcol
 
 from .. import theme
 from .base import GridView, Marks, MoveInput, add_mark
@@ -28,18 +29,6 @@ highlighted in orange and no other piece can be picked. A multi-jump is entered 
 landing square in turn (a yellow dot marks each landing, a red cross each piece taken so far), or by \
 clicking the final square at once (green ring) when only one jump sequence ends there. You may also \
 drag a piece. Men move forward only; kings (the pieces with a gold crown) move both ways."""
-
-
-def square_rowcol(s: int) -> tuple[int, int]:
-    row, k = divmod(s, 4)
-    return row, 2 * k + (1 if row % 2 == 0 else 0)
-
-
-def rowcol_square(row: int, col: int) -> int:
-    """0-based square at (row, col); -1 for a light square or off the board."""
-    if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2 == 0:
-        return -1
-    return row * 4 + col // 2
 
 
 def decode(code: int) -> tuple[int, int, int]:
@@ -76,11 +65,11 @@ def capture_paths(pieces: dict[int, tuple[int, bool]], code: int) -> list[list[i
             if cur == to:
                 paths.append(list(path))
             return
-        row, col = square_rowcol(cur)
+        row, col = square_to_rowcol(cur)
         for dr, dc in directions:
-            over, land = rowcol_square(row + dr, col + dc), rowcol_square(row + 2 * dr, col + 2 * dc)
+            over, land = rowcol_to_square(row + dr, col + dc), rowcol_to_square(row + 2 * dr, col + 2 * dc)
             if over in left and land >= 0 and land not in occupied:
-                if not king and square_rowcol(land)[0] == KING_ROW[side] and len(left) > 1:
+                if not king and square_to_rowcol(land)[0] == KING_ROW[side] and len(left) > 1:
                     continue  # a man reaching the king row is crowned and its move ends there
                 walk(land, left - {over}, path + [land])
 
@@ -90,10 +79,10 @@ def capture_paths(pieces: dict[int, tuple[int, bool]], code: int) -> list[list[i
 
 def jumped_between(a: int, b: int) -> int:
     """The square jumped when going from ``a`` to ``b`` two rows away (-1 if not a jump)."""
-    (ra, ca), (rb, cb) = square_rowcol(a), square_rowcol(b)
+    (ra, ca), (rb, cb) = square_to_rowcol(a), square_to_rowcol(b)
     if abs(ra - rb) != 2 or abs(ca - cb) != 2:
         return -1
-    return rowcol_square((ra + rb) // 2, (ca + cb) // 2)
+    return rowcol_to_square((ra + rb) // 2, (ca + cb) // 2)
 
 
 class CheckersInput(MoveInput):
@@ -122,7 +111,7 @@ class CheckersInput(MoveInput):
         self._pressed_to_select = False
         if cell is None:
             return None
-        s = rowcol_square(*cell)
+        s = rowcol_to_square(*cell)
         if self.selected is not None:
             if s == self.selected and not self.entered:
                 self.selected = None  # a second click on the piece puts it down
@@ -149,7 +138,7 @@ class CheckersInput(MoveInput):
 
     def release(self, cell):
         """Dropping a dragged piece on a square plays it there."""
-        if not self._pressed_to_select or cell is None or rowcol_square(*cell) == self.selected:
+        if not self._pressed_to_select or cell is None or rowcol_to_square(*cell) == self.selected:
             return None
         return self.click(cell)
 
@@ -196,7 +185,7 @@ class CheckersInput(MoveInput):
                 return "A capture is available, you must capture: the highlighted pieces can capture."
             return f"That square is occupied: {s + 1} holds a {SIDES[self.pieces[s][0]]} " \
                    f"{'king' if self.pieces[s][1] else 'man'}."
-        (r0, c0), (r1, c1) = square_rowcol(p), square_rowcol(s)
+        (r0, c0), (r1, c1) = square_to_rowcol(p), square_to_rowcol(s)
         dr, dc = r1 - r0, c1 - c0
         forward = FORWARD[side]
         if abs(dr) == 1 and abs(dc) == 1:
@@ -227,28 +216,28 @@ class CheckersInput(MoveInput):
         marks: Marks = {}
         if self.capturing:
             for s in self.options:
-                add_mark(marks, square_rowcol(s), "must")
+                add_mark(marks, square_to_rowcol(s), "must")
         if self.selected is None:
             return marks
-        add_mark(marks, square_rowcol(self.selected), "selected")
+        add_mark(marks, square_to_rowcol(self.selected), "selected")
         previous = self.selected
         for s in self.entered:
-            add_mark(marks, square_rowcol(s), "path")
+            add_mark(marks, square_to_rowcol(s), "path")
             over = jumped_between(previous, s)
             if over >= 0:
-                add_mark(marks, square_rowcol(over), "jumped")
+                add_mark(marks, square_to_rowcol(over), "jumped")
             previous = s
         consistent = self._consistent()
         n = len(self.entered)
         nexts = {path[n] for _, path in consistent if len(path) > n}
         for s in nexts:
-            add_mark(marks, square_rowcol(s), "target")
+            add_mark(marks, square_to_rowcol(s), "target")
         finals: dict[int, set] = {}
         for move, path in consistent:
             finals.setdefault(path[-1], set()).add(move)
         for s, moves in finals.items():
             if len(moves) == 1 and s not in nexts and s != self.selected:
-                add_mark(marks, square_rowcol(s), "final")
+                add_mark(marks, square_to_rowcol(s), "final")
         return marks
 
     def hint(self) -> str:
@@ -269,23 +258,18 @@ class CheckersInput(MoveInput):
 class CheckersView(GridView):
     game_name = "checkers"
     description = "the 8x8 board with must-capture and landing highlights; multi-jumps landing by landing"
-    rows = cols = 8
     help_text = HELP
-
-    def __init__(self, game) -> None:
-        super().__init__(game)
-        self._pieces_for: tuple[int, dict] | None = None
 
     # ------------------------------------------------------------ squares
     def square_cell(self, s: int) -> tuple[int, int]:
-        return square_rowcol(s)
+        return square_to_rowcol(s)
 
     def square_center(self, s: int) -> tuple[int, int]:
         """Pixel centre of 0-based square ``s`` (for tests and scripted clicks)."""
-        return self.cell_center(square_rowcol(s))
+        return self.cell_center(square_to_rowcol(s))
 
     def cell_label(self, cell):
-        s = rowcol_square(*cell)
+        s = rowcol_to_square(*cell)
         return str(s + 1) if s >= 0 else None
 
     def default_flipped(self, human_sides):
@@ -293,13 +277,10 @@ class CheckersView(GridView):
 
     # ------------------------------------------------------------ drawing
     def pieces(self, state) -> dict[int, tuple[int, bool]]:
-        key = (id(state), state.key(), state.ply)
-        if self._pieces_for is None or self._pieces_for[0] != key:
-            self._pieces_for = (key, read_pieces(self.game, state))
-        return self._pieces_for[1]
+        return self.per_position("pieces", state, lambda s: read_pieces(self.game, s))
 
     def draw_piece(self, surface, state, cell, rect) -> None:
-        s = rowcol_square(*cell)
+        s = rowcol_to_square(*cell)
         piece = self.pieces(state).get(s) if s >= 0 else None
         if piece is not None:
             self.draw_man(surface, rect.center, int(rect.width * 0.38), *piece)
@@ -336,10 +317,10 @@ class CheckersView(GridView):
         code = int(self.game.kernels().move_to_code(before, move))
         frm, to, captured = decode(code)
         marks: Marks = {}
-        add_mark(marks, square_rowcol(frm), "last")
+        add_mark(marks, square_to_rowcol(frm), "last")
         paths = capture_paths(pieces, code)
         for s in (paths[0] if paths else [to]):
-            add_mark(marks, square_rowcol(s), "last")
+            add_mark(marks, square_to_rowcol(s), "last")
         for s in bits(captured):
-            add_mark(marks, square_rowcol(s), "taken")
+            add_mark(marks, square_to_rowcol(s), "taken")
         return marks

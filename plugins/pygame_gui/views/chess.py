@@ -267,13 +267,8 @@ class ChessInput(MoveInput):
 class ChessView(GridView):
     game_name = "chess"
     description = "the 8x8 board with drawn pieces; moves by clicks or drags, promotions by a choice"
-    rows = cols = 8
     help_text = HELP
-
-    def __init__(self, game) -> None:
-        super().__init__(game)
-        self._board_for: tuple | None = None
-        self.art = _ART
+    art = _ART
 
     # ------------------------------------------------------------ squares
     def square_cell(self, square: int) -> tuple[int, int]:
@@ -296,10 +291,7 @@ class ChessView(GridView):
 
     # ------------------------------------------------------------ drawing
     def board_of(self, state) -> chess.Board:
-        key = (id(state), state.ply, state.key())
-        if self._board_for is None or self._board_for[0] != key:
-            self._board_for = (key, state.board)
-        return self._board_for[1]
+        return self.per_position("board", state, lambda s: s.board)
 
     def draw_piece(self, surface, state, cell, rect) -> None:
         board = self.board_of(state)
