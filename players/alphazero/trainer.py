@@ -48,7 +48,8 @@ from .examples import Examples
 from .models import build_network, load_model, network_evaluator, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory
-from .gumbel import SEARCH_KIND_OPTIONS, TRAINER_SEARCH_KIND_OPTIONS, build_search
+from .gumbel import SEARCH_KIND_OPTIONS
+from .settings import SearchSettings, trainer_search_options
 from .search import PUCTSearch
 from .selfplay import SelfPlaySettings, play_selfplay_game
 
@@ -65,8 +66,7 @@ class AlphaZeroTrainer(Trainer):
         # the source document's hyperparameters
         Option("iterations", int, 10, "training iterations (self-play, training, comparison)", min=1),
         Option("selfplay_games", int, 50, "self-play games per iteration", min=1),
-        Option("simulations", int, 100, "MCTS simulations per self-play move", min=2, max=10**7),
-        Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
+        *trainer_search_options("simulations", "c_puct"),
         Option("comparison_games", int, 20, "games new network vs best per iteration (0: always accept)", min=0),
         Option("replace_threshold", float, 55.0, "score in percent the new network needs to become the best",
                min=0.0, max=100.0),
@@ -85,20 +85,14 @@ class AlphaZeroTrainer(Trainer):
         Option("network", str, "resnet:channels=32,blocks=3", "network plugin and its options, "
                "e.g. resnet:channels=64,blocks=6 or mlp:hidden=128,layers=2"),
         # search and self-play
-        Option("fpu", float, 0.2, "first-play urgency: unvisited moves are valued at the parent's value "
-               "minus this", min=-2.0, max=2.0),
-        Option("leaf_batch", int, 8, "leaves evaluated per network call", min=1, max=1024),
+        *trainer_search_options("fpu", "leaf_batch"),
         Option("temperature_plies", int, 10, "self-play: tau = 1 for the first N plies, then 0", min=0),
-        Option("dirichlet_alpha", float, 1.0, "Dirichlet noise concentration at the self-play root",
-               min=1e-6, max=100.0),
-        Option("dirichlet_epsilon", float, 0.25, "weight of the Dirichlet noise at the self-play root",
-               min=0.0, max=1.0),
+        *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
         Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
                "plies", min=1, optional=True),
-        Option("cache_size", int, 100_000, "network evaluations remembered by position during a phase", min=0),
-        Option("repetition_draws", bool, True, "searches value a return to an earlier position of the game or "
-               "line as a draw (no aimless cycling when ahead)"),
-        *TRAINER_SEARCH_KIND_OPTIONS,   # puct or gumbel, in self-play, comparison and evaluation games
+        *trainer_search_options("cache_size", "repetition_draws"),
+        # puct or gumbel, in self-play, comparison and evaluation games
+        *trainer_search_options(*(o.name for o in SEARCH_KIND_OPTIONS)),
         # comparison and evaluation
         Option("comparison_simulations", int, None, "simulations per move in comparison and evaluation "
                "games (none: simulations)", min=1, optional=True),
@@ -358,8 +352,7 @@ class AlphaZeroTrainer(Trainer):
 
     def _selfplay_search(self, evaluate) -> PUCTSearch:
         """The search tree of one self-play game (worker processes build theirs with this too)."""
-        cfg = self.config
-        return build_search(evaluate, cfg, simulations=cfg["simulations"], dirichlet_epsilon=cfg["dirichlet_epsilon"])
+        return SearchSettings.from_options(self.config).build(evaluate)
 
     def _selfplay_settings(self) -> SelfPlaySettings:
         """How self-play games are played (a subclass may add an adjudicator)."""
@@ -453,12 +446,11 @@ class AlphaZeroTrainer(Trainer):
     # ------------------------------------------------------------ comparison
     def _match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
         cfg = self.config
-        return AlphaZeroPlayer(self.game, network=network, simulations=cfg["comparison_simulations"] or
-                               cfg["simulations"], c_puct=cfg["c_puct"], fpu=cfg["fpu"],
-                               leaf_batch=cfg["leaf_batch"], temperature=1.0 if temperature_plies else 0.0,
-                               temperature_plies=temperature_plies, cache_size=cfg["cache_size"],
-                               repetition_draws=cfg["repetition_draws"], seed=None,
-                               **{o.name: cfg[o.name] for o in SEARCH_KIND_OPTIONS})
+        settings = SearchSettings.from_options(cfg, simulations=cfg["comparison_simulations"] or cfg["simulations"],
+                                               dirichlet_epsilon=0.0)
+        return AlphaZeroPlayer(self.game, network=network, **settings.options(),
+                               temperature=1.0 if temperature_plies else 0.0, temperature_plies=temperature_plies,
+                               seed=None)
 
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
         cfg, rundir = self.config, self.rundir
