@@ -33,25 +33,23 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import UsageError
-from plyground.match import play_game
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.recordio import record_from_json
 from plyground.stats import Score, elo_from_score
 from plyground.storage import copy_file, write_json
 
-from .actor_pool import ActorPool, make_actor_pool
-from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, game_spec, selfplay_groups, selfplay_spec, trainer_path
-from .batched import GameSpec, play_selfplay_games
+from .actor_pool import make_actor_pool
+from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec
+from .arena import Arena, InProcess
 from .compute import compute_threads
 from .examples import Examples
-from .models import build_network, load_model, network_evaluator, save_model
+from .models import build_network, load_model, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory
 from .gumbel import SEARCH_KIND_OPTIONS
-from .settings import SearchSettings, trainer_search_options
-from .search import PUCTSearch
-from .selfplay import SelfPlaySettings, play_selfplay_game
+from .playbook import Playbook, class_path
+from .settings import trainer_search_options
 
 #: Options baked into the network when the run starts; a resumed run must keep them.
 FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
@@ -62,6 +60,8 @@ class AlphaZeroTrainer(Trainer):
     name = "alphazero"
     description = "AlphaZero self-play training: PUCT self-play, network training, comparison gate (resumable)."
     produces = "alphazero:model={run}/best.npz"
+    #: how the games are played (expert iteration: with a Stockfish judge)
+    playbook_class: type[Playbook] = Playbook
     options = (
         # the source document's hyperparameters
         Option("iterations", int, 10, "training iterations (self-play, training, comparison)", min=1),
@@ -149,8 +149,9 @@ class AlphaZeroTrainer(Trainer):
         if options["backend"] == "ray":
             from .actors_ray import import_ray
             import_ray()                      # without the extra: one line now, before the run starts
-        self._pool: ActorPool | None = None
-        self._pool_made = False
+        #: how this run's games are played; workers build their own from the game and the options
+        self.playbook = self.playbook_class(self.game, self.config)
+        self._arena_made: Arena | None = None
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -247,7 +248,8 @@ class AlphaZeroTrainer(Trainer):
                              f"{state['best_iteration']} in {rundir.best_path}")
         finally:
             try:
-                self._close_actors()
+                self._close_arena()
+                self.close()
             finally:
                 rundir.release()
         return rundir.best_path
@@ -297,28 +299,11 @@ class AlphaZeroTrainer(Trainer):
             return
         if done:
             self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
-        network = load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
-        evaluate = network_evaluator(network)
-
-        def make_search() -> PUCTSearch:
-            return self._selfplay_search(evaluate)
-
+        load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
         names = (f"iter-{best_iteration:04d}",) * 2
         event = f"alphazero self-play, iteration {k}"
-
-        def spec(g: int) -> GameSpec:
-            return selfplay_spec(cfg["seed"], k, g, names, event)
-
-        pool = self._actors()
-        if pool is not None:
-            groups = selfplay_groups(done, target, cfg["parallel_games"], pool.size)
-            games = pool.selfplay(k, groups, rundir.best_path, names, event)
-        elif cfg["parallel_games"] > 1:
-            games = play_selfplay_games(self.game, (spec(g) for g in range(done, target)), make_search, evaluate,
-                                        self._selfplay_settings(), parallel_games=cfg["parallel_games"])
-        else:
-            games = self._one_at_a_time([spec(g) for g in range(done, target)], make_search(),
-                                        self._selfplay_settings())
+        arena = self._arena()
+        games = arena.selfplay(k, range(done, target), rundir.best_path, names, event, cfg["parallel_games"])
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
         # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
         finished: dict[int, tuple[Examples, GameRecord]] = {}
@@ -344,28 +329,11 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
                          f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}")
-        if pool is not None and pool.stats.seconds:
-            stats = pool.stats
+        if not arena.in_process and arena.stats.seconds:
+            stats, pool = arena.stats, arena.executor
             self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
                      f"{stats.mean_batch:.1f} leaves, {stats.evaluations / stats.seconds:.0f} evaluations/s per "
                      f"worker, network {100 * stats.network_share:.0f}% of their time")
-
-    def _selfplay_search(self, evaluate) -> PUCTSearch:
-        """The search tree of one self-play game (worker processes build theirs with this too)."""
-        return SearchSettings.from_options(self.config).build(evaluate)
-
-    def _selfplay_settings(self) -> SelfPlaySettings:
-        """How self-play games are played (a subclass may add an adjudicator)."""
-        cfg = self.config
-        return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"])
-
-    def _one_at_a_time(self, specs: list[GameSpec], search: PUCTSearch, settings: SelfPlaySettings):
-        """Self-play games played one after the other with one search (``parallel_games = 1``)."""
-        for spec in specs:
-            search.rng = spec.rng
-            examples, record = play_selfplay_game(self.game, search, spec.rng, settings, names=spec.names,
-                                                  tags=spec.tags)
-            yield spec.number, examples, record
 
     # ------------------------------------------------------------ training
     def _train(self, k: int) -> None:
@@ -444,14 +412,6 @@ class AlphaZeroTrainer(Trainer):
         return out_obs, out_pi
 
     # ------------------------------------------------------------ comparison
-    def _match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
-        cfg = self.config
-        settings = SearchSettings.from_options(cfg, simulations=cfg["comparison_simulations"] or cfg["simulations"],
-                                               dirichlet_epsilon=0.0)
-        return AlphaZeroPlayer(self.game, network=network, **settings.options(),
-                               temperature=1.0 if temperature_plies else 0.0, temperature_plies=temperature_plies,
-                               seed=None)
-
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
         cfg, rundir = self.config, self.rundir
         games = cfg["comparison_games"]
@@ -512,34 +472,16 @@ class AlphaZeroTrainer(Trainer):
         def tags(i: int) -> dict:
             return {"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)}
 
-        pool = self._actors()
-        if pool is not None:
-            new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
-            best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
-            yield from pool.matches([
-                MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
-                         names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
-                for i in numbers])
-            return
-        new_player = self._match_player(load_model(rundir.checkpoint_path(k), self.game), plies)
-        best_player = self._match_player(load_model(rundir.best_path, self.game), plies)
-        for i in numbers:
-            new_first = i % 2 == 0
-            pair, pair_names = ((new_player, best_player), names) if new_first else \
-                ((best_player, new_player), names[::-1])
-            record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
-                               seed=_seed(cfg["seed"], k, i, 2), adjudicator=self._match_adjudicator())
-            record.tags.update(tags(i))
-            yield i, record
+        new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
+        best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
+        yield from self._arena().matches([
+            MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
+                     names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
+            for i in numbers])
 
     def _gate_passes(self, percent: float) -> bool:
         """Whether a comparison score (percent) makes the new network the best."""
         return percent >= self.config["replace_threshold"]
-
-    def _match_adjudicator(self):
-        """``play_game``'s adjudicator for comparison and evaluation games (None: played out; a subclass
-        may end them early, e.g. by an engine's verdict)."""
-        return None
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
@@ -568,36 +510,23 @@ class AlphaZeroTrainer(Trainer):
         from plyground.registry import get_registry
         cfg, rundir = self.config, self.rundir
         opponent_spec = cfg["evaluation_opponent"]
-        pool = self._actors()
-        if pool is not None:
-            get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
-            agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
-            yield from pool.matches([
-                MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
-                         names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
-                for i in numbers])
-            return
-        opponent_player = get_registry().make_player(opponent_spec, self.game)
-        agent_player = self._match_player(load_model(rundir.best_path, self.game), 0)
-        try:
-            for i in numbers:
-                agent_first = i % 2 == 0
-                pair, pair_names = ((agent_player, opponent_player), names) if agent_first else \
-                    ((opponent_player, agent_player), names[::-1])
-                yield i, play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
-                                   seed=_seed(cfg["seed"], k, i, 3), adjudicator=self._match_adjudicator())
-        finally:
-            opponent_player.close()
+        get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
+        agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
+        yield from self._arena().matches([
+            MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
+                     names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
+            for i in numbers])
 
     # ------------------------------------------------------------ worker processes
-    def _actors(self) -> ActorPool | None:
-        """The pool of workers playing this run's games, started on first use; None: this process plays."""
-        if not self._pool_made:
+    def _arena(self) -> Arena:
+        """The arena playing this run's games, its workers started on first use (workers=1: this process)."""
+        if self._arena_made is None:
             cfg = self.config
-            setup = ActorSetup(trainer_path(type(self)), self._worker_game_spec(), dict(cfg))
-            self._pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
-            self._pool_made = True
-        return self._pool
+            setup = ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(cfg))
+            pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
+            self._arena_made = Arena(self.game, pool if pool is not None else
+                                     InProcess(SelfPlayActor(self.game, self.playbook)))
+        return self._arena_made
 
     def _worker_game_spec(self) -> str:
         """The spec from which workers rebuild the game (checked here, so a failure is one line, early)."""
@@ -617,24 +546,14 @@ class AlphaZeroTrainer(Trainer):
         load_model(path, self.game)          # a damaged file gets one clear line here, not in a worker
         return ModelBlob.read(path)
 
-    def _close_actors(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
-        self._pool, self._pool_made = None, False
-
-    @classmethod
-    def for_worker(cls, game: Game, config: dict[str, Any]) -> "AlphaZeroTrainer":
-        """This trainer without a run directory, in a worker process: its game-playing hooks
-        (``_selfplay_search``, ``_selfplay_settings``, ``_match_player``, ``_match_adjudicator``) and nothing
-        else.  Whatever those hooks hold (expert iteration: a Stockfish judge) is the worker's own, released
-        by :meth:`close`; nothing of the sort is ever sent between processes."""
-        trainer = cls.__new__(cls)
-        trainer.game, trainer.run_dir, trainer.config = game, None, dict(config)
-        trainer.log = lambda line: None
-        return trainer
+    def _close_arena(self) -> None:
+        if self._arena_made is not None:
+            self._arena_made.close()
+        self._arena_made = None
 
     def close(self) -> None:
-        """Release what the game-playing hooks hold (nothing here; a subclass's engine, say)."""
+        """Release what the playbook holds (expert iteration: its Stockfish judge)."""
+        self.playbook.close()
 
     # ------------------------------------------------------------ bookkeeping
     def _finish(self, k: int, state: dict, evaluation: dict | None) -> None:

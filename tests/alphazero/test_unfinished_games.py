@@ -11,6 +11,7 @@ from plyground import plugin_manager, registry
 from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
 from plyground.players.alphazero import AlphaZeroTrainer
+from plyground.players.alphazero.playbook import Playbook
 from plyground.protocols import Player
 
 TINY = {"network": "mlp:hidden=8,layers=1", "selfplay_games": 3, "simulations": 8, "epochs": 1,
@@ -44,11 +45,14 @@ class FailsAs(Player):
 
 
 def trainer_whose_candidate_fails(sides: tuple[int, ...]) -> type[AlphaZeroTrainer]:
-    class BrokenCandidate(AlphaZeroTrainer):
-        def _match_player(self, network, temperature_plies):
-            player = super()._match_player(network, temperature_plies)
+    class BrokenPlaybook(Playbook):
+        def match_player(self, network, temperature_plies):
+            player = super().match_player(network, temperature_plies)
             # The network trained this iteration (checkpoints of training are saved with role "candidate").
             return FailsAs(player, sides) if network.metadata.get("role") == "candidate" else player
+
+    class BrokenCandidate(AlphaZeroTrainer):
+        playbook_class = BrokenPlaybook
     return BrokenCandidate
 
 
