@@ -20,12 +20,18 @@ One iteration:
 resumes from what is on disk (finished replay chunks, the last epoch's
 checkpoint, finished comparison games), so a killed run loses at most the
 games and epoch in progress.
+
+The trainer composes roles, each in its own module: the search settings
+(``settings.py``), the playbook - how games are played, rebuilt by every
+worker (``playbook.py``) - the arena and its executors (``arena.py``), the
+learner (``learner.py``), the gate (``gate.py``) and the resumable pipeline of
+steps and phases (``pipeline.py``).  This class builds them from its options
+and keeps the run directory's books (metrics, plots, progress lines).
 """
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -36,12 +42,14 @@ from plyground.errors import UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.recordio import record_from_json
-from plyground.stats import Score, elo_from_score
 from plyground.storage import copy_file, write_json
 
 from .actor_pool import make_actor_pool
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec
 from .arena import Arena, InProcess
+from .gate import Gate, Tally
+from .learner import Learner, LearnerSettings
+from .pipeline import Phase, Pipeline, Step
 from .compute import compute_threads
 from .examples import Examples
 from .models import build_network, load_model, save_model
@@ -62,6 +70,8 @@ class AlphaZeroTrainer(Trainer):
     produces = "alphazero:model={run}/best.npz"
     #: how the games are played (expert iteration: with a Stockfish judge)
     playbook_class: type[Playbook] = Playbook
+    #: options baked into the network when the run starts; a resumed run must keep them
+    fixed_options: tuple[str, ...] = FIXED_OPTIONS
     options = (
         # the source document's hyperparameters
         Option("iterations", int, 10, "training iterations (self-play, training, comparison)", min=1),
@@ -142,15 +152,24 @@ class AlphaZeroTrainer(Trainer):
         self.rundir = RunDirectory(self.run_dir, game)
         self.log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
         self._check_resume()
-        self._iteration_started = time.perf_counter()
         if options["address"] is not None and options["backend"] != "ray":
             raise UsageError(f"trainer {self.name}: address={options['address']} is for backend=ray; set "
                              f"backend=ray or leave address out")
         if options["backend"] == "ray":
             from .actors_ray import import_ray
             import_ray()                      # without the extra: one line now, before the run starts
-        #: how this run's games are played; workers build their own from the game and the options
-        self.playbook = self.playbook_class(self.game, self.config)
+        cfg = self.config
+        # the roles: how games are played (workers build their own from the game and the options), who trains
+        # the network, who judges the new one, and the phases that drive them
+        self.playbook = self.playbook_class(self.game, cfg)
+        self.learner = Learner(self.game, LearnerSettings.from_options(cfg), lambda line: self.log(line))
+        self.gate = Gate(cfg["replace_threshold"])
+        self.pipeline = Pipeline(
+            self.rundir,
+            steps=[Step("bootstrap", self._bootstrap_done, self._bootstrap)],
+            phases=[Phase("selfplay", self._selfplay_phase), Phase("train", self._train_phase),
+                    Phase("compare", self._compare_phase), Phase("evaluate", self._evaluate_phase)],
+            iterations=cfg["iterations"])
         self._arena_made: Arena | None = None
 
     @classmethod
@@ -159,7 +178,7 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ run state
     def _fixed(self) -> dict[str, Any]:
-        return {name: self.config[name] for name in FIXED_OPTIONS}
+        return {name: self.config[name] for name in self.fixed_options}
 
     def _check_resume(self) -> None:
         state = self.rundir.read_state()
@@ -193,12 +212,14 @@ class AlphaZeroTrainer(Trainer):
         self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
         return state
 
-    def _bootstrap_if_asked(self, state: dict) -> dict:
-        """Train the initial network on teacher-labelled expert positions once (``bootstrap_games``)."""
+    def _bootstrap_done(self, state: dict) -> bool:
+        """Whether the bootstrap is done, not asked for, or too late (iteration 1 has begun)."""
+        return (self.config["bootstrap_games"] is None or bool(state.get("bootstrapped")) or state["iteration"] > 1
+                or state["phase"] != "selfplay" or bool(self.rundir.games_done(1)))
+
+    def _bootstrap(self, state: dict) -> dict:
+        """Train the initial network on teacher-labelled expert positions (``bootstrap_games``)."""
         cfg = self.config
-        if cfg["bootstrap_games"] is None or state.get("bootstrapped") or state["iteration"] > 1 \
-                or state["phase"] != "selfplay" or self.rundir.games_done(1):
-            return state
         from . import bootstrap
         folder = self.run_dir / "bootstrap"
         settings = bootstrap.BootstrapSettings(cfg["bootstrap_games"], cfg["bootstrap_teacher"],
@@ -220,15 +241,13 @@ class AlphaZeroTrainer(Trainer):
                        epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
                        role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=cfg["bootstrap_teacher"])
 
-        self._fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
-                  prefix="bootstrap:")
+        self.learner.fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
+                         prefix="bootstrap:")
         copy_file(checkpoint, self.rundir.best_path)
         write_json(folder / "summary.json", {
             "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
             "games": str(cfg["bootstrap_games"]), "epoch_losses": losses})
-        state = {**state, "bootstrapped": True}
-        self.rundir.write_state(state)
-        return state
+        return {**state, "bootstrapped": True}
 
     # ------------------------------------------------------------ the loop
     def run(self) -> Path:
@@ -237,12 +256,11 @@ class AlphaZeroTrainer(Trainer):
         try:
             with compute_threads(self.config["threads"]):
                 resumed = rundir.read_state() is not None
-                state = self._bootstrap_if_asked(self._start())
+                state = self.pipeline.run_steps(self._start())
                 total = self.config["iterations"]
                 if resumed and state["iteration"] <= total:
                     self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
-                while state["iteration"] <= total:
-                    state = self._iteration(state)
+                state = self.pipeline.run_iterations(state)
                 if state["iteration"] > total:
                     self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
                              f"{state['best_iteration']} in {rundir.best_path}")
@@ -254,33 +272,30 @@ class AlphaZeroTrainer(Trainer):
                 rundir.release()
         return rundir.best_path
 
-    def _iteration(self, state: dict) -> dict:
-        k = state["iteration"]
-        self._iteration_started = time.perf_counter()
-        if state["phase"] == "selfplay":
-            self._selfplay(k, state["best_iteration"])
-            state = {**state, "phase": "train"}
-            self.rundir.write_state(state)
-        if state["phase"] == "train":
-            self._train(k)
-            state = {**state, "phase": "compare"}
-            self.rundir.write_state(state)
-        if state["phase"] == "compare":
-            accepted, gate = self._compare(k, state["best_iteration"])
-            elo_before = state["best_elo"]
-            gate["candidate_elo"] = elo_before + gate["elo_diff"]
-            if accepted:
-                copy_file(self.rundir.checkpoint_path(k), self.rundir.best_path)
-                state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
-            state = {**state, "phase": "evaluate", "gate": gate, "accepted": accepted}
-            self.rundir.write_state(state)
-        if state["phase"] == "evaluate":
-            evaluation = self._evaluate(k) if state.get("accepted") else None
-            self._finish(k, state, evaluation)
-            state = {key: value for key, value in state.items() if key not in ("gate", "accepted")}
-            state = {**state, "iteration": k + 1, "phase": "selfplay"}
-            self.rundir.write_state(state)
+    # ------------------------------------------------------------ the phases of an iteration
+    def _selfplay_phase(self, state: dict) -> dict:
+        self._selfplay(state["iteration"], state["best_iteration"])
         return state
+
+    def _train_phase(self, state: dict) -> dict:
+        k = state["iteration"]
+        self.learner.train_iteration(self.rundir, k, self._prefix(k))
+        return state
+
+    def _compare_phase(self, state: dict) -> dict:
+        k = state["iteration"]
+        accepted, gate = self._compare(k, state["best_iteration"])
+        gate["candidate_elo"] = state["best_elo"] + gate["elo_diff"]
+        if accepted:
+            copy_file(self.rundir.checkpoint_path(k), self.rundir.best_path)
+            state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
+        return {**state, "gate": gate, "accepted": accepted}
+
+    def _evaluate_phase(self, state: dict) -> dict:
+        k = state["iteration"]
+        evaluation = self._evaluate(k) if state.get("accepted") else None
+        self._finish(k, state, evaluation)
+        return {key: value for key, value in state.items() if key not in ("gate", "accepted")}
 
     def _prefix(self, k: int) -> str:
         return f"[iter {k}/{self.config['iterations']}]"
@@ -335,82 +350,6 @@ class AlphaZeroTrainer(Trainer):
                      f"{stats.mean_batch:.1f} leaves, {stats.evaluations / stats.seconds:.0f} evaluations/s per "
                      f"worker, network {100 * stats.network_share:.0f}% of their time")
 
-    # ------------------------------------------------------------ training
-    def _train(self, k: int) -> None:
-        cfg, rundir = self.config, self.rundir
-        checkpoint = rundir.checkpoint_path(k)
-        if checkpoint.exists():
-            network = load_model(checkpoint, self.game)
-            meta = network.metadata
-        else:
-            network = load_model(rundir.checkpoint_path(k - 1), self.game)
-            meta = {}
-        losses = list(meta.get("epoch_losses", [])) if checkpoint.exists() else []
-        if len(losses) >= cfg["epochs"]:
-            return
-        window = range(max(1, k - cfg["replay_window"] + 1), k + 1)
-        data = Examples.concatenate([e for e, _ in rundir.iter_chunks(window)], tuple(self.game.observation_shape))
-        self.log(f"{self._prefix(k)} training on {len(data)} examples (iterations {window.start}-{window.stop - 1})"
-                 + (f", from epoch {len(losses) + 1}" if losses else ""))
-        family = Spec.parse(cfg["network"]).name
-
-        def save(epoch_losses: list[dict]) -> None:
-            save_model(network, checkpoint, self.game, family, iteration=k, epochs_done=len(epoch_losses),
-                       epoch_losses=epoch_losses, examples=len(data), role="candidate")
-
-        self._fit(network, data, losses, cfg["epochs"], seed_parts=(cfg["seed"], k), save=save,
-                  prefix=self._prefix(k))
-
-    def _fit(self, network, data: Examples, losses: list[dict], epochs: int, *, seed_parts: tuple[int, ...],
-             save: Callable[[list[dict]], None], prefix: str) -> None:
-        """Train ``network`` on ``data`` from epoch ``len(losses) + 1`` to ``epochs``; after each epoch its
-        mean losses are appended to ``losses`` and ``save(losses)`` checkpoints (so a kill loses one epoch)."""
-        cfg = self.config
-        n = len(data)
-        augment = cfg["augment"] and self._has_symmetries()
-        batch_size = min(cfg["batch_size"], n)
-        for epoch in range(len(losses), epochs):
-            rng = np.random.default_rng([*seed_parts, epoch, 1])
-            order = rng.permutation(n)
-            steps = max(1, n // batch_size)      # drop the last partial batch
-            sums = {"loss": 0.0, "value_loss": 0.0, "policy_loss": 0.0}
-            started, last_line = time.perf_counter(), time.perf_counter()
-            for step in range(steps):
-                idx = order[step * batch_size:(step + 1) * batch_size]
-                observations = data.observations[idx]
-                policies = data.dense_policies(idx, self.game.num_actions)
-                if augment:
-                    observations, policies = self._augment(observations, policies, rng)
-                result = network.train_step(observations, policies, data.values[idx])
-                for key in sums:
-                    sums[key] += float(result.get(key, 0.0))
-                now = time.perf_counter()
-                if now - last_line >= 30.0:     # long epochs (a bootstrap) show progress too
-                    last_line = now
-                    rate = (now - started) / (step + 1)
-                    self.log(f"{prefix} epoch {epoch + 1}/{epochs}: step {step + 1}/{steps}, loss "
-                             f"{sums['loss'] / (step + 1):.4f}; epoch ETA {format_duration(rate * (steps - step - 1))}")
-            epoch_losses = {key: value / steps for key, value in sums.items()}
-            epoch_losses["steps"] = steps
-            losses.append(epoch_losses)
-            save(losses)
-            self.log(f"{prefix} epoch {epoch + 1}/{epochs}: loss {epoch_losses['loss']:.4f} "
-                     f"(value {epoch_losses['value_loss']:.4f}, policy {epoch_losses['policy_loss']:.4f}), "
-                     f"{steps} steps in {format_duration(time.perf_counter() - started)}")
-
-    def _has_symmetries(self) -> bool:
-        shape = tuple(self.game.observation_shape)
-        return len(self.game.augment(np.zeros(shape, np.float32), np.zeros(self.game.num_actions, np.float32))) > 1
-
-    def _augment(self, observations: np.ndarray, policies: np.ndarray,
-                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        out_obs = np.empty_like(observations)
-        out_pi = np.empty_like(policies)
-        for i in range(len(observations)):
-            copies = self.game.augment(observations[i], policies[i])
-            out_obs[i], out_pi[i] = copies[int(rng.integers(len(copies)))]
-        return out_obs, out_pi
-
     # ------------------------------------------------------------ comparison
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
         cfg, rundir = self.config, self.rundir
@@ -433,18 +372,11 @@ class AlphaZeroTrainer(Trainer):
                     continue
                 last_line = now
                 rate = (now - started) / (i + 1 - done_before)
-                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {_tally(finished).text()}; "
+                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {Tally.of(finished).text()}; "
                          f"phase ETA {format_duration(rate * (games - i - 1))}")
-        tally = _tally(finished[:games])
-        score = tally.score
-        if games == 0:
-            accepted, percent = True, 100.0
-        elif not score.games:      # nothing to judge the new network by: keep the network that is known to work
-            accepted, percent = False, None
-        else:
-            percent = 100.0 * score.score
-            accepted = self._gate_passes(percent)
-        diff = _elo_diff(score)
+        verdict = self.gate.judge(finished, games)
+        accepted, percent, tally = verdict.accepted, verdict.percent, verdict.tally
+        score, diff = tally.score, tally.elo_diff
         self._log_verdict(k, best_iteration, accepted, percent, diff, tally)
         return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses,
                           "unfinished": tally.unfinished, "score": percent, "elo_diff": diff,
@@ -479,10 +411,6 @@ class AlphaZeroTrainer(Trainer):
                      names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
             for i in numbers])
 
-    def _gate_passes(self, percent: float) -> bool:
-        """Whether a comparison score (percent) makes the new network the best."""
-        return percent >= self.config["replace_threshold"]
-
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
         cfg, rundir = self.config, self.rundir
@@ -497,13 +425,13 @@ class AlphaZeroTrainer(Trainer):
             for i, record in self._evaluation_games(k, range(len(finished), games), names):
                 finished.append({"record": record.to_json(), "new_first": i % 2 == 0})
                 rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
-        tally = _tally(finished[:games])
+        tally = Tally.of(finished[:games])
         score = tally.score
         self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {tally.text()}{tally.unfinished_note()}")
         counted = score.games > 0
         return {"opponent": opponent_spec, "wins": score.wins, "draws": score.draws, "losses": score.losses,
                 "unfinished": tally.unfinished, "score": 100.0 * score.score if counted else None,
-                "elo": _elo_diff(score) if counted else None}
+                "elo": tally.elo_diff if counted else None}
 
     def _evaluation_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
         """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games), in order."""
@@ -572,7 +500,7 @@ class AlphaZeroTrainer(Trainer):
             "best_iteration": state["best_iteration"],
             "gate_elo": state["best_elo"],
             "evaluation": evaluation,
-            "seconds": round(time.perf_counter() - self._iteration_started, 2),
+            "seconds": round(time.perf_counter() - self.pipeline.iteration_started, 2),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
         rundir.write_metrics(row)
@@ -591,49 +519,6 @@ class AlphaZeroTrainer(Trainer):
         if not seconds or remaining <= 0:
             return ""
         return f"; {remaining} more iteration(s), about {format_duration(remaining * float(np.median(seconds)))}"
-
-
-@dataclass(frozen=True)
-class Tally:
-    """Comparison or evaluation games from the first-named side: the score of the finished games and the
-    unfinished ones apart (a crashed player or worker is no draw: counting it as one would pull every
-    score towards 50% and could let a broken network through the gate)."""
-
-    score: Score
-    unfinished: int = 0
-    first_failure: str = ""       # why the first unfinished game stopped
-
-    def text(self) -> str:
-        """``6 W 2 D 1 L, 1 unfinished (not counted), score 72.2%``."""
-        s = self.score
-        unfinished = f", {self.unfinished} unfinished (not counted)" if self.unfinished else ""
-        score = f"score {s.score:.1%}" if s.games else "no finished game to score"
-        return f"{s.wins} W {s.draws} D {s.losses} L{unfinished}, {score}"
-
-    def unfinished_note(self) -> str:
-        """Why games went uncounted, for a phase's last line (empty when all finished)."""
-        return f"; first unfinished game: {self.first_failure}" if self.unfinished else ""
-
-
-def _tally(games: list[dict]) -> Tally:
-    wins = draws = losses = unfinished = 0
-    first_failure = ""
-    for game in games:
-        record = record_from_json(game["record"])
-        if not record.finished:
-            unfinished += 1
-            first_failure = first_failure or record.reason or "no reason recorded"
-            continue
-        s = record.score(0 if game["new_first"] else 1)
-        wins, draws, losses = wins + (s == 1.0), draws + (s == 0.5), losses + (s == 0.0)
-    return Tally(Score(wins, draws, losses), unfinished, first_failure)
-
-
-def _elo_diff(score: Score) -> float:
-    """Elo difference from a score, with half a point of prior on each side so 100% stays finite."""
-    if not score.games:
-        return 0.0
-    return elo_from_score((score.points + 0.5) / (score.games + 1))
 
 
 def _seed(*parts: int) -> int:
