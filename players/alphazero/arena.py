@@ -47,7 +47,6 @@ class InProcess:
 
     def __init__(self, actor: SelfPlayActor) -> None:
         self.actor = actor
-        self.workers: list = []
 
     def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, tuple]]:
         for job in jobs:
