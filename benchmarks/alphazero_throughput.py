@@ -33,7 +33,9 @@ from pathlib import Path
 
 from plyground.options import Spec, resolve_options
 from plyground.players.alphazero.actor_pool import LocalActorPool
-from plyground.players.alphazero.actors import ActorSetup, game_spec, selfplay_groups, selfplay_spec, trainer_path
+from plyground.players.alphazero.actors import ActorSetup, game_spec, selfplay_spec
+from plyground.players.alphazero.arena import Arena
+from plyground.players.alphazero.playbook import Playbook, class_path
 from plyground.players.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import build_network, load_model, network_evaluator, save_model
@@ -67,24 +69,23 @@ def trainer_config(path: Path, args) -> tuple[dict, str, str]:
 
 def in_process(game, model: Path, config: dict, games: int, parallel: int) -> tuple[BatchStats, float, int, float]:
     """The trainer's in-process self-play: the batched driver with ``parallel`` games at a time."""
-    hooks = AlphaZeroTrainer.for_worker(game, config)
+    playbook = Playbook(game, config)
     evaluate = network_evaluator(load_model(model, game))
     stats = BatchStats()
     specs = [selfplay_spec(config["seed"], 1, g, NAMES, EVENT) for g in range(games)]
     started, cpu, plies = time.perf_counter(), time.process_time(), 0
-    for _, _, record in play_selfplay_games(game, specs, lambda: hooks._selfplay_search(evaluate), evaluate,
-                                            hooks._selfplay_settings(), parallel_games=parallel, stats=stats):
+    for _, _, record in play_selfplay_games(game, specs, lambda: playbook.selfplay_search(evaluate), evaluate,
+                                            playbook.selfplay_settings(), parallel_games=parallel, stats=stats):
         plies += len(record.moves)
     return stats, time.perf_counter() - started, plies, time.process_time() - cpu
 
 
-def on_workers(pool: LocalActorPool, model: Path, config: dict, games: int) -> tuple[BatchStats, float, int, float]:
+def on_workers(arena: Arena, model: Path, config: dict, games: int) -> tuple[BatchStats, float, int, float]:
     """The trainer's worker pool: groups of ``parallel_games`` handed to whichever worker is free."""
-    groups = selfplay_groups(0, games, config["parallel_games"], pool.size)
     started, plies = time.perf_counter(), 0
-    for _, _, record in pool.selfplay(1, groups, model, NAMES, EVENT):
+    for _, _, record in arena.selfplay(1, range(games), model, NAMES, EVENT, config["parallel_games"]):
         plies += len(record.moves)
-    return pool.stats, time.perf_counter() - started, plies, pool.cpu_seconds
+    return arena.stats, time.perf_counter() - started, plies, arena.cpu_seconds
 
 
 def row(label: str, stats: BatchStats, wall: float, games: int, plies: int, cpu: float) -> str:
@@ -124,17 +125,18 @@ def main() -> None:
               f"{config['simulations']} simulations per move, leaf_batch {config['leaf_batch']}, parallel_games "
               f"{config['parallel_games']}, max_plies {config['max_plies']}; one BLAS thread per process; "
               f"{os.cpu_count()} cores, load average {load:.1f} at the start")
-        setup = ActorSetup(trainer_path(AlphaZeroTrainer), game_spec(game), config)
+        setup = ActorSetup(class_path(Playbook), game_spec(game), config)
         pool = LocalActorPool(setup, args.workers, lambda line: None)
+        arena = Arena(game, pool)
         modes = {"one": lambda: in_process(game, model, config, args.games, 1),
                  "batched": lambda: in_process(game, model, config, args.games, config["parallel_games"]),
-                 "workers": lambda: on_workers(pool, model, config, args.games)}
+                 "workers": lambda: on_workers(arena, model, config, args.games)}
         results: dict[str, tuple] = {}
         try:
             with compute_threads(1):
                 in_process(game, model, config, 2, 2)                     # compile and warm up
                 started = time.perf_counter()
-                list(pool.selfplay(1, [(g,) for g in range(args.workers)], model, NAMES, EVENT))
+                list(arena.selfplay(1, range(args.workers), model, NAMES, EVENT, 1))
                 startup = time.perf_counter() - started
                 for _ in range(args.repeat):
                     for mode, measure in modes.items():

@@ -20,18 +20,12 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait as wait_for_connections
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from plyground.errors import PlygroundError, UsageError
-from plyground.protocols import GameRecord
 
-from .actors import (ActorSetup, Job, MatchJob, ModelBlob, SelfPlayActor, SelfPlayJob, add_stats, error_message,
-                     job_messages, with_models_known)
-from .batched import BatchStats
+from .actors import ActorSetup, Job, SelfPlayActor, error_message, job_messages, with_models_known
 from .compute import compute_threads
-from .examples import Examples
-from plyground.recordio import record_from_json
 
 BACKENDS = ("local", "ray")
 
@@ -84,8 +78,6 @@ class ActorPool:
     def __init__(self, setup: ActorSetup, size: int, log: Callable[[str], None]) -> None:
         self.setup, self.size, self.log = setup, size, log
         self.workers: list[Worker] = []
-        self.stats = BatchStats()          # of the last self-play phase, summed over the workers
-        self.cpu_seconds = 0.0             # the same: the workers' CPU time
 
     # ------------------------------------------------------------ what a backend provides
     def _start(self, workers: list[Worker]) -> None:
@@ -167,35 +159,6 @@ class ActorPool:
         self._stop(abort)
         self.workers = []
 
-    # ------------------------------------------------------------ the trainer's phases
-    def selfplay(self, iteration: int, groups: Sequence[tuple[int, ...]], model: Path, names: tuple[str, str],
-                 event: str) -> Iterator[tuple[int, Examples, GameRecord]]:
-        """Play the self-play groups with the network file ``model``; yields each game as it finishes."""
-        blob = ModelBlob.read(model)
-        self.stats, self.cpu_seconds = BatchStats(), 0.0
-        jobs = [SelfPlayJob(iteration, tuple(group), blob, names, event) for group in groups]
-        for _, message in self.run(jobs):
-            if message[0] == "game":
-                _, number, arrays, record = message
-                yield number, Examples.from_arrays(arrays), record_from_json(record)
-            elif message[0] == "done":
-                add_stats(self.stats, message[1])
-                self.cpu_seconds += message[1]["cpu_seconds"]
-
-    def matches(self, jobs: Sequence[MatchJob]) -> Iterator[tuple[int, GameRecord]]:
-        """Play the match games; yields ``(index, record)`` in index order (a finished game waits for the
-        earlier ones, so what is saved is always games 0, 1, ... - what a resumed run counts)."""
-        waiting: dict[int, GameRecord] = {}
-        order = sorted(job.index for job in jobs)
-        position = 0
-        for _, message in self.run(jobs):
-            if message[0] != "match":
-                continue
-            waiting[message[1]] = record_from_json(message[2])
-            while position < len(order) and order[position] in waiting:
-                yield order[position], waiting.pop(order[position])
-                position += 1
-
 
 # ------------------------------------------------------------------ the local backend
 class LocalActorPool(ActorPool):
@@ -266,7 +229,7 @@ def worker_main(connection: Connection, setup: ActorSetup, parent: int) -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))   # runs the cleanup below
     with compute_threads(1):                            # one BLAS thread per worker: the cores are shared
         try:
-            actor = SelfPlayActor(setup)
+            actor = SelfPlayActor.from_setup(setup)
         except Exception as exc:
             connection.send(error_message(exc))
             return

@@ -9,7 +9,7 @@ the trainer's class and options, network files as bytes, lists of game
 numbers - and sends back plain data: each game's examples as arrays and its
 record as JSON, as soon as it finishes.  Nothing holding a process or a file
 (a Stockfish judge, an open network) crosses a process boundary: the actor
-builds its own through the trainer's hooks (:meth:`AlphaZeroTrainer.for_worker`).
+builds its own :class:`~.playbook.Playbook` from the game and the options.
 
 Self-play games are handed out in groups (:func:`selfplay_groups`); an actor
 plays a group with the batched driver, its games' leaves in one network call.
@@ -20,7 +20,6 @@ so they do not depend on which worker played it, or when.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import tempfile
 import time
 import traceback
@@ -37,6 +36,7 @@ from plyground.protocols import Game
 
 from .batched import BatchStats, GameSpec, play_selfplay_games
 from .models import load_model, network_evaluator
+from .playbook import Playbook, import_class
 
 #: How many networks an actor keeps loaded (a comparison needs two at once).
 _NETWORKS_KEPT = 4
@@ -45,9 +45,9 @@ _NETWORKS_KEPT = 4
 # ------------------------------------------------------------------ what an actor is given
 @dataclass(frozen=True)
 class ActorSetup:
-    """Sent once to every actor: enough to rebuild the game and the trainer's game-playing hooks."""
+    """Sent once to every actor: enough to rebuild the game and the run's playbook."""
 
-    trainer: str                 # "module:Class" of the trainer
+    playbook: str                # "module:Class" of the run's Playbook
     game: str                    # game spec, e.g. "chess:encoding=deep_pepper"
     config: dict                 # the trainer's resolved options
 
@@ -77,6 +77,7 @@ class SelfPlayJob:
     model: ModelBlob
     names: tuple[str, str]
     event: str
+    parallel_games: int | None = None     # games advanced together (none: the whole group)
 
     def describe(self) -> str:
         return f"self-play {_numbers_text(self.numbers)} of iteration {self.iteration}"
@@ -116,7 +117,7 @@ def with_models_known(job: Job, known: set[str]) -> Job:
     if isinstance(job, SelfPlayJob):
         model = job.model.without_data() if job.model.digest in known else job.model
         known.add(job.model.digest)
-        return SelfPlayJob(job.iteration, job.numbers, model, job.names, job.event)
+        return SelfPlayJob(job.iteration, job.numbers, model, job.names, job.event, job.parallel_games)
     sides = []
     for side in job.sides:
         if side.model is not None:
@@ -173,25 +174,22 @@ def _option_text(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def trainer_path(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
-
-
-def _import_class(path: str) -> type:
-    module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
 # ------------------------------------------------------------------ the actor
 class SelfPlayActor:
-    """Plays the jobs it is given with the trainer's own hooks; one lives in each worker."""
+    """Plays the jobs it is given by the run's playbook; one lives in each worker (and one in the trainer's
+    process when it plays the games itself)."""
 
-    def __init__(self, setup: ActorSetup) -> None:
-        from plyground.registry import get_registry
-        self.game = get_registry().make_game(setup.game)
-        self.trainer = _import_class(setup.trainer).for_worker(self.game, setup.config)
+    def __init__(self, game: Game, playbook: Playbook) -> None:
+        self.game, self.playbook = game, playbook
         self._networks: OrderedDict[str, Any] = OrderedDict()
         self._folder = tempfile.TemporaryDirectory(prefix="plyground-actor-")
+
+    @classmethod
+    def from_setup(cls, setup: ActorSetup) -> "SelfPlayActor":
+        """The actor of a worker process: the game and the playbook rebuilt from plain data."""
+        from plyground.registry import get_registry
+        game = get_registry().make_game(setup.game)
+        return cls(game, import_class(setup.playbook)(game, setup.config))
 
     def run(self, job: Job) -> Iterator[tuple]:
         """The messages of ``job``: ``("game", number, arrays, record)`` per self-play game or
@@ -203,7 +201,7 @@ class SelfPlayActor:
         raise TypeError(f"an actor cannot play {type(job).__name__}")
 
     def close(self) -> None:
-        self.trainer.close()
+        self.playbook.close()
         self._folder.cleanup()
 
     def _network(self, blob: ModelBlob):
@@ -225,12 +223,12 @@ class SelfPlayActor:
     def _selfplay(self, job: SelfPlayJob) -> Iterator[tuple]:
         cpu = time.process_time()
         evaluate = network_evaluator(self._network(job.model))
-        settings = self.trainer._selfplay_settings()   # expert iteration: this actor's own Stockfish judge
-        seed = self.trainer.config["seed"]
+        settings = self.playbook.selfplay_settings()   # expert iteration: this actor's own Stockfish judge
+        seed = self.playbook.config["seed"]
         specs = [selfplay_spec(seed, job.iteration, g, job.names, job.event) for g in job.numbers]
         stats = BatchStats()
-        games = play_selfplay_games(self.game, specs, lambda: self.trainer._selfplay_search(evaluate), evaluate,
-                                    settings, parallel_games=len(specs), stats=stats)
+        games = play_selfplay_games(self.game, specs, lambda: self.playbook.selfplay_search(evaluate), evaluate,
+                                    settings, parallel_games=job.parallel_games or len(specs), stats=stats)
         for number, examples, record in games:
             yield "game", number, examples.arrays(), record.to_json()
         yield "done", {**stats_to_dict(stats), "cpu_seconds": time.process_time() - cpu}
@@ -242,7 +240,7 @@ class SelfPlayActor:
             for side in job.sides:
                 players.append(self._player(side))
             record = play_game(self.game, players, names=job.names, max_plies=job.max_plies, seed=job.seed,
-                               adjudicator=self.trainer._match_adjudicator())
+                               adjudicator=self.playbook.match_adjudicator())
         finally:
             for player in players:
                 player.close()
@@ -252,7 +250,7 @@ class SelfPlayActor:
 
     def _player(self, side: MatchSide):
         if side.model is not None:
-            return self.trainer._match_player(self._network(side.model), side.temperature_plies)
+            return self.playbook.match_player(self._network(side.model), side.temperature_plies)
         from plyground.registry import get_registry
         return get_registry().make_player(side.spec, self.game)
 

@@ -45,7 +45,7 @@ class RayActor:
         self.actor: SelfPlayActor | None = None
         self.failure: tuple | None = None
         try:
-            self.actor = SelfPlayActor(setup)
+            self.actor = SelfPlayActor.from_setup(setup)
         except Exception as exc:              # reported by hello(), so the trainer can name the cause
             self.failure = error_message(exc)
 

@@ -14,22 +14,11 @@ from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, 
 
 from .compute import limit_blas
 from .models import load_model, network_evaluator, resolve_model_path
-from .gumbel import SEARCH_KIND_OPTIONS, GumbelSearch, build_search
+from .gumbel import SEARCH_KIND_OPTIONS, GumbelSearch
+from .settings import DIRICHLET_EPSILON, SEARCH_OPTIONS, SearchSettings
 
 #: The State methods the search calls, beyond the learner encodings.
 REQUIRED_STATE_API = SEARCH_STATE_API + ("observation", "action_index")
-
-SEARCH_OPTIONS = (
-    Option("simulations", int, 200, "simulations per move (the match budget overrides it)", min=1, max=10**9),
-    Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
-    Option("fpu", float, 0.2, "first-play urgency: an unvisited move is valued at its parent's value "
-           "minus this", min=-2.0, max=2.0),
-    Option("leaf_batch", int, 8, "leaves evaluated per network call (virtual loss spreads them)", min=1, max=1024),
-    Option("dirichlet_alpha", float, 0.3, "Dirichlet noise concentration at the root", min=1e-6, max=100.0),
-    Option("cache_size", int, 100_000, "network evaluations remembered by position (0: no cache)", min=0),
-    Option("repetition_draws", bool, True, "the search values a return to a position of the game (or of "
-           "the line searched) as a draw, so a side that is ahead does not go round in circles"),
-)
 
 
 class AlphaZeroPlayer(Player):
@@ -47,8 +36,7 @@ class AlphaZeroPlayer(Player):
                "noise on)", min=0.0, max=100.0),
         Option("temperature_plies", int, None, "apply the temperature only in the first N plies of the game "
                "(none: every move)", min=0, optional=True),
-        Option("dirichlet_epsilon", float, 0.0, "weight of Dirichlet noise in the root priors "
-               "(self-play uses it; 0 for play)", min=0.0, max=1.0),
+        DIRICHLET_EPSILON,
         Option("reuse", bool, True, "keep the searched subtree between moves"),
         Option("threads", int, 1, "BLAS threads for the network (1 is fastest for small networks and on "
                "busy machines)", min=1, max=256),
@@ -69,8 +57,8 @@ class AlphaZeroPlayer(Player):
         self.network = network
         self._rng = np.random.default_rng(options["seed"])
         evaluate = limit_blas(network_evaluator(network), options["threads"])
-        self.search = build_search(evaluate, options, simulations=options["simulations"],
-                                   dirichlet_epsilon=options["dirichlet_epsilon"], rng=self._rng)
+        self.settings = SearchSettings.from_options(options)
+        self.search = self.settings.build(evaluate, rng=self._rng)
         self._analysis: dict | None = None
 
     @classmethod

@@ -20,12 +20,18 @@ One iteration:
 resumes from what is on disk (finished replay chunks, the last epoch's
 checkpoint, finished comparison games), so a killed run loses at most the
 games and epoch in progress.
+
+The trainer composes roles, each in its own module: the search settings
+(``settings.py``), the playbook - how games are played, rebuilt by every
+worker (``playbook.py``) - the arena and its executors (``arena.py``), the
+learner (``learner.py``), the gate (``gate.py``) and the resumable pipeline of
+steps and phases (``pipeline.py``).  This class builds them from its options
+and keeps the run directory's books (metrics, plots, progress lines).
 """
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -33,24 +39,25 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import UsageError
-from plyground.match import play_game
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.recordio import record_from_json
-from plyground.stats import Score, elo_from_score
 from plyground.storage import copy_file, write_json
 
-from .actor_pool import ActorPool, make_actor_pool
-from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, game_spec, selfplay_groups, selfplay_spec, trainer_path
-from .batched import GameSpec, play_selfplay_games
+from .actor_pool import make_actor_pool
+from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec
+from .arena import Arena, InProcess
+from .gate import Gate, Tally
+from .learner import Learner, LearnerSettings
+from .pipeline import Phase, Pipeline, Step
 from .compute import compute_threads
 from .examples import Examples
-from .models import build_network, load_model, network_evaluator, save_model
+from .models import build_network, load_model, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory
-from .gumbel import SEARCH_KIND_OPTIONS, TRAINER_SEARCH_KIND_OPTIONS, build_search
-from .search import PUCTSearch
-from .selfplay import SelfPlaySettings, play_selfplay_game
+from .gumbel import SEARCH_KIND_OPTIONS
+from .playbook import Playbook, class_path
+from .settings import trainer_search_options
 
 #: Options baked into the network when the run starts; a resumed run must keep them.
 FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
@@ -61,12 +68,15 @@ class AlphaZeroTrainer(Trainer):
     name = "alphazero"
     description = "AlphaZero self-play training: PUCT self-play, network training, comparison gate (resumable)."
     produces = "alphazero:model={run}/best.npz"
+    #: how the games are played (expert iteration: with a Stockfish judge)
+    playbook_class: type[Playbook] = Playbook
+    #: options baked into the network when the run starts; a resumed run must keep them
+    fixed_options: tuple[str, ...] = FIXED_OPTIONS
     options = (
         # the source document's hyperparameters
         Option("iterations", int, 10, "training iterations (self-play, training, comparison)", min=1),
         Option("selfplay_games", int, 50, "self-play games per iteration", min=1),
-        Option("simulations", int, 100, "MCTS simulations per self-play move", min=2, max=10**7),
-        Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
+        *trainer_search_options("simulations", "c_puct"),
         Option("comparison_games", int, 20, "games new network vs best per iteration (0: always accept)", min=0),
         Option("replace_threshold", float, 55.0, "score in percent the new network needs to become the best",
                min=0.0, max=100.0),
@@ -85,20 +95,14 @@ class AlphaZeroTrainer(Trainer):
         Option("network", str, "resnet:channels=32,blocks=3", "network plugin and its options, "
                "e.g. resnet:channels=64,blocks=6 or mlp:hidden=128,layers=2"),
         # search and self-play
-        Option("fpu", float, 0.2, "first-play urgency: unvisited moves are valued at the parent's value "
-               "minus this", min=-2.0, max=2.0),
-        Option("leaf_batch", int, 8, "leaves evaluated per network call", min=1, max=1024),
+        *trainer_search_options("fpu", "leaf_batch"),
         Option("temperature_plies", int, 10, "self-play: tau = 1 for the first N plies, then 0", min=0),
-        Option("dirichlet_alpha", float, 1.0, "Dirichlet noise concentration at the self-play root",
-               min=1e-6, max=100.0),
-        Option("dirichlet_epsilon", float, 0.25, "weight of the Dirichlet noise at the self-play root",
-               min=0.0, max=1.0),
+        *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
         Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
                "plies", min=1, optional=True),
-        Option("cache_size", int, 100_000, "network evaluations remembered by position during a phase", min=0),
-        Option("repetition_draws", bool, True, "searches value a return to an earlier position of the game or "
-               "line as a draw (no aimless cycling when ahead)"),
-        *TRAINER_SEARCH_KIND_OPTIONS,   # puct or gumbel, in self-play, comparison and evaluation games
+        *trainer_search_options("cache_size", "repetition_draws"),
+        # puct or gumbel, in self-play, comparison and evaluation games
+        *trainer_search_options(*(o.name for o in SEARCH_KIND_OPTIONS)),
         # comparison and evaluation
         Option("comparison_simulations", int, None, "simulations per move in comparison and evaluation "
                "games (none: simulations)", min=1, optional=True),
@@ -148,15 +152,25 @@ class AlphaZeroTrainer(Trainer):
         self.rundir = RunDirectory(self.run_dir, game)
         self.log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
         self._check_resume()
-        self._iteration_started = time.perf_counter()
         if options["address"] is not None and options["backend"] != "ray":
             raise UsageError(f"trainer {self.name}: address={options['address']} is for backend=ray; set "
                              f"backend=ray or leave address out")
         if options["backend"] == "ray":
             from .actors_ray import import_ray
             import_ray()                      # without the extra: one line now, before the run starts
-        self._pool: ActorPool | None = None
-        self._pool_made = False
+        cfg = self.config
+        # the roles: how games are played (workers build their own from the game and the options), who trains
+        # the network, who judges the new one, and the phases that drive them
+        self.playbook = self.playbook_class(self.game, cfg)
+        self.learner = Learner(self.game, LearnerSettings.from_options(cfg), lambda line: self.log(line))
+        self.gate = Gate(cfg["replace_threshold"])
+        self.pipeline = Pipeline(
+            self.rundir,
+            steps=[Step("bootstrap", self._bootstrap_done, self._bootstrap)],
+            phases=[Phase("selfplay", self._selfplay_phase), Phase("train", self._train_phase),
+                    Phase("compare", self._compare_phase), Phase("evaluate", self._evaluate_phase)],
+            iterations=cfg["iterations"])
+        self._arena_made: Arena | None = None
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -164,7 +178,7 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ run state
     def _fixed(self) -> dict[str, Any]:
-        return {name: self.config[name] for name in FIXED_OPTIONS}
+        return {name: self.config[name] for name in self.fixed_options}
 
     def _check_resume(self) -> None:
         state = self.rundir.read_state()
@@ -198,12 +212,14 @@ class AlphaZeroTrainer(Trainer):
         self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
         return state
 
-    def _bootstrap_if_asked(self, state: dict) -> dict:
-        """Train the initial network on teacher-labelled expert positions once (``bootstrap_games``)."""
+    def _bootstrap_done(self, state: dict) -> bool:
+        """Whether the bootstrap is done, not asked for, or too late (iteration 1 has begun)."""
+        return (self.config["bootstrap_games"] is None or bool(state.get("bootstrapped")) or state["iteration"] > 1
+                or state["phase"] != "selfplay" or bool(self.rundir.games_done(1)))
+
+    def _bootstrap(self, state: dict) -> dict:
+        """Train the initial network on teacher-labelled expert positions (``bootstrap_games``)."""
         cfg = self.config
-        if cfg["bootstrap_games"] is None or state.get("bootstrapped") or state["iteration"] > 1 \
-                or state["phase"] != "selfplay" or self.rundir.games_done(1):
-            return state
         from . import bootstrap
         folder = self.run_dir / "bootstrap"
         settings = bootstrap.BootstrapSettings(cfg["bootstrap_games"], cfg["bootstrap_teacher"],
@@ -225,15 +241,13 @@ class AlphaZeroTrainer(Trainer):
                        epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
                        role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=cfg["bootstrap_teacher"])
 
-        self._fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
-                  prefix="bootstrap:")
+        self.learner.fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
+                         prefix="bootstrap:")
         copy_file(checkpoint, self.rundir.best_path)
         write_json(folder / "summary.json", {
             "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
             "games": str(cfg["bootstrap_games"]), "epoch_losses": losses})
-        state = {**state, "bootstrapped": True}
-        self.rundir.write_state(state)
-        return state
+        return {**state, "bootstrapped": True}
 
     # ------------------------------------------------------------ the loop
     def run(self) -> Path:
@@ -242,49 +256,46 @@ class AlphaZeroTrainer(Trainer):
         try:
             with compute_threads(self.config["threads"]):
                 resumed = rundir.read_state() is not None
-                state = self._bootstrap_if_asked(self._start())
+                state = self.pipeline.run_steps(self._start())
                 total = self.config["iterations"]
                 if resumed and state["iteration"] <= total:
                     self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
-                while state["iteration"] <= total:
-                    state = self._iteration(state)
+                state = self.pipeline.run_iterations(state)
                 if state["iteration"] > total:
                     self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
                              f"{state['best_iteration']} in {rundir.best_path}")
         finally:
             try:
-                self._close_actors()
+                self._close_arena()
+                self.close()
             finally:
                 rundir.release()
         return rundir.best_path
 
-    def _iteration(self, state: dict) -> dict:
-        k = state["iteration"]
-        self._iteration_started = time.perf_counter()
-        if state["phase"] == "selfplay":
-            self._selfplay(k, state["best_iteration"])
-            state = {**state, "phase": "train"}
-            self.rundir.write_state(state)
-        if state["phase"] == "train":
-            self._train(k)
-            state = {**state, "phase": "compare"}
-            self.rundir.write_state(state)
-        if state["phase"] == "compare":
-            accepted, gate = self._compare(k, state["best_iteration"])
-            elo_before = state["best_elo"]
-            gate["candidate_elo"] = elo_before + gate["elo_diff"]
-            if accepted:
-                copy_file(self.rundir.checkpoint_path(k), self.rundir.best_path)
-                state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
-            state = {**state, "phase": "evaluate", "gate": gate, "accepted": accepted}
-            self.rundir.write_state(state)
-        if state["phase"] == "evaluate":
-            evaluation = self._evaluate(k) if state.get("accepted") else None
-            self._finish(k, state, evaluation)
-            state = {key: value for key, value in state.items() if key not in ("gate", "accepted")}
-            state = {**state, "iteration": k + 1, "phase": "selfplay"}
-            self.rundir.write_state(state)
+    # ------------------------------------------------------------ the phases of an iteration
+    def _selfplay_phase(self, state: dict) -> dict:
+        self._selfplay(state["iteration"], state["best_iteration"])
         return state
+
+    def _train_phase(self, state: dict) -> dict:
+        k = state["iteration"]
+        self.learner.train_iteration(self.rundir, k, self._prefix(k))
+        return state
+
+    def _compare_phase(self, state: dict) -> dict:
+        k = state["iteration"]
+        accepted, gate = self._compare(k, state["best_iteration"])
+        gate["candidate_elo"] = state["best_elo"] + gate["elo_diff"]
+        if accepted:
+            copy_file(self.rundir.checkpoint_path(k), self.rundir.best_path)
+            state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
+        return {**state, "gate": gate, "accepted": accepted}
+
+    def _evaluate_phase(self, state: dict) -> dict:
+        k = state["iteration"]
+        evaluation = self._evaluate(k) if state.get("accepted") else None
+        self._finish(k, state, evaluation)
+        return {key: value for key, value in state.items() if key not in ("gate", "accepted")}
 
     def _prefix(self, k: int) -> str:
         return f"[iter {k}/{self.config['iterations']}]"
@@ -303,28 +314,11 @@ class AlphaZeroTrainer(Trainer):
             return
         if done:
             self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
-        network = load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
-        evaluate = network_evaluator(network)
-
-        def make_search() -> PUCTSearch:
-            return self._selfplay_search(evaluate)
-
+        load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
         names = (f"iter-{best_iteration:04d}",) * 2
         event = f"alphazero self-play, iteration {k}"
-
-        def spec(g: int) -> GameSpec:
-            return selfplay_spec(cfg["seed"], k, g, names, event)
-
-        pool = self._actors()
-        if pool is not None:
-            groups = selfplay_groups(done, target, cfg["parallel_games"], pool.size)
-            games = pool.selfplay(k, groups, rundir.best_path, names, event)
-        elif cfg["parallel_games"] > 1:
-            games = play_selfplay_games(self.game, (spec(g) for g in range(done, target)), make_search, evaluate,
-                                        self._selfplay_settings(), parallel_games=cfg["parallel_games"])
-        else:
-            games = self._one_at_a_time([spec(g) for g in range(done, target)], make_search(),
-                                        self._selfplay_settings())
+        arena = self._arena()
+        games = arena.selfplay(k, range(done, target), rundir.best_path, names, event, cfg["parallel_games"])
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
         # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
         finished: dict[int, tuple[Examples, GameRecord]] = {}
@@ -350,116 +344,13 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
                          f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}")
-        if pool is not None and pool.stats.seconds:
-            stats = pool.stats
+        if not arena.in_process and arena.stats.seconds:
+            stats, pool = arena.stats, arena.executor
             self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
                      f"{stats.mean_batch:.1f} leaves, {stats.evaluations / stats.seconds:.0f} evaluations/s per "
                      f"worker, network {100 * stats.network_share:.0f}% of their time")
 
-    def _selfplay_search(self, evaluate) -> PUCTSearch:
-        """The search tree of one self-play game (worker processes build theirs with this too)."""
-        cfg = self.config
-        return build_search(evaluate, cfg, simulations=cfg["simulations"], dirichlet_epsilon=cfg["dirichlet_epsilon"])
-
-    def _selfplay_settings(self) -> SelfPlaySettings:
-        """How self-play games are played (a subclass may add an adjudicator)."""
-        cfg = self.config
-        return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"])
-
-    def _one_at_a_time(self, specs: list[GameSpec], search: PUCTSearch, settings: SelfPlaySettings):
-        """Self-play games played one after the other with one search (``parallel_games = 1``)."""
-        for spec in specs:
-            search.rng = spec.rng
-            examples, record = play_selfplay_game(self.game, search, spec.rng, settings, names=spec.names,
-                                                  tags=spec.tags)
-            yield spec.number, examples, record
-
-    # ------------------------------------------------------------ training
-    def _train(self, k: int) -> None:
-        cfg, rundir = self.config, self.rundir
-        checkpoint = rundir.checkpoint_path(k)
-        if checkpoint.exists():
-            network = load_model(checkpoint, self.game)
-            meta = network.metadata
-        else:
-            network = load_model(rundir.checkpoint_path(k - 1), self.game)
-            meta = {}
-        losses = list(meta.get("epoch_losses", [])) if checkpoint.exists() else []
-        if len(losses) >= cfg["epochs"]:
-            return
-        window = range(max(1, k - cfg["replay_window"] + 1), k + 1)
-        data = Examples.concatenate([e for e, _ in rundir.iter_chunks(window)], tuple(self.game.observation_shape))
-        self.log(f"{self._prefix(k)} training on {len(data)} examples (iterations {window.start}-{window.stop - 1})"
-                 + (f", from epoch {len(losses) + 1}" if losses else ""))
-        family = Spec.parse(cfg["network"]).name
-
-        def save(epoch_losses: list[dict]) -> None:
-            save_model(network, checkpoint, self.game, family, iteration=k, epochs_done=len(epoch_losses),
-                       epoch_losses=epoch_losses, examples=len(data), role="candidate")
-
-        self._fit(network, data, losses, cfg["epochs"], seed_parts=(cfg["seed"], k), save=save,
-                  prefix=self._prefix(k))
-
-    def _fit(self, network, data: Examples, losses: list[dict], epochs: int, *, seed_parts: tuple[int, ...],
-             save: Callable[[list[dict]], None], prefix: str) -> None:
-        """Train ``network`` on ``data`` from epoch ``len(losses) + 1`` to ``epochs``; after each epoch its
-        mean losses are appended to ``losses`` and ``save(losses)`` checkpoints (so a kill loses one epoch)."""
-        cfg = self.config
-        n = len(data)
-        augment = cfg["augment"] and self._has_symmetries()
-        batch_size = min(cfg["batch_size"], n)
-        for epoch in range(len(losses), epochs):
-            rng = np.random.default_rng([*seed_parts, epoch, 1])
-            order = rng.permutation(n)
-            steps = max(1, n // batch_size)      # drop the last partial batch
-            sums = {"loss": 0.0, "value_loss": 0.0, "policy_loss": 0.0}
-            started, last_line = time.perf_counter(), time.perf_counter()
-            for step in range(steps):
-                idx = order[step * batch_size:(step + 1) * batch_size]
-                observations = data.observations[idx]
-                policies = data.dense_policies(idx, self.game.num_actions)
-                if augment:
-                    observations, policies = self._augment(observations, policies, rng)
-                result = network.train_step(observations, policies, data.values[idx])
-                for key in sums:
-                    sums[key] += float(result.get(key, 0.0))
-                now = time.perf_counter()
-                if now - last_line >= 30.0:     # long epochs (a bootstrap) show progress too
-                    last_line = now
-                    rate = (now - started) / (step + 1)
-                    self.log(f"{prefix} epoch {epoch + 1}/{epochs}: step {step + 1}/{steps}, loss "
-                             f"{sums['loss'] / (step + 1):.4f}; epoch ETA {format_duration(rate * (steps - step - 1))}")
-            epoch_losses = {key: value / steps for key, value in sums.items()}
-            epoch_losses["steps"] = steps
-            losses.append(epoch_losses)
-            save(losses)
-            self.log(f"{prefix} epoch {epoch + 1}/{epochs}: loss {epoch_losses['loss']:.4f} "
-                     f"(value {epoch_losses['value_loss']:.4f}, policy {epoch_losses['policy_loss']:.4f}), "
-                     f"{steps} steps in {format_duration(time.perf_counter() - started)}")
-
-    def _has_symmetries(self) -> bool:
-        shape = tuple(self.game.observation_shape)
-        return len(self.game.augment(np.zeros(shape, np.float32), np.zeros(self.game.num_actions, np.float32))) > 1
-
-    def _augment(self, observations: np.ndarray, policies: np.ndarray,
-                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        out_obs = np.empty_like(observations)
-        out_pi = np.empty_like(policies)
-        for i in range(len(observations)):
-            copies = self.game.augment(observations[i], policies[i])
-            out_obs[i], out_pi[i] = copies[int(rng.integers(len(copies)))]
-        return out_obs, out_pi
-
     # ------------------------------------------------------------ comparison
-    def _match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
-        cfg = self.config
-        return AlphaZeroPlayer(self.game, network=network, simulations=cfg["comparison_simulations"] or
-                               cfg["simulations"], c_puct=cfg["c_puct"], fpu=cfg["fpu"],
-                               leaf_batch=cfg["leaf_batch"], temperature=1.0 if temperature_plies else 0.0,
-                               temperature_plies=temperature_plies, cache_size=cfg["cache_size"],
-                               repetition_draws=cfg["repetition_draws"], seed=None,
-                               **{o.name: cfg[o.name] for o in SEARCH_KIND_OPTIONS})
-
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
         cfg, rundir = self.config, self.rundir
         games = cfg["comparison_games"]
@@ -481,18 +372,11 @@ class AlphaZeroTrainer(Trainer):
                     continue
                 last_line = now
                 rate = (now - started) / (i + 1 - done_before)
-                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {_tally(finished).text()}; "
+                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {Tally.of(finished).text()}; "
                          f"phase ETA {format_duration(rate * (games - i - 1))}")
-        tally = _tally(finished[:games])
-        score = tally.score
-        if games == 0:
-            accepted, percent = True, 100.0
-        elif not score.games:      # nothing to judge the new network by: keep the network that is known to work
-            accepted, percent = False, None
-        else:
-            percent = 100.0 * score.score
-            accepted = self._gate_passes(percent)
-        diff = _elo_diff(score)
+        verdict = self.gate.judge(finished, games)
+        accepted, percent, tally = verdict.accepted, verdict.percent, verdict.tally
+        score, diff = tally.score, tally.elo_diff
         self._log_verdict(k, best_iteration, accepted, percent, diff, tally)
         return accepted, {"wins": score.wins, "draws": score.draws, "losses": score.losses,
                           "unfinished": tally.unfinished, "score": percent, "elo_diff": diff,
@@ -520,34 +404,12 @@ class AlphaZeroTrainer(Trainer):
         def tags(i: int) -> dict:
             return {"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)}
 
-        pool = self._actors()
-        if pool is not None:
-            new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
-            best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
-            yield from pool.matches([
-                MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
-                         names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
-                for i in numbers])
-            return
-        new_player = self._match_player(load_model(rundir.checkpoint_path(k), self.game), plies)
-        best_player = self._match_player(load_model(rundir.best_path, self.game), plies)
-        for i in numbers:
-            new_first = i % 2 == 0
-            pair, pair_names = ((new_player, best_player), names) if new_first else \
-                ((best_player, new_player), names[::-1])
-            record = play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
-                               seed=_seed(cfg["seed"], k, i, 2), adjudicator=self._match_adjudicator())
-            record.tags.update(tags(i))
-            yield i, record
-
-    def _gate_passes(self, percent: float) -> bool:
-        """Whether a comparison score (percent) makes the new network the best."""
-        return percent >= self.config["replace_threshold"]
-
-    def _match_adjudicator(self):
-        """``play_game``'s adjudicator for comparison and evaluation games (None: played out; a subclass
-        may end them early, e.g. by an engine's verdict)."""
-        return None
+        new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
+        best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
+        yield from self._arena().matches([
+            MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
+                     names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
+            for i in numbers])
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
@@ -563,49 +425,36 @@ class AlphaZeroTrainer(Trainer):
             for i, record in self._evaluation_games(k, range(len(finished), games), names):
                 finished.append({"record": record.to_json(), "new_first": i % 2 == 0})
                 rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
-        tally = _tally(finished[:games])
+        tally = Tally.of(finished[:games])
         score = tally.score
         self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {tally.text()}{tally.unfinished_note()}")
         counted = score.games > 0
         return {"opponent": opponent_spec, "wins": score.wins, "draws": score.draws, "losses": score.losses,
                 "unfinished": tally.unfinished, "score": 100.0 * score.score if counted else None,
-                "elo": _elo_diff(score) if counted else None}
+                "elo": tally.elo_diff if counted else None}
 
     def _evaluation_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
         """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games), in order."""
         from plyground.registry import get_registry
         cfg, rundir = self.config, self.rundir
         opponent_spec = cfg["evaluation_opponent"]
-        pool = self._actors()
-        if pool is not None:
-            get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
-            agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
-            yield from pool.matches([
-                MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
-                         names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
-                for i in numbers])
-            return
-        opponent_player = get_registry().make_player(opponent_spec, self.game)
-        agent_player = self._match_player(load_model(rundir.best_path, self.game), 0)
-        try:
-            for i in numbers:
-                agent_first = i % 2 == 0
-                pair, pair_names = ((agent_player, opponent_player), names) if agent_first else \
-                    ((opponent_player, agent_player), names[::-1])
-                yield i, play_game(self.game, pair, names=pair_names, max_plies=cfg["max_plies"],
-                                   seed=_seed(cfg["seed"], k, i, 3), adjudicator=self._match_adjudicator())
-        finally:
-            opponent_player.close()
+        get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
+        agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
+        yield from self._arena().matches([
+            MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
+                     names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
+            for i in numbers])
 
     # ------------------------------------------------------------ worker processes
-    def _actors(self) -> ActorPool | None:
-        """The pool of workers playing this run's games, started on first use; None: this process plays."""
-        if not self._pool_made:
+    def _arena(self) -> Arena:
+        """The arena playing this run's games, its workers started on first use (workers=1: this process)."""
+        if self._arena_made is None:
             cfg = self.config
-            setup = ActorSetup(trainer_path(type(self)), self._worker_game_spec(), dict(cfg))
-            self._pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
-            self._pool_made = True
-        return self._pool
+            setup = ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(cfg))
+            pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
+            self._arena_made = Arena(self.game, pool if pool is not None else
+                                     InProcess(SelfPlayActor(self.game, self.playbook)))
+        return self._arena_made
 
     def _worker_game_spec(self) -> str:
         """The spec from which workers rebuild the game (checked here, so a failure is one line, early)."""
@@ -625,24 +474,14 @@ class AlphaZeroTrainer(Trainer):
         load_model(path, self.game)          # a damaged file gets one clear line here, not in a worker
         return ModelBlob.read(path)
 
-    def _close_actors(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
-        self._pool, self._pool_made = None, False
-
-    @classmethod
-    def for_worker(cls, game: Game, config: dict[str, Any]) -> "AlphaZeroTrainer":
-        """This trainer without a run directory, in a worker process: its game-playing hooks
-        (``_selfplay_search``, ``_selfplay_settings``, ``_match_player``, ``_match_adjudicator``) and nothing
-        else.  Whatever those hooks hold (expert iteration: a Stockfish judge) is the worker's own, released
-        by :meth:`close`; nothing of the sort is ever sent between processes."""
-        trainer = cls.__new__(cls)
-        trainer.game, trainer.run_dir, trainer.config = game, None, dict(config)
-        trainer.log = lambda line: None
-        return trainer
+    def _close_arena(self) -> None:
+        if self._arena_made is not None:
+            self._arena_made.close()
+        self._arena_made = None
 
     def close(self) -> None:
-        """Release what the game-playing hooks hold (nothing here; a subclass's engine, say)."""
+        """Release what the playbook holds (expert iteration: its Stockfish judge)."""
+        self.playbook.close()
 
     # ------------------------------------------------------------ bookkeeping
     def _finish(self, k: int, state: dict, evaluation: dict | None) -> None:
@@ -661,7 +500,7 @@ class AlphaZeroTrainer(Trainer):
             "best_iteration": state["best_iteration"],
             "gate_elo": state["best_elo"],
             "evaluation": evaluation,
-            "seconds": round(time.perf_counter() - self._iteration_started, 2),
+            "seconds": round(time.perf_counter() - self.pipeline.iteration_started, 2),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
         }
         rundir.write_metrics(row)
@@ -680,49 +519,6 @@ class AlphaZeroTrainer(Trainer):
         if not seconds or remaining <= 0:
             return ""
         return f"; {remaining} more iteration(s), about {format_duration(remaining * float(np.median(seconds)))}"
-
-
-@dataclass(frozen=True)
-class Tally:
-    """Comparison or evaluation games from the first-named side: the score of the finished games and the
-    unfinished ones apart (a crashed player or worker is no draw: counting it as one would pull every
-    score towards 50% and could let a broken network through the gate)."""
-
-    score: Score
-    unfinished: int = 0
-    first_failure: str = ""       # why the first unfinished game stopped
-
-    def text(self) -> str:
-        """``6 W 2 D 1 L, 1 unfinished (not counted), score 72.2%``."""
-        s = self.score
-        unfinished = f", {self.unfinished} unfinished (not counted)" if self.unfinished else ""
-        score = f"score {s.score:.1%}" if s.games else "no finished game to score"
-        return f"{s.wins} W {s.draws} D {s.losses} L{unfinished}, {score}"
-
-    def unfinished_note(self) -> str:
-        """Why games went uncounted, for a phase's last line (empty when all finished)."""
-        return f"; first unfinished game: {self.first_failure}" if self.unfinished else ""
-
-
-def _tally(games: list[dict]) -> Tally:
-    wins = draws = losses = unfinished = 0
-    first_failure = ""
-    for game in games:
-        record = record_from_json(game["record"])
-        if not record.finished:
-            unfinished += 1
-            first_failure = first_failure or record.reason or "no reason recorded"
-            continue
-        s = record.score(0 if game["new_first"] else 1)
-        wins, draws, losses = wins + (s == 1.0), draws + (s == 0.5), losses + (s == 0.0)
-    return Tally(Score(wins, draws, losses), unfinished, first_failure)
-
-
-def _elo_diff(score: Score) -> float:
-    """Elo difference from a score, with half a point of prior on each side so 100% stays finite."""
-    if not score.games:
-        return 0.0
-    return elo_from_score((score.points + 0.5) / (score.games + 1))
 
 
 def _seed(*parts: int) -> int:

@@ -27,13 +27,15 @@ from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.players.alphazero.models import load_model, save_model
-from plyground.players.alphazero.selfplay import SelfPlaySettings
-from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.players.alphazero.gate import Gate
+from plyground.players.alphazero.pipeline import Step
+from plyground.players.alphazero.trainer import FIXED_OPTIONS, AlphaZeroTrainer
 from plyground.protocols import Game
 from plyground.storage import copy_file
 
 from .pretrain import CHUNK_POSITIONS
-from .stockfish import DEFAULT_ENGINE, VALUE_MODES, StockfishAdjudicator, StockfishEvaluator
+from .playbook import StockfishPlaybook
+from .stockfish import DEFAULT_ENGINE, VALUE_MODES
 
 #: AlphaZero options whose defaults Deep Pepper changes.
 _DEFAULTS = {
@@ -90,8 +92,10 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
                    "hand-made features, Stockfish resignation adjudication and optional pretraining.")
     produces = "alphazero:model={run}/best.npz"
     options = _with_defaults(AlphaZeroTrainer.options) + EXPERT_ITERATION_OPTIONS
-    #: The Stockfish judge, started on first use; a worker process (``for_worker``) starts its own.
-    _evaluator: StockfishEvaluator | None = None
+    #: Stockfish adjudication; each worker process builds its own playbook, with its own engine.
+    playbook_class = StockfishPlaybook
+    #: the network is trained on one encoding of the game: a resumed run must keep it
+    fixed_options = FIXED_OPTIONS + ("encoding",)
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
         options = resolve_options(self.options, options, f"trainer {self.name}")
@@ -101,49 +105,15 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
             if not supports_uci(game):
                 raise UsageError(f"trainer {self.name}: Stockfish adjudication and pretraining need chess, not "
                                  f"{game.name}; set adjudicate=false and pretrain_positions=0")
-        self._evaluator: StockfishEvaluator | None = None
+        # AlphaZero's roles, with the paper's gate rule and a pretraining step before everything else
+        self.gate = Gate(options["replace_threshold"], strict=options["gate_strict"])
+        self.pipeline.steps.insert(0, Step("pretraining", self._pretrained, self._pretrain))
 
-    def _fixed(self) -> dict[str, Any]:
-        return {**super()._fixed(), "encoding": self.config["encoding"]}
+    def _pretrained(self, state: dict) -> bool:
+        return not self.config["pretrain_positions"] or bool(state.get("pretrained"))
 
-    # ------------------------------------------------------------ hooks into the AlphaZero loop
-    def _gate_passes(self, percent: float) -> bool:
-        threshold = self.config["replace_threshold"]
-        return percent > threshold if self.config["gate_strict"] else percent >= threshold
-
-    def _selfplay_settings(self) -> SelfPlaySettings:
-        settings = super()._selfplay_settings()
-        if not self.config["adjudicate"]:
-            return settings
-        return dataclasses.replace(settings, adjudicator=self._resignation_rule(self.config["adjudicate_value"]))
-
-    def _match_adjudicator(self) -> StockfishAdjudicator | None:
-        """Comparison and evaluation games end by the resignation rule too, as a plain win (a gate counts
-        wins, draws and losses, not the scaled values self-play trains on)."""
-        if not (self.config["adjudicate"] and self.config["adjudicate_comparison"]):
-            return None
-        return self._resignation_rule("result")
-
-    def _resignation_rule(self, value: str) -> StockfishAdjudicator:
-        cfg = self.config
-        return StockfishAdjudicator(self._judge(), after_plies=cfg["adjudicate_after"],
-                                    threshold_cp=cfg["adjudicate_threshold"], scale_cp=cfg["adjudicate_scale"],
-                                    value=value, every=cfg["adjudicate_every"])
-
-    def _judge(self) -> StockfishEvaluator:
-        if self._evaluator is None:
-            self._evaluator = StockfishEvaluator(self.config["stockfish"], self.config["adjudicate_depth"])
-        return self._evaluator
-
-    def _start(self) -> dict:
-        state = super()._start()
-        if self.config["pretrain_positions"] and not state.get("pretrained"):
-            self._pretrain()
-            state = {**state, "pretrained": True}
-            self.rundir.write_state(state)
-        return state
-
-    def _pretrain(self) -> None:
+    def _pretrain(self, state: dict) -> dict:
+        """Train the initial network on Stockfish-labelled positions (``pretrain_positions``)."""
         from .pretrain import pretrain_network
         cfg, rundir = self.config, self.rundir
         network = load_model(rundir.checkpoint_path(0), self.game)
@@ -156,18 +126,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         save_model(network, rundir.checkpoint_path(0), self.game, Spec.parse(cfg["network"]).name, iteration=0,
                    epochs_done=0, role="pretrained", pretrain_losses=losses)
         copy_file(rundir.checkpoint_path(0), rundir.best_path)
-
-    def run(self) -> Path:
-        try:
-            return super().run()
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        if self._evaluator is not None:
-            self._evaluator.close()
-            self._evaluator = None
-
+        return {**state, "pretrained": True}
 
 def _with_encoding(game: Game, encoding: str) -> Game:
     """``game`` with its ``encoding`` parameter set (games without one are returned as they are)."""

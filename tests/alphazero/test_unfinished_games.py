@@ -10,6 +10,7 @@ import pytest
 from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
 from plyground.players.alphazero import AlphaZeroTrainer
+from plyground.players.alphazero.playbook import Playbook
 from plyground.protocols import Player
 
 from plugin_helpers import registered
@@ -45,11 +46,14 @@ class FailsAs(Player):
 
 
 def trainer_whose_candidate_fails(sides: tuple[int, ...]) -> type[AlphaZeroTrainer]:
-    class BrokenCandidate(AlphaZeroTrainer):
-        def _match_player(self, network, temperature_plies):
-            player = super()._match_player(network, temperature_plies)
+    class BrokenPlaybook(Playbook):
+        def match_player(self, network, temperature_plies):
+            player = super().match_player(network, temperature_plies)
             # The network trained this iteration (checkpoints of training are saved with role "candidate").
             return FailsAs(player, sides) if network.metadata.get("role") == "candidate" else player
+
+    class BrokenCandidate(AlphaZeroTrainer):
+        playbook_class = BrokenPlaybook
     return BrokenCandidate
 
 

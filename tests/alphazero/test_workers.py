@@ -17,6 +17,7 @@ from plyground.hookspecs import hookimpl
 from plyground.players.alphazero.actors import selfplay_groups, selfplay_spec
 from plyground.players.alphazero.batched import play_selfplay_games
 from plyground.players.alphazero.models import load_model, network_evaluator
+from plyground.players.alphazero.playbook import Playbook
 from plyground.players.alphazero.rundir import RunDirectory
 from plyground.players.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
@@ -108,15 +109,15 @@ def test_a_group_of_games_is_played_as_if_alone(tmp_path):
     assert sorted(played) == list(range(10))
 
     config = AlphaZeroTrainer(game, tmp_path / "scratch", **options, workers=1).config
-    hooks = AlphaZeroTrainer.for_worker(game, config)
+    playbook = Playbook(game, config)
     evaluate = network_evaluator(load_model(rundir.checkpoint_path(0), game))
     names = ("iter-0000", "iter-0000")
     groups = selfplay_groups(0, 10, 3, 2)
     assert groups == [(0, 1, 2), (3, 4, 5), (6, 7), (8, 9)]
     for group in groups:
         specs = [selfplay_spec(0, 1, g, names, "alphazero self-play, iteration 1") for g in group]
-        for g, examples, record in play_selfplay_games(game, specs, lambda: hooks._selfplay_search(evaluate),
-                                                       evaluate, hooks._selfplay_settings(),
+        for g, examples, record in play_selfplay_games(game, specs, lambda: playbook.selfplay_search(evaluate),
+                                                       evaluate, playbook.selfplay_settings(),
                                                        parallel_games=len(group)):
             assert record.moves == played[g][0].moves and record.returns == played[g][0].returns
             np.testing.assert_array_equal(examples.values, played[g][1])

@@ -50,9 +50,9 @@ def test_registered_with_deep_pepper_defaults():
 def test_gate_needs_more_than_half(tmp_path):
     trainer = ExpertIterationTrainer(ChessGame(), tmp_path / "run", adjudicate=False)
     assert trainer.game.params["encoding"] == "deep_pepper" and trainer.game.observation_shape == (353,)
-    assert not trainer._gate_passes(50.0) and trainer._gate_passes(50.1)
+    assert not trainer.gate.passes(50.0) and trainer.gate.passes(50.1)
     lenient = ExpertIterationTrainer(ChessGame(), tmp_path / "run2", adjudicate=False, gate_strict=False)
-    assert lenient._gate_passes(50.0)
+    assert lenient.gate.passes(50.0)
 
 
 def test_adjudication_needs_chess(tmp_path):

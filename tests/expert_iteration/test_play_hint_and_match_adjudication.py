@@ -123,7 +123,7 @@ def _run_with_judge(tmp_path, judge, **options):
                                      **{**TINY, "adjudicate": True, "evaluation_games": 2, "gate_strict": False,
                                         **options})
     trainer.log = lambda line: None
-    trainer._evaluator = judge          # the trainer's Stockfish, replaced by the stand-in
+    trainer.playbook._evaluator = judge  # the playbook's Stockfish, replaced by the stand-in
     trainer.run()
     return tmp_path / "run"
 

@@ -1,0 +1,72 @@
+"""How a training run's games are played: the role every game-playing process builds from plain data.
+
+A :class:`Playbook` is made from the game and the trainer's resolved
+options - nothing else - so the trainer's own process and every worker
+(local process or Ray actor) build the same one: the search of a self-play
+game, how self-play games are played and cut short, the players of a
+comparison or evaluation game and who adjudicates those games.  A
+playbook may hold something a process owns (expert iteration: a Stockfish
+judge); it is that process's own, released by :meth:`Playbook.close`, and
+never sent anywhere.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, Mapping
+
+from plyground.protocols import Game
+
+from .player import AlphaZeroPlayer
+from .search import Evaluate, PUCTSearch
+from .selfplay import SelfPlaySettings
+from .settings import SearchSettings
+
+
+class Playbook:
+    """AlphaZero's games: noisy PUCT (or Gumbel) self-play, noiseless match players, no adjudicator."""
+
+    def __init__(self, game: Game, config: Mapping[str, Any]) -> None:
+        self.game, self.config = game, dict(config)
+        #: the self-play search (root noise on)
+        self.search = SearchSettings.from_options(self.config)
+        #: the comparison and evaluation players' search (no root noise)
+        self.match_search = self.search.replace(
+            simulations=self.config.get("comparison_simulations") or self.search.simulations, dirichlet_epsilon=0.0)
+
+    def selfplay_search(self, evaluate: Evaluate) -> PUCTSearch:
+        """The search tree of one self-play game."""
+        return self.search.build(evaluate)
+
+    def selfplay_settings(self) -> SelfPlaySettings:
+        """How self-play games are played and when they end."""
+        cfg = self.config
+        return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"],
+                                adjudicator=self.selfplay_adjudicator())
+
+    def selfplay_adjudicator(self):
+        """``adjudicator(state, plies)`` ending self-play games early, or None (played out)."""
+        return None
+
+    def match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
+        """A comparison or evaluation player on ``network``; moves of the first ``temperature_plies`` plies
+        are drawn from the visit counts, so that games differ."""
+        return AlphaZeroPlayer(self.game, network=network, **self.match_search.options(),
+                               temperature=1.0 if temperature_plies else 0.0, temperature_plies=temperature_plies,
+                               seed=None)
+
+    def match_adjudicator(self):
+        """``play_game``'s adjudicator for comparison and evaluation games, or None (played out)."""
+        return None
+
+    def close(self) -> None:
+        """Release what this playbook holds (nothing here)."""
+
+
+def class_path(cls: type) -> str:
+    """``module:Class``, from which another process imports ``cls``."""
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def import_class(path: str) -> type:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
