@@ -1,7 +1,8 @@
 """PUCT tree search guided by a policy/value network (AlphaZero), over the Python ``State`` API.
 
 A configuration of the shared search core (:mod:`plyground.players.search`):
-the array tree with the PUCT selection rule and a network evaluator.  Every
+the array tree with the :class:`~..search.rules.PUCT` selection rule and
+the :class:`~..search.evaluators.NetworkEvaluator` (batching and cache).  Every
 simulation replays the selected path on one working copy of the root with
 ``apply`` and unwinds it with ``undo``.  Values follow the tree's perspective
 rule: a network value is for the player to move at the leaf, and backup adds,
@@ -18,33 +19,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from plyground.protocols import State
 
-from ..search import rules
+from ..search.evaluators import Evaluate, EvaluationCache, Leaf, NetworkEvaluator  # noqa: F401 - re-exported
 from ..search.priors import move_priors, move_priors_from_legal  # noqa: F401 - imported from here
 from ..search.root import position_key as _key
 from ..search.root import root_signature as _signature
+from ..search.rules import PUCT
 from ..search.tree import EXPANDED, PENDING, TERMINAL, UNEXPANDED, Tree  # noqa: F401 - re-exported
-
-Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
-
-
-
-@dataclass
-class Leaf:
-    """A leaf waiting for the network: where it is and what the network needs to know."""
-
-    node: int
-    path: np.ndarray          # node indices from the root to the leaf
-    observation: np.ndarray
-    moves: list
-    actions: np.ndarray       # action index of each legal move (shared indices repeat)
-    to_move: int
-    key: Any
 
 
 @dataclass
@@ -57,40 +43,6 @@ class ChildInfo:
     prior: float
 
 
-class EvaluationCache:
-    """Network results by position key, so a position reached twice is evaluated once.
-
-    Stores only what the search uses: the logits at the leaf's legal action
-    indices and the value.  Oldest entries go first when it is full.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._store: dict[Any, tuple[np.ndarray, np.ndarray, float]] = {}
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: Any, actions: np.ndarray) -> tuple[np.ndarray, float] | None:
-        if not self.size:
-            return None
-        entry = self._store.get(key)
-        if entry is None or not np.array_equal(entry[0], actions):
-            self.misses += 1
-            return None
-        self.hits += 1
-        return entry[1], entry[2]
-
-    def put(self, key: Any, actions: np.ndarray, logits: np.ndarray, value: float) -> None:
-        if not self.size:
-            return
-        if len(self._store) >= self.size:
-            self._store.pop(next(iter(self._store)))
-        self._store[key] = (actions, logits, value)
-
-    def clear(self) -> None:
-        self._store.clear()
-
-
 class PUCTSearch(Tree):
     """One PUCT search tree (the shared array tree, the PUCT rule, a network evaluator); :meth:`run` adds simulations from the root set by :meth:`set_root`."""
 
@@ -100,22 +52,33 @@ class PUCTSearch(Tree):
                  dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 0,
                  repetition_draws: bool = False, virtual_loss: float = 1.0,
                  rng: np.random.Generator | None = None) -> None:
-        self.evaluate = evaluate
-        self.c_puct = c_puct
-        self.fpu = fpu
+        self.rule = PUCT(c_puct, fpu, virtual_loss)
+        self.evaluator = NetworkEvaluator(evaluate, cache_size)
         self.leaf_batch = max(1, int(leaf_batch))
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_epsilon = dirichlet_epsilon
-        self.virtual_loss = virtual_loss
         self.repetition_draws = repetition_draws
         #: Keys of the positions of the current game before the root (for ``repetition_draws``).
         self.history: set = set()
         self.rng = rng if rng is not None else np.random.default_rng()
-        self.cache = EvaluationCache(cache_size)
-        self.evaluations = 0          # leaves sent to the network
-        self.network_calls = 0
         Tree.__init__(self, 1024)
         self.clear()
+
+    # The evaluator's and the rule's settings, under the names callers use.
+    evaluate = property(lambda self: self.evaluator.evaluate_fn)
+    c_puct = property(lambda self: self.rule.c_puct)
+    fpu = property(lambda self: self.rule.fpu)
+    virtual_loss = property(lambda self: self.rule.virtual_loss)
+    evaluations = property(lambda self: self.evaluator.evaluations)
+    network_calls = property(lambda self: self.evaluator.network_calls)
+
+    @property
+    def cache(self) -> EvaluationCache:
+        return self.evaluator.cache
+
+    @cache.setter
+    def cache(self, cache: EvaluationCache) -> None:
+        self.evaluator.cache = cache
 
     # ------------------------------------------------------------ the root
     def new_game(self) -> None:
@@ -194,9 +157,7 @@ class PUCTSearch(Tree):
         while done < simulations:
             leaves, finished = self.gather(min(self.leaf_batch, simulations - done))
             if leaves:
-                observations = np.stack([leaf.observation for leaf in leaves])
-                logits, values = self.evaluate(observations)
-                self.network_calls += 1
+                logits, values = self.evaluator.evaluate(leaves)
                 self.complete(leaves, logits, values)
             done += len(leaves) + finished
             if deadline is not None and time.perf_counter() >= deadline:
@@ -230,8 +191,8 @@ class PUCTSearch(Tree):
                 self._backup_returns(path, node)
                 finished += 1
             else:
-                leaf = self._make_leaf(node, path, state)
-                cached = self.cache.get(leaf.key, leaf.actions)
+                leaf = self.evaluator.leaf(node, path, state)
+                cached = self.evaluator.cached(leaf)
                 if cached is not None:
                     self._expand_and_backup(leaf, cached[0], cached[1])
                     finished += 1
@@ -255,26 +216,15 @@ class PUCTSearch(Tree):
         keys = self.keys
         return any(keys[p] == key for p in path[:-1])
 
-    def _make_leaf(self, node: int, path: np.ndarray, state: State) -> Leaf:
-        moves = state.legal_moves()
-        actions = np.fromiter((state.action_index(m) for m in moves), dtype=np.int64, count=len(moves))
-        observation = state.observation()
-        key = (_key(state), state.current_player(), hash(observation.tobytes()))
-        return Leaf(node, path, observation, moves, actions, state.current_player(), key)
-
     def complete(self, leaves: list[Leaf], logits: np.ndarray, values: np.ndarray) -> None:
         """Expand the gathered ``leaves`` with the network's outputs and back their values up."""
-        for i, leaf in enumerate(leaves):
+        for leaf, leaf_logits, value in self.evaluator.results(leaves, logits, values):
             self.vloss[leaf.path] -= 1.0
-            self.evaluations += 1
-            leaf_logits = np.asarray(logits[i], dtype=np.float32)[leaf.actions]
-            value = float(values[i])
-            self.cache.put(leaf.key, leaf.actions, leaf_logits, value)
             self._expand_and_backup(leaf, leaf_logits, value)
 
     def _expand_and_backup(self, leaf: Leaf, legal_logits: np.ndarray, value: float) -> None:
         """``legal_logits``: the logits at ``leaf.actions``; ``value`` for the player to move at the leaf."""
-        priors = move_priors_from_legal(legal_logits, leaf.actions)
+        priors = self.evaluator.priors(leaf, legal_logits)
         node = leaf.node
         if node == self.root:
             self._root_network_value = (node, float(value))
@@ -292,14 +242,10 @@ class PUCTSearch(Tree):
         start = self._root_move()
         while True:
             if start is None:
-                length = rules.puct_descend(self.root, self.flag, self.first, self.count, self.visits, self.vloss,
-                                            self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
-                                            self.virtual_loss, self._path)
+                length = self.rule.descend(self, self.root, self._path)
             else:
                 self._path[0] = self.root
-                length = rules.puct_descend(start, self.flag, self.first, self.count, self.visits, self.vloss,
-                                            self.value_sum, self.prior, self.mover, self.c_puct, self.fpu,
-                                            self.virtual_loss, self._path[1:])
+                length = self.rule.descend(self, start, self._path[1:])
                 length = length + 1 if length >= 0 else -1
             if length >= 0:
                 return self._path[:length].copy()
