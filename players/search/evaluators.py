@@ -58,6 +58,11 @@ class RandomPlayout:
             score1 += s1
         return None, score0, score1
 
+    @staticmethod
+    def terminal(returns) -> tuple[float, float]:
+        """Each player's score in a finished game (win 1, draw 0.5, loss 0)."""
+        return _SCORES[outcome_of_returns(returns)]
+
     def playout(self, state: State) -> int:
         """One random game from ``state`` (undone afterwards); its outcome code."""
         rng = self.rng
@@ -141,6 +146,11 @@ class NetworkEvaluator:
         observation = state.observation()
         key = (position_key(state), state.current_player(), hash(observation.tobytes()))
         return Leaf(node, path, observation, moves, actions, state.current_player(), key)
+
+    @staticmethod
+    def terminal(returns) -> tuple[float, float]:
+        """Each player's value in a finished game: its returns."""
+        return float(returns[0]), float(returns[1])
 
     def cached(self, leaf: Leaf) -> tuple[np.ndarray, float] | None:
         """(legal logits, value) of a leaf evaluated before, or None."""

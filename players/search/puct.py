@@ -3,8 +3,8 @@
 A configuration of the shared search core (:mod:`plyground.players.search`);
 the alphazero player's (``players/alphazero/search.py`` re-exports it):
 the array tree with the :class:`.rules.PUCT` selection rule and
-the :class:`.evaluators.NetworkEvaluator` (batching and cache).  Every
-simulation replays the selected path on one working copy of the root with
+the :class:`.evaluators.NetworkEvaluator` (batching and cache), run by the
+core's State-API loop (:class:`.loop.StateSearch`).  Every simulation replays the selected path on one working copy of the root with
 ``apply`` and unwinds it with ``undo``.  Values follow the tree's perspective
 rule: a network value is for the player to move at the leaf, and backup adds,
 for each node on the path, the value for that node's mover.
@@ -18,7 +18,6 @@ can drive these two steps itself.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 from plyground.protocols import State
 
 from .evaluators import Evaluate, EvaluationCache, Leaf, NetworkEvaluator
+from .loop import StateSearch
 from .root import position_key as _key
 from .root import root_signature as _signature
 from .rules import PUCT
@@ -43,7 +43,7 @@ class ChildInfo:
     prior: float
 
 
-class PUCTSearch(Tree):
+class PUCTSearch(StateSearch):
     """One PUCT search tree (the shared array tree, the PUCT rule, a network evaluator); :meth:`run` adds simulations from the root set by :meth:`set_root`."""
 
     kind = "puct"
@@ -150,59 +150,18 @@ class PUCTSearch(Tree):
         self.prior[s] = (1 - self.dirichlet_epsilon) * self.prior[s] + self.dirichlet_epsilon * noise
         self._root_noised = True
 
-    # ------------------------------------------------------------ search
-    def run(self, simulations: int, deadline: float | None = None) -> int:
-        """Run ``simulations`` simulations (fewer if ``deadline``, a perf_counter time, passes)."""
-        done = 0
-        while done < simulations:
-            leaves, finished = self.gather(min(self.leaf_batch, simulations - done))
-            if leaves:
-                logits, values = self.evaluator.evaluate(leaves)
-                self.complete(leaves, logits, values)
-            done += len(leaves) + finished
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return done
-
-    def gather(self, limit: int) -> tuple[list[Leaf], int]:
-        """Select up to ``limit`` leaves needing the network; returns them and the number of
-        simulations finished without it (terminal leaves, cached evaluations)."""
-        state = self.state
-        leaves: list[Leaf] = []
-        finished = 0
-        while len(leaves) + finished < limit:
-            path = self._descend()
-            node = int(path[-1])
-            if self.flag[node] == PENDING:
-                break               # already waiting for the network: evaluate what we have
-            if self.flag[node] == TERMINAL:
-                self._backup_returns(path, node)
-                finished += 1
-                continue
-            for step in path[1:]:
-                state.apply(self.moves[step])
-            if state.is_terminal():
-                self.flag[node] = TERMINAL
-                self.returns[node] = state.returns()
-                self._backup_returns(path, node)
-                finished += 1
-            elif self.repetition_draws and self._repeats(node, path, state):
-                self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
-                self._backup_returns(path, node)
-                finished += 1
-            else:
-                leaf = self.evaluator.leaf(node, path, state)
-                cached = self.evaluator.cached(leaf)
-                if cached is not None:
-                    self._expand_and_backup(leaf, cached[0], cached[1])
-                    finished += 1
-                else:
-                    self.flag[node] = PENDING
-                    self.vloss[leaf.path] += 1.0
-                    leaves.append(leaf)
-            for _ in range(len(path) - 1):
-                state.undo()
-        return leaves, finished
+    # ------------------------------------------------------------ search (the loop: .loop.StateSearch)
+    def _leaf(self, node: int, path: np.ndarray, state: State) -> Leaf | None:
+        """A cached leaf is expanded and backed up now; any other waits for the network (pending,
+        virtual loss along its path)."""
+        leaf = self.evaluator.leaf(node, path, state)
+        cached = self.evaluator.cached(leaf)
+        if cached is not None:
+            self._expand_and_backup(leaf, cached[0], cached[1])
+            return None
+        self.flag[node] = PENDING
+        self.vloss[path] += 1.0
+        return leaf
 
     def _repeats(self, node: int, path: np.ndarray, state: State) -> bool:
         """Does the leaf's position repeat one of the game or of the path to it?  Such a leaf is
@@ -235,30 +194,6 @@ class PUCTSearch(Tree):
             self._backup(leaf.path, 1.0, value, -value)
         else:
             self._backup(leaf.path, 1.0, -value, value)
-
-    def _descend(self) -> np.ndarray:
-        """The path from the root to the leaf that PUCT selects (compiled, see ..search.rules); below
-        the root move :meth:`_root_move` names, if it names one."""
-        start = self._root_move()
-        while True:
-            if start is None:
-                length = self.rule.descend(self, self.root, self._path)
-            else:
-                self._path[0] = self.root
-                length = self.rule.descend(self, start, self._path[1:])
-                length = length + 1 if length >= 0 else -1
-            if length >= 0:
-                return self._path[:length].copy()
-            self._path = np.empty(2 * len(self._path), dtype=np.int64)
-
-    def _root_move(self) -> int | None:
-        """The root child the next simulation must take (a root rule on top of PUCT, e.g. Gumbel's
-        sequential halving); None: PUCT chooses at the root too."""
-        return None
-
-    def _backup_returns(self, path: np.ndarray, node: int) -> None:
-        """One visit with the terminal ``node``'s result for each node's mover along ``path``."""
-        self._backup(path, 1.0, float(self.returns[node, 0]), float(self.returns[node, 1]))
 
     # ------------------------------------------------------------ results
     @property
