@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-ONGOING, DRAW_OUTCOME = -1, 2
-
+from ..search.evaluators import DRAW_OUTCOME, outcome_of_returns  # noqa: F401 - outcome codes
 from ..search.tree import DRAW, LOSS, UNKNOWN, WIN  # noqa: F401 - proven values, for the mover
+ONGOING = -1
 PROVEN_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss", UNKNOWN: None}
 
 
@@ -20,12 +20,6 @@ def proven_of_outcome(outcome: int, mover: int) -> int:
     if outcome == DRAW_OUTCOME:
         return DRAW
     return WIN if outcome == mover else LOSS
-
-
-def outcome_of_returns(returns) -> int:
-    """Outcome code of a finished game from ``State.returns()``."""
-    a, b = returns
-    return 0 if a > b else 1 if b > a else DRAW_OUTCOME
 
 
 @dataclass

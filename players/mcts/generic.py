@@ -1,40 +1,39 @@
 """UCT search through the Python ``State`` API: any game, on the shared array tree.
 
 The configuration of the search core (:mod:`plyground.players.search`) for
-games without compiled kernels: the array tree, the compiled UCB1 descent,
-and random playouts played with ``apply``/``undo`` on one working copy of the
-root state, so no state is cloned per simulation.  Scores are in [0, 1] for
+games without compiled kernels: the array tree, the :class:`~..search.rules.UCB1` rule (compiled
+descent) and the :class:`~..search.evaluators.RandomPlayout` evaluator, whose
+playouts use ``apply``/``undo`` on one working copy of the root state, so no
+state is cloned per simulation; the simulation loop is the core's
+(:class:`~..search.loop.StateSearch`), one leaf valued at a time.  Scores are in [0, 1] for
 each node's mover (win 1, draw 0.5, loss 0).
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 
 from plyground.protocols import State
 
-from ..search import rules
+from ..search.evaluators import _SCORES, RandomPlayout
+from ..search.loop import StateSearch
+from ..search.rules import UCB1
 from ..search.root import root_signature as _signature
-from ..search.tree import EXPANDED, NO_NODE, TERMINAL, Tree
-from .common import DRAW, DRAW_OUTCOME, UNKNOWN, WIN, ChildStats, outcome_of_returns, proven_of_outcome
-
-_SCORES = {0: (1.0, 0.0), 1: (0.0, 1.0), DRAW_OUTCOME: (0.5, 0.5)}   # outcome code -> each player's score
+from ..search.tree import EXPANDED, NO_NODE
+from .common import DRAW, DRAW_OUTCOME, WIN, ChildStats, outcome_of_returns, proven_of_outcome
 
 
-class GenericSearch(Tree):
+class GenericSearch(StateSearch):
     """One search tree over Python states; :meth:`run` adds simulations to it."""
 
     kind = "generic"
 
     def __init__(self, c: float, playouts: int, solver: bool, max_playout_plies: int) -> None:
         super().__init__(1024)
-        self.c = float(c)
-        self.playouts = playouts
-        self.solver = bool(solver)
-        self.max_playout_plies = max_playout_plies
-        self.rng = random.Random()
+        self.rule = UCB1(c, solver)
+        self.evaluator = RandomPlayout(playouts, max_playout_plies)
+        self.solver = self.rule.solver
         self.state: State | None = None    # working copy of the root position
         self._signature: tuple | None = None
 
@@ -64,75 +63,30 @@ class GenericSearch(Tree):
         self._signature = _signature(self.state)
 
     # ----------------------------------------------------------- search
+    @property
+    def rng(self):
+        return self.evaluator.rng
+
     def seed(self, seed: int) -> None:
-        self.rng.seed(seed)
+        self.evaluator.rng.seed(seed)
 
-    def run(self, simulations: int) -> int:
-        """Run up to ``simulations`` simulations; returns how many ran (fewer once the root is solved)."""
-        for done in range(simulations):
-            if self.solver and self.proven[self.root] != UNKNOWN and self.flag[self.root] == EXPANDED:
-                return done
-            self._simulate()
-        return simulations
+    def _leaf(self, node: int, path: np.ndarray, state: State) -> None:
+        """Expand the leaf (children in random order, so that UCB1's first unvisited child is an
+        unbiased pick) and back up its playouts."""
+        evaluator = self.evaluator
+        legal = state.legal_moves()
+        evaluator.rng.shuffle(legal)
+        self._expand(node, legal, state.current_player())
+        _, score0, score1 = evaluator.evaluate(state)
+        self._backup(path, evaluator.playouts, score0, score1)
 
-    def _simulate(self) -> None:
-        state = self.state
-        path = self._descend()
-        node = int(path[-1])
-        moves = self.moves
-        for step in path[1:]:
-            state.apply(moves[step])
-        newly_proven = False
-        visits = 1
-        if self.flag[node] == TERMINAL:                  # a terminal position met before
-            score0, score1 = self.returns[node]
-        elif self.solver and len(path) > 1 and self.proven[node] != UNKNOWN:
-            score0, score1 = _SCORES[_outcome_of_proven(int(self.proven[node]), int(self.mover[node]))]
-        elif state.is_terminal():                        # first visit of a finished game
-            outcome = outcome_of_returns(state.returns())
-            score0, score1 = _SCORES[outcome]
-            self.flag[node] = TERMINAL
-            self.returns[node] = score0, score1
-            if self.solver:
-                self.proven[node] = proven_of_outcome(outcome, int(self.mover[node]))
-                newly_proven = True
-        else:                                            # first visit: expand, then play out
-            legal = state.legal_moves()
-            self.rng.shuffle(legal)                      # unbiased order for unvisited children
-            self._expand(node, legal, state.current_player())
-            visits = self.playouts
-            score0 = score1 = 0.0
-            for _ in range(visits):
-                s0, s1 = _SCORES[self._playout()]
-                score0 += s0
-                score1 += s1
-        for _ in range(len(path) - 1):
-            state.undo()
-        self._backup(path, visits, score0, score1)
-        if newly_proven:
-            self._prove(path)
+    def _backup_proven(self, path: np.ndarray, node: int) -> None:
+        score0, score1 = _SCORES[_outcome_of_proven(int(self.proven[node]), int(self.mover[node]))]
+        self._backup(path, 1, score0, score1)
 
-    def _descend(self) -> np.ndarray:
-        """The path from the root to the leaf UCB1 selects (compiled, see ..search.rules)."""
-        while True:
-            length = rules.ucb1_descend(self.root, self.flag, self.first, self.count, self.visits, self.value_sum,
-                                        self.proven, self.c, self.solver, self._path)
-            if length >= 0:
-                return self._path[:length]
-            self._path = np.empty(2 * len(self._path), dtype=np.int64)
-
-    def _playout(self) -> int:
-        state, rng = self.state, self.rng
-        plies = 0
-        while not state.is_terminal():
-            if plies >= self.max_playout_plies:
-                break
-            state.apply(rng.choice(state.legal_moves()))
-            plies += 1
-        outcome = outcome_of_returns(state.returns()) if state.is_terminal() else DRAW_OUTCOME
-        for _ in range(plies):
-            state.undo()
-        return outcome
+    def _prove_terminal(self, path: np.ndarray, node: int, returns) -> None:
+        self.proven[node] = proven_of_outcome(outcome_of_returns(returns), int(self.mover[node]))
+        self._prove(path)
 
     # ----------------------------------------------------------- results
     def root_children(self) -> list[ChildStats]:

@@ -1,4 +1,5 @@
-"""Selection rules over the tree arrays, compiled: PUCT (network priors) and UCB1 (random playouts).
+"""Selection rules over the tree arrays, compiled: PUCT (network priors) and UCB1 (random playouts);
+:class:`UCB1` and :class:`PUCT` are the rule objects a configuration is built with.
 
 Both read only the tree's arrays, never a game position, so the whole walk
 from the root to a leaf is one compiled call; the caller replays the
@@ -93,3 +94,36 @@ def ucb1_descend(root, flag, first, count, visits, value_sum, proven, c, solver,
         path[length] = node
         length += 1
     return length
+
+
+class UCB1:
+    """The UCB1 rule (values in [0, 1]), optionally with the MCTS-Solver: names the compiled
+    :func:`ucb1_descend`."""
+
+    __slots__ = ("c", "solver")
+
+    def __init__(self, c: float, solver: bool = False) -> None:
+        self.c = float(c)
+        self.solver = bool(solver)
+
+    def descend(self, tree, start: int, path) -> int:
+        """Walk ``tree`` from ``start``; see :func:`ucb1_descend`."""
+        return ucb1_descend(start, tree.flag, tree.first, tree.count, tree.visits, tree.value_sum, tree.proven,
+                            self.c, self.solver, path)
+
+
+class PUCT:
+    """The PUCT rule (network priors, first-play urgency, virtual loss for batched leaves): names the
+    compiled :func:`puct_descend`."""
+
+    __slots__ = ("c_puct", "fpu", "virtual_loss")
+
+    def __init__(self, c_puct: float, fpu: float, virtual_loss: float = 1.0) -> None:
+        self.c_puct = c_puct
+        self.fpu = fpu
+        self.virtual_loss = virtual_loss
+
+    def descend(self, tree, start: int, path) -> int:
+        """Walk ``tree`` from ``start``; see :func:`puct_descend`."""
+        return puct_descend(start, tree.flag, tree.first, tree.count, tree.visits, tree.vloss, tree.value_sum,
+                            tree.prior, tree.mover, self.c_puct, self.fpu, self.virtual_loss, path)

@@ -179,7 +179,8 @@ def test_the_registry_refuses_an_unplayable_game_for_every_player():
 
 @pytest.mark.parametrize("files, layer", [
     (("players/mcts/generic.py", "players/mcts/fast.py", "players/alphabeta/generic.py"), SEARCHABLE),
-    (("players/alphazero/search.py", "players/alphazero/player.py"), LEARNABLE),
+    (("players/search/loop.py", "players/search/puct.py", "players/search/gumbel.py",
+      "players/search/evaluators.py", "players/alphazero/player.py"), LEARNABLE),
 ])
 def test_every_state_method_the_searches_call_is_in_their_layer(files, layer):
     """The gap that let a game pass unsupported_reason and crash mid-search (ply) cannot reopen."""

@@ -1,0 +1,151 @@
+"""The one simulation loop over the Python ``State`` API: a selection rule and an evaluator on the tree.
+
+:class:`StateSearch` is what the State-API configurations share
+(:class:`~plyground.players.mcts.generic.GenericSearch`: UCB1 and random
+playouts; :class:`~.puct.PUCTSearch`: PUCT and a network).  A simulation
+walks the rule's compiled descent (``self.rule.descend``), replays the path
+on one working copy of the root (``apply``, then ``undo``) and values the
+leaf:
+
+* a terminal position met before: its stored result;
+* with the MCTS-Solver, a proven node below the root: its proven result;
+* a finished game: the evaluator's :meth:`terminal` result, stored on the
+  node (and proven, with the solver);
+* with ``repetition_draws``, a repeated position: a draw;
+* otherwise the configuration's :meth:`_leaf`: an evaluator that values a
+  leaf at once (random playouts) expands it and backs the value up there and
+  then; a batched one (the network) marks it pending under virtual loss and
+  returns it, to be valued with the rest of the batch by :meth:`complete`.
+
+:meth:`gather` runs simulations until ``limit`` of them are finished or
+pending; :meth:`run` alternates ``gather`` and one evaluation of the pending
+batch, ``leaf_batch`` simulations at a time (1 for an evaluator that never
+leaves a leaf pending).
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from plyground.protocols import State
+
+from .tree import EXPANDED, PENDING, TERMINAL, UNKNOWN, Tree
+
+
+class StateSearch(Tree):
+    """The State-API loop; a configuration sets ``rule``, ``evaluator``, ``leaf_batch`` and ``state``
+    and defines :meth:`_leaf` (and :meth:`complete` if its evaluator batches)."""
+
+    solver = False              # MCTS-Solver: proven values in the tree (UCB1)
+    repetition_draws = False    # a position repeating the game or the path is a draw (PUCT)
+    leaf_batch = 1
+
+    rule: Any
+    evaluator: Any
+    state: State | None
+
+    def run(self, simulations: int, deadline: float | None = None) -> int:
+        """Run ``simulations`` simulations (fewer once the root is solved, or if ``deadline``, a
+        perf_counter time, passes); returns how many ran."""
+        done = 0
+        while done < simulations:
+            if self.solver and self.proven[self.root] != UNKNOWN and self.flag[self.root] == EXPANDED:
+                break
+            leaves, finished = self.gather(min(self.leaf_batch, simulations - done))
+            if leaves:
+                logits, values = self.evaluator.evaluate(leaves)
+                self.complete(leaves, logits, values)
+            done += len(leaves) + finished
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return done
+
+    def gather(self, limit: int) -> tuple[list, int]:
+        """Simulate until ``limit`` simulations are finished or pending; returns the pending leaves
+        and the number finished (a pending leaf met again ends the batch early)."""
+        state = self.state
+        moves = self.moves
+        leaves: list = []
+        finished = 0
+        while len(leaves) + finished < limit:
+            path = self._descend()
+            node = int(path[-1])
+            flag = self.flag[node]
+            if flag == PENDING:
+                break               # already waiting for the evaluator: evaluate what we have
+            if flag == TERMINAL:
+                self._backup(path, 1.0, float(self.returns[node, 0]), float(self.returns[node, 1]))
+                finished += 1
+                continue
+            if self.solver and len(path) > 1 and self.proven[node] != UNKNOWN:
+                self._backup_proven(path, node)
+                finished += 1
+                continue
+            for step in path[1:]:
+                state.apply(moves[step])
+            if state.is_terminal():
+                self._terminal(path, node, state)
+                finished += 1
+            elif self.repetition_draws and self._repeats(node, path, state):
+                self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
+                self._backup(path, 1.0, 0.0, 0.0)
+                finished += 1
+            else:
+                leaf = self._leaf(node, path, state)
+                if leaf is None:
+                    finished += 1
+                else:
+                    leaves.append(leaf)
+            for _ in range(len(path) - 1):
+                state.undo()
+        return leaves, finished
+
+    def _terminal(self, path: np.ndarray, node: int, state: State) -> None:
+        """First visit of a finished game: store and back up the evaluator's result for it."""
+        returns = state.returns()
+        result0, result1 = self.evaluator.terminal(returns)
+        self.flag[node] = TERMINAL
+        self.returns[node] = result0, result1
+        self._backup(path, 1.0, result0, result1)
+        if self.solver:
+            self._prove_terminal(path, node, returns)
+
+    def _leaf(self, node: int, path: np.ndarray, state: State) -> Any:
+        """Value the non-terminal leaf ``node`` at ``state``: expand it and back its value up now
+        (None), or mark it pending and return what the evaluator needs."""
+        raise NotImplementedError
+
+    def complete(self, leaves: list, logits: np.ndarray, values: np.ndarray) -> None:
+        """Expand pending ``leaves`` with the evaluator's batch outputs and back their values up."""
+        raise NotImplementedError
+
+    def _backup_proven(self, path: np.ndarray, node: int) -> None:
+        raise NotImplementedError
+
+    def _prove_terminal(self, path: np.ndarray, node: int, returns) -> None:
+        raise NotImplementedError
+
+    def _repeats(self, node: int, path: np.ndarray, state: State) -> bool:
+        return False
+
+    def _descend(self) -> np.ndarray:
+        """The path from the root to the leaf the rule selects (compiled, see :mod:`.rules`); below
+        the root move :meth:`_root_move` names, if it names one."""
+        start = self._root_move()
+        while True:
+            if start is None:
+                length = self.rule.descend(self, self.root, self._path)
+            else:
+                self._path[0] = self.root
+                length = self.rule.descend(self, start, self._path[1:])
+                length = length + 1 if length >= 0 else -1
+            if length >= 0:
+                return self._path[:length].copy()
+            self._path = np.empty(2 * len(self._path), dtype=np.int64)
+
+    def _root_move(self) -> int | None:
+        """The root child the next simulation must take (a root rule on top of the rule, e.g.
+        Gumbel's sequential halving); None: the rule chooses at the root too."""
+        return None
