@@ -50,17 +50,8 @@ class GenericSearch(StateSearch):
 
     def observe(self, state: State, move: Any) -> None:
         """``move`` was played from ``state``: keep its subtree as the tree."""
-        if self.root < 0 or self._signature != _signature(state) or self.flag[self.root] != EXPANDED:
-            self.clear()
-            return
-        child = self.child_with_move(self.root, move)
-        if child is None:
-            self.clear()
-            return
-        self.state.apply(move)
-        self.root = child
-        self._compact()
-        self._signature = _signature(self.state)
+        if self._step_root(state, move):
+            self._compact()
 
     # ----------------------------------------------------------- search
     @property

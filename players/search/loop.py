@@ -31,6 +31,7 @@ import numpy as np
 
 from plyground.protocols import State
 
+from .root import root_signature
 from .tree import EXPANDED, PENDING, TERMINAL, UNKNOWN, Tree
 
 
@@ -45,6 +46,25 @@ class StateSearch(Tree):
     rule: Any
     evaluator: Any
     state: State | None
+    _signature: tuple | None    # root_signature of the position the tree was grown for
+
+    def _step_root(self, state: State, move: Any) -> bool:
+        """``move`` was played from ``state``: make its child the root, keeping that subtree.
+
+        False, with the tree forgotten (``clear``), when the tree was not grown for
+        ``state`` or never expanded the move.
+        """
+        if self.root < 0 or self._signature != root_signature(state) or self.flag[self.root] != EXPANDED:
+            self.clear()
+            return False
+        child = self.child_with_move(self.root, move)
+        if child is None:
+            self.clear()
+            return False
+        self.state.apply(move)
+        self.root = child
+        self._signature = root_signature(self.state)
+        return True
 
     def run(self, simulations: int, deadline: float | None = None) -> int:
         """Run ``simulations`` simulations (fewer once the root is solved, or if ``deadline``, a

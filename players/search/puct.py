@@ -127,16 +127,8 @@ class PUCTSearch(StateSearch):
 
     def advance(self, state: State, move: Any) -> None:
         """``move`` was played from ``state``: make its subtree the tree (or forget the tree)."""
-        if self.root < 0 or self._signature != _signature(state) or self.flag[self.root] != EXPANDED:
-            self.clear()
+        if not self._step_root(state, move):
             return
-        child = self.child_with_move(self.root, move)
-        if child is None:
-            self.clear()
-            return
-        self.state.apply(move)
-        self.root = child
-        self._signature = _signature(self.state)
         self._root_noised = False
         self._root_network_value = None
         if self.size > 50_000:
