@@ -231,14 +231,14 @@ def _check_same_format(game: Game, path: Path, where: str) -> None:
 
 
 def _read_json_lines(text: str) -> list[GameRecord]:
+    """The records of a JSON-lines file as the default ``format_records`` writes them."""
     records = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.strip():
-            data = json.loads(line)
-            if not isinstance(data, dict) or "game" not in data or "moves" not in data:
-                raise ValueError(f"line {lineno} is not a game record")
-            records.append(GameRecord(game=data["game"], players=tuple(data.get("players", ("", ""))),
-                                      start=data.get("start", ""), moves=list(data["moves"])))
+            try:
+                records.append(record_from_json(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ValueError(f"line {lineno} is not a game record ({type(exc).__name__}: {exc})") from None
     return records
 
 
