@@ -11,9 +11,9 @@ import click
 
 from . import __version__
 from . import plugin_manager as plugins
-from .clitypes import SECONDS
+from .clitypes import SECONDS, move_limit_option
 from .errors import PlygroundError, PluginError, UsageError
-from .match import DEFAULT_MOVE_LIMIT, MatchResult, play_game
+from .match import MatchResult, play_game
 from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
@@ -130,8 +130,6 @@ def _load_start(game: Game, fen: str | None):
     return game.new_state(fen)
 
 
-_MOVE_LIMIT_HELP = ("Seconds a bot may take for one move before it forfeits (with --seconds: the budget plus "
-                    "a grace, at most this).")
 _SAVE_HELP = ("Append each game to this file as it finishes (an existing file must hold games of the same "
               "game and format).")
 
@@ -148,7 +146,7 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
-@click.option("--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True, help=_MOVE_LIMIT_HELP)
+@move_limit_option
 @click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
                  move_limit, save):
@@ -226,7 +224,7 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
-@click.option("--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True, help=_MOVE_LIMIT_HELP)
+@move_limit_option
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
               help="Start positions, each played twice with colours reversed (see `plyground tournament`).")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,

@@ -5,6 +5,8 @@ import math
 
 import click
 
+from .match import DEFAULT_MOVE_LIMIT
+
 
 class Seconds(click.ParamType):
     """A finite, positive number of seconds: ``nan``, ``inf`` and 0 are refused, naming the value."""
@@ -25,3 +27,10 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
+
+
+#: ``--move-limit`` for every command that plays games (play, match, tournament).
+move_limit_option = click.option(
+    "--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True,
+    help="Seconds a bot may take for one move before it forfeits (with --seconds: the budget plus a grace, "
+         "at most this).")

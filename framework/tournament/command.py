@@ -5,10 +5,9 @@ from pathlib import Path
 
 import click
 
-from ..clitypes import SECONDS
+from ..clitypes import SECONDS, move_limit_option
 from ..durations import format_duration
 from ..errors import UsageError
-from ..match import DEFAULT_MOVE_LIMIT
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
 from .config import FORMATS, TournamentConfig, parse_entrants
@@ -48,9 +47,7 @@ def default_out_dir(config: TournamentConfig) -> Path:
               help="Per-move simulation budget for every player (overrides their own options).")
 @click.option("--seconds", type=SECONDS, default=None,
               help="Per-move time budget for every player (results then depend on machine load).")
-@click.option("--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True,
-              help="Seconds a bot may take for one move before it forfeits (with --seconds: the budget "
-                   "plus a grace, at most this).")
+@move_limit_option
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; every game's seed derives from it.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,

@@ -85,7 +85,7 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
         # A record with no moves from the initial position (only tags, only a result) starts nowhere new.
         initial = game.new_initial_state().to_text()
         records = [(n, r) for n, r in enumerate(records, 1) if r.moves or (r.start and r.start != initial)]
-        replayed = [_opening_from_record(game, r, plies, path, n) for n, r in records]
+        replayed = [_opening_from_record(game, r, plies, path, n, initial) for n, r in records]
         openings = [o for o in replayed if o is not None]
         skipped = len(replayed) - len(openings)
         if skipped and openings:
@@ -113,16 +113,17 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
     return openings
 
 
-def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path: Path, n: int) -> Opening | None:
+def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path: Path, n: int,
+                         initial: str) -> Opening | None:
     """The record's moves as an opening, or None when the game is over before they are all played.
 
     The moves are replayed under the tournament game's own rules, as the games
     will be: a recorded game that went on past an automatic draw (players in
     real games play on until a draw is claimed) or that ends in a win within
-    the cut leaves no position to play from.
+    the cut leaves no position to play from.  ``initial`` is the initial
+    position's text (a record starting there has no base).
     """
     moves = list(record.moves if plies is None else record.moves[:plies])
-    initial = game.new_initial_state().to_text()
     base = None if not record.start or record.start == initial else record.start
     try:
         state = game.new_initial_state() if base is None else game.new_state(base)
