@@ -19,6 +19,7 @@ so they do not depend on which worker played it, or when.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import tempfile
 import time
@@ -33,6 +34,8 @@ import numpy as np
 from plyground.errors import PlygroundError
 from plyground.options import Spec
 from plyground.protocols import Game
+from plyground.tournament.config import Opening
+from plyground.tournament.openings import start_state
 
 from .batched import BatchStats, GameSpec, play_selfplay_games
 from .models import load_model, network_evaluator
@@ -94,9 +97,9 @@ class MatchSide:
 
 @dataclass(frozen=True)
 class MatchJob:
-    """Game ``index`` of a comparison or evaluation phase, with its own seed."""
+    """Game ``index`` of a comparison, evaluation or ladder phase, with its own seed."""
 
-    kind: str                    # "comparison" or "evaluation"
+    kind: str                    # "comparison", "evaluation" or "ladder"
     iteration: int
     index: int
     sides: tuple[MatchSide, MatchSide]
@@ -104,6 +107,7 @@ class MatchJob:
     seed: int
     max_plies: int | None
     tags: dict = field(default_factory=dict)
+    opening: Opening | None = None   # where the game starts (None: the initial position)
 
     def describe(self) -> str:
         return f"{self.kind} game {self.index} of iteration {self.iteration}"
@@ -125,7 +129,7 @@ def with_models_known(job: Job, known: set[str]) -> Job:
                              side.spec, side.temperature_plies)
             known.add(side.model.digest)
         sides.append(side)
-    return MatchJob(job.kind, job.iteration, job.index, tuple(sides), job.names, job.seed, job.max_plies, job.tags)
+    return dataclasses.replace(job, sides=tuple(sides))
 
 
 # ------------------------------------------------------------------ how the work is split
@@ -240,7 +244,8 @@ class SelfPlayActor:
             for side in job.sides:
                 players.append(self._player(side))
             record = play_game(self.game, players, names=job.names, max_plies=job.max_plies, seed=job.seed,
-                               adjudicator=self.playbook.match_adjudicator())
+                               adjudicator=self.playbook.match_adjudicator(),
+                               start=start_state(self.game, job.opening))
         finally:
             for player in players:
                 player.close()

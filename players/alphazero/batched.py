@@ -104,7 +104,7 @@ def play_selfplay_games(game: Game, specs: Iterable[GameSpec], make_search: Call
     def advance(slot: _Slot) -> None:
         """Move the game on to its next search, or finish it and start the next game."""
         if slot.selfplay.next_search():
-            slot.remaining = settings.simulations
+            slot.remaining = slot.selfplay.simulations
             return
         examples, record = slot.selfplay.result()
         finished.append((slot.spec.number, examples, record))

@@ -22,6 +22,7 @@ class Step:
     actions: np.ndarray          # distinct action indices with visits
     probs: np.ndarray            # visit distribution over ``actions`` (sums to 1)
     player: int                  # the side to move
+    search_value: float | None = None   # the search's root value for the side to move (None: forced move)
 
 
 def visit_policy(state: State, moves: Sequence[Any], visits: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
@@ -42,10 +43,11 @@ def visit_policy(state: State, moves: Sequence[Any], visits: Sequence[float]) ->
             np.array([n / total for _, n in pairs], dtype=np.float32))
 
 
-def make_step(state: State, moves: Sequence[Any], visits: Sequence[float]) -> Step:
+def make_step(state: State, moves: Sequence[Any], visits: Sequence[float],
+              search_value: float | None = None) -> Step:
     actions, probs = visit_policy(state, moves, visits)
     observation = np.array(state.observation(), dtype=np.float32, copy=True)
-    return Step(observation, actions, probs, state.current_player())
+    return Step(observation, actions, probs, state.current_player(), search_value)
 
 
 @dataclass
@@ -72,10 +74,11 @@ class Examples:
                    np.zeros(1, np.int64), np.zeros(0, np.float32), np.zeros(0, np.int8))
 
     @classmethod
-    def from_steps(cls, steps: Sequence[Step], returns: Sequence[float],
-                   observation_shape: tuple[int, ...]) -> "Examples":
+    def from_steps(cls, steps: Sequence[Step], returns: Sequence[float], observation_shape: tuple[int, ...],
+                   *, search_value_weight: float = 0.0) -> "Examples":
         """The examples of one finished game: each position's value is the final result for the
-        player who was to move there (``returns[player]``)."""
+        player who was to move there (``returns[player]``), mixed with weight ``search_value_weight``
+        with the search's value there where a search ran (``(1 - w) * result + w * search value``)."""
         if not steps:
             return cls.empty(observation_shape)
         observations = np.stack([s.observation for s in steps]).astype(np.float32, copy=False)
@@ -86,7 +89,8 @@ class Examples:
                    np.concatenate([s.actions for s in steps]).astype(np.int32),
                    np.concatenate([s.probs for s in steps]).astype(np.float32),
                    offsets,
-                   np.array([returns[s.player] for s in steps], dtype=np.float32),
+                   np.array([_value_target(returns[s.player], s.search_value, search_value_weight)
+                             for s in steps], dtype=np.float32),
                    np.array([s.player for s in steps], dtype=np.int8))
 
     @classmethod
@@ -123,3 +127,9 @@ class Examples:
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "Examples":
         return cls(arrays["observations"], arrays["policy_actions"], arrays["policy_probs"],
                    arrays["policy_offsets"], arrays["values"], arrays["players"])
+
+
+def _value_target(result: float, search_value: float | None, weight: float) -> float:
+    if search_value is None or weight <= 0.0:
+        return result
+    return (1.0 - weight) * result + weight * search_value

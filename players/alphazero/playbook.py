@@ -41,7 +41,10 @@ class Playbook:
         """How self-play games are played and when they end."""
         cfg = self.config
         return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"],
-                                adjudicator=self.selfplay_adjudicator())
+                                adjudicator=self.selfplay_adjudicator(),
+                                fast_simulations=cfg["fast_simulations"],
+                                full_search_share=cfg["full_search_share"],
+                                search_value_weight=cfg["search_value_weight"])
 
     def selfplay_adjudicator(self):
         """``adjudicator(state, plies)`` ending self-play games early, or None (played out)."""

@@ -32,7 +32,7 @@ def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | No
     ax.set_title("Training losses")
     ax.grid(alpha=0.3)
     ax.legend()
-    _save(fig, folder / "losses.png")
+    save_figure(fig, folder / "losses.png")
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -46,7 +46,7 @@ def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | No
     ax.set_ylabel("new network's score vs best (%)")
     ax.set_title("Comparison games (green: accepted)")
     ax.legend()
-    _save(fig, folder / "gate.png")
+    save_figure(fig, folder / "gate.png")
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -62,11 +62,11 @@ def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | No
     ax.set_title("Estimated strength")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
-    _save(fig, folder / "elo.png")
+    save_figure(fig, folder / "elo.png")
     plt.close(fig)
     return None
 
 
-def _save(fig, path: Path) -> None:
+def save_figure(fig, path: Path) -> None:
     with atomic_writer(path, "wb") as handle:
         fig.savefig(handle, format="png", dpi=100, bbox_inches="tight")

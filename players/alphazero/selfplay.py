@@ -23,6 +23,14 @@ class SelfPlaySettings:
     simulations: int
     temperature_plies: int          # tau = 1 for the first N plies, then 0
     max_plies: int | None = None    # adjudicate a draw after this many plies
+    # Playout cap randomization (KataGo): with fast_simulations set, a move gets the full search (root
+    # noise on, recorded as a training example) with probability full_search_share, else a fast search
+    # of fast_simulations (no root noise, not recorded): more games, so more value targets, per hour.
+    fast_simulations: int | None = None
+    full_search_share: float = 0.25
+    # value target = (1 - w) * the game's result + w * the search's root value (KataGo-style mixing:
+    # the result alone is a noisy target, the search's value a biased one)
+    search_value_weight: float = 0.0
     # adjudicator(state, plies) -> ((return_0, return_1), reason) ends the game early, or None plays on
     # (the expert-iteration trainer's Stockfish resignation rule)
     adjudicator: Callable[[Any, int], tuple[tuple[float, float], str] | None] | None = None
@@ -48,6 +56,8 @@ class SelfPlayGame:
         self.record = GameRecord(game=game.name, players=names, start=self.state.to_text(), tags=dict(tags or {}))
         self.steps: list[Step] = []
         self.returns: tuple[float, float] | None = None
+        self.full_search = True          # is the current move's search a full one (see SelfPlaySettings)
+        self._noise = search.dirichlet_epsilon
 
     @property
     def finished(self) -> bool:
@@ -74,15 +84,27 @@ class SelfPlayGame:
                     return False
             legal = state.legal_moves()
             if len(legal) > 1:
+                self.full_search = (settings.fast_simulations is None
+                                    or self.rng.random() < settings.full_search_share)
+                # a fast search explores without root noise: its move is played, not learned from
+                self.search.dirichlet_epsilon = self._noise if self.full_search else 0.0
                 self.search.set_root(state, reuse=True, temperature=self._temperature())
                 return True
             self.steps.append(make_step(state, legal, [1.0]))
             self._play(legal[0])
 
+    @property
+    def simulations(self) -> int:
+        """The simulations the current move's search gets (full or fast)."""
+        if self.full_search or self.settings.fast_simulations is None:
+            return self.settings.simulations
+        return self.settings.fast_simulations
+
     def play_searched_move(self) -> None:
-        """Record the search's policy target and play its choice."""
-        moves, weights = self.search.policy_target()
-        self.steps.append(make_step(self.state, moves, weights))
+        """Record the search's policy target (a full search's only) and play its choice."""
+        if self.full_search:
+            moves, weights = self.search.policy_target()
+            self.steps.append(make_step(self.state, moves, weights, self.search.root_value()))
         self._play(self.search.choose_move(self._temperature(), self.rng))
 
     def _temperature(self) -> float:
@@ -102,7 +124,9 @@ class SelfPlayGame:
         record = self.record
         record.returns = (float(self.returns[0]), float(self.returns[1]))
         record.tags.setdefault("PlyCount", str(len(record.moves)))
-        return Examples.from_steps(self.steps, record.returns, tuple(self.game.observation_shape)), record
+        examples = Examples.from_steps(self.steps, record.returns, tuple(self.game.observation_shape),
+                                       search_value_weight=self.settings.search_value_weight)
+        return examples, record
 
 
 def play_selfplay_game(game: Game, search: PUCTSearch, rng: np.random.Generator, settings: SelfPlaySettings,
@@ -111,6 +135,6 @@ def play_selfplay_game(game: Game, search: PUCTSearch, rng: np.random.Generator,
     """Play one game with ``search`` choosing both sides' moves (see :class:`SelfPlayGame`)."""
     selfplay = SelfPlayGame(game, search, rng, settings, names=names, tags=tags)
     while selfplay.next_search():
-        search.run(settings.simulations)
+        search.run(selfplay.simulations)
         selfplay.play_searched_move()
     return selfplay.result()

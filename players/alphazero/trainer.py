@@ -48,6 +48,7 @@ from .actor_pool import make_actor_pool
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec
 from .arena import Arena, InProcess
 from .gate import Gate, Tally
+from .ladder import Ladder, LadderSettings, network_name, plot_curve, rating_text
 from .learner import Learner, LearnerSettings
 from .pipeline import Phase, Pipeline, Step
 from .compute import compute_threads
@@ -97,6 +98,15 @@ class AlphaZeroTrainer(Trainer):
         # search and self-play
         *trainer_search_options("fpu", "leaf_batch"),
         Option("temperature_plies", int, 10, "self-play: tau = 1 for the first N plies, then 0", min=0),
+        # learning efficiency for small compute (docs/alphazero.md, "Self-play that learns")
+        Option("fast_simulations", int, None, "playout cap randomization: most moves get a fast search of this "
+               "many simulations, played but not learned from; a share full_search_share of the moves get the "
+               "full search, with root noise, as training examples (none: every move a full search)", min=1,
+               optional=True),
+        Option("full_search_share", float, 0.25, "with fast_simulations: the share of moves searched in full",
+               min=0.0, max=1.0),
+        Option("search_value_weight", float, 0.0, "value target = (1 - w) * the game's result + w * the "
+               "search's root value at the position", min=0.0, max=1.0),
         *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
         Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
                "plies", min=1, optional=True),
@@ -111,6 +121,13 @@ class AlphaZeroTrainer(Trainer):
         Option("evaluation_games", int, 0, "games of each newly accepted network against "
                "evaluation_opponent (0: none)", min=0),
         Option("evaluation_opponent", str, "random", "player spec for the evaluation games"),
+        # the ladder (ladder.py): the newest network of every iteration rated against fixed opponents
+        Option("ladder", str, None, "player specs separated by ';' that each iteration's newest network (and "
+               "the initial one) plays, rated in Elo against the first: ladder.jsonl and plots/ladder.png, e.g. "
+               "'mcts:simulations=1000; alphabeta:eval=learned,depth=4' (none: no ladder)", optional=True),
+        Option("ladder_games", int, 10, "ladder games against each ladder player per network (colours "
+               "alternate; each opening is played twice)", min=1),
+        Option("ladder_openings", str, "2-ply", "where ladder games start: N-ply, an openings file, or none"),
         # bookkeeping
         Option("parallel_games", int, 16, "self-play games advanced together, their leaves evaluated in one "
                "network call (1: one game at a time)", min=1, max=4096),
@@ -126,6 +143,9 @@ class AlphaZeroTrainer(Trainer):
         Option("address", str, None, "backend=ray: address of a running Ray cluster, e.g. 10.0.0.5:6379 or auto "
                "(none: start a Ray instance on this machine)", optional=True),
         Option("plots", bool, True, "draw PNG plots (needs matplotlib)"),
+        Option("initial_model", Path, None, "start from this AlphaZero model file (e.g. a bootstrapped "
+               "network: its weights and optimiser state) instead of a fresh network; its architecture and "
+               "optimiser settings must be those of network, optimizer, lr, ...", optional=True),
         # teacher bootstrap of the initial network (bootstrap.py)
         Option("bootstrap_games", Path, None, "record file of expert games (e.g. PDN) whose positions, labelled "
                "by bootstrap_teacher, train the initial network before iteration 1 (none: no bootstrap)",
@@ -164,12 +184,21 @@ class AlphaZeroTrainer(Trainer):
         self.playbook = self.playbook_class(self.game, cfg)
         self.learner = Learner(self.game, LearnerSettings.from_options(cfg), lambda line: self.log(line))
         self.gate = Gate(cfg["replace_threshold"])
+        self.ladder = Ladder(self.game, self.rundir, LadderSettings.from_options(cfg))
+        if self.ladder.settings.enabled:
+            self.ladder.settings.check(self.game)
+        if cfg["initial_model"] is not None and cfg["bootstrap_games"] is not None:
+            raise UsageError(f"trainer {self.name}: initial_model and bootstrap_games both make the initial "
+                             f"network; set one of them")
         self.pipeline = Pipeline(
             self.rundir,
-            steps=[Step("bootstrap", self._bootstrap_done, self._bootstrap)],
+            steps=[Step("bootstrap", self._bootstrap_done, self._bootstrap),
+                   Step("ladder", self._initial_ladder_done, self._initial_ladder)],
             phases=[Phase("selfplay", self._selfplay_phase), Phase("train", self._train_phase),
-                    Phase("compare", self._compare_phase), Phase("evaluate", self._evaluate_phase)],
+                    Phase("compare", self._compare_phase), Phase("evaluate", self._evaluate_phase),
+                    Phase("ladder", self._ladder_phase)],
             iterations=cfg["iterations"])
+        self._rating: str | None = None
         self._arena_made: Arena | None = None
 
     @classmethod
@@ -203,14 +232,33 @@ class AlphaZeroTrainer(Trainer):
             training["seed"] = self.config["seed"]
         network = build_network(self.game, self.config["network"], training)
         family = Spec.parse(self.config["network"]).name
+        if self.config["initial_model"] is not None:
+            network = self._initial_model(network)
         save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
-                   role="initial")
+                   role="initial", initial_model=str(self.config["initial_model"] or ""))
         copy_file(self.rundir.checkpoint_path(0), self.rundir.best_path)
         state = {"game": self.game.name, "iteration": 1, "phase": "selfplay", "best_iteration": 0,
                  "best_elo": 0.0, "fixed": self._fixed()}
         self.rundir.write_state(state)
         self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
         return state
+
+    def _initial_model(self, fresh):
+        """The network of ``initial_model``, checked against the one the options describe (``fresh``)."""
+        path = self.config["initial_model"]
+        network = load_model(path, self.game)
+        wanted, found = getattr(fresh, "config", None), getattr(network, "config", None)
+        if isinstance(wanted, dict) and isinstance(found, dict):
+            spec = Spec.parse(self.config["network"])
+            keys = [*spec.options, *_TRAINING_KEYS]
+            differ = [k for k in keys if k in wanted and k in found and wanted[k] != found[k]]
+            if type(network) is not type(fresh) or differ:
+                described = ", ".join(f"{k}={found[k]}" for k in keys if k in found)
+                raise UsageError(f"initial_model {path} holds a {network.metadata.get('network', '?')} network "
+                                 f"with {described}; set network and the optimiser options to match it "
+                                 f"(network={self.config['network']} asks for "
+                                 f"{', '.join(f'{k}={wanted[k]}' for k in differ) or 'another family'})")
+        return network
 
     def _bootstrap_done(self, state: dict) -> bool:
         """Whether the bootstrap is done, not asked for, or too late (iteration 1 has begun)."""
@@ -297,6 +345,18 @@ class AlphaZeroTrainer(Trainer):
         self._finish(k, state, evaluation)
         return {key: value for key, value in state.items() if key not in ("gate", "accepted")}
 
+    def _ladder_phase(self, state: dict) -> dict:
+        if self.ladder.settings.enabled:
+            self._play_ladder(state["iteration"])
+        return state
+
+    def _initial_ladder_done(self, state: dict) -> bool:
+        return not self.ladder.settings.enabled or len(self.ladder.finished_games(0)) >= self.ladder.planned()
+
+    def _initial_ladder(self, state: dict) -> dict:
+        self._play_ladder(0)
+        return state
+
     def _prefix(self, k: int) -> str:
         return f"[iter {k}/{self.config['iterations']}]"
 
@@ -343,7 +403,8 @@ class AlphaZeroTrainer(Trainer):
                 rate = (now - started) / count
                 self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
-                         f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}")
+                         f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}"
+                         f"{self._rating_note()}")
         if not arena.in_process and arena.stats.seconds:
             stats, pool = arena.stats, arena.executor
             self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
@@ -444,6 +505,53 @@ class AlphaZeroTrainer(Trainer):
             MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
                      names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
             for i in numbers])
+
+    # ------------------------------------------------------------ the ladder
+    def _play_ladder(self, k: int) -> None:
+        """The ladder games of iteration ``k``'s network (0: the initial one), then every network refitted."""
+        ladder, rundir = self.ladder, self.rundir
+        prefix = self._prefix(k) if k else "[initial network]"
+        finished, planned = ladder.finished_games(k), ladder.planned()
+        if len(finished) < planned:
+            started, before, last_line = time.perf_counter(), len(finished), 0.0
+            jobs = ladder.jobs(k, self._model_blob(rundir.checkpoint_path(k)), range(len(finished), planned))
+            for i, record in self._arena().matches(jobs):
+                finished.append({"record": record.to_json()})
+                ladder.save_games(k, finished)
+                rundir.write_records("ladder", k, [record_from_json(g["record"]) for g in finished])
+                now = time.perf_counter()
+                if now - last_line >= 2.0 or i == planned - 1:
+                    last_line = now
+                    rate = (now - started) / (i + 1 - before)
+                    self.log(f"{prefix} ladder {i + 1}/{planned} games: last {' vs '.join(record.players)} "
+                             f"{record.result_text}; phase ETA {format_duration(rate * (planned - i - 1))}")
+            self.log(f"{prefix} ladder games took {format_duration(time.perf_counter() - started)} "
+                     f"(not counted as training time)")
+        rows = ladder.fit(self._training_seconds())
+        row = next(r for r in rows if r["iteration"] == k)
+        self._rating = rating_text(row)
+        scores = ", ".join(f"{spec} {s['score']:.0%} of {s['games']}" for spec, s in row["scores"].items()
+                           if s["score"] is not None)
+        self.log(f"{prefix} ladder: {network_name(k)} rated {self._rating} (scores: {scores})")
+        if self.config["plots"]:
+            problem = plot_curve(rows, ladder.plot_path)
+            if problem:
+                self.log(f"{prefix} ladder plot skipped: {problem}")
+
+    def _training_seconds(self) -> dict[int, float]:
+        """Training wall-clock time behind each iteration's network (the ladder's own time left out)."""
+        total, out = 0.0, {0: 0.0}
+        for row in self.rundir.read_metrics():
+            total += float(row.get("seconds") or 0.0)
+            out[row["iteration"]] = total
+        return out
+
+    def _rating_note(self) -> str:
+        """``; rating +85 Elo (...)`` from the last ladder fit, for progress lines ("" without a ladder)."""
+        if self._rating is None and self.ladder.settings.enabled:
+            rows = self.ladder.read_curve()
+            self._rating = rating_text(rows[-1]) if rows else None
+        return f"; ladder rating {self._rating}" if self._rating else ""
 
     # ------------------------------------------------------------ worker processes
     def _arena(self) -> Arena:

@@ -1,0 +1,251 @@
+"""The ladder: each iteration's newest network plays fixed opponents and is rated in Elo against them.
+
+The gate says whether a network beats the previous best; it does not say
+whether the run is getting stronger against anything that stays put (a
+network can beat its predecessor by exploiting its habits).  The ladder
+does: after every iteration (and once for the initial network) the newest
+network plays ``ladder_games`` games against each player of ``ladder``
+(e.g. ``mcts:simulations=1000; alphabeta:eval=learned,depth=4``), from
+openings, each opening twice with colours reversed.
+
+All ladder games of the run so far are fitted together (the Bradley-Terry
+fit of :mod:`plyground.ratings`), with the first ladder player as the anchor
+at 0 and 95% intervals of each difference to it; more games against the
+same opponents sharpen everyone's rating, so the whole curve is refitted
+after every iteration.  The run directory gains ``ladder.jsonl`` (a row per
+rated network: its iteration, the training wall-clock time behind it, its
+Elo and interval, its score against each opponent) and
+``plots/ladder.png`` (Elo against hours of training).  The training clock
+counts self-play, training, comparison and evaluation: the ladder is a
+measurement, so its own time is left out (and reported apart).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from plyground.errors import UsageError
+from plyground.protocols import Game, GameRecord
+from plyground.ratings import Results, fit_ratings
+from plyground.recordio import record_from_json
+from plyground.storage import read_json_lines, write_json_lines
+from plyground.tournament.config import Opening
+from plyground.tournament.openings import choose_openings
+
+from .actors import MatchJob, MatchSide, ModelBlob
+from .rundir import RunDirectory
+
+#: Between the player specs of the ``ladder`` option (a spec itself may hold commas).
+SEPARATOR = ";"
+
+
+def parse_ladder(text: str | None) -> tuple[str, ...]:
+    """The player specs of a ``ladder`` option: ``"mcts:simulations=1000; alphabeta:depth=4"``."""
+    if text is None:
+        return ()
+    specs = tuple(part.strip() for part in text.split(SEPARATOR) if part.strip())
+    if len(set(specs)) != len(specs):
+        raise UsageError(f"ladder {text!r} names a player twice; give each opponent once, separated by "
+                         f"'{SEPARATOR}'")
+    return specs
+
+
+def network_name(iteration: int) -> str:
+    return f"iter-{iteration:04d}"
+
+
+@dataclass(frozen=True)
+class LadderSettings:
+    opponents: tuple[str, ...]
+    games: int                   # per opponent and network
+    openings: str                # "2-ply", a file, or "none"
+    seed: int
+    max_plies: int | None
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "LadderSettings":
+        return cls(parse_ladder(options["ladder"]), options["ladder_games"], options["ladder_openings"],
+                   options["seed"], options["max_plies"])
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.opponents) and self.games > 0
+
+    def check(self, game: Game) -> None:
+        """One clear line now, not a failure in a worker after an hour of self-play."""
+        from plyground.registry import get_registry
+        for spec in self.opponents:
+            try:
+                get_registry().make_player(spec, game).close()
+            except UsageError as exc:
+                raise UsageError(f"ladder player {spec!r}: {exc}") from None
+        choose_openings(game, self.openings, self.seed)
+
+
+class Ladder:
+    """The ladder games, ratings and curve of one run directory."""
+
+    def __init__(self, game: Game, rundir: RunDirectory, settings: LadderSettings) -> None:
+        self.game, self.rundir, self.settings = game, rundir, settings
+        self._openings: list[Opening] | None = None
+
+    # ------------------------------------------------------------ files
+    def games_path(self, iteration: int) -> Path:
+        return self.rundir.root / "ladder" / f"{network_name(iteration)}.json"
+
+    @property
+    def curve_path(self) -> Path:
+        return self.rundir.root / "ladder.jsonl"
+
+    @property
+    def plot_path(self) -> Path:
+        return self.rundir.plots_dir() / "ladder.png"
+
+    def planned(self) -> int:
+        return len(self.settings.opponents) * self.settings.games
+
+    def finished_games(self, iteration: int) -> list[dict]:
+        return self.rundir.read_games(self.games_path(iteration))
+
+    def save_games(self, iteration: int, games: list[dict]) -> None:
+        self.rundir.write_games(self.games_path(iteration), games, iteration=iteration,
+                                opponents=list(self.settings.opponents))
+
+    # ------------------------------------------------------------ games
+    def openings(self) -> list[Opening]:
+        if self._openings is None:
+            self._openings = choose_openings(self.game, self.settings.openings, self.settings.seed) or [None]
+        return self._openings
+
+    def jobs(self, iteration: int, model: ModelBlob, numbers: range) -> list[MatchJob]:
+        """Ladder games ``numbers`` of the network of ``iteration``: game ``j * games + i`` is the ``i``-th
+        against opponent ``j``, on opening ``i // 2``, the network moving first when ``i`` is even."""
+        s = self.settings
+        network, name = MatchSide(model), network_name(iteration)
+        openings = self.openings()
+        jobs = []
+        for number in numbers:
+            j, i = divmod(number, s.games)
+            spec = s.opponents[j]
+            opponent = MatchSide(spec=spec)
+            first = i % 2 == 0
+            opening = openings[(i // 2) % len(openings)]
+            tags = {"Event": f"alphazero ladder, iteration {iteration}", "Round": str(number + 1)}
+            if opening is not None and opening.moves:
+                tags["Opening"] = " ".join(opening.moves)
+            seed = int(np.random.default_rng([s.seed, iteration, number, 4]).integers(2**31))
+            jobs.append(MatchJob("ladder", iteration, number, (network, opponent) if first else (opponent, network),
+                                 (name, spec) if first else (spec, name), seed, s.max_plies, tags, opening))
+        return jobs
+
+    # ------------------------------------------------------------ ratings
+    def rated_iterations(self) -> list[int]:
+        """Iterations whose ladder games are all played, in order."""
+        folder = self.rundir.root / "ladder"
+        if not folder.is_dir():
+            return []
+        found = []
+        for path in sorted(folder.glob("iter-*.json")):
+            try:
+                k = int(path.stem.split("-")[1])
+            except (IndexError, ValueError):
+                continue
+            if len(self.finished_games(k)) >= self.planned():
+                found.append(k)
+        return found
+
+    def fit(self, training_seconds: Mapping[int, float]) -> list[dict]:
+        """Refit every rated network from all ladder games so far; writes ``ladder.jsonl`` and returns its
+        rows.  ``training_seconds[k]``: training wall-clock time behind the network of iteration ``k``."""
+        opponents = list(self.settings.opponents)
+        iterations = self.rated_iterations()
+        if not iterations:
+            return []
+        names = opponents + [network_name(k) for k in iterations]
+        games: list[tuple[str, str, float]] = []
+        per_opponent: dict[int, dict[str, list[float]]] = {}
+        unfinished: dict[int, int] = {}
+        for k in iterations:
+            scores = per_opponent.setdefault(k, {spec: [] for spec in opponents})
+            for saved in self.finished_games(k)[:self.planned()]:
+                record: GameRecord = record_from_json(saved["record"])
+                if not record.finished:
+                    unfinished[k] = unfinished.get(k, 0) + 1
+                    continue
+                me = record.players.index(network_name(k))
+                opponent = record.players[1 - me]
+                if opponent not in scores:
+                    continue
+                score = record.score(me)
+                scores[opponent].append(score)
+                games.append((network_name(k), opponent, score))
+        ratings = fit_ratings(Results.from_games(names, games), anchor=opponents[0],
+                              relative_to="anchor").by_name()
+        rows = []
+        for k in iterations:
+            rating = ratings[network_name(k)]
+            rows.append({
+                "iteration": k, "network": network_name(k),
+                "training_hours": round(training_seconds.get(k, 0.0) / 3600.0, 4),
+                "elo": _round(rating.elo), "lower": _round(rating.lower), "upper": _round(rating.upper),
+                "anchor": opponents[0],
+                "scores": {spec: {"games": len(s), "score": round(float(np.mean(s)), 4) if s else None}
+                           for spec, s in per_opponent[k].items()},
+                "opponents": {spec: _round(ratings[spec].elo) for spec in opponents},
+                "unfinished": unfinished.get(k, 0),
+            })
+        write_json_lines(self.curve_path, rows)
+        return rows
+
+    def read_curve(self) -> list[dict]:
+        return read_json_lines(self.curve_path)
+
+
+def rating_text(row: dict) -> str:
+    """``+85 Elo (95% +20 to +150) vs mcts:simulations=1000``."""
+    if row.get("elo") is None:
+        return f"not rated (no finished ladder game against {row['anchor']})"
+    return (f"{row['elo']:+.0f} Elo (95% {row['lower']:+.0f} to {row['upper']:+.0f}) vs {row['anchor']}")
+
+
+def plot_curve(rows: list[dict], path: Path) -> str | None:
+    """``ladder.png``: each network's Elo (with its 95% interval) against hours of training; None when
+    drawn, else why not."""
+    rated = [r for r in rows if r.get("elo") is not None]
+    if not rated:
+        return None
+    try:
+        import matplotlib
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed (pip install 'plyground[plots]')"
+    from .plots import save_figure
+    hours = [r["training_hours"] for r in rated]
+    elo = np.array([r["elo"] for r in rated])
+    low = elo - np.array([r["lower"] for r in rated])
+    high = np.array([r["upper"] for r in rated]) - elo
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    ax.errorbar(hours, elo, yerr=[low, high], marker="o", capsize=3, label="newest network (95% interval)")
+    for r, x, y in zip(rated, hours, elo):
+        ax.annotate(str(r["iteration"]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+    colours = ("tab:gray", "tab:green", "tab:purple", "tab:brown", "tab:olive")
+    for (spec, value), colour in zip(rated[-1]["opponents"].items(), colours * 4):
+        if value is not None:
+            ax.axhline(value, color=colour, linestyle="--", linewidth=1, label=spec)
+    ax.set_xlabel("training wall-clock time (hours)")
+    ax.set_ylabel(f"Elo ({rated[-1]['anchor']} = 0)")
+    ax.set_title("Ladder rating of each iteration's newest network")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(fig, path)
+    plt.close(fig)
+    return None
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 1)
