@@ -450,6 +450,10 @@ class AlphaZeroTrainer(Trainer):
                      f"finished ({tally.first_failure}), so there is no score to judge it by; the best network "
                      f"stays")
             return
+        if not self.config["comparison_games"]:
+            self.log(f"{self._prefix(k)} new network accepted without comparison games (comparison_games=0: "
+                     f"continuous training)")
+            return
         verdict = "accepted: it is the best network now" if accepted else "rejected: the best network stays"
         uncounted = f", {tally.unfinished} unfinished game(s) not counted" if tally.unfinished else ""
         self.log(f"{self._prefix(k)} new network {verdict} (score {percent:.1f}% vs threshold "

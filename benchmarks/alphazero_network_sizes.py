@@ -1,0 +1,99 @@
+"""Network sizes for AlphaZero checkers on this machine: evaluations per second against accuracy.
+
+    python benchmarks/alphazero_network_sizes.py --run runs/checkers-selfplay
+    python benchmarks/alphazero_network_sizes.py --run runs/checkers-selfplay --epochs 4 --sizes "resnet:channels=32,blocks=3"
+
+For each network spec: its parameters, its evaluations per second (one
+thread, batches of ``--batch`` positions: the mean batch of 2-worker
+self-play), and its accuracy after training a fresh network of that size for
+``--epochs`` passes over the self-play examples of a run (every iteration but
+the last), measured on the last iteration's examples, which it never saw:
+policy cross-entropy, top-1 agreement with the search's most visited move,
+and value mean squared error.  Accuracy per evaluation is what a search
+buys: a network twice as fast gets twice the simulations in the same time.
+The sizes train on the same examples in the same order (seeded).
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from plyground.players.alphazero.compute import compute_threads
+from plyground.players.alphazero.examples import Examples
+from plyground.players.alphazero.learner import Learner, LearnerSettings
+from plyground.players.alphazero.models import build_network
+from plyground.players.alphazero.rundir import RunDirectory
+from plyground.registry import get_registry
+
+SIZES = ("mlp:hidden=128,layers=2", "resnet:channels=32,blocks=2", "resnet:channels=32,blocks=3",
+         "resnet:channels=64,blocks=4", "resnet:channels=64,blocks=6", "resnet:channels=96,blocks=6")
+TRAINING = {"optimizer": "adam", "lr": 0.001, "weight_decay": 0.0001, "seed": 0}
+
+
+def evaluations_per_second(network, observations: np.ndarray, batch: int, seconds: float = 3.0) -> float:
+    network.predict(observations[:batch])                    # compile / warm up
+    done, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        network.predict(observations[done % (len(observations) - batch):][:batch])
+        done += batch
+    return done / (time.perf_counter() - started)
+
+
+def held_out(network, data: Examples, num_actions: int) -> dict[str, float]:
+    logits, values = [], []
+    for start in range(0, len(data), 512):
+        lg, v = network.predict(data.observations[start:start + 512])
+        logits.append(lg)
+        values.append(v)
+    logits, values = np.concatenate(logits), np.concatenate(values)
+    targets = data.dense_policies(np.arange(len(data)), num_actions)
+    legal = targets > 0
+    masked = np.where(legal, logits, -np.inf)
+    masked -= masked.max(axis=1, keepdims=True)
+    log_probs = masked - np.log(np.exp(masked).sum(axis=1, keepdims=True))
+    cross_entropy = float(-(targets * np.where(legal, log_probs, 0.0)).sum(axis=1).mean())
+    top1 = float(np.mean(np.argmax(np.where(legal, logits, -np.inf), axis=1) == np.argmax(targets, axis=1)))
+    return {"policy_ce": cross_entropy, "top1": top1, "value_mse": float(np.mean((values - data.values) ** 2))}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", type=Path, required=True, help="an AlphaZero checkers run directory")
+    parser.add_argument("--sizes", default=None, help="network specs separated by ';' (default: six sizes)")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=48, help="positions per network call when timing")
+    args = parser.parse_args()
+
+    game = get_registry().make_game("checkers")
+    rundir = RunDirectory(args.run, game)
+    iterations = sorted(int(p.name.split("-")[1]) for p in (args.run / "replay").glob("iter-*"))
+    if len(iterations) < 2:
+        raise SystemExit(f"{args.run} has self-play examples of {len(iterations)} iteration(s); 2 or more needed")
+    shape = tuple(game.observation_shape)
+    train = Examples.concatenate([e for e, _ in rundir.iter_chunks(range(iterations[0], iterations[-1]))], shape)
+    test = Examples.concatenate([e for e, _ in rundir.iter_chunks(range(iterations[-1], iterations[-1] + 1))], shape)
+    sizes = [s.strip() for s in args.sizes.split(";")] if args.sizes else list(SIZES)
+    print(f"checkers; training on {len(train)} self-play examples of {args.run} (iterations {iterations[0]}-"
+          f"{iterations[-1] - 1}), {args.epochs} epochs, batch 256; held out: {len(test)} examples of iteration "
+          f"{iterations[-1]}; one thread")
+    print("| network | parameters | evaluations/s | training | policy CE | top-1 | value MSE |")
+    print("|---|---|---|---|---|---|---|")
+    with compute_threads(1):
+        for spec in sizes:
+            network = build_network(game, spec, TRAINING)
+            params = sum(int(np.prod(p.shape)) for p in network.model.parameters())
+            speed = evaluations_per_second(network, test.observations, args.batch)
+            learner = Learner(game, LearnerSettings(args.epochs, 256, 1, True, spec, 0), lambda line: None)
+            started = time.perf_counter()
+            learner.fit(network, train, [], args.epochs, seed_parts=(0,), save=lambda losses: None, prefix="")
+            trained = time.perf_counter() - started
+            m = held_out(network, test, game.num_actions)
+            print(f"| {spec} | {params:,} | {speed:,.0f} | {trained:.0f} s | {m['policy_ce']:.3f} | "
+                  f"{100 * m['top1']:.1f}% | {m['value_mse']:.3f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
