@@ -251,7 +251,14 @@ def explain_san(board: chess.Board, san: str) -> str:
                    f"{chess.square_name(to)}"
     if not candidates:
         return f"you have no {name}" + (" there" if m.group(2) or m.group(3) else "")
-    promotion = chess.PIECE_SYMBOLS.index(m.group(5).lower()) if m.group(5) else None
+    # python-chess's SAN pattern keeps the "=" of "e8=Q" in the promotion group
+    promotion = chess.PIECE_SYMBOLS.index(m.group(5).lstrip("=").lower()) if m.group(5) else None
+    if promotion in (chess.KING, chess.PAWN):
+        return f"a pawn promotes to a queen, rook, bishop or knight (e.g. {chess.square_name(to)}=Q), not to a " \
+               f"{PIECE_NAMES[promotion]}"
+    last_rank, rank_name = (7, "8th") if board.turn == chess.WHITE else (0, "1st")
+    if promotion is not None and (piece_type != chess.PAWN or chess.square_rank(to) != last_rank):
+        return f"only a pawn reaching the {rank_name} rank promotes; {san} names no such move"
     reasons = [explain(board, chess.Move(s, to, promotion)) for s in candidates]
     if len(candidates) == 1:
         return reasons[0]

@@ -59,6 +59,11 @@ def test_san_and_uci_are_both_read_and_san_is_written(game):
     ("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Ke2", "the king would move into check"),
     ("4k3/8/8/8/8/8/8/r3K2N w - - 0 1", "Ng3", "is in check, and this move does not get the king out of it"),
     ("8/P6k/8/8/8/8/8/K7 w - - 0 1", "a7a8", "say to which piece"),
+    # promotion typos: python-chess keeps the "=" in its SAN match, which once crashed the explanation
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e7=Q", "only a pawn reaching the 8th rank"),
+    ("8/1P5k/8/8/8/8/8/K7 w - - 0 1", "b8=K", "not to a king"),
+    ("n7/1P5k/8/8/8/8/8/K7 w - - 0 1", "bxa8=K", "not to a king"),
+    ("8/8/8/8/8/4p3/7K/k7 b - - 0 1", "e2=Q", "only a pawn reaching the 1st rank"),
 ])
 def test_illegal_moves_are_explained(game, fen, text, words):
     state = game.new_state(fen)
