@@ -204,18 +204,27 @@ class MatchResult:
         lines = [f"{a} vs {b}: {s.games} games",
                  f"  {a}: {s.wins} wins, {s.draws} draws, {s.losses} losses",
                  f"  score {s.score:.1%}  (95% interval {lo:.1%} to {hi:.1%})",
-                 f"  Elo difference {_fmt_elo(s.elo())}  (95% interval {_fmt_elo(elo_lo)} to {_fmt_elo(elo_hi)})"]
+                 f"  {_elo_line(s)}"]
         if self.unfinished:
             lines.append(f"  {self.unfinished} unfinished game(s) not counted")
         return "\n".join(lines)
 
 
+def _elo_line(s: Score) -> str:
+    """The Elo difference and its interval; a clean sweep has no upper bound, so its lower one is given."""
+    lo, hi = s.elo_interval()
+    if not s.games:
+        return "Elo difference: no finished game"
+    if s.losses == 0 and s.draws == 0:
+        return f"Elo difference at least {_fmt_elo(lo)} (95% lower bound; every game won, so no upper bound)"
+    if s.wins == 0 and s.draws == 0:
+        return f"Elo difference at most {_fmt_elo(hi)} (95% upper bound; every game lost, so no lower bound)"
+    return f"Elo difference {_fmt_elo(s.elo())}  (95% interval {_fmt_elo(lo)} to {_fmt_elo(hi)})"
+
+
 def _fmt_elo(value: float) -> str:
-    if value == float("inf"):
-        return "+inf"
-    if value == float("-inf"):
-        return "-inf"
-    return f"{value:+.0f}"
+    rounded = int(round(value))
+    return f"{rounded:+d}" if rounded else "0"          # never "-0"
 
 
 def run_match(game: Game, player_a: Player, player_b: Player, games: int, *,

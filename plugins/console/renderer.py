@@ -119,7 +119,7 @@ class ConsoleRenderer(Renderer):
             try:
                 return state.parse_move(text)
             except MoveError as exc:
-                self._print(f"not a legal move: {exc}")
+                self._print(str(exc))         # the message names the move and why (no "not a legal move: X is not a legal move")
 
     def end(self, state: State, record: GameRecord) -> None:
         if record.finished:

@@ -109,3 +109,25 @@ def test_score_interval_and_elo():
     assert Score(10, 0, 0).interval()[0] > 0.65
     assert Score(50, 0, 50).elo() == pytest.approx(0.0)
     assert Score(76, 0, 24).elo() == pytest.approx(200, abs=2)
+
+
+def _result(outcomes):
+    """A MatchResult of game records: 'w', 'd' or 'l' for A (moving first in each)."""
+    from plyground.match import MatchResult
+    from plyground.protocols import GameRecord
+    returns = {"w": (1.0, -1.0), "d": (0.0, 0.0), "l": (-1.0, 1.0)}
+    records = [GameRecord(game="tictactoe", players=("a", "b"), start="", returns=returns[o], finished=True)
+               for o in outcomes]
+    return MatchResult(("a", "b"), records, [True] * len(records))
+
+
+@pytest.mark.parametrize("outcomes, line", [
+    ("wwww", "Elo difference at least +"),
+    ("llll", "Elo difference at most -"),
+    ("wl", "Elo difference 0  (95% interval -"),
+    ("wwdl", "Elo difference +"),
+])
+def test_summary_elo_line_is_finite_and_never_minus_zero(outcomes, line):
+    text = _result(outcomes).summary()
+    assert line in text
+    assert "inf" not in text and "-0 " not in text and "-0)" not in text
