@@ -80,12 +80,22 @@ def plugins_command(as_json):
 
 
 @cli.command("list")
-@click.argument("kind")
+@click.argument("kind", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def list_command(kind, as_json):
     """Names, descriptions and options of installed games, players, renderers, trainers, or of a kind
-    a plugin adds (networks, bayes-adapters, board-views); `plyground plugins` shows every kind."""
-    entries = get_registry().entries(kind)
+    a plugin adds (networks, bayes-adapters, board-views); without KIND, every kind's names."""
+    registry = get_registry()
+    if kind is None:
+        kinds = {name: registry.names(name) for name in registry.kinds}
+        if as_json:
+            click.echo(json.dumps(kinds, indent=2))
+            return
+        for name, names in kinds.items():
+            click.echo(f"{name}: {', '.join(names) or '(none installed)'}")
+        click.echo("details: plyground list KIND (names, descriptions and options)")
+        return
+    entries = registry.entries(kind)
     if as_json:
         click.echo(json.dumps([{"name": e.name, "description": e.description, "plugin": e.plugin,
                                 "options": [{"name": o.name, "type": o.describe_type(), "default": _jsonable(o.default),

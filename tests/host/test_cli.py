@@ -57,6 +57,13 @@ def test_version_and_lists(cli):
     assert players["random"]["options"][0]["name"] == "seed"
     code, out, _ = cli("plugins")
     assert "tictactoe" in out and "plyground" in out
+    # without a kind: every kind's names, the plugin-added kinds too
+    code, out, _ = cli("list")
+    assert code == 0
+    lines = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
+    assert "random" in lines["players"].split(", ") and "resnet" in lines["networks"].split(", ")
+    code, out, _ = cli("list", "--json")
+    assert "tictactoe" in json.loads(out)["games"]
 
 
 def test_match_prints_summary_and_saves_games(cli, tmp_path):
