@@ -212,8 +212,8 @@ def rating_text(row: dict) -> str:
 
 
 def plot_curve(rows: list[dict], path: Path) -> str | None:
-    """``ladder.png``: each network's Elo (with its 95% interval) against hours of training; None when
-    drawn, else why not."""
+    """``ladder.png``: each network's Elo (with its 95% interval) against training time; None when drawn,
+    else why not."""
     rated = [r for r in rows if r.get("elo") is not None]
     if not rated:
         return None
@@ -225,6 +225,9 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
         return "matplotlib is not installed (pip install 'plyground[plots]')"
     from .plots import save_figure
     hours = [r["training_hours"] for r in rated]
+    unit = "hours"
+    if max(hours) < 2.0:          # a short run reads better in minutes
+        hours, unit = [60.0 * h for h in hours], "minutes"
     elo = np.array([r["elo"] for r in rated])
     low = elo - np.array([r["lower"] for r in rated])
     high = np.array([r["upper"] for r in rated]) - elo
@@ -236,7 +239,7 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     for (spec, value), colour in zip(rated[-1]["opponents"].items(), colours * 4):
         if value is not None:
             ax.axhline(value, color=colour, linestyle="--", linewidth=1, label=spec)
-    ax.set_xlabel("training wall-clock time (hours)")
+    ax.set_xlabel(f"training wall-clock time ({unit})")
     ax.set_ylabel(f"Elo ({rated[-1]['anchor']} = 0)")
     ax.set_title("Ladder rating of each iteration's newest network")
     ax.grid(alpha=0.3)
