@@ -69,12 +69,16 @@ def plugins_command(as_json):
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
+    # columns as wide as their longest entry, so a long name (expert-iteration) does not push its row out
+    table = [("plugin", "distribution", "version", "provides")]
     for row in rows:
         parts = [f"{k}: {', '.join(row[k])}" for k in registry.kinds if k in row]
         if "adds_kinds" in row:
             parts.append(f"adds kinds: {', '.join(row['adds_kinds'])}")
-        provides = "; ".join(parts) or "(commands only)"
-        click.echo(f"{row['name']:<14} {row['distribution']} {row['version']:<10} {provides}")
+        table.append((row["name"], row["distribution"], row["version"], "; ".join(parts) or "(commands only)"))
+    widths = [max(len(line[i]) for line in table) for i in range(3)]
+    for line in table:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)) + "  " + line[3])
     for failure in plugins.failures():
         click.echo(f"(broken) {failure}", err=True)
 

@@ -139,6 +139,11 @@ def test_the_builtin_consumers_kinds_are_listed(cli):
     assert rows["pygame"]["board-views"] == ["checkers", "chess", "tictactoe"]
     code, out, _ = cli("plugins")
     assert "board-views: checkers, chess, tictactoe; adds kinds: board-views" in out
+    # the columns line up whatever the length of a plugin's name (expert-iteration is the longest)
+    lines = out.splitlines()
+    for heading in ("distribution", "version", "provides"):
+        column = lines[0].index(heading)
+        assert all(line[column - 2:column] == "  " and line[column] != " " for line in lines[1:]), heading
     code, out, _ = cli("list", "networks")
     assert code == 0 and "resnet: " in out
     code, out, _ = cli("list", "bayes-adapters", "--json")
