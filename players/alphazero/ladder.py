@@ -13,7 +13,7 @@ fit of :mod:`plyground.ratings`), with the first ladder player as the anchor
 at 0 and 95% intervals of each difference to it; more games against the
 same opponents sharpen everyone's rating, so the whole curve is refitted
 after every iteration.  The run directory gains ``ladder.jsonl`` (a row per
-rated network: its iteration, the training wall-clock time behind it, its
+rated network: its iteration, the training wall-clock time behind it (seconds and hours), its
 Elo and interval, its score against each opponent) and
 ``plots/ladder.png`` (Elo against hours of training).  The training clock
 counts self-play, training, comparison and evaluation: the ladder is a
@@ -189,7 +189,8 @@ class Ladder:
             rating = ratings[network_name(k)]
             rows.append({
                 "iteration": k, "network": network_name(k),
-                "training_hours": round(training_seconds.get(k, 0.0) / 3600.0, 4),
+                "training_seconds": round(training_seconds.get(k, 0.0), 2),
+                "training_hours": round(training_seconds.get(k, 0.0) / 3600.0, 6),
                 "elo": _round(rating.elo), "lower": _round(rating.lower), "upper": _round(rating.upper),
                 "anchor": opponents[0],
                 "scores": {spec: {"games": len(s), "score": round(float(np.mean(s)), 4) if s else None}
