@@ -53,7 +53,8 @@ REFERENCE = "mcts:simulations=3000"
 
 def run(argv: list[str]) -> None:
     print(f"\n$ {shlex.join(argv)}", flush=True)
-    subprocess.run(argv, check=True, cwd=ROOT)
+    if subprocess.run(argv, cwd=ROOT).returncode != 0:
+        raise SystemExit("ablations: the command above failed; fix it and rerun (finished work is kept)")
 
 
 def train(name: str, changes: dict[str, object], out: Path, iterations: int) -> Path:

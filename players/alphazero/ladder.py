@@ -44,7 +44,7 @@ SEPARATOR = ";"
 
 def parse_ladder(text: str | None) -> tuple[str, ...]:
     """The player specs of a ``ladder`` option: ``"mcts:simulations=1000; alphabeta:depth=4"``."""
-    if text is None:
+    if text is None or text.strip().lower() in ("", "none"):
         return ()
     specs = tuple(part.strip() for part in text.split(SEPARATOR) if part.strip())
     if len(set(specs)) != len(specs):

@@ -67,7 +67,7 @@ def test_a_bad_ladder_is_one_clear_error_before_any_game(tmp_path, ladder, probl
 def test_parse_ladder_keeps_commas_inside_a_spec():
     assert parse_ladder("mcts:simulations=1000; alphabeta:eval=learned,depth=4 ;") == (
         "mcts:simulations=1000", "alphabeta:eval=learned,depth=4")
-    assert parse_ladder(None) == ()
+    assert parse_ladder(None) == () == parse_ladder("none") == parse_ladder(" ")
 
 
 def test_a_run_can_start_from_a_model_file(tmp_path):
