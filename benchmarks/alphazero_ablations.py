@@ -28,6 +28,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from plyground.storage import read_json_lines
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "alphazero-checkers-selfplay.toml"
 START = ROOT / "players" / "alphazero" / "models" / "checkers-bootstrap.npz"
@@ -69,7 +71,7 @@ def train(name: str, changes: dict[str, object], out: Path, iterations: int) -> 
 
 
 def training_hours(run_dir: Path, iterations: int) -> float:
-    rows = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines() if line.strip()]
+    rows = read_json_lines(run_dir / "metrics.jsonl")
     return sum(float(r.get("seconds") or 0.0) for r in rows if r["iteration"] <= iterations) / 3600.0
 
 

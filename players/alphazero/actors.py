@@ -157,6 +157,11 @@ def selfplay_groups(first: int, target: int, parallel_games: int, workers: int) 
     return groups
 
 
+def match_seed(*parts: int) -> int:
+    """The seed of a comparison, evaluation or ladder game, from the run's seed and the game's numbers."""
+    return int(np.random.default_rng(list(parts)).integers(2**31))
+
+
 def selfplay_spec(seed: int, iteration: int, number: int, names: tuple[str, str], event: str) -> GameSpec:
     """Self-play game ``number`` of ``iteration``: its generator is seeded by the three numbers alone."""
     return GameSpec(number, np.random.default_rng([seed, iteration, number]), names,

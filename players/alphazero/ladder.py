@@ -35,7 +35,7 @@ from plyground.storage import read_json_lines, write_json_lines
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import choose_openings
 
-from .actors import MatchJob, MatchSide, ModelBlob
+from .actors import MatchJob, MatchSide, ModelBlob, match_seed
 from .rundir import RunDirectory
 
 #: Between the player specs of the ``ladder`` option (a spec itself may hold commas).
@@ -136,32 +136,34 @@ class Ladder:
             tags = {"Event": f"alphazero ladder, iteration {iteration}", "Round": str(number + 1)}
             if opening is not None and opening.moves:
                 tags["Opening"] = " ".join(opening.moves)
-            seed = int(np.random.default_rng([s.seed, iteration, number, 4]).integers(2**31))
+            seed = match_seed(s.seed, iteration, number, 4)
             jobs.append(MatchJob("ladder", iteration, number, (network, opponent) if first else (opponent, network),
                                  (name, spec) if first else (spec, name), seed, s.max_plies, tags, opening))
         return jobs
 
     # ------------------------------------------------------------ ratings
-    def rated_iterations(self) -> list[int]:
-        """Iterations whose ladder games are all played, in order."""
+    def rated_games(self) -> dict[int, list[dict]]:
+        """The saved games of every iteration whose ladder games are all played, by iteration, in order."""
         folder = self.rundir.root / "ladder"
         if not folder.is_dir():
-            return []
-        found = []
+            return {}
+        found = {}
         for path in sorted(folder.glob("iter-*.json")):
             try:
                 k = int(path.stem.split("-")[1])
             except (IndexError, ValueError):
                 continue
-            if len(self.finished_games(k)) >= self.planned():
-                found.append(k)
+            games = self.finished_games(k)
+            if len(games) >= self.planned():
+                found[k] = games[:self.planned()]
         return found
 
     def fit(self, training_seconds: Mapping[int, float]) -> list[dict]:
         """Refit every rated network from all ladder games so far; writes ``ladder.jsonl`` and returns its
         rows.  ``training_seconds[k]``: training wall-clock time behind the network of iteration ``k``."""
         opponents = list(self.settings.opponents)
-        iterations = self.rated_iterations()
+        rated = self.rated_games()
+        iterations = list(rated)
         if not iterations:
             return []
         names = opponents + [network_name(k) for k in iterations]
@@ -170,7 +172,7 @@ class Ladder:
         unfinished: dict[int, int] = {}
         for k in iterations:
             scores = per_opponent.setdefault(k, {spec: [] for spec in opponents})
-            for saved in self.finished_games(k)[:self.planned()]:
+            for saved in rated[k]:
                 record: GameRecord = record_from_json(saved["record"])
                 if not record.finished:
                     unfinished[k] = unfinished.get(k, 0) + 1
@@ -182,8 +184,9 @@ class Ladder:
                 score = record.score(me)
                 scores[opponent].append(score)
                 games.append((network_name(k), opponent, score))
-        ratings = fit_ratings(Results.from_games(names, games), anchor=opponents[0],
-                              relative_to="anchor").by_name()
+        ratings = {name: rating.to_json() for name, rating in  # to_json: Elo rounded as everywhere
+                   fit_ratings(Results.from_games(names, games), anchor=opponents[0],
+                               relative_to="anchor").by_name().items()}
         rows = []
         for k in iterations:
             rating = ratings[network_name(k)]
@@ -191,11 +194,11 @@ class Ladder:
                 "iteration": k, "network": network_name(k),
                 "training_seconds": round(training_seconds.get(k, 0.0), 2),
                 "training_hours": round(training_seconds.get(k, 0.0) / 3600.0, 6),
-                "elo": _round(rating.elo), "lower": _round(rating.lower), "upper": _round(rating.upper),
+                "elo": rating["elo"], "lower": rating["lower"], "upper": rating["upper"],
                 "anchor": opponents[0],
                 "scores": {spec: {"games": len(s), "score": round(float(np.mean(s)), 4) if s else None}
                            for spec, s in per_opponent[k].items()},
-                "opponents": {spec: _round(ratings[spec].elo) for spec in opponents},
+                "opponents": {spec: ratings[spec]["elo"] for spec in opponents},
                 "unfinished": unfinished.get(k, 0),
             })
         write_json_lines(self.curve_path, rows)
@@ -218,13 +221,10 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     rated = [r for r in rows if r.get("elo") is not None]
     if not rated:
         return None
-    try:
-        import matplotlib
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return "matplotlib is not installed (pip install 'plyground[plots]')"
-    from .plots import save_figure
+    from .plots import pyplot, save_figure
+    plt, problem = pyplot()
+    if problem:
+        return problem
     hours = [r["training_hours"] for r in rated]
     unit = "hours"
     if max(hours) < 2.0:          # a short run reads better in minutes
@@ -249,7 +249,3 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     save_figure(fig, path)
     plt.close(fig)
     return None
-
-
-def _round(x: float | None) -> float | None:
-    return None if x is None else round(float(x), 1)

@@ -10,16 +10,24 @@ from pathlib import Path
 from plyground.recordio import atomic_writer
 
 
-def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | None:
-    """Draw ``losses.png``, ``gate.png`` and ``elo.png``; returns why not, or None."""
-    if not metrics:
-        return None
+def pyplot():
+    """``(matplotlib.pyplot, None)`` set up to draw files, or ``(None, why not)``."""
     try:
         import matplotlib
         matplotlib.use("Agg", force=False)
         import matplotlib.pyplot as plt
     except ImportError:
-        return "matplotlib is not installed (pip install 'plyground[plots]')"
+        return None, "matplotlib is not installed (pip install 'plyground[plots]')"
+    return plt, None
+
+
+def write_plots(folder: Path, metrics: list[dict], threshold: float) -> str | None:
+    """Draw ``losses.png``, ``gate.png`` and ``elo.png``; returns why not, or None."""
+    if not metrics:
+        return None
+    plt, problem = pyplot()
+    if problem:
+        return problem
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     iterations = [m["iteration"] for m in metrics]

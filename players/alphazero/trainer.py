@@ -45,7 +45,7 @@ from plyground.recordio import record_from_json
 from plyground.storage import copy_file, write_json
 
 from .actor_pool import make_actor_pool
-from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec
+from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec, match_seed
 from .arena import Arena, InProcess
 from .gate import Gate, Tally
 from .ladder import Ladder, LadderSettings, network_name, plot_curve, rating_text
@@ -473,7 +473,7 @@ class AlphaZeroTrainer(Trainer):
         best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
         yield from self._arena().matches([
             MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
-                     names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
+                     names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
             for i in numbers])
 
     # ------------------------------------------------------------ evaluation
@@ -507,7 +507,7 @@ class AlphaZeroTrainer(Trainer):
         agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
         yield from self._arena().matches([
             MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
-                     names if i % 2 == 0 else names[::-1], _seed(cfg["seed"], k, i, 3), cfg["max_plies"])
+                     names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 3), cfg["max_plies"])
             for i in numbers])
 
     # ------------------------------------------------------------ the ladder
@@ -631,7 +631,3 @@ class AlphaZeroTrainer(Trainer):
         if not seconds or remaining <= 0:
             return ""
         return f"; {remaining} more iteration(s), about {format_duration(remaining * float(np.median(seconds)))}"
-
-
-def _seed(*parts: int) -> int:
-    return int(np.random.default_rng(list(parts)).integers(2**31))
