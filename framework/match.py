@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
+from .stopping import STOP_WITHIN, stop_signal_of
 from .stats import Score
 
 #: Seconds a bot may think about one move when no per-move time budget is set (``--move-limit``).
@@ -31,6 +32,14 @@ class MoveOverstepped(Exception):
     """A player did not answer within its move limit."""
 
 
+class Interrupted(Exception):
+    """The person asked for ``command`` (undo or quit) while a bot was thinking; its search was stopped."""
+
+    def __init__(self, command: Command) -> None:
+        super().__init__(command.value)
+        self.command = command
+
+
 class PlayerFailed(Exception):
     """A player raised while choosing a move (``cause`` is what it raised, SystemExit included)."""
 
@@ -39,22 +48,34 @@ class PlayerFailed(Exception):
         self.cause = cause
 
 
-def ask_for_move(player: Player, state: State, budget: Budget, limit: float | None) -> Move | Command:
-    """``player.choose_move`` bounded by ``limit`` seconds (None: unbounded, in this thread).
+#: How often the runner looks up from a thinking bot (Ctrl-C, the window's "undo", the time limit).
+POLL_SECONDS = 0.05
 
-    The bounded call runs on a daemon thread: a player that overruns is left
-    behind (Python cannot stop a thread) and the caller moves on, and whatever
-    the player raises -- SystemExit and KeyboardInterrupt included -- comes back
-    as :class:`PlayerFailed`, so it can end only its own game.  A compiled
-    kernel that holds the GIL delays the timeout until it returns.
+
+def ask_for_move(player: Player, state: State, budget: Budget, limit: float | None,
+                 interruption: Callable[[], Command | None] | None = None) -> Move | Command:
+    """``player.choose_move``, bounded by ``limit`` seconds (None: unbounded) and stoppable.
+
+    A person's move (``needs_renderer``) is asked for in this thread: the
+    renderer waits for it.  A bot thinks on a daemon thread while this one
+    polls: past ``limit`` it raises :class:`MoveOverstepped`; when
+    ``interruption()`` returns a command (the person asked to undo or quit
+    meanwhile) or on Ctrl-C, the bot's ``stop_signal`` is set, the search gets
+    :data:`~plyground.stopping.STOP_WITHIN` seconds to return, and the command
+    comes back as :class:`Interrupted` (Ctrl-C is raised again).  In every case a stopped or overrun
+    search is told to stop, so it does not go on burning a core.  Whatever the
+    player raises -- SystemExit and KeyboardInterrupt included -- comes back as
+    :class:`PlayerFailed`, so it can end only its own game.
     """
-    if limit is None:
+    if player.needs_renderer:
         try:
             return player.choose_move(state, budget)
         except KeyboardInterrupt:
-            raise               # in this thread it is the user's Ctrl-C
+            raise               # the user's Ctrl-C at the prompt
         except BaseException as exc:
             raise PlayerFailed(exc) from exc
+    signal = stop_signal_of(player)
+    signal.clear()
     outcome: dict[str, object] = {}
 
     def think() -> None:
@@ -64,10 +85,25 @@ def ask_for_move(player: Player, state: State, budget: Budget, limit: float | No
             outcome["error"] = exc
 
     thread = threading.Thread(target=think, name=f"plyground-move-{player.name}", daemon=True)
+    deadline = None if limit is None else time.monotonic() + limit
     thread.start()
-    thread.join(limit)
-    if thread.is_alive():
-        raise MoveOverstepped(f"{limit:g} s")
+    try:
+        while thread.is_alive():
+            thread.join(POLL_SECONDS)
+            if not thread.is_alive():
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                signal.set()
+                raise MoveOverstepped(f"{limit:g} s")
+            command = interruption() if interruption is not None else None
+            if command is not None:
+                signal.set()
+                thread.join()   # the player's state must be quiet before the game goes on
+                raise Interrupted(command)
+    except KeyboardInterrupt:
+        signal.set()
+        thread.join(STOP_WITHIN)
+        raise
     if "error" in outcome:
         raise PlayerFailed(outcome["error"])  # type: ignore[arg-type]
     return outcome["move"]  # type: ignore[return-value]
@@ -115,8 +151,9 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         if renderer is not None and not player.needs_renderer:
             renderer.thinking(names[side])
         limit = None if player.needs_renderer else move_limit(budget, move_limit_seconds, side not in movers)
+        interruption = renderer.interruption if renderer is not None and not player.needs_renderer else None
         try:
-            choice = ask_for_move(player, state.clone(), budget, limit)
+            choice = ask_for_move(player, state.clone(), budget, limit, interruption)
         except MoveOverstepped:
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             record.reason = f"{names[side]} ({game.side_names[side]}) exceeded its {limit:g} s move limit and forfeits"
@@ -126,6 +163,15 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             record.finished = False
             record.reason = f"{names[side]} ({game.side_names[side]}) failed: {type(exc).__name__}: {exc}"
             break
+        except Interrupted as stopped:      # the person's undo or quit while the bot thought
+            if stopped.command is Command.QUIT:
+                record.finished = False
+                record.reason = f"left while {names[side]} ({game.side_names[side]}) was thinking"
+                break
+            _take_back(state, record, movers, _person_to_undo(players, side), players)
+            if renderer is not None:
+                renderer.show(state.clone(), record.moves[-1] if record.moves else None)
+            continue
         if choice is Command.QUIT:
             record.finished, record.reason = False, f"{game.side_names[side]} quit"
             break
@@ -159,6 +205,12 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     if renderer is not None:
         renderer.end(state.clone(), record)
     return record
+
+
+def _person_to_undo(players: Sequence[Player], thinking: int) -> int:
+    """Whose move an undo asked for during ``thinking``'s search takes back: the person's (else the bot's)."""
+    people = [side for side in (1 - thinking, thinking) if players[side].needs_renderer]
+    return people[0] if people else thinking
 
 
 def _take_back(state: State, record: GameRecord, movers: list[int], side: int, players: Sequence[Player]) -> None:

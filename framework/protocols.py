@@ -27,6 +27,7 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, NamedTuple, Seque
 import numpy as np
 
 from .options import Option
+from .stopping import StopSignal
 
 Move = Hashable  # a game's own move value; compare with ==, use as dict key
 
@@ -364,6 +365,9 @@ class Player(Plugin):
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
+        #: Set (from another thread) when the move being chosen is no longer wanted: a search
+        #: that can take long polls it and returns soon (see :mod:`plyground.stopping`).
+        self.stop_signal = StopSignal()
         """Why this player cannot play ``game``, or ``None`` if it can."""
         return None
 
@@ -371,7 +375,10 @@ class Player(Plugin):
         """Forget the previous game; ``seed`` makes the next one reproducible."""
 
     def choose_move(self, state: State, budget: Budget) -> Move | Command:
-        """Pick a legal move for ``state`` (a clone the player may mutate)."""
+        """Pick a legal move for ``state`` (a clone the player may mutate).
+
+        Runs on a thread of the match runner; when ``self.stop_signal`` is set the
+        answer is no longer wanted and any legal move may be returned at once."""
         raise NotImplementedError
 
     def observe_move(self, state: State, move: Move) -> None:
@@ -422,6 +429,11 @@ class Renderer(Plugin):
     def ask_move(self, state: State) -> Move | Command:
         """Get a legal move (or a command) from the human to move, re-asking on bad input."""
         raise NotImplementedError(f"renderer '{self.name}' cannot take moves from a human")
+    def interruption(self) -> "Command | None":
+        """Polled (from the game's thread) while a bot thinks: ``Command.UNDO`` or ``Command.QUIT``
+        when the person asked for it meanwhile, which stops the bot's search; ``None`` to let it think."""
+        return None
+
 
     def end(self, state: State, record: GameRecord) -> None:
         """Announce the result."""

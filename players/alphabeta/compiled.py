@@ -70,8 +70,8 @@ def _store(ply, depth, best, best_move, alpha0, beta, key, slot, ttk, ttm, ttv, 
 _ENTER, _NEXT, _LEAVE = 0, 1, 2
 
 
-@njit(cache=True)
-def negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+@njit(cache=True, nogil=True)
+def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
             ttk, ttm, ttv, ttd, ttf):
     """Value of ``stack[0]`` for its side to move, searched ``depth`` plies plus quiescence.
 
@@ -106,7 +106,7 @@ def negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers
             pos = stack[ply]
             mv = moves[ply]
             key = keys[base + ply]
-            if C[C_NODES] > P[P_NODE_LIMIT]:
+            if C[C_NODES] > P[P_NODE_LIMIT] or S[0] != 0:
                 C[C_STOPPED] = 1
                 ret = 0.0
                 continue
@@ -254,6 +254,9 @@ class Workspace:
             raise ValueError("the transposition table size must be a power of two")
         self.P = np.zeros(N_PARAMS, dtype=np.int64)
         self.C = np.zeros(N_COUNTERS, dtype=np.int64)
+        #: Stop flag ``S[0]``, read at every node: another thread sets it to end a search now. An
+        #: engine replaces it by its player's ``stop_signal.flags`` (the search runs without the GIL).
+        self.stop = np.zeros(1, dtype=np.int64)
         self.F = np.zeros((MAX_PLY + 1, 6), dtype=np.int64)
         self.FV = np.zeros((MAX_PLY + 1, 4), dtype=np.float64)
         self.stack = np.zeros((MAX_PLY + 1, POS_SIZE), dtype=np.int64)
@@ -272,7 +275,7 @@ class Workspace:
         self.history_capacity = history
 
     def arrays(self):
-        return (self.P, self.C, self.F, self.FV, self.stack, self.keys, self.moves, self.order, self.pv, self.pvlen,
+        return (self.P, self.C, self.stop, self.F, self.FV, self.stack, self.keys, self.moves, self.order, self.pv, self.pvlen,
                 self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf)
 
     def clear(self) -> None:
@@ -284,14 +287,14 @@ class Workspace:
         self.hist[:] = 0
 
 
-@njit(cache=True)
-def search_root(pos, depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+@njit(cache=True, nogil=True)
+def search_root(pos, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
                 ttk, ttm, ttv, ttd, ttf):
     """One full-window search of ``pos`` (the root key must already be at ``keys[P[P_KEY_BASE]]``)."""
     for k in range(POS_SIZE):
         stack[0, k] = pos[k]
     C[:] = 0
-    return negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+    return negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
                    ttk, ttm, ttv, ttd, ttf)
 
 
@@ -307,7 +310,7 @@ def age_history(hist, killers):
 # --------------------------------------------------------------- training leaves
 
 @njit(cache=True)
-def _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
+def _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv,
                      pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, record, out_boards, out_terminal):
     """compute_leaves (``record`` true) and move_values (false: ``out_boards``, ``out_terminal`` unused)."""
     leaf = np.empty(POS_SIZE, dtype=np.int64)
@@ -323,7 +326,7 @@ def _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, 
                     leaf[k] = stack[0, k]
             keys[P[P_KEY_BASE]] = 0
             C[:] = 0
-            v = negamax(depth, w, P, C, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+            v = negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
                         ttk, ttm, ttv, ttd, ttf)
             nodes += C[C_NODES]
             out_value[j] = -v
@@ -338,7 +341,7 @@ def _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, 
 
 
 @njit(cache=True)
-def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
+def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv,
                    pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_boards, out_value, out_terminal):
     """For each move ``codes[j]`` of the roots ``first..last-1``: search the child ``depth`` plies
     (plus quiescence) and record the end of its principal variation.
@@ -349,17 +352,17 @@ def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, F, FV, st
     (``P[P_REPETITION] = 0``), the table is not used, so each search depends only on the
     child position.
     """
-    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order,
+    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order,
                             pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, True, out_boards,
                             out_terminal)
 
 
 @njit(cache=True)
-def move_values(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order, pv,
+def move_values(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv,
                 pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value):
     """Value of every move of the roots ``first..last-1`` for the root's side (a ``depth``-ply
     search from each child plus quiescence), without recording leaves."""
-    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, F, FV, stack, keys, moves, order,
+    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order,
                             pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, False,
                             np.empty((0, 4), np.int64), np.empty(0, np.int8))
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from plyground.capabilities import has_position_layout
 from plyground.protocols import Game, State
+from plyground.stopping import StopSignal
 
 from . import features
 from .generic import pv_text
@@ -16,19 +17,20 @@ from .generic import pv_text
 _MIN_NPS = 300_000
 
 
-def compiled_engine_for(game: Game, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool):
+def compiled_engine_for(game: Game, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
+                        stop: StopSignal | None = None):
     """A :class:`CompiledEngine` when ``game`` has kernels in the checkers layout, else ``None``."""
     if weights is None or not has_position_layout(game, features.LAYOUT):
         return None
     return CompiledEngine(game, game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
-                          quiescence=quiescence)
+                          quiescence=quiescence, stop=stop)
 
 
 class CompiledEngine:
     kind = "compiled"
 
     def __init__(self, game: Game, kernels, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
-                 quiescence: bool) -> None:
+                 quiescence: bool, stop: StopSignal | None = None) -> None:
         from . import compiled
         self.c = compiled
         self.kernels = kernels
@@ -36,6 +38,8 @@ class CompiledEngine:
         entry_bytes = 8 + 8 + 8 + 2 + 1
         entries = 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
         self.ws = compiled.Workspace(tt_entries=entries)
+        self.stop = stop or StopSignal()
+        self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P
         P[compiled.P_NO_PROGRESS] = kernels.no_progress_limit
         P[compiled.P_PLY_CAP] = kernels.ply_cap
@@ -82,6 +86,8 @@ class CompiledEngine:
         seldepth = 0
         last_time = None
         for depth in range(1, max_depth + 1):
+            if self.stop.is_set():
+                break
             limit = None
             now = time.perf_counter()
             if depth > 1 and node_limit is not None:
@@ -110,6 +116,8 @@ class CompiledEngine:
                     "pv": pv_text(state, pv)}
             if abs(value) > c.MATE_BOUND:
                 break
+        if best is None:        # stopped during the first iteration: the move is not wanted
+            best = {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
         best["nodes"] = total
         best["seldepth"] = seldepth
         return best

@@ -18,6 +18,7 @@ import time
 from typing import Callable
 
 from plyground.protocols import State
+from plyground.stopping import StopSignal
 
 MATE = 1_000_000.0
 MATE_BOUND = MATE - 10_000.0
@@ -26,7 +27,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class SearchTimeout(Exception):
-    """The deadline or node limit passed in the middle of an iteration."""
+    """The deadline or node limit passed, or the search was told to stop, in the middle of an iteration."""
 
 
 def zero_evaluation(state: State) -> float:
@@ -60,6 +61,8 @@ class GenericSearch:
         self.nodes = 0
         self.node_limit: float = float("inf")
         self.deadline: float | None = None
+        #: Set from another thread when the move is no longer wanted (the player's ``stop_signal``).
+        self.stop = StopSignal()
         self.pv: list = []
         self._keyer: Callable[[State], object] | None = None
 
@@ -91,7 +94,8 @@ class GenericSearch:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SearchTimeout
-        if self.deadline is not None and self.nodes % 256 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes % 256 == 0 and (self.stop.is_set() or (self.deadline is not None
+                                                              and time.perf_counter() > self.deadline)):
             raise SearchTimeout
         if depth <= 0:
             return self.evaluate(state), []

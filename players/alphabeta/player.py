@@ -12,6 +12,7 @@ from plyground.capabilities import has_position_layout
 from plyground.errors import ModelFileError, MoveError
 from plyground.options import Option
 from plyground.protocols import Budget, Game, Move, Player, State
+from plyground.stopping import StopSignal
 
 from .generic import MATE_BOUND, GenericSearch, SearchTimeout, pv_text, zero_evaluation
 
@@ -93,8 +94,9 @@ class AlphaBetaPlayer(Player):
             if cfg["kernels"]:
                 from .engines import compiled_engine_for
                 compiled = compiled_engine_for(self.game, self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
-                                               ordering=cfg["ordering"], quiescence=cfg["quiescence"])
-            self._engine = compiled or GenericEngine(self.game, self.weights, cfg)
+                                               ordering=cfg["ordering"], quiescence=cfg["quiescence"],
+                                               stop=self.stop_signal)
+            self._engine = compiled or GenericEngine(self.game, self.weights, cfg, self.stop_signal)
         return self._engine
 
 
@@ -103,7 +105,7 @@ class GenericEngine:
 
     kind = "generic"
 
-    def __init__(self, game: Game, weights, cfg: dict) -> None:
+    def __init__(self, game: Game, weights, cfg: dict, stop: StopSignal) -> None:
         entries = max(1024, cfg["tt_mb"] * (1 << 20) // 200)   # about 200 bytes per dict entry
         evaluate = zero_evaluation
         if weights is not None:
@@ -113,6 +115,7 @@ class GenericEngine:
             to_pos = game.kernels().state_to_pos
             evaluate = lambda state: float(evaluate_position(to_pos(state), weights))  # noqa: E731
         self.search = GenericSearch(evaluate, use_tt=cfg["tt"], ordering=cfg["ordering"], tt_entries=entries)
+        self.search.stop = stop
 
     def clear(self) -> None:
         self.search.clear()
@@ -139,6 +142,8 @@ class GenericEngine:
                 break
             if node_limit is not None and total >= node_limit:
                 break
+        if best is None:        # stopped during the first iteration: the move is not wanted
+            best = {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
         best["nodes"] = total
         return best
 

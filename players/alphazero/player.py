@@ -59,6 +59,7 @@ class AlphaZeroPlayer(Player):
         evaluate = limit_blas(network_evaluator(network), options["threads"])
         self.settings = SearchSettings.from_options(options)
         self.search = self.settings.build(evaluate, rng=self._rng)
+        self.search.stop = self.stop_signal
         self._analysis: dict | None = None
 
     @classmethod

@@ -83,7 +83,7 @@ def _build_loop(kernels, profile):
     max_moves = int(kernels.max_moves)
     PROFILE = bool(profile)   # a compile-time constant: the normal build has no timing code
 
-    @njit
+    @njit(nogil=True)
     def run(root, root_pos, n_sims, c, playouts, solver, max_plies, meta, cycles,
             first, count, mover, flag, visits, value_sum, proven, proof, code, returns):
         """Run up to ``n_sims`` simulations from ``root`` on the tree arrays (:class:`FastSearch.FIELDS`).

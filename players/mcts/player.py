@@ -16,6 +16,9 @@ from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_prov
 from .fast import FastSearch, missing_kernel_attributes
 from .generic import GenericSearch
 
+#: Seconds of simulations between looks at the stop signal and the clock.
+_BATCH_SECONDS = 0.05
+
 
 class MCTSPlayer(Player):
     name = "mcts"
@@ -114,20 +117,21 @@ class MCTSPlayer(Player):
         return move
 
     def _search(self, engine, simulations: int, deadline: float | None) -> int:
-        if deadline is None:
-            return engine.run(simulations)
+        """Run ``simulations`` in batches of about a twentieth of a second, so the deadline is overshot
+        by little and a stop request (``stop_signal``) ends the search within a batch."""
         done, batch = 0, 16
-        while done < simulations:
+        while done < simulations and not self.stop_signal.is_set():
             t0 = time.perf_counter()
             want = min(batch, simulations - done)
             ran = engine.run(want)
             done += ran
             now = time.perf_counter()
-            if ran < want or now >= deadline:       # solved, or out of time
+            if ran < want or (deadline is not None and now >= deadline):       # solved, or out of time
                 break
-            # Next batch: about 1/10 of the time left, so the deadline is overshot by little.
             rate = ran / max(now - t0, 1e-6)
-            batch = max(1, int(rate * (deadline - now) / 10))
+            batch = max(1, int(rate * _BATCH_SECONDS))
+            if deadline is not None:    # about 1/10 of the time left, so the deadline is overshot by little
+                batch = min(batch, max(1, int(rate * (deadline - now) / 10)))
         return done
 
     def _describe(self, state, children, best, move, done, seconds, engine) -> dict:

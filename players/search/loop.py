@@ -42,6 +42,8 @@ class StateSearch(Tree):
     solver = False              # MCTS-Solver: proven values in the tree (UCB1)
     repetition_draws = False    # a position repeating the game or the path is a draw (PUCT)
     leaf_batch = 1
+    #: A :class:`~plyground.stopping.StopSignal` the owner (a player) may set from another thread.
+    stop = None
 
     rule: Any
     evaluator: Any
@@ -67,8 +69,8 @@ class StateSearch(Tree):
         return True
 
     def run(self, simulations: int, deadline: float | None = None) -> int:
-        """Run ``simulations`` simulations (fewer once the root is solved, or if ``deadline``, a
-        perf_counter time, passes); returns how many ran."""
+        """Run ``simulations`` simulations (fewer once the root is solved, if ``deadline``, a
+        perf_counter time, passes, or when ``self.stop`` is set); returns how many ran."""
         done = 0
         while done < simulations:
             if self.solver and self.proven[self.root] != UNKNOWN and self.flag[self.root] == EXPANDED:
@@ -79,6 +81,8 @@ class StateSearch(Tree):
                 self.complete(leaves, logits, values)
             done += len(leaves) + finished
             if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if self.stop is not None and self.stop.is_set():
                 break
         return done
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from plyground.errors import PlygroundError, UsageError
+from plyground.stopping import StopSignal
 
 INSTALL_HINT = ("install Stockfish (Debian/Ubuntu: sudo apt install stockfish, which puts it in /usr/games; "
                 "macOS: brew install stockfish; or download it from stockfishchess.org) or give the engine's "
@@ -48,6 +49,8 @@ EXTRA_DIRS = ("/usr/games", "/usr/local/games")
 QUIT_GRACE = 1.0
 #: Seconds between SIGTERM and SIGKILL to an engine's process group.
 TERM_GRACE = 0.5
+#: Seconds between looks at a stop request while an engine searches.
+_STOP_POLL_SECONDS = 0.05
 
 
 class EngineError(PlygroundError):
@@ -426,13 +429,16 @@ class UciEngine:
             self.send("ucinewgame")
             self.is_ready()
 
-    def go(self, position: str, go: str, timeout: float | None, on_info=None) -> tuple[str, dict]:
+    def go(self, position: str, go: str, timeout: float | None, on_info=None,
+           stop: StopSignal | None = None) -> tuple[str, dict]:
         """Send ``position`` and ``go``; the ``bestmove`` answer and the last search info.
 
         ``timeout``: seconds to wait for ``bestmove`` (None: forever); past it
         the engine is killed and EngineError raised.  ``on_info``, if given,
         receives each ``info`` line parsed on its own (with ``MultiPV`` every
         line is about another move, so the folded last info is not enough).
+        ``stop``: once set (from another thread), the engine is sent ``stop``
+        and answers ``bestmove`` at once, as UCI asks of it.
         """
         with self._lock:
             self._drain()
@@ -440,10 +446,21 @@ class UciEngine:
             self.send(go)
             deadline = None if timeout is None else time.monotonic() + timeout
             info: dict = {}
+            stop_sent = False
             while True:
+                if stop is not None and not stop_sent and stop.is_set():
+                    self.send("stop")
+                    stop_sent = True
+                # Look up now and then for a stop request; the timeout stays the real deadline.
+                wait_until = deadline
+                if stop is not None and not stop_sent:
+                    soon = time.monotonic() + _STOP_POLL_SECONDS
+                    wait_until = soon if deadline is None else min(deadline, soon)
                 try:
-                    line = self._next_line(deadline, "bestmove")
+                    line = self._next_line(wait_until, "bestmove")
                 except _Timeout:
+                    if wait_until != deadline and (deadline is None or time.monotonic() < deadline):
+                        continue
                     self.kill()
                     raise EngineError(f"{self.label} did not answer within {timeout:.1f} s (the per-move "
                                       f"timeout); it was stopped") from None

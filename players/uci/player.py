@@ -164,7 +164,7 @@ class UciPlayer(Player):
             raise EngineError(f"{self.engine.why_not_running()}; reset() restarts it")
         go, thinking = self.go_command(budget)
         timeout = None if self.config["timeout"] is None else thinking + self.config["timeout"]
-        best, info = self.engine.go(state.uci_position(), go, timeout)
+        best, info = self.engine.go(state.uci_position(), go, timeout, stop=self.stop_signal)
         if best in ("(none)", "0000", "null"):
             raise EngineError(f"{self.engine.label} answered 'bestmove {best}' in a position with legal moves "
                               f"({state.to_text()})")

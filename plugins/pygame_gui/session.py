@@ -32,6 +32,7 @@ class GameLink:
     def __init__(self) -> None:
         self.inbox: "queue.Queue[tuple]" = queue.Queue()      # game -> window: (kind, *args)
         self.replies: "queue.Queue[Any]" = queue.Queue()      # window -> ask_move: a move or a Command
+        self.interrupts: "queue.Queue[Command]" = queue.Queue()  # window -> a thinking bot: undo
         self.abandoned = threading.Event()
 
     def post(self, *message: Any) -> None:
@@ -47,6 +48,10 @@ class GameLink:
 
     def answer(self, choice: Any) -> None:
         self.replies.put(choice)
+
+    def interrupt(self, command: Command) -> None:
+        """The person asks for ``command`` (undo) while a bot thinks: its search stops and the game obeys."""
+        self.interrupts.put(command)
 
     def abandon(self) -> None:
         self.abandoned.set()
@@ -88,6 +93,16 @@ class LinkRenderer(Renderer):
                 self.pump()
             time.sleep(min(0.02, max(0.0, until - time.monotonic())))
         self._post("thinking", player)
+
+    def interruption(self):
+        if self.pump is not None:
+            self.pump()              # the window's own thread waits for the bot: keep the window alive
+        if self.link.abandoned.is_set():
+            return Command.QUIT
+        try:
+            return self.link.interrupts.get_nowait()
+        except queue.Empty:
+            return None
 
     def ask_move(self, state: State):
         if self.link.abandoned.is_set():

@@ -1,0 +1,44 @@
+"""Stopping a bot's search from another thread (leaving a game, closing the window, Ctrl-C, undo).
+
+Every player owns a :class:`StopSignal` (``player.stop_signal``).  The match
+runner clears it before it asks for a move and sets it when the move is no
+longer wanted; searches look at it between steps -- Python loops through
+:meth:`StopSignal.is_set`, compiled loops by reading ``flags[0]`` (a numpy
+array, so numba code running without the GIL sees the store at its next node).
+The move a stopped search returns is thrown away, so it may be any legal move.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+#: A stopped search should return well within this many seconds (the runner waits this long for it).
+STOP_WITHIN = 1.0
+
+
+class StopSignal:
+    """A flag one thread sets and a search (Python or compiled) polls."""
+
+    def __init__(self) -> None:
+        # int64 like the compiled searches' other arrays: they read it with their own loads.
+        self.flags = np.zeros(1, dtype=np.int64)
+
+    def set(self) -> None:
+        self.flags[0] = 1
+
+    def clear(self) -> None:
+        self.flags[0] = 0
+
+    def is_set(self) -> bool:
+        return bool(self.flags[0])
+
+
+def stop_signal_of(player) -> StopSignal:
+    """The player's signal; third-party players that skipped ``Player.__init__`` get one here."""
+    signal = getattr(player, "stop_signal", None)
+    if not isinstance(signal, StopSignal):
+        signal = StopSignal()
+        try:
+            player.stop_signal = signal
+        except AttributeError:   # a player with __slots__: it cannot be stopped, only waited for
+            pass
+    return signal

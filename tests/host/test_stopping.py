@@ -1,0 +1,139 @@
+"""Stopping a thinking bot: the window's undo or menu, and Ctrl-C, end its search within a second."""
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from plyground.match import Interrupted, ask_for_move, play_game
+from plyground.protocols import Budget, Command, Player, Renderer
+from plyground.registry import get_registry
+from plyground.stopping import STOP_WITHIN
+
+#: Bots given budgets they would need minutes (or forever) to use up.
+ENDLESS = [
+    ("checkers", "alphabeta:eval=learned,depth=40"),            # compiled, without the GIL
+    ("checkers", "alphabeta:eval=learned,depth=40,kernels=false"),  # the Python search
+    ("checkers", "mcts:simulations=1000000000"),               # compiled
+    ("tictactoe", "mcts:simulations=1000000000,solver=false"),  # the Python search
+    ("checkers", "alphazero:simulations=10000000"),
+    ("chess", "alphabeta:depth=40"),
+    ("chess", "stockfish:depth=200"),
+]
+
+
+def _after(seconds: float, command: Command):
+    """An ``interruption`` that asks for ``command`` once ``seconds`` have passed."""
+    when = time.monotonic() + seconds
+
+    def interruption():
+        return command if time.monotonic() >= when else None
+    return interruption
+
+
+def _search_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("plyground-move-")]
+
+
+@pytest.mark.parametrize("game_name,spec", ENDLESS, ids=[spec for _, spec in ENDLESS])
+def test_an_interrupted_search_stops_within_a_second_and_frees_the_cpu(game_name, spec):
+    registry = get_registry()
+    game = registry.make_game(game_name)
+    try:
+        player = registry.make_player(spec, game)
+    except Exception as exc:  # noqa: BLE001 - e.g. Stockfish not installed here
+        pytest.skip(f"{spec}: {exc}")
+    try:
+        state = game.new_initial_state()
+        player.choose_move(state.clone(), Budget(simulations=50))   # load and compile first
+        started = time.monotonic()
+        with pytest.raises(Interrupted) as stopped:
+            ask_for_move(player, state.clone(), Budget(), None, _after(0.5, Command.UNDO))
+        waited = time.monotonic() - started - 0.5
+        assert stopped.value.command is Command.UNDO
+        assert waited < STOP_WITHIN, f"{spec} took {waited:.2f} s to stop"
+        assert not _search_threads()
+        cpu = time.process_time()
+        time.sleep(0.3)
+        assert time.process_time() - cpu < 0.1, "something still computes after the stop"
+        # The player plays on normally afterwards: the stop was for one move only.
+        move = ask_for_move(player, state.clone(), Budget(simulations=20, seconds=0.2), 30.0)
+        assert move in state.legal_moves()
+    finally:
+        player.close()
+
+
+class ScriptedPerson(Player):
+    """A person at a renderer answering from a list."""
+    name, description = "person", "test person"
+    needs_renderer = True
+
+    def __init__(self, game, script):
+        super().__init__(game)
+        self.script = list(script)
+
+    def choose_move(self, state, budget):
+        item = self.script.pop(0)
+        return item if isinstance(item, Command) else state.parse_move(item)
+
+
+class InterruptsEachThought(Renderer):
+    """Asks for the next of ``commands`` a moment after each time a bot starts to think."""
+    name = "interrupts-each-thought"
+
+    def __init__(self, commands):
+        super().__init__()
+        self.commands = list(commands)
+        self.at: float | None = None
+
+    def thinking(self, player):
+        self.at = time.monotonic() + 0.3
+
+    def interruption(self):
+        if self.at is not None and time.monotonic() >= self.at and self.commands:
+            self.at = None
+            return self.commands.pop(0)
+        return None
+
+
+def test_undo_while_the_bot_thinks_takes_back_the_persons_move_and_quit_leaves():
+    registry = get_registry()
+    game = registry.make_game("checkers")
+    bot = registry.make_player("alphabeta:eval=learned,depth=40", game)
+    person = ScriptedPerson(game, ["11-15", "9-13"])
+    started = time.monotonic()
+    record = play_game(game, [person, bot], renderer=InterruptsEachThought([Command.UNDO, Command.QUIT]),
+                       names=("me", "bot"), move_limit_seconds=None)
+    assert time.monotonic() - started < 0.6 + 2 * STOP_WITHIN
+    assert record.moves == ["9-13"]            # 11-15 was taken back while the bot thought about it
+    assert not record.finished and record.reason == "left while bot (White) was thinking"
+
+
+def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
+         "--black", "alphabeta:eval=learned,depth=40", "--white", "alphabeta:eval=learned,depth=40",
+         "--move-limit", "3600"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+    try:
+        seen = ""
+        deadline = time.monotonic() + 120
+        while "is thinking" not in seen and time.monotonic() < deadline:
+            seen += proc.stdout.readline()
+        assert "is thinking" in seen, seen
+        time.sleep(1.0)                            # deep in the first search now
+        assert proc.poll() is None
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=30)
+        waited = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert waited < 1.0 + 0.5, f"the process took {waited:.2f} s to end after Ctrl-C"
+    assert "Aborted." in rest and "Traceback" not in rest
+    assert proc.returncode == 130
