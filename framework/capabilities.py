@@ -19,18 +19,24 @@ compiled kernels       :class:`CompiledKernels`   :func:`kernels_of`, :func:`mis
 position layout        :class:`PositionLayout`    :func:`has_position_layout`
 actions to moves       :class:`ActionDecoder`,    :func:`decodes_actions`,
                        :class:`SharedActions`     :func:`shares_action_indices`
+list its moves         :class:`MovesListing`      :func:`legal_moves_text` (sorted otherwise)
+name players in its    (``players=`` of           :func:`pictures_name_players`
+picture's status line  ``render_text``)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
+from .board_text import sorted_moves_line
 from .protocols import Game, GameRecord, Move, State
 
 __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "PositionLayout",
            "ActionDecoder", "SharedActions", "record_reader", "reads_records", "supports_uci",
            "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
-           "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES"]
+           "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "MovesListing", "legal_moves_text",
+           "pictures_name_players"]
 
 
 # ------------------------------------------------------------------ game records
@@ -61,6 +67,33 @@ def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
 
 def reads_records(game: Game) -> bool:
     return record_reader(game) is not None
+
+
+# ------------------------------------------------------------------ console pictures
+
+@runtime_checkable
+class MovesListing(Protocol):
+    """A game that lists its legal moves itself, in the order and form its error messages use
+    (checkers: ``9-13, 9-14, ...``; chess: pieces first, then pawns)."""
+
+    def legal_moves_text(self, state: State) -> str:
+        """One line listing the legal moves of ``state`` (``Legal moves (7): ...``)."""
+
+
+def legal_moves_text(game: Game, state: State) -> str:
+    """The game's own line of legal moves, or one with their texts sorted (so a list never looks random)."""
+    return game.legal_moves_text(state) if isinstance(game, MovesListing) else sorted_moves_line(state)
+
+
+def pictures_name_players(game: Game) -> bool:
+    """Whether ``game.render_text`` takes ``players`` (the names by side) and names them in its
+    picture's status line (``Black (random) to move``), so a console needs no turn line of its own.
+
+    A keyword parameter cannot be a runtime-checkable protocol, hence the signature is asked."""
+    try:
+        return "players" in inspect.signature(game.render_text).parameters
+    except (TypeError, ValueError):   # a callable without a signature: assume the plain one
+        return False
 
 
 # ------------------------------------------------------------------ chess engines

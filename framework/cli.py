@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, notices
 from . import plugin_manager as plugins
+from .capabilities import supports_uci
 from .clitypes import SECONDS, move_limit_option
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
@@ -18,6 +19,7 @@ from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
+from .resume import default_save_path, game_of_record_file, load_unfinished, replay, resumed_players
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.command import tournament_command
 
@@ -49,6 +51,9 @@ class PlygroundGroup(click.Group):
 @click.version_option(__version__, prog_name="plyground")
 def cli():
     """plyground: board-game AI from plugins — games, players, trainers, renderers, networks."""
+    # A first run compiles the kernels for many seconds before any output: say so (--quiet turns it off).
+    notices.set_quiet(False)
+    notices.announce_compiling()
 
 
 # ------------------------------------------------------------------ plugins / list
@@ -127,12 +132,7 @@ def _default_game() -> str:
 
 
 def _strongest_bot(game: Game) -> str:
-    registry = get_registry()
-    supported = set(registry.players_for(game))
-    for spec in game.default_opponents:
-        if Spec.parse(spec).name in supported:
-            return spec
-    return "random"
+    return get_registry().default_opponent(game)
 
 
 def _load_start(game: Game, fen: str | None):
@@ -162,12 +162,27 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
+@click.option("--resume", type=click.Path(path_type=Path), default=None,
+              help="Play on the last unfinished game saved in this file (the 'save' command or the window's Save "
+                   "button), with its players unless others are given.")
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
-                 move_limit, save):
+                 move_limit, save, resume):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     registry = get_registry()
+    if resume is not None and game_spec is None:
+        game_spec = game_of_record_file(registry, resume)
     game = registry.make_game(game_spec or _default_game())
+    if resume is not None and fen is not None:
+        raise UsageError("--fen and --resume both give the start: a resumed game starts where it was saved")
     start = _load_start(game, fen)
+    resumed = None
+    if resume is not None:
+        resumed = load_unfinished(game, resume)
+        replay(game, resumed, str(resume))            # a damaged file fails here, naming the move
+        first, second = resumed_players(resumed, _seat(game, black, white, first, second))
+        black = white = None
+    else:
+        offer_saved_game(game)
     if save:
         save = check_save_path(game, save)
     renderer = registry.make_renderer(renderer_spec, game)
@@ -175,10 +190,17 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         return
     first, second = _fill_sides(game, *_seat(game, black, white, first, second))
-    players = [registry.make_player(first, game), registry.make_player(second, game)]
+    try:
+        players = [registry.make_player(first, game), registry.make_player(second, game)]
+    except PlygroundError as exc:
+        if resumed is None:
+            raise
+        raise UsageError(f"{resume} names players that cannot play here ({exc}); choose them with "
+                         f"--black/--white (or --first/--second)") from None
     _check_humans_can_play((first, second), players, renderer)
     try:
-        settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed)
+        settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed,
+                        resume=resumed)
         if renderer.runs_games:  # a windowed renderer runs the game loop itself (bots think off the UI thread)
             record = renderer.play(game, players, (first, second), **settings)
         else:
@@ -191,6 +213,17 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if save:
         RecordAppender(game, save).append(record)
         click.echo(f"saved to {save}")
+
+
+def offer_saved_game(game: Game) -> None:
+    """Tell about an unfinished game saved under the default name here (``--resume`` plays it on)."""
+    path = default_save_path(game)
+    try:
+        load_unfinished(game, path)
+    except (PlygroundError, OSError):
+        return                       # none, or not one to resume: nothing to offer
+    click.echo(f"An unfinished {game.name} game is saved in {path}: play it on with "
+               f"plyground play --resume {path}", err=True)
 
 
 def _check_humans_can_play(specs, players, renderer) -> None:
@@ -255,6 +288,7 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
 
     A match is a two-player tournament: the same seeding, openings, workers and resumable --out.
     """
+    notices.set_quiet(quiet)
     registry = get_registry()
     game = registry.make_game(game_spec)
     first, second = _seat(game, black, white, first, second)
@@ -311,16 +345,20 @@ cli.add_command(tournament_command)
 @click.argument("game_spec")
 @click.option("--depth", type=click.IntRange(min=0), required=True, help="Search depth in plies.")
 @click.option("--fen", default=None, help="Start position (default: the initial position).")
-@click.option("--divide", is_flag=True, help="Also print the count below each legal move.")
+@click.option("--divide", is_flag=True,
+              help="Also print the count below each legal move, as engines do ('g1f3: 20' in UCI for chess).")
 def perft_command(game_spec, depth, fen, divide):
     """Count the leaves of the legal-move tree (checks move generation; measures its speed)."""
     game = get_registry().make_game(game_spec)
     state = game.new_state(fen) if fen else game.new_initial_state()
     if divide and depth >= 1:
+        # Lines as engines print them ("move: count", no digit grouping) so they diff against an engine's
+        # divide; games engines talk to in UCI (chess: Stockfish's `go perft`) write moves in UCI.
+        move_text = state.move_to_uci if supports_uci(game) else state.move_to_text
         for move in state.legal_moves():
-            text = state.move_to_text(move)
+            text = move_text(move)
             state.apply(move)
-            click.echo(f"{text:<12} {game.perft(state, depth - 1):,}")
+            click.echo(f"{text}: {game.perft(state, depth - 1)}")
             state.undo()
     game.perft(state, min(depth, 1))  # compile (if compiled) outside the timing
     started = time.perf_counter()

@@ -7,11 +7,15 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
+from .recordio import record_date
+from .resume import replay
 from .stopping import STOP_WITHIN, stop_signal_of
 from .stats import Score
 
 #: Seconds a bot may think about one move when no per-move time budget is set (``--move-limit``).
 DEFAULT_MOVE_LIMIT = 300.0
+#: Tags of a resumed game that still describe it (the date it began, where); the rest is the new session's.
+_KEPT_ON_RESUME = ("Date", "Event", "Site", "Round")
 #: Least grace beyond a per-move time budget before the move counts as overstepped.
 MOVE_GRACE = 2.0
 
@@ -113,7 +117,7 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
               renderer: Renderer | None = None, budget: Budget = Budget(), start: State | None = None,
               max_plies: int | None = None, seed: int | None = None,
               adjudicator: Callable[[State, int], tuple[tuple[float, float], str] | None] | None = None,
-              move_limit_seconds: float | None = DEFAULT_MOVE_LIMIT) -> GameRecord:
+              move_limit_seconds: float | None = DEFAULT_MOVE_LIMIT, resume: GameRecord | None = None) -> GameRecord:
     """Play one game to its end (or the ply cap) and return its record.
 
     Players and the renderer only ever receive clones of the game state.  A
@@ -123,18 +127,26 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     ``(returns, reason)`` (a training's engine judge, e.g. Stockfish
     resignation); None plays on.  A bot that takes longer than its move limit
     (:func:`move_limit`: the budget plus a grace, at most ``move_limit_seconds``;
-    None: no limit) forfeits; people at a renderer have no limit.
+    None: no limit) forfeits; people at a renderer have no limit.  ``resume``, an
+    unfinished record (:mod:`plyground.resume`), replays its moves first and plays on
+    (``start`` is then ignored).  The renderer's ``record`` is the record being built.
     """
     state = start.clone() if start is not None else game.new_initial_state()
     names = tuple(names or (p.name for p in players))
-    record = GameRecord(game=game.name, players=names, start=state.to_text())
+    # Dated when it begins (UTC, as PGN and PDN write dates), not when it ends.
+    record = GameRecord(game=game.name, players=names, start=state.to_text(), tags={"Date": record_date()})
     movers: list[int] = []           # who made each move: sides may move twice in a row
+    if resume is not None:           # a game saved unfinished: its start, its moves, then play on
+        state, movers = replay(game, resume)
+        record.start, record.moves = resume.start, list(resume.moves)
+        record.tags.update({k: v for k, v in resume.tags.items() if k in _KEPT_ON_RESUME})
     for i, player in enumerate(players):
         player.renderer = renderer
         player.reset(None if seed is None else seed * 2 + i)
     if renderer is not None:
+        renderer.record = record     # the game so far, for a renderer's save and record commands
         renderer.start(game, state.clone(), names)
-        renderer.show(state.clone(), None)
+        renderer.show(state.clone(), record.moves[-1] if record.moves else None)
     started = time.perf_counter()
 
     while not state.is_terminal():
@@ -189,6 +201,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             record.reason = f"{names[side]} ({game.side_names[side]}) forfeited with the illegal move {choice!r}"
             break
         text = state.move_to_text(choice)
+        if renderer is not None and not player.needs_renderer:
+            renderer.show_analysis(names[side], _analysis_of(player), game.side_names[side])
         for p in players:
             p.observe_move(state.clone(), choice)
         state.apply(choice)
@@ -205,6 +219,14 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     if renderer is not None:
         renderer.end(state.clone(), record)
     return record
+
+
+def _analysis_of(player: Player) -> dict | None:
+    """The player's description of its last search; a player whose ``analysis`` fails has none."""
+    try:
+        return player.analysis()
+    except Exception:  # noqa: BLE001 - a display extra must not end the game
+        return None
 
 
 def _person_to_undo(players: Sequence[Player], thinking: int) -> int:

@@ -264,7 +264,10 @@ class Game(Plugin):
         raise NotImplementedError
 
     def render_text(self, state: State, last_move: Move | None = None, color: bool = False) -> str:
-        """A console picture of the position."""
+        """A console picture of the position.
+
+        A picture with a status line may take ``players=(name, name)`` as well and name
+        who plays the side to move there (``capabilities.pictures_name_players``)."""
         return state.to_text()
 
     def augment(self, observation: np.ndarray, policy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -350,6 +353,8 @@ class Command(enum.Enum):
     UNDO = "undo"
     RESIGN = "resign"
     QUIT = "quit"
+    #: Asked of a renderer's ``ask_move`` only: the human player answers it with a search's analysis.
+    HINT = "hint"
 
 
 class Player(Plugin):
@@ -362,12 +367,12 @@ class Player(Plugin):
         self.game = game
         self.config = options
         self.renderer: "Renderer | None" = None
-
-    @classmethod
-    def unsupported_reason(cls, game: Game) -> str | None:
         #: Set (from another thread) when the move being chosen is no longer wanted: a search
         #: that can take long polls it and returns soon (see :mod:`plyground.stopping`).
         self.stop_signal = StopSignal()
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
         """Why this player cannot play ``game``, or ``None`` if it can."""
         return None
 
@@ -412,6 +417,9 @@ class Renderer(Plugin):
 
     def __init__(self, **options: Any) -> None:
         self.config = options
+        #: The record of the game being played, kept up to date by the match runner (moves so
+        #: far, undos included): what a save or record command writes.  None between games.
+        self.record: GameRecord | None = None
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -426,14 +434,19 @@ class Renderer(Plugin):
     def thinking(self, player: str) -> None:
         """A bot is about to think (renderers may show an indicator)."""
 
-    def ask_move(self, state: State) -> Move | Command:
-        """Get a legal move (or a command) from the human to move, re-asking on bad input."""
-        raise NotImplementedError(f"renderer '{self.name}' cannot take moves from a human")
+    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
+        """What a search found: a bot's ``analysis()`` after its move (``title`` names the bot) or a
+        hint asked for (``title`` "hint"); ``mover`` names the side it searched for.  Renderers with
+        an analysis view show it (text from :func:`plyground.analysis.analysis_lines`)."""
+
     def interruption(self) -> "Command | None":
         """Polled (from the game's thread) while a bot thinks: ``Command.UNDO`` or ``Command.QUIT``
         when the person asked for it meanwhile, which stops the bot's search; ``None`` to let it think."""
         return None
 
+    def ask_move(self, state: State) -> Move | Command:
+        """Get a legal move (or a command) from the human to move, re-asking on bad input."""
+        raise NotImplementedError(f"renderer '{self.name}' cannot take moves from a human")
 
     def end(self, state: State, record: GameRecord) -> None:
         """Announce the result."""

@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
@@ -62,6 +63,12 @@ def record_from_json(data: dict) -> GameRecord:
     return GameRecord(game=data["game"], players=tuple(data["players"]), start=data["start"],
                       moves=list(data["moves"]), returns=tuple(data["returns"]), reason=data.get("reason", ""),
                       finished=data.get("finished", True), tags=dict(data.get("tags") or {}))
+
+
+def record_date(moment: datetime | None = None) -> str:
+    """The ``Date`` tag of a game played at ``moment`` (default: now): its UTC date as PGN and PDN write
+    dates, ``YYYY.MM.DD``.  UTC, so games played around midnight on two machines still sort by date."""
+    return (moment or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y.%m.%d")
 
 
 #: Control characters no text record file holds (tab, newlines, form feed and DOS end-of-file are fine).

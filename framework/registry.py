@@ -158,6 +158,16 @@ class Registry:
             return []
         return [e.name for e in self.entries("players") if not e.cls.unsupported_reason(game)]
 
+    def default_opponent(self, game: Game) -> str:
+        """The spec of the strongest opponent installed for ``game``: the first of its ``default_opponents``
+        that can play it here (``stockfish`` only where Stockfish is installed), else ``random``.
+        ``plyground play`` and the pygame menu both start from it."""
+        bots = [name for name in self.players_for(game) if name != "human"]
+        for spec in game.default_opponents:
+            if Spec.parse(spec).name in bots:
+                return spec
+        return "random" if "random" in bots or not bots else bots[0]
+
 
 def _qualname(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"

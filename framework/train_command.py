@@ -24,6 +24,7 @@ from typing import Any
 
 import click
 
+from . import notices
 from .errors import UsageError
 from .options import Spec, resolve_options
 from .recordio import atomic_write_text, check_output_dir
@@ -166,6 +167,7 @@ def _worker_flags(registry, entry, **flags: str | None) -> dict[str, str]:
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 def train_command(trainer_name, game_spec, run_dir, config_file, overrides, workers, backend, address, quiet):
     """Train (or resume training) with TRAINER in a run directory; Ctrl-C and rerun to resume."""
+    notices.set_quiet(quiet)
     registry = get_registry()
     entry = registry.get("trainers", trainer_name)
     stored_path = run_dir / CONFIG_NAME

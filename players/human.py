@@ -1,20 +1,72 @@
-"""The ``human`` player: asks the renderer, which asks the person."""
+"""The ``human`` player: asks the renderer, which asks the person; answers hints with a bot's search."""
 from __future__ import annotations
 
-from plyground.errors import UsageError
+from plyground.errors import PlygroundError, UsageError
 from plyground.hookspecs import hookimpl
-from plyground.protocols import Player
+from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_move
+from plyground.options import Option
+from plyground.protocols import Budget, Command, Player
+
+#: Seconds beyond ``hint_seconds`` a hint may take before it is given up (the first includes loading).
+HINT_GRACE = 30.0
 
 
 class HumanPlayer(Player):
     name = "human"
     description = "You: moves are entered through the renderer (console or pygame)."
     needs_renderer = True
+    options = (
+        Option("hint", str, "", "the player that answers 'hint' (a spec such as alphabeta:depth=6; "
+               "empty: the game's strongest default opponent)"),
+        Option("hint_seconds", float, 2.0, "seconds a hint may think", min=0.05, max=3600.0),
+    )
+
+    def __init__(self, game, **options) -> None:
+        super().__init__(game, **options)
+        self._hinter: Player | None = None
 
     def choose_move(self, state, budget):
         if self.renderer is None or not self.renderer.interactive:
             raise UsageError("player 'human' needs an interactive renderer: use --renderer console or pygame")
-        return self.renderer.ask_move(state)
+        while True:
+            choice = self.renderer.ask_move(state)
+            if choice is not Command.HINT:
+                return choice
+            try:
+                self._hint(state)
+            except Interrupted as stopped:      # the person left (or took back) while the hint thought
+                return stopped.command
+
+    def _hint(self, state) -> None:
+        """Let the hint player search ``state`` and show what it found (its move is not played)."""
+        side = self.game.side_names[state.current_player()]
+        try:
+            hinter = self._hint_player()
+            seconds = self.config.get("hint_seconds", 2.0)
+            ask_for_move(hinter, state.clone(), Budget(seconds=seconds), seconds + HINT_GRACE,
+                         self.renderer.interruption)
+        except (PlygroundError, MoveOverstepped, PlayerFailed) as exc:
+            cause = exc.cause if isinstance(exc, PlayerFailed) else exc
+            self.renderer.show_analysis("hint", {"error": f"no hint: {cause}"}, side)
+            return
+        self.renderer.show_analysis(f"hint from {hinter.name}", hinter.analysis(), side)
+
+    def _hint_player(self) -> Player:
+        if self._hinter is None:
+            from plyground.registry import get_registry   # the registry loads plugins: only when asked
+            registry = get_registry()
+            spec = self.config.get("hint") or registry.default_opponent(self.game)
+            self._hinter = registry.make_player(spec, self.game)
+        return self._hinter
+
+    def reset(self, seed=None) -> None:
+        if self._hinter is not None:
+            self._hinter.reset(seed)
+
+    def close(self) -> None:
+        if self._hinter is not None:
+            self._hinter.close()
+            self._hinter = None
 
 
 @hookimpl

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from .. import notices
 from ..clitypes import SECONDS, move_limit_option
 from ..durations import format_duration
 from ..errors import UsageError
@@ -74,6 +75,7 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
     plyground tournament --game checkers -p random -p m100=mcts:simulations=100 \\
         -p m1000=mcts:simulations=1000 --openings 3-ply -n 20 --out runs/ladder
     """
+    notices.set_quiet(quiet)
     entrants = parse_entrants(list(player_options) + list(players))
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least two players: give specs as arguments or with --player")

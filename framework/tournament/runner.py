@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .. import notices
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
 from ..recordio import atomic_write_text, describe_os_error, record_from_json
@@ -159,7 +160,9 @@ def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish) -> 
     """
     by_pos = dict(pending)
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init)
+    compile_noted = context.Value("b", 0)    # the workers compile at once: one note for all of them
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
+                               initargs=(notices.announcing(), compile_noted))
     queue = list(pending)
     in_flight = {}
     try:

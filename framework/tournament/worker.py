@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import signal
 
+from .. import notices
 from ..errors import UsageError
 from ..match import play_game
 from ..protocols import Budget, Game, GameRecord, Renderer
@@ -53,9 +54,13 @@ def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
     return record
 
 
-def worker_init() -> None:
-    """Runs once in each worker process: Ctrl-C is the parent's to handle."""
+def worker_init(announce_compiling: bool = False, compile_noted=None) -> None:
+    """Runs once in each worker process: Ctrl-C is the parent's to handle; with ``announce_compiling``
+    (the parent notes compilations) the first worker to compile kernels says so (``compile_noted``: the
+    flag the workers share for that)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if announce_compiling:
+        notices.announce_compiling(shared=compile_noted)
 
 
 def play_task_in_worker(item: tuple[int, GameTask]) -> tuple[int, dict]:

@@ -224,8 +224,9 @@ class CheckersGame(Game):
         """A state from PDN FEN (``B:W21,22,K32:B1,2,K5``); PositionError naming what is wrong."""
         return CheckersState(self, np.array(notation.parse_fen(text), dtype=np.int64))
 
-    def render_text(self, state: CheckersState, last_move=None, color: bool = False) -> str:
-        return view.render(state, last_move, color)
+    def render_text(self, state: CheckersState, last_move=None, color: bool = False, players=None) -> str:
+        """The board and a status line, which names who plays the side to move when ``players`` are given."""
+        return view.render(state, last_move, color, players)
 
     def legal_moves_text(self, state: CheckersState) -> str:
         """One line listing the legal moves (for a 'moves' or hint command)."""

@@ -312,16 +312,21 @@ def read_records(source: str | Path, **options) -> list[GameRecord]:
 _TAG_NAME = re.compile(r"[^A-Za-z0-9_]")
 
 
+#: Tags of the record's own written where the standard roster puts them, after Event, when it has them.
+_ROSTER_TAGS = ("Site", "Date", "Round")
+
+
 def format_record(record: GameRecord, number: int = 1) -> str:
-    """One game as PDN: tags (Event, Black, White, Result, FEN when not the
-    initial position, GameType "21", then the record's own), numbered moves,
-    the reason as a comment, the result."""
+    """One game as PDN: tags (Event, the record's Site, Date and Round, Black,
+    White, Result, FEN when not the initial position, GameType "21", then the
+    record's other tags), numbered moves, the reason as a comment, the result."""
     try:
         start = notation.parse_fen(record.start)
     except PositionError as exc:
         raise RecordError(f"record {number}: its start position is not checkers FEN: {exc}") from None
-    tags = {"Event": str(record.tags.get("Event", "plyground game")),
-            "Black": record.players[0], "White": record.players[1], "Result": record.result_text}
+    tags = {"Event": str(record.tags.get("Event", "plyground game"))}
+    tags.update({name: str(record.tags[name]) for name in _ROSTER_TAGS if name in record.tags})
+    tags.update({"Black": record.players[0], "White": record.players[1], "Result": record.result_text})
     fen = notation.format_fen(start)
     if fen != notation.INITIAL_FEN:
         tags["FEN"] = fen

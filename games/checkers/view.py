@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from plyground.board_text import framed_board, legal_moves_line, status_line
+from plyground.board_text import framed_board, legal_moves_line, side_to_move, status_line
 
 from .board import rowcol_to_square
 from .kernels import legal_codes
@@ -60,7 +60,8 @@ def _last_move_marks(state, last_move) -> tuple[dict[int, str], str]:
     return marks, text
 
 
-def render(state, last_move=None, color: bool = False) -> str:
+def render(state, last_move=None, color: bool = False, players=None) -> str:
+    """The picture; ``players`` (names by side), when given, are named in the status line."""
     pos = state._pos
     marks, last_text = _last_move_marks(state, last_move)
     rows = []
@@ -85,14 +86,14 @@ def render(state, last_move=None, color: bool = False) -> str:
                 board_cells.append(f" {char} ")
         rank = 8 - row
         rows.append(f" {rank} {''.join(board_cells)} {rank}    {''.join(number_cells).rstrip()}")
-    return framed_board(rows, status_line(state, _to_move), last_text)
+    return framed_board(rows, status_line(state, _to_move, players), last_text)
 
 
-def _to_move(state) -> str:
-    """Who is to move while the game goes on (and must capture)."""
+def _to_move(state, player: str | None) -> str:
+    """Who is to move while the game goes on, with the letters of its pieces (and whether it must capture)."""
     side = SIDE_NAMES[state.current_player()]
     must = ", must capture" if any(move_captured(m) for m in state.legal_moves()) else ""
-    return f"{side} ({'bB' if side == 'Black' else 'wW'}) to move{must}"
+    return side_to_move(side, player, "bB" if side == "Black" else "wW") + must
 
 
 def legal_moves_text(state) -> str:

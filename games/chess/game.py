@@ -363,8 +363,9 @@ class ChessGame(Game):
         state._undo.clear()
         return state
 
-    def render_text(self, state: ChessState, last_move=None, color: bool = False) -> str:
-        return view.render(state, last_move, color)
+    def render_text(self, state: ChessState, last_move=None, color: bool = False, players=None) -> str:
+        """The board and a status line, which names who plays the side to move when ``players`` are given."""
+        return view.render(state, last_move, color, players)
 
     def legal_moves_text(self, state: ChessState) -> str:
         """One line listing the legal moves in SAN (for a 'moves' or hint command)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import chess
 
-from plyground.board_text import framed_board, legal_moves_line, status_line
+from plyground.board_text import framed_board, legal_moves_line, side_to_move, status_line
 
 from .notation import legal_moves_text as legal_moves_text_of
 from .notation import side_name
@@ -46,7 +46,8 @@ def _last_move(state, last_move) -> tuple[chess.Move | None, str]:
     return move, f"{number}.{'' if before.turn == chess.WHITE else '..'}{text}"
 
 
-def render(state, last_move=None, color: bool = False) -> str:
+def render(state, last_move=None, color: bool = False, players=None) -> str:
+    """The picture; ``players`` (names by side), when given, are named in the status line."""
     board = state._board
     move, last_text = _last_move(state, last_move)
     marked = {move.from_square, move.to_square} if move is not None else set()
@@ -70,14 +71,14 @@ def render(state, last_move=None, color: bool = False) -> str:
             else:
                 cells.append(f" {char} ")
         rows.append(f" {rank + 1} {''.join(cells)} {rank + 1}")
-    return framed_board(rows, status_line(state, _to_move), last_text)
+    return framed_board(rows, status_line(state, _to_move, players), last_text)
 
 
-def _to_move(state) -> str:
+def _to_move(state, player: str | None) -> str:
     """Who is to move while the game goes on (and whether in check)."""
     board = state._board
     check = ", in check!" if board.is_check() else ""
-    return f"{side_name(board.turn)} to move{check}"
+    return side_to_move(side_name(board.turn), player) + check
 
 
 def legal_moves_text(state) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from plyground.board_text import legal_moves_line, side_to_move, status_line, with_last_move
 from plyground.errors import MoveError, PositionError
 from plyground.protocols import Game, State
 
@@ -131,6 +132,10 @@ class TicTacToeState(State):
         return int(index)
 
 
+def _to_move(state: TicTacToeState, player: str | None) -> str:
+    return side_to_move(MARKS[state.to_move], player)
+
+
 class TicTacToe(Game):
     name = "tictactoe"
     description = "Tic-tac-toe on a 3x3 board; X moves first (the reference game for testing)."
@@ -173,7 +178,9 @@ class TicTacToe(Game):
                 raise PositionError(f"side to move {side} contradicts the mark counts in {text!r}")
         return TicTacToeState(self, board, to_move)
 
-    def render_text(self, state: TicTacToeState, last_move=None, color: bool = False) -> str:
+    def render_text(self, state: TicTacToeState, last_move=None, color: bool = False, players=None) -> str:
+        """The grid with its coordinates, then a status line (who is to move, named when ``players`` are
+        given, or how the game ended) with the last move (a cell or its text)."""
         lines = []
         for r in range(3):
             cells = []
@@ -185,7 +192,13 @@ class TicTacToe(Game):
                 cells.append(mark)
             lines.append(f"{3 - r}  " + " ".join(cells))
         lines.append("   a b c")
+        last_text = cell_name(last_move) if isinstance(last_move, int) else (last_move or "")
+        lines.append(with_last_move(status_line(state, _to_move, players), last_text))
         return "\n".join(lines)
+
+    def legal_moves_text(self, state: TicTacToeState) -> str:
+        """One line listing the legal moves in board order, as the errors list them (for a 'moves' command)."""
+        return legal_moves_line(state, lambda moves: " ".join(cell_name(m) for m in moves))
 
     def augment(self, observation, policy):
         """The 8 symmetries of the square: rotations and reflections."""

@@ -114,6 +114,8 @@ class BonanzaTrainer(Trainer):
             return run_dir / "eval.npz"
 
         t0 = time.perf_counter()
+        # Replaying thousands of games takes seconds before the next line: say what is going on.
+        self.log(f"reading and replaying the games of {cfg['games']}...")
         games, errors = dataset.read_games(cfg["games"], cfg["max_games"], log=self.log)
         train_idx, test_idx = dataset.split_games(len(games), cfg["test_split"], cfg["seed"])
         train = dataset.build_positions(games, train_idx)

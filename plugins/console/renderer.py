@@ -5,20 +5,39 @@ import os
 import sys
 from typing import TextIO
 
-from plyground.errors import MoveError
-from plyground.options import Option
-from plyground.protocols import Command, GameRecord, Renderer, State
+from pathlib import Path
 
+from plyground.analysis import analysis_lines
+from plyground.capabilities import legal_moves_text, pictures_name_players
+from plyground.errors import MoveError, PlygroundError, RecordError
+from plyground.options import Option
+from plyground.protocols import Command, Game, GameRecord, Renderer, State
+from plyground.resume import default_save_path, game_so_far, save_unfinished
+
+# {record} is the record command in the game's own format's name: pgn for chess, pdn for checkers.
 HELP = """Commands at the move prompt:
   <move>   a move in the game's notation (see the rules below)
   moves    list the legal moves (also: ?)
   board    show the board again
-  help     this text and the rules (also: h)
+  fen      the position as text, as --fen takes it (also: position)
+  {record:<8} the game so far in the game's record format (also: {aliases})
+  save [F] save the game so far to file F (default {save}); plyground play --resume F plays it on
+  hint     what a bot would play here, and why (the human player's hint= option chooses the bot)
+  analysis the last bot move's search: evaluation, depth or simulations, line or top moves
+           (also: a); 'analysis on' shows it after every bot move, 'analysis off' stops that
   undo     take back your last move (and the reply to it)
   resign   give up this game
   quit     stop playing (the game is recorded as unfinished; also: q, exit)"""
 
-HINT = "Type a move, or: moves, board, help, undo, resign, quit."
+HINT = "Type a move, or: moves, board, fen, {record}, save, hint, analysis, help, undo, resign, quit."
+
+RECORD_WORDS = ("pgn", "pdn", "record")
+
+
+def record_word(game: Game) -> str:
+    """What a player of ``game`` calls its record: pgn (chess), pdn (checkers), else record."""
+    word = game.record_suffix.lstrip(".").lower()
+    return word if word in RECORD_WORDS else "record"
 
 
 class ConsoleRenderer(Renderer):
@@ -38,6 +57,9 @@ class ConsoleRenderer(Renderer):
         self.game = None
         self.names: tuple[str, str] = ("", "")
         self.last_move: str | None = None
+        self.analysis: tuple[str, dict | None, str | None] | None = None   # the last search shown
+        self.analysis_on = False            # print every bot move's analysis after its board
+        self._names_in_picture = False     # the game's status line names the player to move
         self._hinted = False
         self._undo_at: int | None = None   # ply at which the human last asked to take back
 
@@ -56,6 +78,8 @@ class ConsoleRenderer(Renderer):
 
     def start(self, game, state, players):
         self.game, self.names, self.last_move = game, tuple(players), None
+        self.analysis = None
+        self._names_in_picture = pictures_name_players(game)
         self._hinted, self._undo_at = False, None
         if not self.quiet:
             sides = ", ".join(f"{side}: {name}" for side, name in zip(game.side_names, players))
@@ -66,20 +90,41 @@ class ConsoleRenderer(Renderer):
         if self.quiet:
             return
         self._print()
-        self._print(self.game.render_text(state, last_move, color=self.color))
-        if not state.is_terminal():
+        self._print(self._picture(state))
+        if not state.is_terminal() and not self._names_in_picture:
+            # The game's picture does not say whose turn it is: one line of our own does.
             side = state.current_player()
             after = f"after {last_move}, " if last_move else ""
             self._print(f"{after}{self.game.side_names[side]} ({self.names[side]}) to move")
 
+    def _picture(self, state: State) -> str:
+        if self._names_in_picture:
+            return self.game.render_text(state, self.last_move, color=self.color, players=self.names)
+        return self.game.render_text(state, self.last_move, color=self.color)
+
     def thinking(self, player: str) -> None:
         if not self.quiet:
-            self._print(f"{player} is thinking...")
+            self._print(f"{player} is thinking... (Ctrl-C stops)")
+
+    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
+        self.analysis = (title, analysis, mover)
+        if title.startswith("hint") or (self.analysis_on and not self.quiet):
+            self._print_analysis()
+
+    def _print_analysis(self) -> None:
+        if self.analysis is None:
+            self._print("no analysis yet: it comes with a bot's move or a hint")
+            return
+        title, analysis, mover = self.analysis
+        lines = [analysis["error"]] if analysis and "error" in analysis else analysis_lines(analysis, mover)
+        self._print(f"{title}:")
+        for line in lines:
+            self._print(f"  {line}")
 
     def ask_move(self, state: State):
         side = self.game.side_names[state.current_player()]
         if not self._hinted:
-            self._print(HINT)
+            self._print(HINT.format(record=record_word(self.game)))
             self._hinted = True
         if self._undo_at is not None and state.ply == self._undo_at:
             self._print("nothing to take back yet: you have not moved")
@@ -106,13 +151,31 @@ class ConsoleRenderer(Renderer):
                 self._undo_at = state.ply
                 return Command.UNDO
             if word in ("moves", "legal", "?"):
-                self._print("legal moves: " + " ".join(state.move_to_text(m) for m in state.legal_moves()))
+                self._print(legal_moves_text(self.game, state))   # as the game's own error messages list them
                 continue
             if word == "board":
-                self._print(self.game.render_text(state, self.last_move, color=self.color))
+                self._print(self._picture(state))
+                continue
+            if word in ("fen", "position"):
+                self._print(self._position_text(state))
+                continue
+            if word in RECORD_WORDS:
+                self._print(self._record_text())
+                continue
+            if word == "hint":
+                return Command.HINT
+            if word in ("analysis", "a", "analysis on", "analysis off"):
+                if word.endswith((" on", " off")):
+                    self.analysis_on = word.endswith(" on")
+                    self._print(f"analysis after every bot move: {'on' if self.analysis_on else 'off'}")
+                else:
+                    self._print_analysis()
+                continue
+            if word == "save" or word.startswith("save "):
+                self._save(text[4:].strip())
                 continue
             if word in ("help", "h"):
-                self._print(HELP)
+                self._print(self._help_text())
                 if self.game.rules_text:
                     self._print("\nRules:\n" + self.game.rules_text)
                 continue
@@ -120,6 +183,41 @@ class ConsoleRenderer(Renderer):
                 return state.parse_move(text)
             except MoveError as exc:
                 self._print(str(exc))         # the message names the move and why (no "not a legal move: X is not a legal move")
+
+    def _help_text(self) -> str:
+        record = record_word(self.game)
+        return HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record),
+                           save=default_save_path(self.game))
+
+    def _position_text(self, state: State) -> str:
+        try:
+            return state.to_text()
+        except NotImplementedError:
+            return f"{self.game.name} has no position notation: its positions cannot be written as text"
+
+    def _record_text(self) -> str:
+        if self.record is None:
+            return "no record: this game is not played by plyground's match runner"
+        try:
+            return self.game.format_records([game_so_far(self.record)]).rstrip("\n")
+        except RecordError as exc:   # a game whose writer refuses its own moves: say so, keep playing
+            return f"cannot write the game so far as a {self.game.name} record: {exc}"
+
+    def _save(self, name: str) -> None:
+        """Write the game so far (result ``*``) to ``name`` (default: ``<game>-saved<suffix>`` here)."""
+        if self.record is None:
+            self._print("cannot save: this game is not played by plyground's match runner")
+            return
+        path = Path(name) if name else default_save_path(self.game)
+        try:
+            path = save_unfinished(self.game, game_so_far(self.record), path)
+        except OSError as exc:
+            self._print(f"cannot save to {path}: {exc.strerror or exc}")
+        except PlygroundError as exc:
+            self._print(f"cannot save: {exc}")
+        else:
+            self._print(f"saved the game so far ({len(self.record.moves)} plies) to {path}; "
+                        f"play it on later with: plyground play --resume {path}")
 
     def end(self, state: State, record: GameRecord) -> None:
         if record.finished:

@@ -8,16 +8,27 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from plyground.analysis import analysis_lines
+from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
+from plyground.resume import default_save_path, game_so_far, save_unfinished
 
 from . import theme
 from .session import GameLink
 from .views.base import BoardView, Marks, merge_marks
-from .widgets import Button, TextField, draw_text, draw_wrapped, is_click
+from .widgets import Button, TextField, draw_text, draw_wrapped, fit_text, is_click
 
 if TYPE_CHECKING:
     from .renderer import PygameRenderer
+
+
+def _home_relative(path: Path) -> str:
+    """``path`` with the home folder written ``~`` (shorter, and how people name it)."""
+    try:
+        return str(Path("~") / path.resolve().relative_to(Path.home().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def result_words(game: Game, record: GameRecord) -> tuple[str, str]:
@@ -28,7 +39,8 @@ def result_words(game: Game, record: GameRecord) -> tuple[str, str]:
     if a == b:
         return "Draw", record.reason
     winner = 0 if a > b else 1
-    return f"{game.side_names[winner]} ({record.players[winner]}) wins", record.reason
+    player = record.players[winner].partition(":")[0]   # the plugin's name; its options are shown above
+    return f"{game.side_names[winner]} ({player}) wins", record.reason
 
 
 class GameScreen:
@@ -44,10 +56,16 @@ class GameScreen:
         self.input = None              # the human's MoveInput while a human is to move
         self.thinking: tuple[str, float] | None = None
         self.record: GameRecord | None = None
+        self.live_record: GameRecord | None = None   # the game so far, kept by the game thread
+        self.analysis: tuple[str, list[str]] | None = None   # (title, lines) of the last search shown
+        self.show_analysis = False     # the analysis view (A) in place of part of the move list
+        self.hinting = False           # a hint is being searched for the person
         self.done = False              # the game thread has finished
         self.message, self.message_kind = "", "info"
         self._undo_from_ply: int | None = None
         self._resign_armed_until = 0.0
+        self._press_pos: tuple[int, int] | None = None
+        self.drag_pos: tuple[int, int] | None = None   # the pointer, while a picked-up piece is dragged
         self.size = (0, 0)
         view.flipped = view.can_flip and view.default_flipped(self.human_sides)
 
@@ -55,9 +73,12 @@ class GameScreen:
             "flip": Button("Flip board (F)", self.flip, key=pygame.K_f),
             "numbers": Button("Numbers (N)", self.toggle_numbers, key=pygame.K_n),
             "undo": Button("Take back (U)", self.take_back, key=pygame.K_u),
+            "hint": Button("Hint (H)", self.hint, key=pygame.K_h),
+            "analysis": Button("Analysis (A)", self.toggle_analysis, key=pygame.K_a),
             "resign": Button("Resign", self.resign),
             "leave": Button("Menu" if from_menu else "Close", self.leave),
             "save": Button("Save game", self.save, primary=True),
+            "save_now": Button("Save (S)", self.save, key=pygame.K_s),
             "again": Button("Play again", self.play_again, primary=True),
         }
         self.save_field = TextField("save to", "", help="file to append the game record to")
@@ -71,8 +92,11 @@ class GameScreen:
             kind, args = message[0], message[1:]
             getattr(self, f"_on_{kind}")(*args)
 
-    def _on_start(self, game, state, names) -> None:
+    def _on_start(self, game, state, names, record: GameRecord | None = None) -> None:
         self.state, self.names, self.start_text = state, tuple(names), state.to_text()
+        self.live_record = record
+        if record is not None and record.moves:       # a resumed game: its moves so far
+            self.start_text, self.moves = record.start, list(record.moves)
 
     def _on_show(self, state: State, last_move: str | None) -> None:
         before = self.state if self.state is not None and state.ply == self.state.ply + 1 else None
@@ -83,12 +107,26 @@ class GameScreen:
         self.last_marks = self._marks_by_ply.get(state.ply, {}) if last_move else {}
         self.moves = self.moves[:max(0, state.ply - 1)] + [last_move] if last_move else self.moves[:state.ply]
         self.state, self.input, self.thinking = state, None, None
+        if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move
+            self.set_message("", "info")
 
     def _on_thinking(self, player: str) -> None:
         self.thinking = (player, time.monotonic())
 
+    def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
+        if analysis and "error" in analysis:
+            lines = [analysis["error"]]
+        else:
+            lines = analysis_lines(analysis, mover)
+        self.analysis = (title, lines)
+        if title.startswith("hint"):
+            self.hinting = False
+            self.show_analysis = True          # a hint asked for is a hint shown
+            if self.message_kind == "wait":    # "Looking for a hint..." is answered
+                self.set_message("", "info")
+
     def _on_ask(self, state: State) -> None:
-        self.state, self.thinking = state, None
+        self.state, self.thinking, self.hinting = state, None, False
         self.input = self.view.new_input(state)
         if self._undo_from_ply is not None:
             if state.ply == self._undo_from_ply:
@@ -126,10 +164,25 @@ class GameScreen:
         self.view.show_numbers = not self.view.show_numbers
 
     def take_back(self) -> None:
-        if self.input is not None and self.state is not None and self.state.ply > 0:
+        if self.state is None or self.state.ply == 0:
+            return
+        if self.input is not None:
             self._undo_from_ply = self.state.ply
             self._answer(Command.UNDO)
             self.set_message("Move taken back.", "info")
+        elif self.thinking and self.human_sides:     # stop the bot's search and take back the person's move
+            self.link.interrupt(Command.UNDO)
+            self.set_message(f"Stopping {self.thinking[0]} and taking back your move.", "info")
+
+    def hint(self) -> None:
+        if self.input is None:
+            return
+        self.hinting = True
+        self._answer(Command.HINT)
+        self.set_message("Looking for a hint...", "wait")
+
+    def toggle_analysis(self) -> None:
+        self.show_analysis = not self.show_analysis
 
     def resign(self) -> None:
         if self.input is None:
@@ -150,6 +203,7 @@ class GameScreen:
 
     def save(self) -> None:
         if self.record is None:
+            self._save_unfinished()
             return
         path = Path(self.save_field.text.strip() or "game" + self.game.record_suffix).expanduser()
         try:
@@ -157,7 +211,21 @@ class GameScreen:
         except OSError as exc:
             self.set_message(f"Could not save to {path}: {exc.strerror or exc}", "error")
         else:
-            self.set_message(f"Saved to {path}", "good")
+            # The file's name first: a long folder is what gets cut if the box is too small.
+            self.set_message(f"Saved to {path.name} in {_home_relative(path.parent)}", "good")
+
+    def _save_unfinished(self) -> None:
+        """Save the game so far (result ``*``); ``plyground play --resume FILE`` plays it on."""
+        if self.live_record is None:
+            return
+        path = default_save_path(self.game, self.app.config.get("save_dir"))
+        try:
+            path = save_unfinished(self.game, game_so_far(self.live_record), path)
+        except (OSError, PlygroundError) as exc:
+            self.set_message(f"Could not save to {path}: {getattr(exc, 'strerror', None) or exc}", "error")
+        else:
+            self.set_message(f"Saved the game so far to {path.name} in {_home_relative(path.parent)}; "
+                             f"play on later with --resume {path.name}", "good")
 
     def _answer(self, choice) -> None:
         self.input = None
@@ -169,7 +237,7 @@ class GameScreen:
             return
         if self.input is None:
             if self.thinking:
-                self.set_message(f"Please wait: {self.thinking[0]} is thinking.", "info")
+                self.set_message(f"Please wait: {self.thinking[0]} is thinking.", "wait")
             return
         move = self.input.click(cell)
         self._after_input(move)
@@ -198,8 +266,16 @@ class GameScreen:
         for button in self._visible_buttons():
             if button.handle_event(event):
                 return
+        if event.type == pygame.MOUSEMOTION and self._press_pos is not None and self.input is not None:
+            if getattr(event, "buttons", (0,))[0] and self.input.dragged_cell() is not None and \
+                    math.dist(event.pos, self._press_pos) > 3:
+                self.drag_pos = event.pos      # the picked-up piece follows the pointer
+            return
+        if event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 1) == 1:
+            self._press_pos = self.drag_pos = None
         if is_click(event) and self.view.board_rect.collidepoint(event.pos):
             self.click_cell(self.view.cell_at(event.pos))
+            self._press_pos = event.pos
         elif event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 3 and self.input is not None:
             self.input.cancel()
         elif event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 1) == 1 and self.input is not None:
@@ -213,7 +289,7 @@ class GameScreen:
         if self.over:
             names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
         else:
-            names += ["undo", "resign", "leave"]
+            names += ["undo", "hint", "analysis", "save_now", "resign", "leave"]
         return [self.buttons[n] for n in names]
 
     # ------------------------------------------------------------ layout and drawing
@@ -227,7 +303,11 @@ class GameScreen:
     def update(self) -> None:
         self.poll()
         can_act = self.input is not None
-        self.buttons["undo"].enabled = can_act and self.state is not None and self.state.ply > 0
+        self.buttons["undo"].enabled = (can_act or bool(self.thinking and self.human_sides)) and \
+            self.state is not None and self.state.ply > 0
+        self.buttons["hint"].enabled = can_act
+        self.buttons["save_now"].enabled = self.live_record is not None
+        self.buttons["analysis"].label = "Hide analysis (A)" if self.show_analysis else "Analysis (A)"
         self.buttons["resign"].enabled = can_act
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None
@@ -240,6 +320,8 @@ class GameScreen:
         marks = [self.last_marks]
         if self.input is not None:
             marks.append(self.input.marks())
+            if self._dragged() is not None:
+                marks.append({self._dragged(): ["lifted"]})
         if self.record is not None and self.state is not None:
             marks.append(self.view.result_marks(self.state))
         return merge_marks(*marks)
@@ -250,7 +332,15 @@ class GameScreen:
         surface.fill(theme.BACKGROUND)
         if self.state is not None:
             self.view.draw(surface, self.state, self.board_marks())
+            if self._dragged() is not None:
+                self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
         self._draw_panel(surface)
+
+    def _dragged(self):
+        """The cell of the piece being dragged (drawn at the pointer, not on its square), else None."""
+        if self.drag_pos is None or self.input is None:
+            return None
+        return self.input.dragged_cell()
 
     def _draw_panel(self, surface: pygame.Surface) -> None:
         p = self.panel_rect
@@ -269,12 +359,15 @@ class GameScreen:
                 pygame.draw.rect(surface, theme.ACCENT, row, 2, border_radius=6)
             self.view.draw_side_icon(surface, (x + 12, row.centery), 11, side)
             who = self.names[side] + (" (you)" if side in self.human_sides and len(self.human_sides) == 1 else "")
-            draw_text(surface, f"{self.game.side_names[side]}: {who}", (x + 32, row.centery), 22, anchor="midleft")
+            room = width - 32 - (24 if side == to_move and self.thinking else 0)
+            draw_text(surface, fit_text(f"{self.game.side_names[side]}: {who}", 22, room), (x + 32, row.centery), 22,
+                      anchor="midleft")
             if side == to_move and self.thinking:
                 self._draw_spinner(surface, (row.right - 18, row.centery), 9)
             y += 36
         y += 4
-        draw_text(surface, self._status_text(), (x, y), 22, theme.TEXT if not self.over else theme.TITLE)
+        draw_text(surface, fit_text(self._status_text(), 22, width), (x, y), 22,
+                  theme.TEXT if not self.over else theme.TITLE)
         y += 26
         # The message box: reasons for illegal clicks, results, confirmations.
         self.message_rect = pygame.Rect(x - 6, y, width + 12, 62)
@@ -309,7 +402,11 @@ class GameScreen:
             save_h += 22
         else:
             self.save_field.rect = pygame.Rect(0, 0, 0, 0)
-        self._draw_moves(surface, pygame.Rect(x, y, width, top_of_buttons - save_h - y - 10))
+        area = pygame.Rect(x, y, width, top_of_buttons - save_h - y - 10)
+        if self.show_analysis:
+            used = self._draw_analysis(surface, area)
+            area = pygame.Rect(x, area.top + used, width, area.height - used)
+        self._draw_moves(surface, area)
 
     def _status_text(self) -> str:
         if self.record is not None:
@@ -322,6 +419,8 @@ class GameScreen:
         name = self.game.side_names[side]
         if self.thinking:
             return f"{name} is thinking... {time.monotonic() - self.thinking[1]:.1f} s"
+        if self.hinting:
+            return "Looking for a hint..."
         if self.input is not None:
             return f"Your move ({name})" if len(self.human_sides) == 1 else f"{name} to move"
         return f"{name} to move"
@@ -331,6 +430,16 @@ class GameScreen:
         rect = pygame.Rect(0, 0, radius * 2, radius * 2)
         rect.center = center
         pygame.draw.arc(surface, theme.ACCENT, rect, angle, angle + 4.2, 3)
+
+    def _draw_analysis(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
+        """The analysis view: the last search's lines (a bot's move or a hint); returns the height used."""
+        title, lines = self.analysis or ("Analysis", ["no search yet: it appears after a bot's move or a hint"])
+        height = max(90, min(rect.height - 50, 200))
+        draw_text(surface, fit_text(f"Analysis: {title}", 20, rect.width), (rect.left, rect.top), 20, theme.TEXT_DIM)
+        box = pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12, height - 30)
+        pygame.draw.rect(surface, theme.INFO_BOX, box, border_radius=6)
+        draw_wrapped(surface, "\n".join(lines), box.inflate(-12, -8), 18)
+        return height
 
     def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         if rect.height < 40:

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Union
 
 import pygame
 
@@ -12,7 +13,7 @@ from plyground.protocols import Game
 
 from . import theme
 from .views import has_view
-from .widgets import Button, Cycler, TextField, draw_text, draw_wrapped, is_click
+from .widgets import Button, Cycler, ScrollArea, TextField, draw_text, draw_wrapped, fit_text, is_click
 
 if TYPE_CHECKING:
     from plyground.registry import Registry
@@ -20,8 +21,11 @@ if TYPE_CHECKING:
     from .renderer import PygameRenderer
 
 GUI_HELP = """The menu: pick the game, then a player for each side (human is you; every installed \
-player that can play the game is listed). The fields under a player are its options, checked as you \
-type: a red frame and a message say what is wrong. Leave "Start position" empty for the usual start.
+player that can play the game is listed; the opponent offered first is the game's strongest installed \
+one, with the options it plays best with). The fields under a player are its options, checked as you \
+type: a red frame and a message say what is wrong; a long list of them scrolls (mouse wheel). Tab and \
+Shift+Tab move between fields, Left and Right change a choice, Enter starts the game. Leave "Start \
+position" empty for the usual start.
 
 During a game: a click that is not a legal move is answered in the message box with the reason. While \
 a bot thinks the window stays usable and a spinner turns beside its name. Take back (U or Backspace) \
@@ -40,22 +44,40 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-class OptionEditor:
-    """Fields for one plugin's declared options; yields the changed values as option text."""
+Field = Union[TextField, Cycler]
 
-    def __init__(self, options: tuple[Option, ...], owner: str) -> None:
+
+class OptionEditor:
+    """Fields for one plugin's declared options; yields the changed values as option text.
+
+    ``initial`` (option text by name, e.g. the ``depth=8`` a game recommends) replaces defaults in the
+    fields.  A player's fields live in ``scroll``, so any number of them fits its panel.
+    """
+
+    def __init__(self, options: tuple[Option, ...], owner: str, initial: dict[str, str] | None = None) -> None:
         self.options, self.owner = options, owner
-        self.widgets: dict[str, TextField | Cycler] = {}
+        self.widgets: dict[str, Field] = {}
+        self.scroll = ScrollArea()
+        initial = initial or {}
         for opt in options:
-            default = format_value(opt.default)
+            text = self._initial_text(opt, initial[opt.name]) if opt.name in initial else format_value(opt.default)
             if opt.type is bool or opt.choices:
                 choices = ["true", "false"] if opt.type is bool else [format_value(c) for c in opt.choices]
                 if opt.optional:
                     choices.append("none")
-                self.widgets[opt.name] = Cycler(choices, choices.index(default) if default in choices else 0)
+                self.widgets[opt.name] = Cycler(choices, choices.index(text) if text in choices else 0)
             else:
-                self.widgets[opt.name] = TextField(opt.name, default, validate=self._validator(opt),
+                self.widgets[opt.name] = TextField(opt.name, text, validate=self._validator(opt),
                                                    help=f"{opt.help} ({opt.describe_type()})")
+
+    def _initial_text(self, opt: Option, raw: str) -> str:
+        """``raw`` as a field shows it (``1.50`` as ``1.5``), so a value equal to the default reads as unchanged."""
+        if opt.type in (str, Path):
+            return raw.strip()
+        try:
+            return format_value(opt.parse(raw, self.owner))
+        except PlygroundError:
+            return raw.strip()   # shown, with the field's own error
 
     def _validator(self, opt: Option):
         def validate(text: str) -> str | None:
@@ -70,7 +92,7 @@ class OptionEditor:
         w = self.widgets[name]
         return w.value if isinstance(w, Cycler) else w.text
 
-    def field(self, name: str) -> TextField | Cycler:
+    def field(self, name: str) -> Field:
         return self.widgets[name]
 
     def errors(self) -> list[str]:
@@ -87,42 +109,68 @@ class OptionEditor:
     def focused_help(self) -> str:
         for opt in self.options:
             w = self.widgets[opt.name]
-            if isinstance(w, TextField) and w.focused:
-                return f"{opt.name}: {opt.help} ({opt.describe_type()})"
+            if w.focused:
+                keys = "; Left and Right change it" if isinstance(w, Cycler) else ""
+                return f"{opt.name}: {opt.help} ({opt.describe_type()}{keys})"
         return ""
 
     def layout_and_draw(self, surface: pygame.Surface | None, rect: pygame.Rect, row_h: int,
-                        options: tuple[Option, ...] | None = None) -> int:
-        """Rows of "name  [field]" in ``rect`` (all options, or those given); returns the height used."""
-        y = rect.top
-        label_w = min(170, rect.width * 2 // 5)
-        for opt in self.options if options is None else options:
-            w = self.widgets[opt.name]
-            w.rect = pygame.Rect(rect.left + label_w, y, rect.width - label_w, row_h - 6)
+                        options: tuple[Option, ...] | None = None, *, scrolled: bool = False,
+                        reveal: Field | None = None) -> int:
+        """Rows of "name  [field]" in ``rect`` (all options, or those given); returns their height.
+
+        ``scrolled``: ``rect`` is the viewport of ``self.scroll``; the rows move with it and are clipped
+        to it, and the row of ``reveal`` (a field just focused) is scrolled into view first."""
+        shown = self.options if options is None else options
+        top, width, clip = rect.top, rect.width, None
+        if scrolled:
+            self.scroll.set_view(rect, row_h * len(shown))
+            index = next((i for i, opt in enumerate(shown) if self.widgets[opt.name] is reveal), None)
+            if index is not None:
+                self.scroll.reveal(index * row_h, (index + 1) * row_h - 6)
+            top, width, clip = rect.top - self.scroll.offset, rect.width - ScrollArea.BAR - 6, rect
             if surface is not None:
-                size = 20 if row_h >= 30 else 18
-                draw_text(surface, opt.name, (rect.left, w.rect.centery), size, theme.TEXT_DIM, anchor="midleft")
-                if isinstance(w, TextField):
-                    w.draw(surface, size)
-                else:
-                    w.draw(surface)
-            y += row_h
-        return y - rect.top
+                old_clip = surface.get_clip()
+                surface.set_clip(rect)
+        label_w = min(170, width * 2 // 5)
+        size = 20 if row_h >= 34 else 18
+        for i, opt in enumerate(shown):
+            w = self.widgets[opt.name]
+            w.rect = pygame.Rect(rect.left + label_w, top + i * row_h, width - label_w, row_h - 6)
+            w.clip = clip
+            if surface is None or (clip is not None and not clip.colliderect(w.rect)):
+                continue
+            draw_text(surface, fit_text(opt.name, size, label_w - 8), (rect.left, w.rect.centery), size,
+                      theme.TEXT_DIM, anchor="midleft")
+            if isinstance(w, TextField):
+                w.draw(surface, size)
+            else:
+                w.draw(surface)
+        if scrolled and surface is not None:
+            surface.set_clip(old_clip)
+            self.scroll.draw(surface)
+        return row_h * len(shown)
 
 
 class SideChoice:
-    """A side's player: which plugin, and its option fields (kept per plugin while the menu lives)."""
+    """A side's player: which plugin, and its option fields (kept per game and plugin while the menu lives)."""
 
     def __init__(self, menu: "MenuScreen", side: int) -> None:
         self.menu, self.side = menu, side
-        self.cycler = Cycler([], on_change=lambda _: None)
-        self.editors: dict[str, OptionEditor] = {}
+        self.cycler = Cycler([], on_change=self._picked)
+        self.editors: dict[tuple[str, str], OptionEditor] = {}
+        self.picked = False   # the person chose this player: it stays when the game changes (if it can play)
+
+    def _picked(self, _name: str) -> None:
+        self.picked = True
 
     def set_players(self, names: list[str], preferred: str) -> None:
         current = self.cycler.value
+        keep = self.picked and current in names
+        pick = current if keep else preferred if preferred in names else names[0] if names else ""
         self.cycler.choices = names
-        pick = current if current in names else preferred if preferred in names else names[0] if names else ""
         self.cycler.index = names.index(pick) if pick in names else 0
+        self.picked = keep
 
     @property
     def player(self) -> str:
@@ -130,11 +178,13 @@ class SideChoice:
 
     @property
     def editor(self) -> OptionEditor:
-        name = self.player
-        if name not in self.editors:
-            entry = self.menu.registry.get("players", name)
-            self.editors[name] = OptionEditor(entry.options, f"player {name}")
-        return self.editors[name]
+        """The player's fields for the chosen game, filled in with what the game recommends for it."""
+        key = (self.menu.game_name, self.player)
+        if key not in self.editors:
+            entry = self.menu.registry.get("players", self.player)
+            self.editors[key] = OptionEditor(entry.options, f"player {self.player}",
+                                             self.menu.recommended_options(self.player))
+        return self.editors[key]
 
     def spec(self) -> Spec:
         return Spec(self.player, self.editor.changed())
@@ -153,10 +203,14 @@ class MenuScreen:
                                   help="a position in the game's notation (FEN for checkers); empty: the usual start")
         self.buttons = {
             "rules": Button("Rules & help", self.app.show_rules),
-            "start": Button("Start", self.start, primary=True, key=pygame.K_RETURN),
+            "start": Button("Start", self.start, primary=True),   # Enter starts too (handle_event)
             "quit": Button("Quit", self.app.request_quit),
         }
         self.error = ""
+        self.progress = ""            # "Starting... (loading X)" while start() builds the players
+        self.mouse: tuple[int, int] | None = None   # the last pointer position seen (wheel events carry none)
+        self._reveal: Field | None = None           # a field to scroll into view at the next layout
+        self.message_rect = pygame.Rect(0, 0, 0, 0)
         self.size = (0, 0)
         self._game_cache: dict[str, Game] = {}
         self._game_changed()
@@ -180,6 +234,16 @@ class MenuScreen:
             self._game_cache[name] = self.registry.make_game(name)
         return self._game_cache.get(name)
 
+    def recommended_options(self, player: str) -> dict[str, str]:
+        """The options the chosen game's ``default_opponents`` give ``player`` (checkers: alphabeta with
+        ``eval=learned,depth=8``); none for a player they do not name."""
+        game = self.default_game()
+        for text in game.default_opponents if game is not None else ():
+            spec = Spec.parse(text)
+            if spec.name == player:
+                return dict(spec.options)
+        return {}
+
     def _game_changed(self) -> None:
         self.error = ""
         game = self.default_game()
@@ -187,16 +251,9 @@ class MenuScreen:
             return
         players = self.registry.players_for(game)
         self.sides[0].set_players(players, "human")
-        self.sides[1].set_players(players, self._strongest_bot(game, players))
+        # The same opponent as `plyground play` (its options come with it: recommended_options).
+        self.sides[1].set_players(players, Spec.parse(self.registry.default_opponent(game)).name)
         self.position.set_text("")
-
-    @staticmethod
-    def _strongest_bot(game: Game, players: list[str]) -> str:
-        for spec in game.default_opponents:
-            name = Spec.parse(spec).name
-            if name in players and name != "human":
-                return name
-        return "random" if "random" in players else players[-1]
 
     def _check_position(self, text: str) -> str | None:
         if not text.strip():
@@ -210,75 +267,118 @@ class MenuScreen:
             return f"cannot read this position: {exc}"
         return None
 
+    def _bad_fields(self) -> list[TextField]:
+        return [w for w in self._fields() if isinstance(w, TextField) and w.error]
+
     def errors(self) -> list[str]:
-        errs = self.game_editor.errors()
-        for side in self.sides:
-            errs += side.editor.errors()
-        if self.position.error:
-            errs.append(self.position.error)
-        return errs
+        return [w.error for w in self._bad_fields()]
 
     def start(self) -> None:
-        """Build the game and the players from the fields and begin (errors stay in the menu)."""
+        """Build the game and the players from the fields and begin (errors stay in the menu, the first
+        wrong field focused and scrolled into view)."""
         for w in self._fields():
-            if isinstance(w, TextField):
-                w.focused = False
-        errs = self.errors()
-        if errs:
-            self.error = errs[0]
+            w.focused = False
+        if not self.buttons["start"].enabled:
+            return
+        bad = self._bad_fields()
+        if bad:
+            self.error = bad[0].error
+            bad[0].focused = True
+            self._reveal = bad[0]
             return
         players = []
         try:
+            self._show_progress("Starting\u2026")
             game = self.registry.make_game(Spec(self.game_name, self.game_editor.changed()))
             start = game.new_state(self.position.text.strip()) if self.position.text.strip() else None
             specs = [side.spec() for side in self.sides]
             for spec in specs:
+                if not self.registry.get("players", spec.name).cls.needs_renderer:
+                    self._show_progress(f"Starting\u2026 (loading {spec.name})")
                 players.append(self.registry.make_player(spec, game))
         except Exception as exc:  # noqa: BLE001 - a plugin's own failure is shown, not a crash of the window
             for p in players:
                 p.close()
             self.error = str(exc) if isinstance(exc, PlygroundError) else f"{type(exc).__name__}: {exc}"
+            self.app.show_menu()   # from a game's "Play again": the message is here
             return
+        finally:
+            self.progress = ""
         self.error = ""
         self.app.start_game(game, players, tuple(str(s) for s in specs), {"start": start}, from_menu=True)
 
+    def _show_progress(self, text: str) -> None:
+        """Put ``text`` on the screen now: what follows (loading a network, compiling a search) takes seconds
+        in this thread, with no frame drawn meanwhile."""
+        self.progress = text
+        surface, screen = pygame.display.get_surface(), self.app.screen
+        if surface is None:
+            return
+        if screen is not self and screen is self.app.game_screen and screen is not None:   # "Play again"
+            screen.set_message(text, "info")
+            screen.draw(surface)
+        else:
+            self.draw(surface)
+        pygame.display.flip()
+        pygame.event.pump()
+
     # ------------------------------------------------------------ events
-    def _fields(self) -> list:
-        return (list(self.game_editor.widgets.values()) + [w for s in self.sides for w in s.editor.widgets.values()]
-                + [self.position])
+    def _fields(self) -> list[Field]:
+        """Every field, in Tab order: the game and its options, each side's player and its options, the
+        start position."""
+        fields: list[Field] = [self.game_choice, *self.game_editor.widgets.values()]
+        for side in self.sides:
+            fields.append(side.cycler)
+            if side.player:
+                fields += side.editor.widgets.values()
+        return fields + [self.position]
+
+    def _focused(self) -> Field | None:
+        return next((w for w in self._fields() if w.focused), None)
 
     def handle_event(self, event: pygame.event.Event) -> None:
-        typing = any(isinstance(w, TextField) and w.focused for w in self._fields())
+        if hasattr(event, "pos"):
+            self.mouse = event.pos
         if event.type == pygame.KEYDOWN and event.key == pygame.K_TAB:
-            self._tab()
+            self._tab(-1 if event.mod & pygame.KMOD_SHIFT else 1)
             return
-        if is_click(event) or not typing:
-            for button in self.buttons.values():
-                if (is_click(event) or event.type == pygame.KEYDOWN) and button.handle_event(event):
-                    return
-                if event.type == pygame.MOUSEMOTION:
-                    button.handle_event(event)
-        if self.game_choice.handle_event(event):
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start()   # also from a text field: the menu's errors are shown instead when there are any
             return
         for side in self.sides:
-            if side.cycler.handle_event(event):
+            if side.player and side.editor.scroll.handle_event(event, self.mouse):
+                return
+        for button in self.buttons.values():
+            if button.handle_event(event):
                 return
         consumed = False
         for w in self._fields():  # every field sees clicks, so focus moves away from the others
             consumed = w.handle_event(event) or consumed
+        if is_click(event):
+            self._reveal = self._focused()   # a field half scrolled out of view comes fully in
         if consumed and self.error and not self.errors():
             self.error = ""
 
-    def _tab(self) -> None:
-        fields = [w for w in self._fields() if isinstance(w, TextField)]
-        focused = next((i for i, w in enumerate(fields) if w.focused), -1)
+    def _tab(self, direction: int) -> None:
+        fields = self._fields()
+        focused = self._focused()
+        at = fields.index(focused) if focused is not None else (-1 if direction > 0 else 0)
         for w in fields:
             w.focused = False
-        if fields:
-            fields[(focused + 1) % len(fields)].focused = True
+        target = fields[(at + direction) % len(fields)]
+        target.focused = True
+        self._reveal = target
 
     def focused_help(self) -> str:
-        for editor in [self.game_editor] + [s.editor for s in self.sides]:
+        if self.game_choice.focused:
+            return "Game: Left and Right choose it; Tab moves to the next field, Enter starts."
+        game = self.default_game()
+        for index, side in enumerate(self.sides):
+            if side.cycler.focused and side.player:
+                side_name = game.side_names[index] if game else f"side {index + 1}"
+                description = self.registry.get("players", side.player).description
+                return f"{side_name}, {side.player}: {description} Left and Right choose another player."
+        for editor in [self.game_editor] + [s.editor for s in self.sides if s.player]:
             text = editor.focused_help()
             if text:
                 return text
@@ -295,31 +395,33 @@ class MenuScreen:
         w, h = self.size
         surface.fill(theme.BACKGROUND)
         m = max(16, w // 40)
-        draw_text(surface, "plyground", (m, m), 56, theme.TITLE)
-        draw_text(surface, "board games against plug-in AI players", (m + 4, m + 42), 20, theme.TEXT_DIM)
+        title = draw_text(surface, "plyground", (m, m), 56, theme.TITLE)
+        draw_text(surface, "board games against plug-in AI players", (title.right + 16, title.bottom - 8), 20,
+                  theme.TEXT_DIM, anchor="bottomleft")
 
-        y = m + 76
-        draw_text(surface, "Game", (m, y + 16), 24, anchor="midleft")
+        y = title.bottom + 14
+        draw_text(surface, "Game", (m, y + 17), 24, anchor="midleft")
         self.game_choice.rect = pygame.Rect(m + 90, y, min(320, w // 3), 34)
         self.game_choice.draw(surface)
         entry = self.registry.get("games", self.game_name) if self.game_name else None
         if entry is not None:
             draw_wrapped(surface, entry.description, pygame.Rect(self.game_choice.rect.right + 16, y + 2,
-                                                                 w - self.game_choice.rect.right - 16 - m, 40),
+                                                                 w - self.game_choice.rect.right - 16 - m, 36),
                          18, theme.TEXT_DIM)
         y += 44
         bottom_reserved = 150
+        row_h = 34 if h >= 720 else 30
         game_opts = self.game_editor.options
         col_w = (w - 3 * m) // 2
-        most = max([len(s.editor.options) for s in self.sides] + [0])
-        avail = h - bottom_reserved - y - 110 - 34 * math.ceil(len(game_opts) / 2)
-        row_h = max(24, min(36, avail // max(1, most))) if most else 36
         if game_opts:  # game options in two columns
             half = math.ceil(len(game_opts) / 2)
             for i, part in enumerate((game_opts[:half], game_opts[half:])):
-                self.game_editor.layout_and_draw(surface, pygame.Rect(m + i * (col_w + m), y, col_w, 1000), row_h, part)
+                self.game_editor.layout_and_draw(surface, pygame.Rect(m + i * (col_w + m), y, col_w, row_h * half),
+                                                 row_h, part)
             y += row_h * half + 6
 
+        # A description takes two lines whatever its length, so the fields under it never move.
+        description_h = 2 * (theme.font(18).get_linesize() + 2)
         for side_index, side in enumerate(self.sides):
             x = m + side_index * (col_w + m)
             box = pygame.Rect(x, y, col_w, h - bottom_reserved - y)
@@ -333,24 +435,30 @@ class MenuScreen:
             yy = side.cycler.rect.bottom + 6
             if side.player:
                 entry = self.registry.get("players", side.player)
-                yy += draw_wrapped(surface, entry.description, pygame.Rect(inner.left, yy, inner.width, 40), 18,
-                                   theme.TEXT_DIM) + 6
+                draw_wrapped(surface, entry.description, pygame.Rect(inner.left, yy, inner.width, description_h), 18,
+                             theme.TEXT_DIM)
+                yy += description_h + 6
                 editor = side.editor
                 if editor.options:
-                    editor.layout_and_draw(surface, pygame.Rect(inner.left, yy, inner.width, inner.bottom - yy), row_h)
+                    viewport = pygame.Rect(inner.left, yy, inner.width, max(0, inner.bottom - yy))
+                    editor.layout_and_draw(surface, viewport, row_h, scrolled=True, reveal=self._reveal)
                 else:
                     draw_text(surface, "(no options)", (inner.left, yy), 18, theme.TEXT_DIM)
+        self._reveal = None
 
         y = h - bottom_reserved + 12
         draw_text(surface, "Start position", (m, y + 16), 20, theme.TEXT_DIM, anchor="midleft")
         self.position.rect = pygame.Rect(m + 150, y, w - 2 * m - 150, 32)
         self.position.draw(surface, 18)
         y += 40
-        message = self.error or (self.errors()[0] if self.errors() else "") or self.focused_help()
-        color = theme.ERROR if (self.error or self.errors()) else theme.TEXT_DIM
-        if message:
-            draw_wrapped(surface, message, pygame.Rect(m, y, w - 2 * m, 44), 18, color)
         by = h - m - 40
+        self.message_rect = pygame.Rect(m, y, w - 2 * m, by - y - 4)
+        errors = self.errors()
+        message = self.progress or self.error or (errors[0] if errors else "") or self.focused_help()
+        color = theme.ACCENT if self.progress else theme.ERROR if (self.error or errors) else theme.TEXT_DIM
+        if message:
+            draw_wrapped(surface, message, self.message_rect, 18, color)
+        self.buttons["start"].label = "Starting\u2026" if self.progress else "Start"
         bw = min(200, (w - 4 * m) // 3)
         for i, name in enumerate(("rules", "start", "quit")):
             self.buttons[name].rect = pygame.Rect(0, 0, bw, 40)

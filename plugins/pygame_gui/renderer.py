@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Player, Renderer, State
+from plyground.resume import game_so_far
 
 from .views import has_view, view_for
 
@@ -188,8 +189,13 @@ class PygameRenderer(Renderer):
             session.wait(2.0)
         if session.record is not None:
             return session.record
-        return GameRecord(game=game.name, players=tuple(names), start=screen.start_text, moves=list(screen.moves),
-                          finished=False, reason="the window was closed while a bot was thinking")
+        if screen.live_record is not None:
+            record = game_so_far(screen.live_record)
+        else:
+            record = GameRecord(game=game.name, players=tuple(names), start=screen.start_text,
+                                moves=list(screen.moves), finished=False)
+        record.reason = "the window was closed while a bot was thinking"
+        return record
 
     # ------------------------------------------------------------ direct calls (e.g. from run_match)
     def _pump(self) -> None:
@@ -208,6 +214,7 @@ class PygameRenderer(Renderer):
         self.screen = self.game_screen
         self.running = True
         self._direct = LinkRenderer(link, pump=self._pump)
+        self._direct.record = self.record
         self._direct.start(game, state, players)
 
     def show(self, state: State, last_move: str | None) -> None:
@@ -215,6 +222,12 @@ class PygameRenderer(Renderer):
 
     def thinking(self, player: str) -> None:
         self._direct.thinking(player)
+
+    def interruption(self):
+        return self._direct.interruption()
+
+    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
+        self._direct.show_analysis(title, analysis, mover)
 
     def ask_move(self, state: State):
         return self._direct.ask_move(state)

@@ -103,7 +103,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.step()
             return screen, link, state
 
-        bot = menu._strongest_bot(menu.default_game(), registry.players_for(menu.default_game()))
+        bot = registry.default_opponent(menu.default_game())
         if "checkers" in registry.names("games"):
             game = registry.make_game("checkers")
             moves, state = _checkers_with_a_double_jump(game)

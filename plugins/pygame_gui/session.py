@@ -79,7 +79,10 @@ class LinkRenderer(Renderer):
             self.pump()
 
     def start(self, game: Game, state: State, players) -> None:
-        self._post("start", game, state, tuple(players))
+        self._post("start", game, state, tuple(players), self.record)
+
+    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
+        self._post("analysis", title, analysis, mover)
 
     def show(self, state: State, last_move: str | None) -> None:
         self._post("show", state, last_move)

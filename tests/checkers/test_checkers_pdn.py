@@ -137,8 +137,8 @@ def test_format_records_writes_pdn_that_reads_back():
     game = CheckersGame()
     records = [_played_record(game), _played_record(game, "W:W21,22,23,K30:B5,9,K12", moves=7)]
     text = game.format_records(records)
-    assert text.startswith('[Event "test match"]\n[Black "alice"]\n[White "bob \\"the bot\\""]\n'
-                           '[Result "1/2-1/2"]\n[GameType "21"]\n[Round "3"]')
+    assert text.startswith('[Event "test match"]\n[Round "3"]\n[Black "alice"]\n[White "bob \\"the bot\\""]\n'
+                           '[Result "1/2-1/2"]\n[GameType "21"]')          # the roster's order: Event, Round, ...
     assert '[FEN "W:W21,22,23,K30:B5,9,K12"]' in text and "1... " in text
     assert "{agreed draw (after analysis)}" in text
     back = read_records(text)

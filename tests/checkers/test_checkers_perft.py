@@ -1,6 +1,7 @@
 """Perft: the compiled count matches the published figures and the Python State tree."""
 import pytest
 
+from plyground.cli import main
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers import kernels as K
 from plyground.protocols import Game
@@ -43,3 +44,14 @@ def test_counting_every_capture_path(game):
 def test_bad_depth(game):
     with pytest.raises(ValueError):
         game.perft(game.new_initial_state(), -1)
+
+
+def test_divide_keeps_the_checkers_notation(capsys):
+    try:
+        main(["perft", "checkers", "--depth", "3", "--divide"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    lines = capsys.readouterr().out.splitlines()
+    divide = dict(line.split(": ") for line in lines[:-1])
+    assert list(divide) == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+    assert sum(map(int, divide.values())) == PERFT[3] and lines[-1].startswith("perft(3) = 302 nodes")

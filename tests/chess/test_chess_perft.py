@@ -1,8 +1,12 @@
 """Move generation checked against the standard perft counts (chessprogramming.org/Perft_Results)."""
 from __future__ import annotations
 
+import re
+import subprocess
+
 import pytest
 
+from chess_helpers import STOCKFISH, needs_stockfish
 from plyground.cli import main
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -45,8 +49,36 @@ def test_plyground_perft_command(registry, capsys):
     except SystemExit as exc:
         assert exc.code in (0, None)
     out = capsys.readouterr().out
-    assert "perft(2) = 2,039 nodes" in out and "O-O-O" in out
+    assert "perft(2) = 2,039 nodes" in out and "e1c1: " in out       # O-O-O, in UCI as engines write it
     with pytest.raises(SystemExit) as info:
         main(["perft", "chess", "--depth", "1", "--fen", "8/8/8 w - - 0 1"])
     assert info.value.code == 2
     assert "bad FEN '8/8/8 w - - 0 1': expected 8 rows" in capsys.readouterr().err
+
+
+#: A line of a perft divide as Stockfish's `go perft` prints it: a move in UCI and its count.
+DIVIDE_LINE = re.compile(r"^([a-h][1-8][a-h][1-8][qrbn]?): (\d+)$", re.MULTILINE)
+
+
+def divide(capsys, depth: int, fen: str) -> dict[str, int]:
+    try:
+        main(["perft", "chess", "--depth", str(depth), "--fen", fen, "--divide"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    out = capsys.readouterr().out
+    return {move: int(count) for move, count in DIVIDE_LINE.findall(out)}
+
+
+def test_divide_writes_each_move_in_uci_with_its_count(registry, capsys):
+    counts = divide(capsys, 2, POSITION_4)          # White is in check: six answers (Kh1, Bc5+, ...)
+    assert counts == {"g1h1": 46, "b4c5": 42, "f3d4": 45, "f1f2": 45, "c4c5": 43, "d2d4": 43}
+    assert sum(counts.values()) == 264
+
+
+@needs_stockfish
+def test_divide_is_the_same_text_as_stockfish_go_perft(registry, capsys):
+    ours = divide(capsys, 2, KIWIPETE)
+    engine = subprocess.run([STOCKFISH], input=f"position fen {KIWIPETE}\ngo perft 2\nquit\n",
+                            capture_output=True, text=True, timeout=60)
+    theirs = {move: int(count) for move, count in DIVIDE_LINE.findall(engine.stdout)}
+    assert len(theirs) == 48 and ours == theirs

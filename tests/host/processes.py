@@ -15,9 +15,10 @@ import pytest
 from plugin_venv import environment
 
 
-def run_plyground(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+def run_plyground(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``plyground ARGS`` in a child process, with ``env`` added to its environment."""
     return subprocess.run([sys.executable, "-m", "plyground", *map(str, args)], capture_output=True, text=True,
-                          env=environment(), timeout=timeout)
+                          env=environment(**(env or {})), timeout=timeout)
 
 
 def one_error_line(result: subprocess.CompletedProcess) -> str:

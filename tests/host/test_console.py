@@ -20,7 +20,7 @@ def test_full_game_through_stdin_with_bad_input_along_the_way():
     assert record.moves == ["a1", "b1", "a2", "b2", "a3"]  # b2 and a1 were taken back
     assert record.returns == (1.0, -1.0)
     assert "Commands at the move prompt" in text and "Three of your marks" in text  # help and rules
-    assert "legal moves: a3 b3 c3 a2 c2 a1 b1 c1" in text
+    assert "Legal moves (8): a3 b3 c3 a2 c2 a1 b1 c1" in text
     assert "cannot read tic-tac-toe move 'zz'" in text
     assert "b2 is taken by X" in text
     assert "Game over: X (human) wins — three in a row (1-0, 5 plies)" in text

@@ -50,9 +50,28 @@ class Driver:
             time.sleep(0.001)
 
     def click(self, pos, button: int = 1) -> None:
-        pos = (int(pos[0]), int(pos[1]))
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+        self.press(pos, button, step=False)
+        self.release(pos, button)
+
+    def press(self, pos, button: int = 1, *, step: bool = True) -> None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=_point(pos), button=button))
+        if step:
+            self.renderer.step()
+
+    def release(self, pos, button: int = 1) -> None:
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=_point(pos), button=button))
+        self.renderer.step()
+
+    def move(self, pos, *, held: bool = False) -> None:
+        """The pointer moved to ``pos`` (with the left button down when ``held``: a drag)."""
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=_point(pos), rel=(0, 0),
+                                             buttons=(1 if held else 0, 0, 0)))
+        self.renderer.step()
+
+    def wheel(self, pos, clicks: int) -> None:
+        """The pointer moved to ``pos``, then the mouse wheel turned: ``clicks`` > 0 scrolls up, < 0 down."""
+        self.move(pos)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=clicks, flipped=False))
         self.renderer.step()
 
     def type(self, text: str) -> None:
@@ -66,6 +85,10 @@ class Driver:
 
     def pixel(self, pos) -> tuple[int, int, int]:
         return tuple(pygame.display.get_surface().get_at((int(pos[0]), int(pos[1]))))[:3]
+
+
+def _point(pos) -> tuple[int, int]:
+    return int(pos[0]), int(pos[1])
 
 
 @contextmanager
@@ -87,18 +110,32 @@ def renderer_factory():
             renderer.close()
 
 
+def open_menu(make_renderer, registry, **options):
+    """(renderer, driver, menu): a new renderer (``options``) showing its menu."""
+    renderer, driver = make_renderer(**options)
+    renderer.open_menu(registry)
+    driver.frames(1)
+    return renderer, driver, renderer.menu
+
+
+def choose(driver, cycler, value: str) -> None:
+    """Click a cycler's right arrow until it shows ``value``."""
+    for _ in range(len(cycler.choices)):
+        if cycler.value == value:
+            return
+        driver.click(cycler.next_rect.center)
+    assert cycler.value == value, f"{value!r} is not offered: {cycler.choices}"
+
+
 def start_from_menu(renderer, driver, registry, *, game="checkers", seed="1", position=""):
     """The game screen after the menu is clicked through: ``game``, the human against
     ``random:seed=SEED``, from ``position`` (FEN) when one is given."""
     renderer.open_menu(registry)
     driver.frames(1)
     menu = renderer.menu
-    assert game in menu.games
-    while menu.game_name != game:
-        driver.click(menu.game_choice.next_rect.center)
+    choose(driver, menu.game_choice, game)
     assert menu.sides[0].player == "human"
-    while menu.sides[1].player != "random":
-        driver.click(menu.sides[1].cycler.next_rect.center)
+    choose(driver, menu.sides[1].cycler, "random")
     field = menu.sides[1].editor.field("seed")
     driver.click(field.rect.center)
     driver.key(pygame.K_DELETE)

@@ -99,7 +99,7 @@ def test_full_checkers_game_through_stdin_with_mistakes():
     assert record.moves == expected and record.finished
     assert "Commands at the move prompt" in text and "English checkers" in text   # help with the rules
     assert "nothing to take back yet" in text
-    assert "legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16" in text
+    assert "Legal moves (7): 9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16" in text
     assert "cannot read move 'zz'" in text
     assert "a capture is available, you must capture" in text
     assert "a man moves forward only" in text

@@ -68,7 +68,7 @@ def test_a_full_console_game_against_stockfish(person, capsys, tmp_path):
     out = capsys.readouterr().out
     assert "New game of chess — White: human, Black: " + OPPONENT in out
     assert "Rules:\nChess under FIDE rules." in out
-    assert "legal moves: " in out
+    assert "Legal moves (20): " in out
     assert "e5 is not legal here: a pawn moves one square forward" in out
     assert "e2e5 is not legal here: a pawn moves one square forward" in out
     assert "    a  b  c  d  e  f  g  h" in out and " 8  r  n  b  q  k  b  n  r  8" in out

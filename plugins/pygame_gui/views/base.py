@@ -9,7 +9,8 @@ the same way (see ``plugin.py``).
 Cells are a view's own coordinates of the places one can click (for grid
 games: ``(row, col)`` of the unflipped board, row 0 at the top).  Marks are
 ``{cell: [kind, ...]}`` with kinds from :data:`FILL_KINDS` (the square is
-filled) and :data:`OVERLAY_KINDS` (drawn over the piece).
+filled) and :data:`OVERLAY_KINDS` (drawn over the piece); ``"lifted"`` leaves
+the piece out (it is being dragged, and drawn at the pointer instead).
 """
 from __future__ import annotations
 
@@ -68,6 +69,11 @@ class MoveInput:
     def cancel(self) -> None:
         """Forget a half-entered move (Escape, right click)."""
 
+    def dragged_cell(self) -> Cell | None:
+        """The cell of the piece the last press picked up (it follows the pointer while the button is
+        held, and ``release`` drops it); ``None`` when no piece was picked up by a press."""
+        return None
+
     def marks(self) -> Marks:
         return {}
 
@@ -123,6 +129,9 @@ class BoardView:
     # --- drawing ----------------------------------------------------------
     def draw(self, surface: pygame.Surface, state: State, marks: Marks) -> None:
         raise NotImplementedError
+
+    def draw_dragged(self, surface: pygame.Surface, state: State, cell: Cell, pos: tuple[int, int]) -> None:
+        """The piece standing on ``cell`` drawn centred at ``pos`` (being dragged); by default nothing."""
 
     def draw_side_icon(self, surface: pygame.Surface, center: tuple[int, int], radius: int, side: int) -> None:
         """A small picture of ``side``'s pieces (for "Black to move")."""
@@ -216,12 +225,18 @@ class GridView(BoardView):
                     if label:
                         draw_text(surface, label, (rect.left + 3, rect.top + 2), max(14, self.cell // 4),
                                   theme.SQUARE_NUMBER)
-                self.draw_piece(surface, state, cell, rect)
+                if "lifted" not in kinds:
+                    self.draw_piece(surface, state, cell, rect)
                 for kind in OVERLAY_KINDS:
                     if kind in kinds:
                         self.draw_overlay(surface, kind, rect)
         if self.show_coordinates:
             self._draw_coordinates(surface)
+
+    def draw_dragged(self, surface, state, cell, pos) -> None:
+        rect = self.cell_rect(cell)
+        rect.center = pos
+        self.draw_piece(surface, state, cell, rect)
 
     def draw_overlay(self, surface: pygame.Surface, kind: str, rect: pygame.Rect) -> None:
         c, r = rect.center, max(4, rect.width // 7)

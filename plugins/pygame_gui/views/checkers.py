@@ -145,6 +145,9 @@ class CheckersInput(MoveInput):
     def cancel(self) -> None:
         self.selected, self.entered = None, []
 
+    def dragged_cell(self):
+        return square_to_rowcol(self.selected) if self._pressed_to_select and self.selected is not None else None
+
     def _finish(self, move):
         self.cancel()
         return move

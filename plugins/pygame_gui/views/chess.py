@@ -185,6 +185,9 @@ class ChessInput(MoveInput):
     def cancel(self) -> None:
         self.selected, self.promotion = None, None
 
+    def dragged_cell(self):
+        return square_cell(self.selected) if self._pressed_to_select and self.selected is not None else None
+
     def _finish(self, move):
         self.cancel()
         return move

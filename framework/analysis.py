@@ -1,0 +1,91 @@
+"""A player's ``analysis()`` in a few lines of text, for every renderer's analysis view and hints.
+
+Players describe their last search in their own words (``Player.analysis``):
+alpha-beta gives a value, depth and principal variation; MCTS and AlphaZero
+visit counts (and priors); UCI engines a score and a PV; ``bayes`` the
+beliefs about each move and why it chose one.  This module is the one place
+that turns any of them into lines a person reads, so the console and the
+window say the same thing.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+#: Moves listed under "top moves".
+TOP_MOVES = 5
+
+
+def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) -> list[str]:
+    """Lines describing ``analysis``; ``mover`` names the side that searched (its values are for it)."""
+    if not analysis:
+        return ["no analysis: this player does not describe its moves"]
+    lines = []
+    move = analysis.get("move") or analysis.get("chosen")
+    if move is not None:
+        lines.append(f"best move {move}" + (" (forced: the only legal move)" if analysis.get("forced") else ""))
+    evaluation = _evaluation(analysis, mover)
+    if evaluation:
+        lines.append(evaluation)
+    effort = _effort(analysis)
+    if effort:
+        lines.append(effort)
+    pv = analysis.get("pv")
+    if pv:
+        lines.append("line: " + (pv if isinstance(pv, str) else " ".join(str(m) for m in pv)))
+    top = _top_moves(analysis)
+    if top:
+        lines.append("top moves: " + top)
+    for reason in analysis.get("why", [])[:4]:
+        lines.append(f"because {reason}")
+    if analysis.get("stopped"):
+        lines.append("(the search was stopped before it finished)")
+    return lines
+
+
+def _evaluation(analysis: dict, mover: str | None) -> str:
+    whose = f" for {mover}" if mover else ""
+    if "score" in analysis:                        # an engine's own words: +0.26 pawns, mate 3
+        return f"evaluation {analysis['score']}{whose}"
+    proven = analysis.get("proven")
+    if proven:
+        return f"proven {proven}{whose}"
+    value = analysis.get("value")
+    if isinstance(value, (int, float)):
+        if abs(value) <= 1.0:                      # a search value in [-1, 1]: win, draw, loss = 1, 0, -1
+            return f"evaluation {value:+.2f}{whose} (+1 a sure win, -1 a sure loss; expected score {50 * (value + 1):.0f}%)"
+        return f"evaluation {value:+.2f}{whose} (in the evaluation's own units)"
+    return ""
+
+
+def _effort(analysis: dict) -> str:
+    parts = []
+    if analysis.get("depth"):
+        depth = f"depth {analysis['depth']}"
+        if analysis.get("seldepth"):
+            depth += f" (selective {analysis['seldepth']})"
+        parts.append(depth)
+    if analysis.get("simulations"):
+        parts.append(f"{analysis['simulations']:,} simulations")
+    if analysis.get("nodes"):
+        parts.append(f"{analysis['nodes']:,} nodes")
+    seconds = analysis.get("seconds")
+    if seconds is None and analysis.get("time") is not None:
+        seconds = analysis["time"] / 1000.0        # UCI reports milliseconds
+    if seconds:
+        parts.append(f"{seconds:.2f} s")
+    return ", ".join(parts)
+
+
+def _top_moves(analysis: dict) -> str:
+    visits = analysis.get("visits")
+    if visits:
+        total = sum(visits.values()) or 1
+        priors = analysis.get("priors", {})
+        ranked = sorted(visits.items(), key=lambda kv: -kv[1])[:TOP_MOVES]
+        return ", ".join(f"{move} {n / total:.0%}" + (f" (prior {priors[move]:.0%})" if move in priors else "")
+                         for move, n in ranked)
+    moves = analysis.get("moves")
+    if moves and isinstance(moves, list) and isinstance(moves[0], dict):   # bayes: belief about each move
+        return ", ".join(f"{m['move']} {m['mean']:+.2f}" + (f"±{m['std']:.2f}" if m.get("std") else "")
+                         for m in moves[:TOP_MOVES])
+    return ""

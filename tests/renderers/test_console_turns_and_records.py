@@ -1,0 +1,128 @@
+"""The console at play, through real stdin: one line per turn naming who is to move, `moves` listed
+as the errors list them, and the `fen` and `pgn` commands."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from console_helpers import answers, play_in_console
+from plugin_helpers import registered
+from plyground.board_text import sorted_moves_line
+from plyground.games.tictactoe import TicTacToe
+from plyground.hookspecs import hookimpl
+from plyground.registry import get_registry
+from record_dates import dates_of_a_game_just_played
+
+BOT = "random:seed=1"
+
+
+class PlainTicTacToe(TicTacToe):
+    """Tic-tac-toe drawn as a third-party game may draw it: its position text, naming nobody."""
+
+    name = "plain-tictactoe"
+
+    def render_text(self, state, last_move=None, color: bool = False) -> str:
+        return state.to_text()
+
+
+class TestGames:
+    @hookimpl
+    def register_games(self):
+        return [PlainTicTacToe]
+
+
+@pytest.mark.parametrize("game, move, after", [       # the person's first move, the line shown after it
+    ("chess", "e4", f"Black ({BOT}) to move   Last move: 1.e4"),
+    ("checkers", "11-15", f"White ({BOT}, wW) to move   Last move: 11-15"),
+    ("tictactoe", "b2", f"O ({BOT}) to move   Last move: b2"),
+])
+def test_each_turn_has_one_line_naming_the_player_to_move(game, move, after):
+    record, out = play_in_console(game, ("human", BOT), [move, "quit"])
+    lines = out.splitlines()
+    turns = [line for line in lines if " to move" in line]
+    assert len(turns) == 3, out                      # the start, after the move, after the bot's reply
+    assert after in lines
+    assert all("(human" in line or f"({BOT}" in line for line in turns)
+    assert not any(line.startswith("after ") for line in lines)
+    assert record.moves[0] == move and len(record.moves) == 2
+
+
+def test_a_picture_without_a_status_line_gets_the_consoles_own_turn_line():
+    """A game whose picture does not name the players is told apart by
+    ``capabilities.pictures_name_players``: the console adds one turn line of its own."""
+    with registered(TestGames(), "console-test-games"):
+        record, out = play_in_console("plain-tictactoe", ("human", BOT), ["b2", "quit"])
+    lines = out.splitlines()
+    assert "X (human) to move" in lines and f"after b2, O ({BOT}) to move" in lines
+    assert sum(" to move" in line for line in lines) == 3
+    assert record.moves[0] == "b2"
+
+
+@pytest.mark.parametrize("game, typed, listing, error", [
+    ("chess", ["Nd4"], "Legal moves (20): ", "Legal moves: "),
+    ("checkers", ["11-17"], "Legal moves (7): ", "Legal moves: "),
+    ("tictactoe", ["b2", "b2"], "Legal moves (7): ", "legal: "),   # b2 again: the cell is taken
+])
+def test_moves_lists_the_moves_as_an_illegal_move_is_answered(game, typed, listing, error):
+    _, out = play_in_console(game, ("human", BOT), [*typed, "moves", "quit"])
+    replies = answers(out, get_registry().make_game(game).side_names[0])
+    refusal, moves = replies[len(typed) - 1], replies[len(typed)]
+    assert moves.startswith(listing)
+    assert refusal.rstrip("\n").split(error)[1] == moves.rstrip("\n")[len(listing):], (refusal, moves)
+
+
+def test_moves_of_a_game_without_its_own_listing_are_sorted():
+    chess = get_registry().make_game("chess")
+    state = chess.new_initial_state()
+    generated = [state.move_to_text(m) for m in state.legal_moves()]
+    assert generated != sorted(generated)            # python-chess generates knights' moves first
+    assert sorted_moves_line(state) == f"Legal moves (20): {' '.join(sorted(generated))}"
+
+
+@pytest.mark.parametrize("game, typed", [("chess", ["e4", "Nf3"]), ("checkers", ["11-15", "9-13"]),
+                                         ("tictactoe", ["b2"])])
+def test_fen_prints_the_position_as_the_fen_option_takes_it(game, typed):
+    record, out = play_in_console(game, ("human", BOT), [*typed, "fen", "quit"])
+    printed = answers(out, get_registry().make_game(game).side_names[0])[len(typed)].rstrip("\n")
+    rules = get_registry().make_game(game)
+    state = rules.new_state(record.start)
+    for text in record.moves:
+        state.apply(state.parse_move(text))
+    assert printed == state.to_text() and rules.new_state(printed).to_text() == printed
+
+
+def test_pgn_prints_the_game_so_far_and_follows_a_take_back():
+    typed = ["e4", "Nf3", "pgn", "undo", "record", "quit"]
+    record, out = play_in_console("chess", ("human", BOT), typed)
+    chess = get_registry().make_game("chess")
+    replies = answers(out, "White")
+    before, after = chess.read_records(replies[2]), chess.read_records(replies[4])
+    assert len(before) == len(after) == 1
+    assert before[0].moves[:3] == ["e4", record.moves[1], "Nf3"] and len(before[0].moves) == 4
+    assert after[0].moves == record.moves and len(after[0].moves) == 2          # taken back: Nf3 and the reply
+    assert before[0].result_text == "*" and before[0].players == ("human", BOT)
+    assert before[0].tags["Date"] in dates_of_a_game_just_played()
+    assert '[Date "????.??.??"]' not in replies[2]
+
+
+def test_pdn_prints_a_checkers_game_from_its_start_position():
+    start = "W:W18,22,25:B5,9,K14"
+    game = get_registry().make_game("checkers")
+    record, out = play_in_console("checkers", (BOT, "human"), ["22-17", "pdn", "quit"], start=start)
+    written = game.read_records(answers(out, "White")[1])[0]
+    assert written.start == record.start == game.new_state(start).to_text()
+    assert written.moves == record.moves and written.moves[0] == "22-17"
+    assert written.tags["Date"] in dates_of_a_game_just_played()
+
+
+def test_help_and_hint_name_the_new_commands():
+    _, chess_out = play_in_console("chess", ("human", BOT), ["help", "quit"])
+    _, checkers_out = play_in_console("checkers", ("human", BOT), ["help", "quit"])
+    assert "Type a move, or: moves, board, fen, pgn, save, hint, analysis, help, undo, resign, quit." in chess_out
+    assert "Type a move, or: moves, board, fen, pdn, save, hint, analysis, help, undo, resign, quit." in checkers_out
+    assert re.search(r"^  save \[F\] save the game so far to file F \(default checkers-saved.pdn\)", checkers_out, re.M)
+    assert re.search(r"^  hint +what a bot would play here", chess_out, re.M)
+    assert re.search(r"^  fen +the position as text, as --fen takes it", chess_out, re.M)
+    assert re.search(r"^  pgn +the game so far in the game's record format \(also: pdn, record\)", chess_out, re.M)
+    assert re.search(r"^  pdn +the game so far in the game's record format \(also: pgn, record\)", checkers_out, re.M)

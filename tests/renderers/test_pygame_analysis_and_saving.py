@@ -1,0 +1,122 @@
+"""The window's analysis view and hint, stopping a thinking bot, and saving a game mid-way to resume it.
+
+Real pygame events (SDL dummy driver) drive the window; the bots are real
+searches, made endless where a test must catch one thinking.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+import pygame
+
+from plyground.resume import load_unfinished
+
+from renderer_helpers import wait_turn
+
+
+def _start(renderer, registry, game_name, specs, names=None, **play):
+    game = registry.make_game(game_name)
+    players = [registry.make_player(spec, game) for spec in specs]
+    renderer.start_game(game, players, tuple(names or specs), play, from_menu=False)
+    return game, renderer.game_screen
+
+
+def _play(driver, screen, move: str) -> None:
+    """Click a checkers move such as ``11-15`` (squares numbered from 1, as PDN does)."""
+    for square in re.split("[-x]", move):
+        driver.click(screen.view.square_center(int(square) - 1))
+
+
+def _cpu_busy_seconds(seconds: float) -> float:
+    cpu = time.process_time()
+    time.sleep(seconds)
+    return time.process_time() - cpu
+
+
+def test_analysis_view_shows_the_bots_line_and_a_hint_shows_top_moves(make_renderer, registry, tmp_path):
+    renderer, d = make_renderer(save_dir=str(tmp_path))
+    _, screen = _start(renderer, registry, "checkers",
+                       ["human:hint=alphazero,hint_seconds=0.3", "alphabeta:eval=learned,depth=6"])
+    wait_turn(d, screen)
+    _play(d, screen, "9-13")                           # the reply leaves Black a choice (no forced capture)
+    wait_turn(d, screen)
+    assert screen.moves[0] == "9-13" and len(screen.moves) == 2
+    d.key(pygame.K_a)                                  # the analysis view, by its key
+    assert screen.show_analysis
+    title, lines = screen.analysis
+    assert title == "alphabeta:eval=learned,depth=6"
+    assert any(line.startswith("line: ") and screen.moves[1] in line for line in lines), lines
+    assert any("depth 6" in line for line in lines), lines
+    d.frames(2)                                        # drawn without error
+    d.click(screen.buttons["hint"].rect.center)         # a hint: AlphaZero's top moves with priors
+    d.until(lambda: screen.analysis[0].startswith("hint"), what="the hint")
+    title, lines = screen.analysis
+    assert title == "hint from alphazero"
+    top = next(line for line in lines if line.startswith("top moves: "))
+    assert "prior" in top and "%" in top
+    wait_turn(d, screen)                                # the person is asked again, nothing was played
+    assert len(screen.moves) == 2
+    d.click(screen.buttons["leave"].rect.center)
+
+
+def test_take_back_while_the_bot_thinks_stops_it_at_once(make_renderer, registry):
+    renderer, d = make_renderer()
+    _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=40"])
+    wait_turn(d, screen)
+    _play(d, screen, "11-15")
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    d.frames(10)
+    assert screen.buttons["undo"].enabled
+    asked = time.monotonic()
+    d.key(pygame.K_u)
+    wait_turn(d, screen)
+    assert time.monotonic() - asked < 1.5
+    assert screen.moves == [] and screen.state.ply == 0      # the person's 11-15 is taken back
+    assert _cpu_busy_seconds(0.3) < 0.1                      # and nothing searches any more
+    d.click(screen.buttons["leave"].rect.center)
+
+
+def test_leaving_while_the_bot_thinks_frees_the_cpu_within_a_second(make_renderer, registry):
+    from plyground.protocols import Budget
+    game = registry.make_game("checkers")    # compile the search first: compiling cannot be stopped
+    registry.make_player("mcts", game).choose_move(game.new_initial_state(), Budget(simulations=10))
+    renderer, d = make_renderer()
+    _, screen = _start(renderer, registry, "checkers", ["mcts:simulations=1000000000",
+                                                        "mcts:simulations=1000000000"])
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    d.frames(5)
+    session = renderer.session
+    d.click(screen.buttons["leave"].rect.center)
+    assert session.wait(1.0), "the game thread still runs a second after leaving"
+    assert _cpu_busy_seconds(0.3) < 0.1
+
+
+def test_save_mid_game_and_resume_it_in_the_window(make_renderer, registry, tmp_path):
+    renderer, d = make_renderer(save_dir=str(tmp_path))
+    game, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
+    wait_turn(d, screen)
+    _play(d, screen, "11-15")
+    wait_turn(d, screen)
+    d.key(pygame.K_s)                                  # save while the game goes on
+    saved = tmp_path / "checkers-saved.pdn"
+    assert saved.is_file() and "Saved the game so far" in screen.message
+    played = list(screen.moves)
+    record = load_unfinished(game, saved)
+    assert record.moves == played and not record.finished and record.players[0] == "human"
+    assert '[Result "*"]' in saved.read_text() and "[Date " in saved.read_text()
+    d.click(screen.buttons["leave"].rect.center)
+
+    renderer2, d2 = make_renderer(save_dir=str(tmp_path))
+    players = [registry.make_player(spec, game) for spec in record.players]
+    renderer2.start_game(game, players, record.players, {"resume": record}, from_menu=False)
+    screen2 = renderer2.game_screen
+    wait_turn(d2, screen2)
+    assert screen2.moves == played and screen2.state.ply == len(played)
+    move = screen2.state.move_to_text(screen2.state.legal_moves()[0])
+    _play(d2, screen2, move)
+    wait_turn(d2, screen2)
+    assert screen2.moves[:3] == played + [move]
+    d2.key(pygame.K_s)                                 # saved again: the whole game from its start
+    assert load_unfinished(game, saved).moves == screen2.moves
+    d2.click(screen2.buttons["leave"].rect.center)
