@@ -9,10 +9,11 @@ which is how the search "undoes" moves.  When the arrays are full the
 compiled loop stops and Python doubles them.
 
 The simulation loop must call the game's kernel functions, so it is built as a
-closure over them by :func:`compiled_search` and cached per kernels object for
-the life of the process (numba cannot cache such closures on disk).  The
-game-independent parts (selection, backup, solver, re-rooting) are the search
-core's ``cache=True`` functions.
+closure over them by :func:`compiled_search`, kept per kernels object for the
+life of the process and cached on disk by :mod:`..search.closure_cache` (numba's
+own cache would compile it again in every process).  The game-independent
+parts (selection, backup, solver, re-rooting) are the search core's
+``cache=True`` functions.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..search.closure_cache import cache_on_disk
 from ..search.rules import ucb1_select
 from ..search.tree import EXPANDED, NO_NODE, TERMINAL, UNEXPANDED, Tree, backup, prove
 from .common import DRAW, LOSS, UNKNOWN, WIN, ChildStats, outcome_of_returns, proven_of_outcome
@@ -62,7 +64,7 @@ def _cycles(typingctx):
 
 
 def compiled_search(kernels, profile: bool = False):
-    """The simulation loop for these kernels, compiled once per process (a few seconds).
+    """The simulation loop for these kernels, compiled once (a few seconds) and then loaded from disk.
 
     ``profile=True`` builds a variant that adds the cycles spent in selection,
     expansion, playout and backup to its ``cycles`` argument (benchmarks only).
@@ -205,7 +207,7 @@ def _build_loop(kernels, profile):
                 cycles[3] += t4 - t3
         return n_sims, RAN
 
-    return run
+    return cache_on_disk(run)
 
 
 # ------------------------------------------------------------ the tree object

@@ -1,0 +1,52 @@
+"""On-disk numba caching for a compiled loop that is a closure over a game's kernel functions.
+
+Numba caches a closure under a hash of its cell contents, pickled.  A cell
+holding a compiled function pickles with that function's per-process UUID, so
+the key changes every run and the loop (MCTS's simulation loop) is compiled
+again in every process -- seconds before a bot's first move.  This cache keys
+the cells by what they are instead: for a compiled function its module,
+qualified name, its own closure values, and the size and modification time of
+its source file (so editing the kernels still recompiles); other values by
+``repr``.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+
+from numba.core.caching import FunctionCache
+from numba.core.dispatcher import Dispatcher
+
+
+class StableClosureCache(FunctionCache):
+    def _index_key(self, sig, codegen):
+        codebytes = self._py_func.__code__.co_code
+        cells = describe_cells(self._py_func)
+        hasher = lambda data: hashlib.sha256(data).hexdigest()  # noqa: E731 - as numba's own key
+        return (sig, codegen.magic_tuple(), (hasher(codebytes), hasher(cells.encode())))
+
+
+def describe_cells(py_func, depth: int = 0) -> str:
+    """A description of ``py_func``'s closure values that is the same in every process."""
+    if py_func.__closure__ is None or depth > 4:
+        return ""
+    return "|".join(_describe(cell.cell_contents, depth) for cell in py_func.__closure__)
+
+
+def _describe(value, depth: int) -> str:
+    if isinstance(value, Dispatcher):
+        func = value.py_func
+        source = func.__code__.co_filename
+        try:
+            stat = os.stat(source)
+            stamp = f"{stat.st_size}:{stat.st_mtime_ns}"
+        except OSError:
+            stamp = "?"
+        return f"{func.__module__}.{func.__qualname__}@{stamp}({describe_cells(func, depth + 1)})"
+    return repr(value)
+
+
+def cache_on_disk(dispatcher: Dispatcher) -> Dispatcher:
+    """Give ``dispatcher`` (compiled with ``cache=False``, not yet called) the stable on-disk cache."""
+    dispatcher._cache = StableClosureCache(dispatcher.py_func)
+    return dispatcher
