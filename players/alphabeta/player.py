@@ -14,7 +14,7 @@ from plyground.options import Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
-from .generic import MATE_BOUND, GenericSearch, SearchTimeout, pv_text, zero_evaluation
+from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, zero_evaluation
 
 
 class AlphaBetaPlayer(Player):
@@ -83,6 +83,7 @@ class AlphaBetaPlayer(Player):
             raise RuntimeError(f"alphabeta: the search proposed {move!r}, which is not legal in {state.to_text()}")
         result["seconds"] = time.perf_counter() - started
         result["engine"] = engine.kind
+        result["score"] = score_text(result.get("value"), self.weights is not None)
         result["move"] = state.move_to_text(move)
         self._analysis = result
         return move
@@ -98,6 +99,17 @@ class AlphaBetaPlayer(Player):
                                                stop=self.stop_signal)
             self._engine = compiled or GenericEngine(self.game, self.weights, cfg, self.stop_signal)
         return self._engine
+
+
+def score_text(value: float | None, men: bool) -> str | None:
+    """The value in words: a win or loss in so many plies, else (``men``: a checkers evaluation, whose
+    man is worth 100) men ahead for the side to move, or the raw value."""
+    if value is None:
+        return None
+    if abs(value) > MATE_BOUND:
+        plies = int(round(MATE - abs(value)))
+        return f"{'win' if value > 0 else 'loss'} in {plies} plies"
+    return f"{value / 100:+.2f} men" if men else f"{value:+.2f}"
 
 
 class GenericEngine:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from plyground.match import play_game
-from plyground.protocols import Player
+from plyground.protocols import Budget, GameRecord, Player
 from plyground.registry import get_registry
 
 
@@ -82,6 +82,19 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             field.set_text(saved)
             field.focused = False
 
+        # A long option list (alphazero's) scrolled half way: the fields move, the buttons stay.
+        side = menu.sides[1]
+        if "alphazero" in side.cycler.choices:
+            before = side.cycler.value
+            side.cycler.index = side.cycler.choices.index("alphazero")
+            side.cycler.on_change(side.cycler.value)
+            renderer.step()
+            side.editor.scroll.scroll_to(side.editor.scroll.max_offset / 2)
+            snap("menu-scrolled.png")
+            side.cycler.index = side.cycler.choices.index(before)
+            side.cycler.on_change(side.cycler.value)
+            side.editor.scroll.scroll_to(0)
+
         renderer.show_rules()
         snap("rules.png")
         renderer.show_menu()
@@ -94,11 +107,13 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
                 screen.view.flipped = flip
             renderer.game_screen = renderer.screen = screen
             state = game.new_initial_state()
-            link.post("start", game, state.clone(), names)
+            record = GameRecord(game=game.name, players=tuple(names), start=state.to_text())
+            link.post("start", game, state.clone(), names, record)
             link.post("show", state.clone(), None)
             for move in moves_before:
                 text = state.move_to_text(move)
                 state.apply(move)
+                record.moves.append(text)
                 link.post("show", state.clone(), text)
             renderer.step()
             return screen, link, state
@@ -134,6 +149,19 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.step()
             screen.thinking = (bot, time.monotonic() - 2.4)
             snap("checkers-thinking.png")
+
+            # The analysis view (A) after the bot's reply: its evaluation, depth and line.
+            searcher = registry.make_player(bot, game)
+            before = game.new_initial_state()
+            for move in replay[:23]:
+                before.apply(move)
+            reply = searcher.choose_move(before.clone(), Budget())
+            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23] + [reply])
+            link.post("analysis", bot, searcher.analysis(), game.side_names[before.current_player()])
+            link.post("ask", state.clone())
+            renderer.step()
+            screen.show_analysis = True
+            snap("checkers-analysis.png")
 
             screen, link, state = game_scene(game, ("human", "random"), {0}, replay)
             link.post("end", state.clone(), record_game)

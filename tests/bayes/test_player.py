@@ -90,3 +90,16 @@ def test_registered_as_plugins_and_plays_a_match(checkers, model_path):
     bayes = reg.make_player(f"bayes:model={model_path}", checkers)
     result = run_match(checkers, bayes, reg.make_player("random", checkers), 2, max_plies=60, seed=1)
     assert len(result.records) == 2
+
+
+def test_its_explanation_is_what_the_analysis_view_shows(checkers, model_path):
+    from plyground.analysis import analysis_lines
+    player = BayesPlayer(checkers, model=model_path)
+    state = checkers.new_initial_state()
+    move = player.choose_move(state.clone(), Budget())
+    info = player.analysis()
+    lines = analysis_lines(info, "Black")
+    assert lines[0] == f"best move {state.move_to_text(move)}"
+    top = next(line for line in lines if line.startswith("top moves: "))
+    assert top.startswith(f"top moves: {info['moves'][0]['move']} {info['moves'][0]['mean']:+.2f}±")
+    assert [line for line in lines if line.startswith("because ")] == [f"because {why}" for why in info["why"][:4]]
