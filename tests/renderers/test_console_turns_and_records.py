@@ -126,3 +126,14 @@ def test_help_and_hint_name_the_new_commands():
     assert re.search(r"^  fen +the position as text, as --fen takes it", chess_out, re.M)
     assert re.search(r"^  pgn +the game so far in the game's record format \(also: pdn, record\)", chess_out, re.M)
     assert re.search(r"^  pdn +the game so far in the game's record format \(also: pgn, record\)", checkers_out, re.M)
+
+
+def test_promotion_typos_re_prompt_and_the_game_goes_on():
+    # White to move with a pawn on b7: e7=Q (no pawn there), b8=K (not to a king) and bxa8=K are refused,
+    # each with its reason, and the person is asked again until b8=Q.
+    record, out = play_in_console("chess", ("human", "random:seed=1"), ["e7=Q", "b8=K", "bxa8=K", "b8=Q", "quit"],
+                                  start="n6k/1P6/8/8/8/8/8/K7 w - - 0 1")
+    replies = answers(out, "White")
+    assert "e7=Q is not legal here" in replies[0] and "Traceback" not in out
+    assert "not to a king" in replies[1] and "not to a king" in replies[2]
+    assert record.moves[0] == "b8=Q+"                 # check, in SAN
