@@ -19,7 +19,8 @@ from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
-from .resume import default_save_path, game_of_record_file, load_unfinished, replay, resumed_players
+from .resume import (default_save_path, game_of_record_file, game_so_far, load_unfinished, replay, resumed_players,
+                     save_unfinished)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.command import tournament_command
 
@@ -206,6 +207,9 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         else:
             record = play_game(game, players, names=(first, second), renderer=renderer,
                                move_limit_seconds=move_limit, **settings)
+    except KeyboardInterrupt:
+        _keep_interrupted_game(game, renderer.record)
+        raise
     finally:
         for p in players:
             p.close()
@@ -213,6 +217,18 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if save:
         RecordAppender(game, save).append(record)
         click.echo(f"saved to {save}")
+
+
+def _keep_interrupted_game(game: Game, record) -> None:
+    """Ctrl-C ended a game with moves played: keep it where --resume finds it, so nothing is lost."""
+    if record is None or not record.moves:
+        return
+    try:
+        path = save_unfinished(game, game_so_far(record), default_save_path(game))
+    except (PlygroundError, OSError) as exc:
+        click.echo(f"\nthe game so far could not be saved: {exc}", err=True)
+        return
+    click.echo(f"\nThe game so far is saved in {path}; plyground play --resume {path} plays it on.", err=True)
 
 
 def offer_saved_game(game: Game) -> None:

@@ -118,7 +118,8 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
          "--black", "alphabeta:eval=learned,depth=40", "--white", "alphabeta:eval=learned,depth=40",
          "--move-limit", "3600"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True)
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
+        cwd=tmp_path)
     try:
         seen = ""
         deadline = time.monotonic() + 120
@@ -137,3 +138,31 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
     assert waited < 1.0 + 0.5, f"the process took {waited:.2f} s to end after Ctrl-C"
     assert "Aborted." in rest and "Traceback" not in rest
     assert proc.returncode == 130
+    assert not (tmp_path / "checkers-saved.pdn").exists()       # no move was played: nothing to keep
+
+
+def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
+         "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=tmp_path)
+    try:
+        proc.stdin.write("9-13\n")
+        proc.stdin.flush()
+        seen = ""
+        deadline = time.monotonic() + 120
+        while "is thinking" not in seen and time.monotonic() < deadline:
+            seen += proc.stdout.readline()
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    saved = tmp_path / "checkers-saved.pdn"
+    assert f"The game so far is saved in {saved.name}" in rest
+    game = get_registry().make_game("checkers")
+    from plyground.resume import load_unfinished
+    assert load_unfinished(game, saved).moves == ["9-13"]
