@@ -9,7 +9,8 @@ import pygame
 
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec
-from plyground.protocols import Game
+from plyground.protocols import Game, GameRecord
+from plyground.resume import default_save_path, load_unfinished
 
 from . import theme
 from .views import has_view
@@ -204,12 +205,14 @@ class MenuScreen:
         self.buttons = {
             "rules": Button("Rules & help", self.app.show_rules),
             "start": Button("Start", self.start, primary=True),   # Enter starts too (handle_event)
+            "resume": Button("Resume saved", self.resume),          # shown when a saved game waits
             "quit": Button("Quit", self.app.request_quit),
         }
         self.error = ""
         self.progress = ""            # "Starting... (loading X)" while start() builds the players
         self.mouse: tuple[int, int] | None = None   # the last pointer position seen (wheel events carry none)
         self._reveal: Field | None = None           # a field to scroll into view at the next layout
+        self._saved_cache: tuple | None = None      # ((path, mtime), saved game or None): see saved_game()
         self.message_rect = pygame.Rect(0, 0, 0, 0)
         self.size = (0, 0)
         self._game_cache: dict[str, Game] = {}
@@ -306,6 +309,49 @@ class MenuScreen:
             self.progress = ""
         self.error = ""
         self.app.start_game(game, players, tuple(str(s) for s in specs), {"start": start}, from_menu=True)
+
+    def saved_game(self) -> tuple[Path, GameRecord] | None:
+        """The unfinished game saved for the chosen game (``<save_dir>/<game>-saved.<ext>``), if any;
+        read again only when the file changes."""
+        game = self.default_game()
+        if game is None:
+            return None
+        path = default_save_path(game, Path(self.app.config.get("save_dir") or ".").expanduser())
+        try:
+            stamp = (str(path), path.stat().st_mtime_ns)
+        except OSError:
+            return None
+        if self._saved_cache is None or self._saved_cache[0] != stamp:
+            try:
+                found = (path, load_unfinished(game, path))
+            except (PlygroundError, OSError):
+                found = None
+            self._saved_cache = (stamp, found)
+        return self._saved_cache[1]
+
+    def resume(self) -> None:
+        """Play on the saved unfinished game, with its own players (the menu's where the file names none)."""
+        saved = self.saved_game()
+        if saved is None:
+            return
+        path, record = saved
+        players = []
+        try:
+            game = self.registry.make_game(self.game_name)
+            specs = [name if name and name != "?" else str(side.spec())
+                     for name, side in zip(record.players, self.sides)]
+            for spec in specs:
+                self._show_progress(f"Resuming {path.name}\u2026 (loading {Spec.parse(spec).name})")
+                players.append(self.registry.make_player(spec, game))
+        except Exception as exc:  # noqa: BLE001 - shown in the menu, as start() does
+            for p in players:
+                p.close()
+            self.error = f"cannot resume {path.name}: {exc}"
+            return
+        finally:
+            self.progress = ""
+        self.error = ""
+        self.app.start_game(game, players, tuple(specs), {"resume": record}, from_menu=True)
 
     def _show_progress(self, text: str) -> None:
         """Put ``text`` on the screen now: what follows (loading a network, compiling a search) takes seconds
@@ -459,10 +505,12 @@ class MenuScreen:
         if message:
             draw_wrapped(surface, message, self.message_rect, 18, color)
         self.buttons["start"].label = "Starting\u2026" if self.progress else "Start"
-        bw = min(200, (w - 4 * m) // 3)
-        for i, name in enumerate(("rules", "start", "quit")):
+        names = ("rules", "start", "resume", "quit") if self.saved_game() else ("rules", "start", "quit")
+        bw = min(200, (w - (len(names) + 1) * m) // len(names))
+        self.buttons["resume"].rect = pygame.Rect(0, 0, 0, 0)
+        for i, name in enumerate(names):
             self.buttons[name].rect = pygame.Rect(0, 0, bw, 40)
-            self.buttons[name].rect.center = (w // 2 + (i - 1) * (bw + m), by + 20)
+            self.buttons[name].rect.center = (w // 2 + round((i - (len(names) - 1) / 2) * (bw + m)), by + 20)
             self.buttons[name].draw(surface)
 
 

@@ -120,3 +120,27 @@ def test_save_mid_game_and_resume_it_in_the_window(make_renderer, registry, tmp_
     d2.key(pygame.K_s)                                 # saved again: the whole game from its start
     assert load_unfinished(game, saved).moves == screen2.moves
     d2.click(screen2.buttons["leave"].rect.center)
+
+
+def test_the_menu_offers_a_saved_game_and_resumes_it(make_renderer, registry, tmp_path):
+    from renderer_helpers import open_menu
+    game = registry.make_game("checkers")
+    renderer, d = make_renderer(save_dir=str(tmp_path))
+    _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
+    wait_turn(d, screen)
+    _play(d, screen, "9-13")
+    wait_turn(d, screen)
+    d.key(pygame.K_s)
+    played = list(screen.moves)
+    d.click(screen.buttons["leave"].rect.center)
+
+    renderer2, d2, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
+    d2.frames(2)
+    button = menu.buttons["resume"]
+    assert button.rect.width > 0, "no Resume button though a game is saved"
+    d2.click(button.rect.center)
+    screen2 = renderer2.game_screen
+    assert renderer2.screen is screen2, menu.error
+    wait_turn(d2, screen2)
+    assert screen2.moves == played and screen2.names == ("human", "alphabeta:eval=learned,depth=4")
+    assert load_unfinished(game, tmp_path / "checkers-saved.pdn").moves == played
