@@ -2,6 +2,8 @@
 
     python benchmarks/alphazero_network_sizes.py --run runs/checkers-selfplay
     python benchmarks/alphazero_network_sizes.py --run runs/checkers-selfplay --epochs 4 --sizes "resnet:channels=32,blocks=3"
+    python benchmarks/alphazero_network_sizes.py --run runs/checkers-selfplay --save runs/sizes
+    plyground tournament --game checkers -p "small=alphazero:model=runs/sizes/resnet-32x3.npz,seconds=0.2" ...
 
 For each network spec: its parameters, its evaluations per second (one
 thread, batches of ``--batch`` positions: the mean batch of 2-worker
@@ -11,7 +13,10 @@ the last), measured on the last iteration's examples, which it never saw:
 policy cross-entropy, top-1 agreement with the search's most visited move,
 and value mean squared error.  Accuracy per evaluation is what a search
 buys: a network twice as fast gets twice the simulations in the same time.
-The sizes train on the same examples in the same order (seeded).
+The sizes train on the same examples in the same order (seeded).  ``--save
+DIR`` keeps each trained network as a model file, so a tournament at equal
+time per move (``alphazero:model=...,seconds=S``) shows what the trade is
+worth in play.
 """
 from __future__ import annotations
 
@@ -24,7 +29,8 @@ import numpy as np
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.examples import Examples
 from plyground.players.alphazero.learner import Learner, LearnerSettings
-from plyground.players.alphazero.models import build_network
+from plyground.options import Spec
+from plyground.players.alphazero.models import build_network, save_model
 from plyground.players.alphazero.rundir import RunDirectory
 from plyground.registry import get_registry
 
@@ -59,12 +65,21 @@ def held_out(network, data: Examples, num_actions: int) -> dict[str, float]:
     return {"policy_ce": cross_entropy, "top1": top1, "value_mse": float(np.mean((values - data.values) ** 2))}
 
 
+def file_name(spec: str) -> str:
+    """``resnet:channels=32,blocks=3`` -> ``resnet-32x3``; other specs with their option values joined."""
+    parsed = Spec.parse(spec)
+    if parsed.name == "resnet":
+        return f"resnet-{parsed.options.get('channels')}x{parsed.options.get('blocks')}"
+    return "-".join([parsed.name, *(str(v) for v in parsed.options.values())])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, required=True, help="an AlphaZero checkers run directory")
     parser.add_argument("--sizes", default=None, help="network specs separated by ';' (default: six sizes)")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch", type=int, default=48, help="positions per network call when timing")
+    parser.add_argument("--save", type=Path, default=None, help="folder to keep each trained network in")
     args = parser.parse_args()
 
     game = get_registry().make_game("checkers")
@@ -93,6 +108,9 @@ def main() -> None:
             m = held_out(network, test, game.num_actions)
             print(f"| {spec} | {params:,} | {speed:,.0f} | {trained:.0f} s | {m['policy_ce']:.3f} | "
                   f"{100 * m['top1']:.1f}% | {m['value_mse']:.3f} |", flush=True)
+            if args.save is not None:
+                args.save.mkdir(parents=True, exist_ok=True)
+                save_model(network, args.save / f"{file_name(spec)}.npz", game, Spec.parse(spec).name)
 
 
 if __name__ == "__main__":
