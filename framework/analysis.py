@@ -44,8 +44,10 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) ->
 
 def _evaluation(analysis: dict, mover: str | None) -> str:
     whose = f" for {mover}" if mover else ""
-    if "score" in analysis:                        # an engine's own words: +0.26 pawns, mate 3
-        return f"evaluation {analysis['score']}{whose}"
+    score = analysis.get("score")
+    if score:                                      # the engine's own words: +0.26, +1.20 men, mate 3
+        return f"evaluation {score}{whose}" if score[0] in "+-0123456789" or score.startswith("mate") \
+            else f"{score}{whose if score.startswith(('win', 'loss')) else ''}"
     proven = analysis.get("proven")
     if proven:
         return f"proven {proven}{whose}"

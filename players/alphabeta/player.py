@@ -109,7 +109,9 @@ def score_text(value: float | None, men: bool) -> str | None:
     if abs(value) > MATE_BOUND:
         plies = int(round(MATE - abs(value)))
         return f"{'win' if value > 0 else 'loss'} in {plies} plies"
-    return f"{value / 100:+.2f} men" if men else f"{value:+.2f}"
+    if not men and value == 0:      # this game has no evaluation: only won and lost positions score
+        return "no win or loss within the search"
+    return f"{value / 100 + 0.0:+.2f} men" if men else f"{value + 0.0:+.2f}"   # + 0.0: never "-0.00"
 
 
 class GenericEngine:
