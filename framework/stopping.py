@@ -1,4 +1,5 @@
-"""Stopping a bot's search from another thread (leaving a game, closing the window, Ctrl-C, undo).
+"""Stopping work no longer wanted: a bot's search (leaving a game, closing the window, Ctrl-C, undo),
+and worker processes whose parent is gone.
 
 Every player owns a :class:`StopSignal` (``player.stop_signal``).  The match
 runner clears it before it asks for a move and sets it when the move is no
@@ -8,6 +9,10 @@ array, so numba code running without the GIL sees the store at its next node).
 The move a stopped search returns is thrown away, so it may be any legal move.
 """
 from __future__ import annotations
+
+import os
+import threading
+import time
 
 import numpy as np
 
@@ -42,3 +47,20 @@ def stop_signal_of(player) -> StopSignal:
         except AttributeError:   # a player with __slots__: it cannot be stopped, only waited for
             pass
     return signal
+
+
+def exit_with_parent(poll_seconds: float = 1.0) -> None:
+    """In a worker process: end it when the process that started it is gone.
+
+    A parent killed outright (SIGTERM, SIGKILL) runs no clean-up, and its pool
+    workers would play on for nobody, each holding a core.  A daemon thread
+    notices the new parent (the orphan is adopted) and ends the process.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_seconds)
+        os._exit(1)   # nothing to hand back to: the results had nowhere to go
+
+    threading.Thread(target=watch, name="plyground-parent-watch", daemon=True).start()

@@ -15,6 +15,7 @@ from ..errors import UsageError
 from ..match import play_game
 from ..protocols import Budget, Game, GameRecord, Renderer
 from ..registry import get_registry
+from ..stopping import exit_with_parent
 from .config import GameTask
 from .openings import start_state
 
@@ -55,10 +56,12 @@ def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
 
 
 def worker_init(announce_compiling: bool = False, compile_noted=None) -> None:
-    """Runs once in each worker process: Ctrl-C is the parent's to handle; with ``announce_compiling``
+    """Runs once in each worker process: Ctrl-C is the parent's to handle, and the worker ends with its
+    parent (a killed tournament leaves no orphans playing on); with ``announce_compiling``
     (the parent notes compilations) the first worker to compile kernels says so (``compile_noted``: the
     flag the workers share for that)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
     if announce_compiling:
         notices.announce_compiling(shared=compile_noted)
 
