@@ -86,14 +86,10 @@ def our_cases() -> tuple[dict[str, Callable[[], object]], int]:
 
 
 # ---------------------------------------------------------------------- torch
-def torch_cases(threads: int) -> tuple[dict[str, Callable[[], object]], int, str] | None:
-    try:
-        import torch
-    except ImportError:
-        return None
+def torch_network():
+    """The benchmark network in PyTorch (the same layers, initialisation aside); needs torch."""
+    import torch
     from torch import nn
-
-    torch.set_num_threads(threads)
 
     class Block(nn.Module):
         def __init__(self):
@@ -123,7 +119,23 @@ def torch_cases(threads: int) -> tuple[dict[str, Callable[[], object]], int, str
             trunk = self.tower(self.stem(x))
             return self.policy(trunk), self.value(trunk).squeeze(1)
 
-    trainer, player = Net(), Net().eval()
+    return Net()
+
+
+def torch_loss(logits, values, pi, z):
+    """The AlphaZero loss, as our engine's ``alphazero_loss`` computes it."""
+    import torch
+    return ((values - z) ** 2).mean() - (pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+
+
+def torch_cases(threads: int) -> tuple[dict[str, Callable[[], object]], int, str] | None:
+    try:
+        import torch
+    except ImportError:
+        return None
+
+    torch.set_num_threads(threads)
+    trainer, player = torch_network(), torch_network().eval()
     optimizer = torch.optim.SGD(trainer.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4)
     x256, pi256, z256 = (torch.from_numpy(a) for a in batch(256))
     x64, x1 = torch.from_numpy(batch(64)[0]), torch.from_numpy(batch(1)[0])
@@ -131,8 +143,7 @@ def torch_cases(threads: int) -> tuple[dict[str, Callable[[], object]], int, str
     def train_step():
         optimizer.zero_grad()
         logits, values = trainer(x256)
-        loss = ((values - z256) ** 2).mean() - (pi256 * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-        loss.backward()
+        torch_loss(logits, values, pi256, z256).backward()
         optimizer.step()
 
     def infer(x):

@@ -494,7 +494,11 @@ class Network(Plugin):
 
     @classmethod
     def load(cls, path: Path) -> "Network":
-        """Read a file written by :meth:`save`; raises :class:`ModelFileError` if it is not one."""
+        """Read a file written by :meth:`save`; raises :class:`ModelFileError` if it is not one.
+
+        A plugin that can compute elsewhere than on the CPU takes the keywords ``device`` (``"cpu"``,
+        ``"cuda"``, ``"cuda:N"``) and ``precision`` (``"float32"``, ``"float16"``) too; AlphaZero passes
+        them only when they are not the defaults, so a plugin without them still loads on the CPU."""
         raise NotImplementedError
 
 

@@ -222,7 +222,9 @@ class SelfPlayActor:
             raise RuntimeError(f"network {blob.digest} was never sent to this actor")
         path = Path(self._folder.name) / f"{blob.digest}.npz"
         path.write_bytes(blob.data)
-        network = load_model(path, self.game)
+        config = self.playbook.config
+        network = load_model(path, self.game, device=config.get("device", "cpu"),
+                             precision=config.get("precision", "float32"))
         path.unlink()
         self._networks[blob.digest] = network
         while len(self._networks) > _NETWORKS_KEPT:

@@ -37,11 +37,12 @@ class LearnerSettings:
     augment: bool
     network: str                 # the network spec, whose family names the checkpoints
     seed: int
+    device: str = "cpu"          # where the network trains
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> "LearnerSettings":
         return cls(options["epochs"], options["batch_size"], options["replay_window"], options["augment"],
-                   options["network"], options["seed"])
+                   options["network"], options["seed"], options.get("device", "cpu"))
 
 
 class Learner:
@@ -60,10 +61,10 @@ class Learner:
         settings = self.settings
         checkpoint = rundir.checkpoint_path(k)
         if checkpoint.exists():
-            network = load_model(checkpoint, self.game)
+            network = load_model(checkpoint, self.game, device=settings.device)
             losses = list(network.metadata.get("epoch_losses", []))
         else:
-            network = load_model(rundir.checkpoint_path(k - 1), self.game)
+            network = load_model(rundir.checkpoint_path(k - 1), self.game, device=settings.device)
             losses = []
         if len(losses) >= settings.epochs:
             return

@@ -8,6 +8,7 @@ another game or encoding.
 """
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import ModelFileError, PlygroundError, UsageError
-from plyground.options import Spec
+from plyground.options import Option, Spec
 from plyground.protocols import Game, Network
 
 MODEL_KIND = "alphazero-model"
@@ -90,26 +91,53 @@ def resolve_model_path(model: Path | None, game: Game) -> Path:
     return path
 
 
-def load_model(path: Path, game: Game) -> Network:
-    """Load an AlphaZero model for ``game``; ModelFileError if it is corrupt or for another game/encoding."""
+#: How a loaded network computes: ``Network.load``'s keywords for the plugins that offer them (the autograd
+#: networks; docs/autograd.md "Devices"), as the player's and the trainer's options.
+NETWORK_RUNTIME_OPTIONS = (
+    Option("device", str, "cpu", "where the network computes: cpu, cuda (GPU 0), cuda:N (GPU N) or cpu-portable "
+           "(the GPU code path on the CPU, for tests); a GPU needs pip install 'plyground[gpu]'"),
+    Option("precision", str, "float32", "the network's inference precision; float16 is for a GPU",
+           choices=("float32", "float16")),
+)
+RUNTIME_DEFAULTS = {option.name: option.default for option in NETWORK_RUNTIME_OPTIONS}
+
+
+def load_model(path: Path, game: Game, *, device: str = "cpu", precision: str = "float32") -> Network:
+    """Load an AlphaZero model for ``game``, computing on ``device`` in ``precision`` (the autograd networks:
+    cpu, cuda, cuda:N; float16 on a GPU); ModelFileError if it is corrupt or for another game/encoding.
+    A network plugin whose ``load`` takes no ``device`` loads on the CPU only."""
     path = Path(path)
     classes = network_classes()
     if not classes:
         raise UsageError("no network plugin is installed (the autograd plugin provides resnet and mlp)")
+    runtime = {name: value for name, value in (("device", device), ("precision", precision))
+               if value != RUNTIME_DEFAULTS[name]}
     errors: list[ModelFileError] = []
     network = None
     for cls in classes.values():
+        takes_runtime = _takes_keywords(cls.load, runtime)
         try:
-            network = cls.load(path)
-            break
+            network = cls.load(path, **runtime) if takes_runtime else cls.load(path)
         except ModelFileError as exc:
             errors.append(exc)
+            continue
+        if not takes_runtime:
+            asked = ", ".join(f"{name}={value}" for name, value in runtime.items())
+            raise UsageError(f"model file {path} holds a network of plugin {cls.name!r}, which runs on the CPU in "
+                             f"float32 only ({asked} asked for)")
+        break
     if network is None:
         messages = list(dict.fromkeys(str(e) for e in errors))
         raise ModelFileError(messages[0] if len(messages) == 1 else
                              f"model file {path} could not be read by any network plugin: " + "; ".join(messages))
     check_model(path, getattr(network, "metadata", {}) or {}, game)
     return network
+
+
+def _takes_keywords(method, names) -> bool:
+    parameters = inspect.signature(method).parameters
+    return all(name in parameters for name in names) or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
 
 def check_model(path: Path, meta: dict, game: Game) -> None:

@@ -13,7 +13,7 @@ from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, 
                                  missing_state_api)
 
 from .compute import limit_blas
-from .models import load_model, network_evaluator, resolve_model_path
+from .models import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
 from .gumbel import SEARCH_KIND_OPTIONS, GumbelSearch
 from .settings import DIRICHLET_EPSILON, SEARCH_OPTIONS, SearchSettings
 
@@ -40,6 +40,7 @@ class AlphaZeroPlayer(Player):
         Option("reuse", bool, True, "keep the searched subtree between moves"),
         Option("threads", int, 1, "BLAS threads for the network (1 is fastest for small networks and on "
                "busy machines)", min=1, max=256),
+        *NETWORK_RUNTIME_OPTIONS,
         Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
     )
 
@@ -51,7 +52,7 @@ class AlphaZeroPlayer(Player):
             raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
         if network is None:
             self.model_path: Path | None = resolve_model_path(options["model"], game)
-            network = load_model(self.model_path, game)
+            network = load_model(self.model_path, game, device=options["device"], precision=options["precision"])
         else:
             self.model_path = None
         self.network = network

@@ -30,6 +30,7 @@ and keeps the run directory's books (metrics, plots, progress lines).
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -38,7 +39,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from plyground.durations import format_duration
-from plyground.errors import UsageError
+from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.recordio import record_from_json
@@ -53,7 +54,7 @@ from .learner import Learner, LearnerSettings
 from .pipeline import Phase, Pipeline, Step
 from .compute import compute_threads
 from .examples import Examples
-from .models import build_network, load_model, save_model
+from .models import NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model, network_class, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory
 from .gumbel import SEARCH_KIND_OPTIONS
@@ -134,6 +135,12 @@ class AlphaZeroTrainer(Trainer):
         Option("save_every", int, 1, "self-play games per replay chunk written to disk", min=1),
         Option("seed", int, 0, "seed for the initial network, self-play and comparison games", min=0),
         Option("threads", int, 1, "BLAS/numba threads while training", min=1, max=256),
+        # where the networks compute (docs/autograd.md "Devices")
+        dataclasses.replace(NETWORK_RUNTIME_OPTIONS[0], help="where the networks train and play the games: cpu, "
+                            "cuda (GPU 0), cuda:N (GPU N); each worker process uses that device too; a GPU needs "
+                            "pip install 'plyground[gpu]'"),
+        dataclasses.replace(NETWORK_RUNTIME_OPTIONS[1], help="the games' network inference precision (float16: "
+                            "on a GPU); training is float32"),
         # worker processes (docs/distributed.md)
         Option("workers", int, 0, "worker processes playing self-play, comparison and evaluation games (0: one "
                "per available core, or per CPU of the Ray cluster; 1 with backend=local: all in this process)",
@@ -168,7 +175,11 @@ class AlphaZeroTrainer(Trainer):
         reason = self.unsupported_reason(game)
         if reason:
             raise UsageError(f"trainer {self.name} cannot train {game.name}: {reason}")
-        Spec.parse(options["network"])
+        in_spec = sorted(set(Spec.parse(options["network"]).options) & set(RUNTIME_DEFAULTS))
+        if in_spec:
+            raise UsageError(f"trainer {self.name}: network={options['network']} sets {in_spec[0]}, which is the "
+                             f"trainer's option: set {in_spec[0]}=... beside network")
+        self._check_device()
         self.rundir = RunDirectory(self.run_dir, game)
         self.log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
         self._check_resume()
@@ -204,6 +215,19 @@ class AlphaZeroTrainer(Trainer):
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return AlphaZeroPlayer.unsupported_reason(game)
+
+    def _check_device(self) -> None:
+        """A device that is no device, or a GPU this machine lacks: one line now, not in the middle of the run.
+        The run's network is built once on it (the network plugin knows its devices)."""
+        runtime = {name: self.config[name] for name in RUNTIME_DEFAULTS}
+        if runtime == RUNTIME_DEFAULTS:
+            return
+        spec = Spec.parse(self.config["network"])
+        try:
+            network_class(spec.name).build(tuple(self.game.observation_shape), int(self.game.num_actions),
+                                           {**spec.options, **runtime})
+        except PlygroundError as exc:
+            raise UsageError(f"trainer {self.name}: {exc}") from None
 
     # ------------------------------------------------------------ run state
     def _fixed(self) -> dict[str, Any]:
@@ -280,7 +304,7 @@ class AlphaZeroTrainer(Trainer):
         data = bootstrap.build_examples(labels, scale, settings.policy, settings.outcome_weight)
         self.log(f"bootstrap: {len(data)} labelled positions; teacher values -> tanh(value / {scale:.3g})")
         checkpoint = self.rundir.checkpoint_path(0)
-        network = load_model(checkpoint, self.game)
+        network = load_model(checkpoint, self.game, device=cfg["device"])
         meta = network.metadata
         losses = list(meta.get("epoch_losses", [])) if meta.get("role") == "bootstrap" else []
 

@@ -40,7 +40,8 @@ from plyground.errors import OptionError
 from plyground.options import Option
 from plyground.plugins.autograd import networks as autograd_networks
 from plyground.plugins.autograd import ops
-from plyground.plugins.autograd.networks import TRAINING_OPTIONS, AutogradNetwork
+from plyground.plugins.autograd.backend import array_module, device_of
+from plyground.plugins.autograd.networks import RUNTIME_OPTIONS, TRAINING_OPTIONS, AutogradNetwork
 from plyground.plugins.autograd.nn import Linear, Module, ReLU, Sequential, Tanh
 from plyground.plugins.autograd.tensor import Tensor
 from plyground.games.chess.encoding import DEEP_PEPPER_SIZE, PIECES_START, SLIDERS_START, SQUARES_START
@@ -69,7 +70,7 @@ class _PartsLayer(Module):
     def _inference_plan(self, compile_module: Callable[[Module], Callable]) -> Callable:
         g, p, s = self.bounds
         first, second, third = (compile_module(m) for m in (self.global_layer, self.piece_layer, self.square_layer))
-        return lambda x: np.concatenate([first(x[:, :g]), second(x[:, g:p]), third(x[:, p:s])], axis=1)
+        return lambda x: array_module(x).concatenate([first(x[:, :g]), second(x[:, g:p]), third(x[:, p:s])], axis=1)
 
 
 def feature_scale(size: int) -> np.ndarray | None:
@@ -109,10 +110,14 @@ class DeepPepperModel(Module):
         trunk, policy, value = (compile_module(m) for m in (self.trunk, self.policy_head, self.value_head))
         critic = trunk if self.critic_trunk is None else compile_module(self.critic_trunk)
         scale = self.input_scale
+        scales: dict = {}        # the scale on each device and in each type the plan meets (a GPU's, float16)
 
         def run(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if scale is not None:
-                x = x * scale
+                key = (device_of(x), x.dtype)
+                if key not in scales:
+                    scales[key] = key[0].asarray(scale, x.dtype)
+                x = x * scales[key]
             features = trunk(x)
             return policy(features), value(features if critic is trunk else critic(x)).reshape(-1)
         return run
@@ -159,7 +164,7 @@ class DeepPepperPartsNetwork(_DeepPepperNetwork):
         Option("h1b", int, 512, "first-layer units for the piece-centric features", min=1),
         Option("h1c", int, 480, "first-layer units for the square-centric features", min=1),
     ) + _head_options(value_units=512, variant="parts")
-    options = model_options + TRAINING_OPTIONS
+    options = model_options + TRAINING_OPTIONS + RUNTIME_OPTIONS
 
     @classmethod
     def make_model(cls, observation_shape, num_actions, params):
@@ -187,7 +192,7 @@ class DeepPepperFullNetwork(_DeepPepperNetwork):
     model_options = (
         Option("h1", int, 1024, "units of the fully connected first layer", min=1),
     ) + _head_options(value_units=2048, variant="full")
-    options = model_options + TRAINING_OPTIONS
+    options = model_options + TRAINING_OPTIONS + RUNTIME_OPTIONS
 
     @classmethod
     def make_model(cls, observation_shape, num_actions, params):

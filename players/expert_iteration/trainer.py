@@ -116,7 +116,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         """Train the initial network on Stockfish-labelled positions (``pretrain_positions``)."""
         from .pretrain import pretrain_network
         cfg, rundir = self.config, self.rundir
-        network = load_model(rundir.checkpoint_path(0), self.game)
+        network = load_model(rundir.checkpoint_path(0), self.game, device=cfg["device"])
         losses = pretrain_network(network, self.game, positions=cfg["pretrain_positions"], pgn=cfg["pretrain_pgn"],
                                   engine=cfg["stockfish"], depth=cfg["pretrain_depth"], epochs=cfg["pretrain_epochs"],
                                   batch_size=cfg["batch_size"], temperature_cp=cfg["pretrain_temperature"],

@@ -1,16 +1,18 @@
-"""Finite-difference gradient checking (run in float64)."""
+"""Finite-difference gradient checking (run in float64), on any device."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
 import numpy as np
 
+from .backend import array_module, device_of, to_numpy
 from .tensor import Tensor
 
 
 def numerical_gradient(func: Callable[[], float], tensor: Tensor, eps: float = 1e-6) -> np.ndarray:
-    """Central differences of the number ``func()`` with respect to every element of ``tensor``."""
-    grad = np.zeros_like(tensor.data)
+    """Central differences of the number ``func()`` with respect to every element of ``tensor``
+    (an array on the tensor's device)."""
+    grad = array_module(tensor.data).zeros_like(tensor.data)
     flat = tensor.data.reshape(-1)  # a view: editing it perturbs the tensor in place
     out = grad.reshape(-1)
     for i in range(flat.size):
@@ -39,15 +41,15 @@ def gradcheck(func: Callable[[], Tensor], inputs: Sequence[Tensor], eps: float =
             raise TypeError(f"gradcheck needs float64 inputs (finite differences in float32 are noise), got {t.dtype}")
         t.grad = None
     out = func()
-    weights = np.random.default_rng(seed).normal(size=out.shape)
+    weights = device_of(out.data).asarray(np.random.default_rng(seed).normal(size=out.shape))
     (out * Tensor(weights)).sum().backward()
 
     def scalar() -> float:
         return float((func().data * weights).sum())
 
     for k, t in enumerate(inputs):
-        analytic = t.grad if t.grad is not None else np.zeros_like(t.data)
-        numeric = numerical_gradient(scalar, t, eps)
+        analytic = to_numpy(t.grad) if t.grad is not None else np.zeros(t.shape)
+        numeric = to_numpy(numerical_gradient(scalar, t, eps))
         if not np.allclose(analytic, numeric, atol=atol, rtol=rtol):
             worst = np.unravel_index(np.argmax(np.abs(analytic - numeric)), t.shape)
             raise AssertionError(f"gradient of input {k} (shape {t.shape}) is wrong: at index {worst} "

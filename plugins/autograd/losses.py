@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, NamedTuple
 
-import numpy as np
-
 from . import ops
+from .backend import array_module
 from .tensor import Tensor, as_tensor
 
 
@@ -28,7 +27,7 @@ def cross_entropy(logits: Tensor, target: Any, reduction: str = "mean") -> Tenso
     element-wise product and a sum over actions, not a matrix product.
     """
     log_probs = ops.log_softmax(logits, axis=-1)
-    target_array = target.data if isinstance(target, Tensor) else np.asarray(target)
+    target_array = _array(target)
     if target_array.dtype.kind in "iu":
         if target_array.shape != logits.shape[:-1]:
             raise ValueError(f"cross_entropy: class indices of shape {target_array.shape} "
@@ -68,11 +67,16 @@ def alphazero_loss(policy_logits: Tensor, values: Tensor, target_policies: Any, 
     L2 regularisation is left to the optimiser's ``weight_decay`` (see :func:`l2_penalty`).
     """
     values = ops.reshape(values, (-1,)) if values.ndim == 2 and values.shape[1] == 1 else values
-    target_values = np.asarray(target_values.data if isinstance(target_values, Tensor) else target_values)
+    target_values = _array(target_values)
     value_loss = mse_loss(values, target_values.reshape(values.shape))
     policy_loss = cross_entropy(policy_logits, target_policies)
     total = value_loss * value_weight + policy_loss if value_weight != 1.0 else value_loss + policy_loss
     return AlphaZeroLoss(total, value_loss, policy_loss)
+
+
+def _array(value: Any) -> Any:
+    """A target as an array, where it is (moved to the prediction's device by ``as_tensor``)."""
+    return value.data if isinstance(value, Tensor) else array_module(value).asarray(value)
 
 
 def _reduce(values: Tensor, reduction: str) -> Tensor:

@@ -10,6 +10,7 @@ from plyground.errors import ModelFileError, OptionError, PlygroundError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Network
 
+from .backend import VALID_DEVICES, Device, DeviceError, get_device, is_array, to_numpy
 from .inference import compile_inference
 from .losses import alphazero_loss
 from .memory import NotEnoughMemoryError, check_fits_in_memory, keep_freed_memory
@@ -35,6 +36,18 @@ TRAINING_OPTIONS: tuple[Option, ...] = (
     Option("seed", int, 0, "seed for the initial weights", min=0),
 )
 
+#: Where and how the network computes: not part of the model, so never saved in its file (a network trained on
+#: a GPU plays on the CPU); ``load`` takes them anew.
+RUNTIME_OPTIONS: tuple[Option, ...] = (
+    Option("device", str, "cpu", f"where the network computes: {VALID_DEVICES}; cuda needs "
+           f"pip install 'plyground[gpu]'"),
+    Option("precision", str, "float32", "floating type of inference (predict); float16 halves a GPU's memory "
+           "traffic, for devices cuda and cpu-portable only; training is always float32",
+           choices=("float32", "float16")),
+)
+RUNTIME_NAMES = tuple(option.name for option in RUNTIME_OPTIONS)
+_RUNTIME_DEFAULTS = {option.name: option.default for option in RUNTIME_OPTIONS}
+
 FORMAT_KIND = "network"
 
 
@@ -48,7 +61,9 @@ class AutogradNetwork(Network):
     def __init__(self, model: Module, observation_shape: tuple[int, ...], num_actions: int,
                  config: dict[str, Any]) -> None:
         keep_freed_memory()
-        self.model = model
+        self.device = check_runtime(config, f"network {self.name}")
+        self.precision = np.dtype(config.get("precision", "float32"))
+        self.model = model.to(self.device)
         self.observation_shape = tuple(observation_shape)
         self.num_actions = num_actions
         self.config = config
@@ -65,6 +80,7 @@ class AutogradNetwork(Network):
         config = dict(config or {})
         family_cls = cls._family_class(config.pop("family", None))
         params = resolve_options(family_cls.options, config, f"network {family_cls.name}")
+        check_runtime(params, f"network {family_cls.name}")       # a missing GPU: refused before any array exists
         observation_shape = tuple(int(n) for n in observation_shape)
         if not isinstance(num_actions, (int, np.integer)) or num_actions < 1:
             raise OptionError(f"network {family_cls.name}: num_actions must be a positive integer, got {num_actions!r}")
@@ -124,11 +140,13 @@ class AutogradNetwork(Network):
     # ----------------------------------------------------------------- protocol
     def predict(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x = self.model_input(observations)
-        if self._plan is None:
-            self.model.eval()
-            self._plan = compile_inference(self.model)
-        logits, values = self._plan(x)
-        return np.ascontiguousarray(logits, dtype=np.float32), np.ascontiguousarray(values, dtype=np.float32)
+        with self.device.activate():
+            if self._plan is None:
+                self.model.eval()
+                self._plan = compile_inference(self.model, self.precision)
+            logits, values = self._plan(self.device.asarray(x))
+            return (np.ascontiguousarray(to_numpy(logits), dtype=np.float32),
+                    np.ascontiguousarray(to_numpy(values), dtype=np.float32))
 
     def train_step(self, observations: np.ndarray, policies: np.ndarray, values: np.ndarray) -> dict[str, float]:
         x = self.model_input(observations)
@@ -139,35 +157,37 @@ class AutogradNetwork(Network):
             raise ValueError(f"train_step: policies {policies.shape} and values {values.shape} do not fit "
                              f"a batch of {batch} with {self.num_actions} actions")
         self._plan = None
-        self.model.train()
-        self.optimizer.zero_grad()
-        logits, predicted = self.model(Tensor(x))
-        loss = alphazero_loss(logits, predicted, policies, values, self.config["value_weight"])
-        loss.total.backward()
-        if self.config["grad_clip"] is not None:
-            clip_grad_norm_(self.model.parameters(), self.config["grad_clip"])
-        self.optimizer.step()
-        self.scheduler.step()
-        self.train_steps += 1
-        return {"loss": loss.total.item(), "value_loss": loss.value_loss.item(),
-                "policy_loss": loss.policy_loss.item()}
+        with self.device.activate():
+            self.model.train()
+            self.optimizer.zero_grad()
+            logits, predicted = self.model(Tensor(self.device.asarray(x)))
+            loss = alphazero_loss(logits, predicted, policies, values, self.config["value_weight"])
+            loss.total.backward()
+            if self.config["grad_clip"] is not None:
+                clip_grad_norm_(self.model.parameters(), self.config["grad_clip"])
+            self.optimizer.step()
+            self.scheduler.step()
+            self.train_steps += 1
+            return {"loss": loss.total.item(), "value_loss": loss.value_loss.item(),
+                    "policy_loss": loss.policy_loss.item()}
 
     # ----------------------------------------------------------- save and load
     def save(self, path: Path, metadata: dict | None = None) -> None:
-        """Weights, batch-norm statistics, optimiser state and architecture, written atomically."""
-        arrays = {f"model/{name}": value for name, value in self.model.state_dict().items()}
+        """Weights, batch-norm statistics, optimiser state and architecture, written atomically: numpy arrays
+        and JSON whatever the device (no device or precision recorded), so the file loads on any device."""
+        arrays = {f"model/{name}": to_numpy(value) for name, value in self.model.state_dict().items()}
         optimizer_state = self.optimizer.state_dict()
         scalars: dict[str, dict[str, Any]] = {}
         for index, entry in optimizer_state["state"].items():
             for key, value in entry.items():
-                if isinstance(value, np.ndarray):
-                    arrays[f"optimizer/{index}/{key}"] = value
+                if is_array(value):
+                    arrays[f"optimizer/{index}/{key}"] = to_numpy(value)
                 else:
                     scalars.setdefault(str(index), {})[key] = value
         save_arrays(path, arrays, {
             "kind": FORMAT_KIND,
             "architecture": self.architecture(),
-            "config": self.config,
+            "config": {key: value for key, value in self.config.items() if key not in RUNTIME_NAMES},
             "optimizer": {"param_groups": optimizer_state["param_groups"], "scalars": scalars},
             "scheduler": self.scheduler.state_dict(),
             "train_steps": self.train_steps,
@@ -182,9 +202,10 @@ class AutogradNetwork(Network):
 
     @classmethod
     def load(cls, path: Path, *, observation_shape: tuple[int, ...] | None = None,
-             num_actions: int | None = None) -> "AutogradNetwork":
-        """Rebuild the network saved at ``path``.  Giving ``observation_shape`` / ``num_actions``
-        (the game's) makes a file for other encodings fail with a ModelFileError saying so."""
+             num_actions: int | None = None, device: str = "cpu", precision: str = "float32") -> "AutogradNetwork":
+        """Rebuild the network saved at ``path`` on ``device``, predicting in ``precision``.  Giving
+        ``observation_shape`` / ``num_actions`` (the game's) makes a file for other encodings fail with a
+        ModelFileError saying so."""
         arrays, meta = load_arrays(path)
         if meta.get("kind") != FORMAT_KIND or not isinstance(meta.get("architecture"), dict):
             raise ModelFileError(f"model file {path} is not a saved network (kind {meta.get('kind')!r})")
@@ -201,8 +222,10 @@ class AutogradNetwork(Network):
                                  f"expected {tuple(observation_shape)}")
         if num_actions is not None and arch.get("num_actions") != num_actions:
             raise ModelFileError(f"model file {path} is for {arch.get('num_actions')} actions; expected {num_actions}")
+        config = {key: value for key, value in (meta.get("config") or {}).items() if key not in RUNTIME_NAMES}
+        config.update(_runtime_options(FAMILIES[family], device, precision))
         try:
-            network = FAMILIES[family].build(found_shape, arch.get("num_actions"), dict(meta.get("config") or {}))
+            network = FAMILIES[family].build(found_shape, arch.get("num_actions"), config)
         except NotEnoughMemoryError as exc:   # not a damaged file: one trained on a larger machine
             raise NotEnoughMemoryError(f"model file {path}: {exc}") from None
         except PlygroundError as exc:
@@ -245,7 +268,7 @@ class ResNetNetwork(AutogradNetwork):
         Option("value_channels", int, 1, "filters of the value head's 1x1 convolution", min=1),
         Option("value_hidden", int, 64, "width of the value head's hidden layer", min=1),
     )
-    options = model_options + TRAINING_OPTIONS
+    options = model_options + TRAINING_OPTIONS + RUNTIME_OPTIONS
 
     @classmethod
     def check_observation_shape(cls, observation_shape: tuple[int, ...]) -> None:
@@ -284,7 +307,7 @@ class MLPNetwork(AutogradNetwork):
         Option("hidden", int, 256, "width of each hidden layer", min=1),
         Option("layers", int, 2, "number of hidden layers", min=0),
     )
-    options = model_options + TRAINING_OPTIONS
+    options = model_options + TRAINING_OPTIONS + RUNTIME_OPTIONS
 
     @classmethod
     def make_model(cls, observation_shape, num_actions, params):
@@ -302,6 +325,29 @@ FAMILIES: dict[str, type[AutogradNetwork]] = {ResNetNetwork.name: ResNetNetwork,
 def load_network(path: Path, **expected: Any) -> AutogradNetwork:
     """Load a network of whatever family the file holds."""
     return AutogradNetwork.load(path, **expected)
+
+
+def _runtime_options(family: type[AutogradNetwork], device: str, precision: str) -> dict[str, Any]:
+    """The runtime options a loaded network of ``family`` is built with, checked (before any array exists)."""
+    owner = f"network {family.name}"
+    given = {"device": device, "precision": precision}
+    declared = {opt.name: opt for opt in family.options}
+    for name, value in given.items():
+        if name not in declared and value != _RUNTIME_DEFAULTS[name]:
+            raise DeviceError(f"{owner} has no option {name}: it computes with {name}={_RUNTIME_DEFAULTS[name]} only")
+    runtime = {name: declared[name].check(value, owner) for name, value in given.items() if name in declared}
+    check_runtime(runtime, owner)
+    return runtime
+
+
+def check_runtime(options: dict[str, Any], owner: str) -> Device:
+    """The device of resolved ``options`` (DeviceError when it is not a device, or missing here), checked
+    against the precision: numpy has no fast float16 matrix product, so half precision is a GPU's."""
+    device = get_device(options.get("device", "cpu"), owner)
+    if options.get("precision", "float32") == "float16" and not device.portable:
+        raise DeviceError(f"{owner}: precision=float16 needs device=cuda (or cpu-portable, for tests); on the "
+                          f"CPU inference runs in float32")
+    return device
 
 
 def _make_optimizer(model: Module, config: dict[str, Any]):

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .backend import Device, array_module, device_of, get_device, to_numpy
 from .grad_mode import is_grad_enabled
 
 DEFAULT_DTYPE = np.float32
@@ -22,26 +23,34 @@ BackwardFn = Callable[[np.ndarray], Sequence["np.ndarray | None"]]
 
 
 def _to_array(data: Any, dtype: Any = None) -> np.ndarray:
-    """Floating array from ``data``; float arrays keep their precision, anything else becomes float32."""
+    """Floating array from ``data`` on its own device; float arrays keep their precision, anything else
+    becomes float32."""
     if isinstance(data, Tensor):
         data = data.data
+    xp = array_module(data)
     if dtype is not None:
-        return np.asarray(data, dtype=dtype)
-    array = np.asarray(data)
+        return xp.asarray(data, dtype=dtype)
+    array = xp.asarray(data)
     if array.dtype.kind != "f":
         array = array.astype(DEFAULT_DTYPE)
     return array
 
 
 class Tensor:
-    """An n-dimensional array with gradient tracking (float32 by default, float64 for checking)."""
+    """An n-dimensional array with gradient tracking (float32 by default, float64 for checking).
+
+    It lives where its array lives (``device``: a numpy array on the CPU, a CuPy array on a GPU); give
+    ``device`` to put ``data`` there, or move a tensor with :meth:`to`.
+    """
 
     __slots__ = ("data", "grad", "requires_grad", "_parents", "_backward", "_op", "_retains_grad", "__weakref__")
     # Makes ``ndarray + Tensor`` call Tensor.__radd__ instead of numpy broadcasting over objects.
     __array_priority__ = 1000
 
-    def __init__(self, data: Any, requires_grad: bool = False, dtype: Any = None) -> None:
+    def __init__(self, data: Any, requires_grad: bool = False, dtype: Any = None, device: Any = None) -> None:
         self.data: np.ndarray = _to_array(data, dtype)
+        if device is not None:
+            self.data = get_device(device).asarray(self.data)
         self.grad: np.ndarray | None = None
         self.requires_grad = bool(requires_grad)
         self._parents: tuple[Tensor, ...] = ()
@@ -100,9 +109,9 @@ class Tensor:
             if self.data.size != 1:
                 raise RuntimeError(f"backward() without a gradient needs a single value; "
                                    f"this tensor has shape {self.shape}")
-            grad = np.ones_like(self.data)
+            grad = array_module(self.data).ones_like(self.data)
         else:
-            grad = _to_array(grad, self.data.dtype)
+            grad = device_of(self.data).asarray(_to_array(grad), self.data.dtype)
             if grad.shape != self.data.shape:
                 raise ValueError(f"gradient shape {grad.shape} does not match tensor shape {self.data.shape}")
 
@@ -129,7 +138,7 @@ class Tensor:
     def _accumulate(self, grad: np.ndarray) -> None:
         if self.grad is None:
             # Own copy: the incoming array may be a read-only broadcast view or shared with another node.
-            self.grad = np.array(grad, dtype=self.data.dtype, order="C")
+            self.grad = array_module(self.data).array(grad, dtype=self.data.dtype, order="C")
         else:
             self.grad += grad
 
@@ -153,8 +162,20 @@ class Tensor:
     def __len__(self) -> int:
         return len(self.data)
 
+    @property
+    def device(self) -> Device:
+        return device_of(self.data)
+
+    def to(self, device: Any) -> "Tensor":
+        """This tensor on ``device`` (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ...); gradients flow back."""
+        return ops.to_device(self, device)
+
+    def cpu(self) -> "Tensor":
+        return ops.to_device(self, "cpu")
+
     def numpy(self) -> np.ndarray:
-        return self.data
+        """The values as a numpy array: this tensor's own array on the CPU, a copy from a GPU."""
+        return to_numpy(self.data)
 
     def item(self) -> float:
         return self.data.item()
@@ -172,14 +193,17 @@ class Tensor:
         return ops.astype(self, np.float64)
 
     def __repr__(self) -> str:
-        body = np.array2string(self.data, precision=4, separator=", ", prefix="Tensor(")
+        body = np.array2string(to_numpy(self.data), precision=4, separator=", ", prefix="Tensor(")
         extra = ", requires_grad=True" if self.requires_grad else ""
         if self.dtype != DEFAULT_DTYPE:
             extra += f", dtype={self.dtype}"
+        if self.device.name != "cpu":
+            extra += f", device='{self.device}'"
         return f"Tensor({body}{extra})"
 
     def __array__(self, dtype=None, copy=None):
-        return self.data if dtype is None else self.data.astype(dtype)
+        values = to_numpy(self.data)
+        return values if dtype is None else values.astype(dtype)
 
     # A tensor is not hashable by value; identity hashing keeps it usable as a dict key (as in PyTorch).
     __hash__ = object.__hash__
@@ -309,20 +333,21 @@ def _topological_order(root: Tensor) -> list[Tensor]:
     return order
 
 
-def zeros(*shape, requires_grad: bool = False, dtype: Any = DEFAULT_DTYPE) -> Tensor:
-    return Tensor(np.zeros(_shape_args(shape), dtype=dtype), requires_grad=requires_grad)
+def zeros(*shape, requires_grad: bool = False, dtype: Any = DEFAULT_DTYPE, device: Any = None) -> Tensor:
+    return Tensor(np.zeros(_shape_args(shape), dtype=dtype), requires_grad=requires_grad, device=device)
 
 
-def ones(*shape, requires_grad: bool = False, dtype: Any = DEFAULT_DTYPE) -> Tensor:
-    return Tensor(np.ones(_shape_args(shape), dtype=dtype), requires_grad=requires_grad)
+def ones(*shape, requires_grad: bool = False, dtype: Any = DEFAULT_DTYPE, device: Any = None) -> Tensor:
+    return Tensor(np.ones(_shape_args(shape), dtype=dtype), requires_grad=requires_grad, device=device)
 
 
 def as_tensor(value: Any, like: Tensor | None = None) -> Tensor:
-    """``value`` as a constant tensor; plain numbers and integer arrays take ``like``'s dtype."""
+    """``value`` as a constant tensor; with ``like``, on its device, and plain numbers and integer arrays
+    take its dtype."""
     if isinstance(value, Tensor):
         return value
     if like is not None:
-        array = np.asarray(value)
+        array = device_of(like.data).asarray(value)
         # A number (or 0-d array) must not promote the tensor: float32 * 2.0 stays float32.
         if array.dtype.kind != "f" or array.ndim == 0:
             array = array.astype(like.data.dtype)

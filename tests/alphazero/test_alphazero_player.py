@@ -164,3 +164,31 @@ def test_export_drops_the_optimiser_state_and_keeps_the_predictions(tmp_path):
     exported = load_model(tmp_path / "exported.npz", game)
     for a, b in zip(net.predict(x), exported.predict(x)):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_the_bundled_checkers_model_plays_alike_on_the_gpu_code_path():
+    """device=cpu-portable runs the code a GPU runs (docs/autograd.md "Devices"): the same search, the same
+    move, visit counts within what float32 rounding moves."""
+    game = CheckersGame()
+    state = game.new_state("B:W18,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15")
+    moves, visits = [], []
+    for device in ("cpu", "cpu-portable"):
+        player = get_registry().make_player(f"alphazero:simulations=64,seed=3,device={device}", game)
+        assert player.network.device.name == device
+        moves.append(player.choose_move(state.clone(), Budget()))
+        visits.append(player.analysis()["visits"])
+    assert moves[0] == moves[1]
+    assert visits[0].keys() == visits[1].keys()
+    assert sum(abs(visits[0][m] - visits[1][m]) for m in visits[0]) <= 4
+
+
+@pytest.mark.parametrize("option, message", [
+    ("device=gpu", "unknown device 'gpu'; valid devices: cpu, cuda, cuda:N"),
+    ("precision=float16", "precision=float16 needs device=cuda"),
+    ("precision=half", "bad value 'half' for option 'precision': expected one of float32, float16"),
+])
+def test_bad_device_options_are_refused_in_one_line(cli, ttt_model, option, message):
+    code, out, err = cli("play", "--game", "tictactoe", "--black", "random",
+                         "--white", f"alphazero:model={ttt_model},{option}")
+    assert code == 2 and "Traceback" not in err
+    assert message in err

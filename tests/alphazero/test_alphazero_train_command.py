@@ -148,6 +148,9 @@ def test_options_come_from_the_config_file_then_set(cli, tmp_path):
     (("--set", "replace_threshold=120"), "replace_threshold"),
     (("--set", "network=transformer"), "unknown network 'transformer'; valid networks: "),
     (("--set", "network=mlp:lr=0.1"), "sets 'lr', which is a trainer option"),
+    (("--set", "device=gpu"), "network mlp: unknown device 'gpu'; valid devices: cpu, cuda, cuda:N"),
+    (("--set", "precision=float16"), "network mlp: precision=float16 needs device=cuda"),
+    (("--set", "network=mlp:device=cpu-portable"), "sets device, which is the trainer's option: set device=..."),
     (("--set", "nonsense"), "bad --set 'nonsense': expected KEY=VALUE"),
 ])
 def test_bad_options_exit_2_with_one_line(cli, tmp_path, extra, message):
@@ -171,6 +174,25 @@ def test_a_network_too_large_for_the_machine_is_refused_before_allocating(cli, t
     assert time.perf_counter() - started < 10
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before < 200 * 1024   # kB: nothing big
     assert not (tmp_path / "run" / "checkpoints").exists()
+
+
+def test_a_run_on_the_gpu_code_path_trains_plays_and_leaves_device_free_files(cli, tmp_path, monkeypatch):
+    """device=cpu-portable (what device=cuda runs, on the CPU): the learner trains and the actors play on that
+    device, and the run's networks load on the CPU as usual."""
+    from plyground.players.alphazero import learner, models
+    devices = []
+    real_load = models.load_model
+
+    def recording_load(path, game, **runtime):
+        devices.append(runtime.get("device", "cpu"))
+        return real_load(path, game, **runtime)
+    monkeypatch.setattr(learner, "load_model", recording_load)
+    monkeypatch.setattr("plyground.players.alphazero.actors.load_model", recording_load)
+    code, out, err = train(cli, tmp_path / "run", "--set", "device=cpu-portable", "--set", "workers=1")
+    assert code == 0, err
+    assert devices and set(devices) == {"cpu-portable"}          # training and self-play on the device
+    best = AlphaZeroPlayer(TicTacToe(), model=tmp_path / "run" / "best.npz", simulations=4)
+    assert best.network.device.name == "cpu"
 
 
 def test_other_misuse(cli, tmp_path):

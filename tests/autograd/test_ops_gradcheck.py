@@ -1,10 +1,32 @@
-"""Finite-difference checks (float64) of every operation's backward pass."""
+"""Finite-difference checks (float64) of every operation's backward pass, on every device.
+
+The tests that take ``param`` run once per device: cpu (numpy and the numba
+kernels), cpu-portable (the portable implementations, the GPU's code path)
+and cuda where CuPy finds a GPU.
+"""
 import numpy as np
 import pytest
 
 from plyground.plugins.autograd import Tensor, cat, stack
 from plyground.plugins.autograd import functional as F
+from plyground.plugins.autograd.backend import get_device
 from plyground.plugins.autograd.gradcheck import gradcheck
+
+from device_params import ALL_DEVICES
+
+
+@pytest.fixture(params=ALL_DEVICES)
+def device(request):
+    return request.param
+
+
+@pytest.fixture
+def param(rng, device):
+    """A float64 leaf tensor with random values on the device under test."""
+    def make(*shape, low=None, high=None):
+        data = rng.normal(size=shape) if low is None else rng.uniform(low, high, size=shape)
+        return Tensor(data, requires_grad=True, device=device)
+    return make
 
 
 @pytest.mark.parametrize("shape_a, shape_b", [((3, 4), (3, 4)), ((3, 4), (4,)), ((3, 1), (1, 4)),
@@ -136,7 +158,7 @@ def test_gather(param):
     index = np.array([[0, 4, 4], [1, 1, 2], [3, 0, 3]])
     gradcheck(lambda: x.gather(1, index), [x])
     gradcheck(lambda: x.gather(0, np.array([[2, 0, 1, 1, 0]])), [x])
-    np.testing.assert_allclose(x.gather(1, index).data, np.take_along_axis(x.data, index, 1))
+    np.testing.assert_allclose(x.gather(1, index).numpy(), np.take_along_axis(x.numpy(), index, 1))
 
 
 def test_cat_and_stack(param):
@@ -178,3 +200,28 @@ def test_relu_backward_on_channels_last_and_strided_views(rng):
     strided = base[:, ::2]  # not dense: the numpy fallback
     g2 = rng.normal(size=strided.shape)
     np.testing.assert_array_equal(relu_backward(g2, strided), g2 * (strided > 0))
+
+
+@pytest.mark.parametrize("kernel, stride, padding, in_shape, out_channels", [
+    ((3, 3), (1, 1), (1, 1), (2, 3, 4, 5), 2),
+    ((3, 3), (1, 1), (1, 1), (1, 16, 4, 4), 16),   # Winograd on the cpu, im2col elsewhere
+    ((3, 3), (2, 2), (1, 1), (1, 2, 5, 6), 3),
+    ((2, 3), (1, 2), (1, 0), (1, 2, 4, 5), 2),
+    ((1, 1), (1, 1), (0, 0), (2, 3, 2, 3), 2),
+])
+def test_conv2d(param, kernel, stride, padding, in_shape, out_channels):
+    x, w, b = param(*in_shape), param(out_channels, in_shape[1], *kernel), param(out_channels)
+    gradcheck(lambda: F.conv2d(x, w, b, stride=stride, padding=padding), [x, w, b])
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (2, 3, 2, 3)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm(param, device, shape, training):
+    x, weight, bias = param(*shape), param(shape[1]), param(shape[1])
+    on_device = get_device(device).asarray
+
+    def normalise():
+        # fresh running statistics per call: in training mode batch norm updates them
+        mean, var = on_device(np.full(shape[1], 0.3)), on_device(np.full(shape[1], 1.7))
+        return F.batch_norm(x, mean, var, weight, bias, training=training)
+    gradcheck(normalise, [x, weight, bias])

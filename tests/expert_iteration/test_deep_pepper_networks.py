@@ -69,6 +69,20 @@ def test_fast_inference_matches_the_graph(cls, config, separate):
     np.testing.assert_allclose(values, graph_values.data, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("cls,config", [(DeepPepperPartsNetwork, SMALL_PARTS), (DeepPepperFullNetwork, SMALL_FULL)])
+def test_the_gpu_code_path_trains_and_predicts_as_the_cpu(cls, config):
+    """device=cpu-portable: the code a GPU runs (the feature scale and the parts' join on the device)."""
+    cpu, portable = (cls.build((353,), 4672, {**config, "separate": True, "device": device})
+                     for device in ("cpu", "cpu-portable"))
+    x = observations()
+    policies = np.full((6, 4672), 1 / 4672, np.float32)
+    values = np.linspace(-1, 1, 6).astype(np.float32)
+    assert portable.train_step(x, policies, values)["loss"] == pytest.approx(
+        cpu.train_step(x, policies, values)["loss"], rel=1e-5)
+    for ours, theirs in zip(portable.predict(x), cpu.predict(x)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
 def test_parts_really_are_separate():
     """Changing only square-centric inputs moves only the square layer's output."""
     net = DeepPepperPartsNetwork.build((353,), 10, SMALL_PARTS)

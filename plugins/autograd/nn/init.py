@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from ..backend import device_of
 from ..rng import default_generator
 from ..tensor import Tensor
 
@@ -24,7 +25,7 @@ def fan_in_and_fan_out(shape: tuple[int, ...]) -> tuple[int, int]:
 
 
 def _fill(tensor: Tensor, values: np.ndarray) -> Tensor:
-    tensor.data[...] = values
+    tensor.data[...] = device_of(tensor.data).asarray(values)   # drawn on the host, written on the tensor's device
     return tensor
 
 

@@ -6,6 +6,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
+from ..backend import Device, DeviceError, device_name, device_of, get_device
 from ..tensor import DEFAULT_DTYPE, Tensor
 
 
@@ -105,7 +106,7 @@ class Module:
 
     # ------------------------------------------------------------------- state
     def state_dict(self) -> "OrderedDict[str, np.ndarray]":
-        """Copies of every parameter and buffer, by dotted name."""
+        """Copies of every parameter and buffer, by dotted name (on the module's device)."""
         state: OrderedDict[str, np.ndarray] = OrderedDict()
         for name, param in self.named_parameters():
             state[name] = param.data.copy()
@@ -114,7 +115,8 @@ class Module:
         return state
 
     def load_state_dict(self, state: dict[str, np.ndarray], strict: bool = True) -> None:
-        """Copy values into the existing arrays; names and shapes must match (all of them if ``strict``)."""
+        """Copy values (arrays of any device) into the existing arrays, on their device; names and shapes
+        must match (all of them if ``strict``)."""
         targets = {name: p.data for name, p in self.named_parameters()}
         targets.update(self.named_buffers())
         missing = [name for name in targets if name not in state]
@@ -128,13 +130,14 @@ class Module:
             raise KeyError("state dict does not match the model: " + "; ".join(parts))
         for name, target in targets.items():
             if name in state:
-                value = np.asarray(state[name])
-                if value.shape != target.shape:
-                    raise ValueError(f"'{name}' has shape {value.shape} in the state dict "
+                value = state[name]
+                shape = tuple(value.shape) if hasattr(value, "shape") else np.shape(value)
+                if shape != target.shape:
+                    raise ValueError(f"'{name}' has shape {shape} in the state dict "
                                      f"but {target.shape} in the model")
         for name, target in targets.items():
             if name in state:
-                target[...] = state[name]
+                target[...] = device_of(target).asarray(state[name])
 
     # ------------------------------------------------------------------- modes
     def train(self, mode: bool = True) -> "Module":
@@ -149,15 +152,29 @@ class Module:
         for param in self.parameters():
             param.grad = None
 
-    def to(self, dtype: Any) -> "Module":
-        """Convert parameters and buffers in place (``float64`` for gradient checks)."""
-        dtype = np.dtype(dtype)
+    def to(self, target: Any = None, *, device: Any = None, dtype: Any = None) -> "Module":
+        """Move parameters and buffers in place to a device (``"cuda"``, ``"cpu"``, ...) and/or convert them
+        to a dtype (``float64`` for gradient checks), as PyTorch's ``module.to``: the one positional
+        argument may be either.  Gradients are dropped."""
+        if target is not None:
+            if _is_device(target):
+                device = target
+            else:
+                dtype = target
+        place = None if device is None else get_device(device)
+        dtype = None if dtype is None else np.dtype(dtype)
+
+        def converted(array: Any) -> Any:
+            if dtype is not None:
+                array = array.astype(dtype)
+            return array if place is None else place.asarray(array)
+
         for module in self.modules():
             for param in module._parameters.values():
-                param.data = param.data.astype(dtype)
+                param.data = converted(param.data)
                 param.grad = None
             for name, buffer in list(module._buffers.items()):
-                module._buffers[name] = buffer.astype(dtype)
+                module._buffers[name] = converted(buffer)
         return self
 
     def double(self) -> "Module":
@@ -179,6 +196,19 @@ class Module:
             lines.append(f"  ({name}): {body}")
         lines.append(")")
         return "\n".join(lines)
+
+
+def _is_device(value: Any) -> bool:
+    """Whether ``Module.to``'s argument names a device (else it is a dtype)."""
+    if isinstance(value, Device):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        device_name(value)
+    except DeviceError:
+        return False
+    return True
 
 
 class _ModuleSequence(Module):

@@ -1,6 +1,6 @@
 """Every differentiable operation; each returns a new :class:`Tensor` joined to the graph."""
 from .activations import log_softmax, relu, sigmoid, softmax, tanh
-from .arithmetic import abs, add, astype, clip, div, exp, linear, log, matmul, mul, neg, pow, sqrt, sub
+from .arithmetic import abs, add, astype, clip, div, exp, linear, log, matmul, mul, neg, pow, sqrt, sub, to_device
 from .conv import conv2d
 from .normalization import batch_norm
 from .reductions import max, mean, min, sum, var
@@ -12,4 +12,4 @@ clamp = clip
 __all__ = ["abs", "add", "astype", "batch_norm", "broadcast_to", "cat", "clamp", "clip", "concatenate", "conv2d",
            "div", "exp", "flatten", "gather", "getitem", "linear", "log", "log_softmax", "matmul", "max", "mean",
            "min", "mul", "neg", "pad", "permute", "pow", "relu", "reshape", "sigmoid", "softmax", "sqrt", "squeeze",
-           "stack", "sub", "sum", "tanh", "transpose", "unsqueeze", "var"]
+           "stack", "sub", "sum", "tanh", "to_device", "transpose", "unsqueeze", "var"]

@@ -5,6 +5,7 @@ from typing import Any
 
 import numpy as np
 
+from ..backend import array_module
 from ..tensor import Tensor, as_tensor
 
 
@@ -45,4 +46,27 @@ def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
 
 def expand_reduced(grad: np.ndarray, axes: tuple[int, ...], keepdims: bool) -> np.ndarray:
     """Re-insert the reduced axes (as size 1) so ``grad`` broadcasts against the input."""
-    return grad if keepdims else np.expand_dims(grad, axes)
+    return grad if keepdims else array_module(grad).expand_dims(grad, axes)
+
+
+def scatter_add(target: Any, index: Any, values: Any) -> None:
+    """``target[index] += values`` where repeated indices add up (numpy's ``add.at``), on any device."""
+    xp = array_module(target)
+    at = getattr(xp.add, "at", None)
+    if at is not None:          # numpy, cpu-portable, recent CuPy (ufunc.at)
+        at(target, index, values)
+    else:                       # older CuPy
+        import cupyx
+        cupyx.scatter_add(target, index, values)
+
+
+def on_device_of(index: Any, array: Any) -> Any:
+    """An index (int, slice, array or a tuple of them) with its arrays moved to ``array``'s device."""
+    if type(array) is np.ndarray:
+        return index
+    xp = array_module(array)
+    if isinstance(index, tuple):
+        return tuple(on_device_of(i, array) for i in index)
+    if isinstance(index, (np.ndarray, list)):
+        return xp.asarray(index)
+    return index

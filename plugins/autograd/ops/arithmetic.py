@@ -5,6 +5,7 @@ from typing import Any
 
 import numpy as np
 
+from ..backend import array_module, device_of, get_device
 from ..tensor import Tensor
 from ._util import operands, unbroadcast
 
@@ -61,36 +62,39 @@ def pow(base: Any, exponent: Any) -> Tensor:
             grad_base = unbroadcast(g * exponent.data * base.data ** (exponent.data - 1), base.shape)
         if exponent.requires_grad:
             # ln(base) only exists for base > 0; elsewhere the result is constant in the exponent or undefined.
-            log_base = np.log(np.where(base.data > 0, base.data, 1))
+            xp = array_module(base.data)
+            log_base = xp.log(xp.where(base.data > 0, base.data, 1))
             grad_exp = unbroadcast(g * out * log_base, exponent.shape)
         return grad_base, grad_exp
     return Tensor._from_op(out, (base, exponent), backward, "pow")
 
 
 def exp(a: Tensor) -> Tensor:
-    out = np.exp(a.data)
+    out = array_module(a.data).exp(a.data)
     return Tensor._from_op(out, (a,), lambda g: (g * out,), "exp")
 
 
 def log(a: Tensor) -> Tensor:
-    return Tensor._from_op(np.log(a.data), (a,), lambda g: (g / a.data,), "log")
+    return Tensor._from_op(array_module(a.data).log(a.data), (a,), lambda g: (g / a.data,), "log")
 
 
 def sqrt(a: Tensor) -> Tensor:
-    out = np.sqrt(a.data)
+    out = array_module(a.data).sqrt(a.data)
     return Tensor._from_op(out, (a,), lambda g: (g / (2 * out),), "sqrt")
 
 
 def abs(a: Tensor) -> Tensor:
-    return Tensor._from_op(np.abs(a.data), (a,), lambda g: (g * np.sign(a.data),), "abs")
+    xp = array_module(a.data)
+    return Tensor._from_op(xp.abs(a.data), (a,), lambda g: (g * xp.sign(a.data),), "abs")
 
 
 def clip(a: Tensor, min: float | None = None, max: float | None = None) -> Tensor:
     """Values limited to [min, max]; the gradient passes only where the value was inside (bounds included)."""
-    out = np.clip(a.data, min, max)
+    xp = array_module(a.data)
+    out = xp.clip(a.data, min, max)
 
     def backward(g):
-        inside = np.ones(a.shape, dtype=bool)
+        inside = xp.ones(a.shape, dtype=bool)
         if min is not None:
             inside &= a.data >= min
         if max is not None:
@@ -102,7 +106,8 @@ def clip(a: Tensor, min: float | None = None, max: float | None = None) -> Tenso
 def matmul(a: Any, b: Any) -> Tensor:
     """Matrix product with numpy's rules: batched over leading axes (broadcast), 1-D operands promoted."""
     a, b = operands(a, b)
-    out = np.matmul(a.data, b.data)
+    xp = array_module(a.data)
+    out = xp.matmul(a.data, b.data)
 
     def backward(g):
         # Promote 1-D operands to matrices so one formula covers every case.
@@ -112,9 +117,9 @@ def matmul(a: Any, b: Any) -> Tensor:
         g2 = g.reshape(batch + (a2.shape[-2], b2.shape[-1]))
         grad_a = grad_b = None
         if a.requires_grad:
-            grad_a = unbroadcast(np.matmul(g2, np.swapaxes(b2, -1, -2)), a2.shape).reshape(a.shape)
+            grad_a = unbroadcast(xp.matmul(g2, xp.swapaxes(b2, -1, -2)), a2.shape).reshape(a.shape)
         if b.requires_grad:
-            grad_b = unbroadcast(np.matmul(np.swapaxes(a2, -1, -2), g2), b2.shape).reshape(b.shape)
+            grad_b = unbroadcast(xp.matmul(xp.swapaxes(a2, -1, -2), g2), b2.shape).reshape(b.shape)
         return grad_a, grad_b
     return Tensor._from_op(out, (a, b), backward, "matmul")
 
@@ -140,3 +145,11 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def astype(a: Tensor, dtype: Any) -> Tensor:
     source = a.dtype
     return Tensor._from_op(a.data.astype(dtype), (a,), lambda g: (g.astype(source),), "astype")
+
+
+def to_device(a: Tensor, device: Any) -> Tensor:
+    """``a`` on ``device``; the gradient goes back to ``a``'s device."""
+    target, source = get_device(device), device_of(a.data)
+    if target is source:
+        return a
+    return Tensor._from_op(target.asarray(a.data), (a,), lambda g: (source.asarray(g),), "to")

@@ -4,9 +4,10 @@ Two algorithms, both ending in BLAS matrix products:
 
 * 3x3 stride-1 kernels between layers of at least ``WINOGRAD_MIN_CHANNELS``
   channels (the residual tower) use Winograd F(4x4, 3x3) (:mod:`.winograd`):
-  4x fewer flops than im2col.
-* everything else uses im2col (:mod:`.conv_kernels`): one product
-  ``cols @ W`` over the matrix of receptive fields.
+  4x fewer flops than im2col.  CPU only (numba transforms).
+* everything else, and everything on other devices, uses im2col (numba's
+  :mod:`.conv_kernels` or :mod:`.portable_kernels`, see :mod:`.kernels`):
+  one product ``cols @ W`` over the matrix of receptive fields.
 
 Results are returned as NCHW *views* of channels-last memory; element-wise
 numpy operations keep that layout, so the next convolution, batch norm or
@@ -18,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from ..backend import array_module
 from ..tensor import Tensor
 from . import winograd
-from .conv_kernels import col2im, im2col
+from .kernels import kernels_for
 
 # Below this many channels the many small Winograd products cost more than one im2col product.
 WINOGRAD_MIN_CHANNELS = 16
@@ -41,7 +43,7 @@ def pair(value: Any) -> tuple[int, int]:
 
 def to_nhwc(x: np.ndarray) -> np.ndarray:
     """C-contiguous NHWC array of an NCHW array (no copy when it is already channels-last)."""
-    return np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    return array_module(x).ascontiguousarray(x.transpose(0, 2, 3, 1))
 
 
 def output_size(height: int, width: int, kernel: tuple[int, int], stride: tuple[int, int],
@@ -62,7 +64,7 @@ def weight_matrix(weight: np.ndarray) -> np.ndarray:
 def receptive_fields(x_nhwc: np.ndarray, kernel, stride, padding, out_size) -> np.ndarray:
     if kernel == (1, 1) and stride == (1, 1) and padding == (0, 0):
         return x_nhwc.reshape(-1, x_nhwc.shape[3])  # a 1x1 convolution is a plain matrix product
-    return im2col(x_nhwc, kernel, stride, padding, out_size)
+    return kernels_for(x_nhwc).im2col(x_nhwc, kernel, stride, padding, out_size)
 
 
 def conv2d_nhwc(x_nhwc: np.ndarray, weights: np.ndarray, bias: np.ndarray | None,
@@ -88,7 +90,7 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 
     out_h, out_w = output_size(height, width, kernel, stride, padding)
 
     x_nhwc = to_nhwc(x.data)
-    if use_winograd(kernel, stride, channels, out_channels):
+    if use_winograd(kernel, stride, channels, out_channels) and kernels_for(x_nhwc).winograd:
         return _conv2d_winograd(x, weight, bias, x_nhwc, padding, (out_h, out_w))
     cols = receptive_fields(x_nhwc, kernel, stride, padding, (out_h, out_w))
     weights = weight_matrix(weight.data)
@@ -101,7 +103,7 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 
         g_rows = to_nhwc(g).reshape(-1, out_channels)
         grad_x = grad_w = grad_b = None
         if weight.requires_grad:
-            grad_w = np.ascontiguousarray(
+            grad_w = array_module(cols).ascontiguousarray(
                 (g_rows.T @ cols).reshape(out_channels, kh, kw, channels).transpose(0, 3, 1, 2))
         if bias is not None and bias.requires_grad:
             grad_b = g_rows.sum(axis=0)
@@ -127,9 +129,9 @@ def _input_gradient(g_rows, weight, input_shape, kernel, stride, padding, out_si
         flipped = weight[:, :, ::-1, ::-1].transpose(2, 3, 0, 1).reshape(-1, channels)
         g_nhwc = g_rows.reshape(n, out_size[0], out_size[1], out_channels)
         full = (kernel[0] - 1 - padding[0], kernel[1] - 1 - padding[1])
-        cols = im2col(g_nhwc, kernel, (1, 1), full, (height, width))
+        cols = kernels_for(g_nhwc).im2col(g_nhwc, kernel, (1, 1), full, (height, width))
         return (cols @ flipped).reshape(input_shape)
-    return col2im(g_rows @ weight_matrix(weight), input_shape, kernel, stride, padding, out_size)
+    return kernels_for(g_rows).col2im(g_rows @ weight_matrix(weight), input_shape, kernel, stride, padding, out_size)
 
 
 def _conv2d_winograd(x: Tensor, weight: Tensor, bias: Tensor | None, x_nhwc: np.ndarray, padding, out_size) -> Tensor:

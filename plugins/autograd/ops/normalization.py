@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..backend import array_module
 from ..tensor import Tensor
-from . import norm_kernels
 from .conv import to_nhwc
+from .kernels import kernels_for
 
 
 def _as_rows(x: np.ndarray) -> np.ndarray:
     """(samples, channels) C-contiguous matrix: channels are axis 1 of (N, C) or (N, C, H, W) input."""
     if x.ndim == 2:
-        return np.ascontiguousarray(x)
+        return array_module(x).ascontiguousarray(x)
     if x.ndim == 4:
         return to_nhwc(x).reshape(-1, x.shape[1])  # no copy for channels-last conv output
     raise ValueError(f"batch norm needs (N, C) or (N, C, H, W) input, got shape {x.shape}")
@@ -30,11 +31,12 @@ def batch_norm(x: Tensor, running_mean: np.ndarray, running_var: np.ndarray,
     """Normalise each channel by the batch's statistics (training; running ones updated in place)
     or by the running statistics (evaluation), then scale by ``weight`` and shift by ``bias``."""
     rows = _as_rows(x.data)
+    xp, kernels = array_module(rows), kernels_for(rows)
     count, channels = rows.shape
     if training:
         if count < 2:
             raise ValueError("batch norm in training mode needs more than one value per channel")
-        mean, var = norm_kernels.channel_moments(rows)
+        mean, var = kernels.channel_moments(rows)
         # Running variance is the unbiased estimate, as in PyTorch.
         running_mean *= 1 - momentum
         running_mean += momentum * mean
@@ -42,23 +44,23 @@ def batch_norm(x: Tensor, running_mean: np.ndarray, running_var: np.ndarray,
         running_var += (momentum * count / (count - 1)) * var
     else:
         mean, var = running_mean.astype(np.float64), running_var.astype(np.float64)
-    inv_std = 1.0 / np.sqrt(var + eps)
-    gamma = np.ones(channels) if weight is None else weight.data.astype(np.float64)
-    beta = np.zeros(channels) if bias is None else bias.data.astype(np.float64)
+    inv_std = 1.0 / xp.sqrt(var + eps)
+    gamma = xp.ones(channels) if weight is None else weight.data.astype(np.float64)
+    beta = xp.zeros(channels) if bias is None else bias.data.astype(np.float64)
     dtype = rows.dtype
     scale = (gamma * inv_std).astype(dtype)
-    out = np.empty_like(rows)
-    norm_kernels.scale_shift(rows, scale, (beta - mean * gamma * inv_std).astype(dtype), out)
+    out = xp.empty_like(rows)
+    kernels.scale_shift(rows, scale, (beta - mean * gamma * inv_std).astype(dtype), out)
     mean_t, inv_std_t = mean.astype(dtype), inv_std.astype(dtype)
 
     def backward(g):
         g_rows = _as_rows(g)
-        sum_grad, sum_grad_norm = norm_kernels.backward_sums(g_rows, rows, mean_t, inv_std_t)
+        sum_grad, sum_grad_norm = kernels.backward_sums(g_rows, rows, mean_t, inv_std_t)
         grad_rows = None
         if x.requires_grad:
             if training:
-                grad_rows = np.empty_like(rows)
-                norm_kernels.train_input_gradient(g_rows, rows, mean_t, inv_std_t, scale,
+                grad_rows = xp.empty_like(rows)
+                kernels.train_input_gradient(g_rows, rows, mean_t, inv_std_t, scale,
                                                   sum_grad.astype(dtype), sum_grad_norm.astype(dtype), grad_rows)
             else:
                 grad_rows = g_rows * scale

@@ -5,8 +5,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..backend import array_module
 from ..tensor import Tensor
-from ._util import unbroadcast
+from ._util import on_device_of, scatter_add, unbroadcast
 
 
 def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
@@ -19,11 +20,11 @@ def flatten(a: Tensor, start_dim: int = 0) -> Tensor:
 
 
 def squeeze(a: Tensor, axis: Any = None) -> Tensor:
-    return reshape(a, np.squeeze(a.data, axis=axis).shape)
+    return reshape(a, a.data.squeeze(axis=axis).shape)
 
 
 def unsqueeze(a: Tensor, axis: int) -> Tensor:
-    return reshape(a, np.expand_dims(a.data, axis).shape)
+    return reshape(a, array_module(a.data).expand_dims(a.data, axis).shape)
 
 
 def permute(a: Tensor, axes: Sequence[int]) -> Tensor:
@@ -57,33 +58,40 @@ def getitem(a: Tensor, index: Any) -> Tensor:
     """numpy indexing; with integer-array indexing a repeated element receives every gradient aimed at it."""
     index = _plain_index(index)
     basic = _is_basic(index)
+    if not basic:
+        index = on_device_of(index, a.data)
+    xp = array_module(a.data)
 
     def backward(g):
-        grad = np.zeros(a.shape, dtype=g.dtype)
+        grad = xp.zeros(a.shape, dtype=g.dtype)
         if basic:
             grad[index] = g
         else:
-            np.add.at(grad, index, g)
+            scatter_add(grad, index, g)
         return (grad,)
-    return Tensor._from_op(np.asarray(a.data[index]), (a,), backward, "getitem")
+    return Tensor._from_op(xp.asarray(a.data[index]), (a,), backward, "getitem")
 
 
 def gather(a: Tensor, axis: int, index: Any) -> Tensor:
     """``out[..., i, ...] = a[..., index[..., i, ...], ...]`` along ``axis`` (PyTorch's gather)."""
-    index = np.asarray(_plain_index(index))
+    index = _plain_index(index)
+    if not hasattr(index, "dtype"):     # a nested list; arrays stay on their device
+        index = np.asarray(index)
     if index.dtype.kind not in "iu":
         raise TypeError(f"gather needs an integer index array, got dtype {index.dtype}")
     if index.ndim != a.ndim:
         raise ValueError(f"gather index has {index.ndim} dimensions; the tensor has {a.ndim}")
     axis = axis % a.ndim
-    out = np.take_along_axis(a.data, index, axis=axis)
+    xp = array_module(a.data)
+    index = on_device_of(index, a.data)
+    out = xp.take_along_axis(a.data, index, axis=axis)
 
     def backward(g):
-        grad = np.zeros(a.shape, dtype=g.dtype)
+        grad = xp.zeros(a.shape, dtype=g.dtype)
         # Open grids for the other axes, the index itself along ``axis``; add.at sums repeats.
-        grids = list(np.ix_(*[np.arange(n) for n in out.shape]))
+        grids = list(xp.ix_(*[xp.arange(n) for n in out.shape]))
         grids[axis] = index
-        np.add.at(grad, tuple(grids), g)
+        scatter_add(grad, tuple(grids), g)
         return (grad,)
     return Tensor._from_op(out, (a,), backward, "gather")
 
@@ -95,9 +103,10 @@ def cat(tensors: Sequence[Tensor], axis: int = 0, *, dim: int | None = None) -> 
     if not tensors:
         raise ValueError("cat needs at least one tensor")
     axis = axis % tensors[0].ndim
-    out = np.concatenate([t.data for t in tensors], axis=axis)
-    splits = np.cumsum([t.shape[axis] for t in tensors])[:-1]
-    return Tensor._from_op(out, tensors, lambda g: tuple(np.split(g, splits, axis=axis)), "cat")
+    xp = array_module(tensors[0].data)
+    out = xp.concatenate([t.data for t in tensors], axis=axis)
+    splits = np.cumsum([t.shape[axis] for t in tensors])[:-1].tolist()
+    return Tensor._from_op(out, tensors, lambda g: tuple(xp.split(g, splits, axis=axis)), "cat")
 
 
 concatenate = cat
@@ -109,11 +118,12 @@ def stack(tensors: Sequence[Tensor], axis: int = 0, *, dim: int | None = None) -
     tensors = tuple(tensors)
     if not tensors:
         raise ValueError("stack needs at least one tensor")
-    out = np.stack([t.data for t in tensors], axis=axis)
+    xp = array_module(tensors[0].data)
+    out = xp.stack([t.data for t in tensors], axis=axis)
     axis = axis % out.ndim
 
     def backward(g):
-        return tuple(np.take(g, i, axis=axis) for i in range(len(tensors)))
+        return tuple(xp.take(g, i, axis=axis) for i in range(len(tensors)))
     return Tensor._from_op(out, tensors, backward, "stack")
 
 
@@ -122,14 +132,15 @@ def pad(a: Tensor, pad_width: Any, value: float = 0.0) -> Tensor:
     widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (a.ndim, 2))
     if (widths < 0).any():
         raise ValueError(f"pad widths must be non-negative, got {pad_width!r}")
-    out = np.pad(a.data, widths, mode="constant", constant_values=value)
+    out = array_module(a.data).pad(a.data, widths.tolist(), mode="constant", constant_values=value)
     inner = tuple(slice(int(before), int(before) + n) for (before, _), n in zip(widths, a.shape))
     return Tensor._from_op(out, (a,), lambda g: (g[inner],), "pad")
 
 
 def broadcast_to(a: Tensor, shape: Sequence[int]) -> Tensor:
     shape = tuple(shape)
-    return Tensor._from_op(np.broadcast_to(a.data, shape), (a,), lambda g: (unbroadcast(g, a.shape),), "broadcast_to")
+    out = array_module(a.data).broadcast_to(a.data, shape)
+    return Tensor._from_op(out, (a,), lambda g: (unbroadcast(g, a.shape),), "broadcast_to")
 
 
 __all__ = ["reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "getitem", "gather",

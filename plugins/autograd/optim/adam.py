@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-import numpy as np
-
+from ..backend import array_module
 from .optimizer import Optimizer
 
 
@@ -27,10 +26,11 @@ class Adam(Optimizer):
                 param.data *= 1 - lr * weight_decay
             else:
                 grad = grad + weight_decay * param.data
+        xp = array_module(param.data)
         if not state:
             state["step"] = 0
-            state["exp_avg"] = np.zeros_like(param.data)
-            state["exp_avg_sq"] = np.zeros_like(param.data)
+            state["exp_avg"] = xp.zeros_like(param.data)
+            state["exp_avg_sq"] = xp.zeros_like(param.data)
         state["step"] += 1
         step, m, v = state["step"], state["exp_avg"], state["exp_avg_sq"]
         m *= beta1
@@ -38,7 +38,7 @@ class Adam(Optimizer):
         v *= beta2
         v += (1 - beta2) * grad * grad
         step_size = lr / (1 - beta1 ** step)
-        denominator = np.sqrt(v / (1 - beta2 ** step))
+        denominator = xp.sqrt(v / (1 - beta2 ** step))
         denominator += eps
         param.data -= step_size * (m / denominator)
 

@@ -5,6 +5,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from ..backend import device_of, is_array
 from ..tensor import Tensor
 
 
@@ -45,12 +46,13 @@ class Optimizer:
 
     # --------------------------------------------------------------- checkpoint
     def state_dict(self) -> dict[str, Any]:
-        """Hyperparameters per group plus per-parameter arrays keyed by position, for checkpoints."""
+        """Hyperparameters per group plus per-parameter arrays (on the parameters' device) keyed by position,
+        for checkpoints."""
         groups = [{k: v for k, v in g.items() if k != "params"} for g in self.param_groups]
         state = {}
         for index, p in enumerate(self.parameters()):
             if id(p) in self.state:
-                state[index] = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self.state[id(p)].items()}
+                state[index] = {k: (v.copy() if is_array(v) else v) for k, v in self.state[id(p)].items()}
         return {"param_groups": groups, "state": state}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
@@ -65,10 +67,12 @@ class Optimizer:
             if index >= len(params):
                 raise ValueError(f"optimizer state names parameter {index}; there are only {len(params)}")
             for key, value in entry.items():
-                if isinstance(value, np.ndarray) and value.shape != params[index].shape:
+                if is_array(value) and value.shape != params[index].shape:
                     raise ValueError(f"optimizer state '{key}' of parameter {index} has shape {value.shape}, "
                                      f"the parameter {params[index].shape}")
-            new_state[id(params[index])] = {k: (np.array(v, dtype=params[index].dtype) if isinstance(v, np.ndarray)
+            device = device_of(params[index].data)
+            # Own copies on the parameter's device (the saved arrays may be the caller's, or the host's).
+            new_state[id(params[index])] = {k: (device.asarray(v, params[index].dtype).copy() if is_array(v)
                                                 else v) for k, v in entry.items()}
         for group, saved in zip(self.param_groups, groups):
             group.update(saved)

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-import numpy as np
-
+from ..backend import array_module
 from .optimizer import Optimizer
 
 
@@ -31,7 +30,7 @@ class SGD(Optimizer):
         if momentum:
             buffer = state.get("momentum_buffer")
             if buffer is None:
-                buffer = state["momentum_buffer"] = np.array(grad, dtype=param.dtype)
+                buffer = state["momentum_buffer"] = array_module(param.data).array(grad, dtype=param.dtype)
             else:
                 buffer *= momentum
                 buffer += (1 - group["dampening"]) * grad

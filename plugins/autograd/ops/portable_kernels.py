@@ -1,0 +1,85 @@
+"""The numba kernels' work written with array operations only, for any array module (numpy, CuPy).
+
+numba compiles for the CPU and for numpy arrays; on a GPU (CuPy) and on the
+``cpu-portable`` test device these run instead, with the same signatures and
+results as :mod:`.conv_kernels`, :mod:`.norm_kernels` and
+:mod:`.elementwise_kernels` (to rounding): im2col copies the KH*KW shifted
+windows of the padded input and stacks them (a few large copies, which a GPU
+does well, instead of numba's loop over receptive fields), col2im adds them
+back, batch norm reduces over rows with the statistics accumulated in float64.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..backend import array_module
+
+
+def _windows(kernel, stride, out_size):
+    """(kh, kw, row slice, column slice) of every kernel offset, over the padded input."""
+    (kh_size, kw_size), (stride_h, stride_w), (out_h, out_w) = kernel, stride, out_size
+    for kh in range(kh_size):
+        for kw in range(kw_size):
+            yield (slice(kh, kh + stride_h * (out_h - 1) + 1, stride_h),
+                   slice(kw, kw + stride_w * (out_w - 1) + 1, stride_w))
+
+
+def im2col(x_nhwc: Any, kernel: tuple[int, int], stride: tuple[int, int], padding: tuple[int, int],
+           out_size: tuple[int, int]) -> Any:
+    """(N*OH*OW, KH*KW*C) matrix of receptive fields of an NHWC array, columns ordered (kh, kw, c)."""
+    xp = array_module(x_nhwc)
+    n, _, _, channels = x_nhwc.shape
+    pad_h, pad_w = padding
+    padded = xp.pad(x_nhwc, ((0, 0), (pad_h, pad_h), (pad_w, pad_w), (0, 0))) if pad_h or pad_w else x_nhwc
+    cols = xp.stack([padded[:, rows, columns, :] for rows, columns in _windows(kernel, stride, out_size)], axis=3)
+    return cols.reshape(n * out_size[0] * out_size[1], kernel[0] * kernel[1] * channels)
+
+
+def col2im(cols: Any, input_shape_nhwc: tuple[int, int, int, int], kernel: tuple[int, int],
+           stride: tuple[int, int], padding: tuple[int, int], out_size: tuple[int, int]) -> Any:
+    """The adjoint of :func:`im2col`: every entry of ``cols`` added back to the input element it came from."""
+    xp = array_module(cols)
+    n, height, width, channels = input_shape_nhwc
+    pad_h, pad_w = padding
+    padded = xp.zeros((n, height + 2 * pad_h, width + 2 * pad_w, channels), dtype=cols.dtype)
+    blocks = cols.reshape(n, out_size[0], out_size[1], kernel[0] * kernel[1], channels)
+    # Within one window no element is hit twice, so a sliced += is exact; overlaps come from different windows.
+    for k, (rows, columns) in enumerate(_windows(kernel, stride, out_size)):
+        padded[:, rows, columns, :] += blocks[:, :, :, k, :]
+    return xp.ascontiguousarray(padded[:, pad_h:pad_h + height, pad_w:pad_w + width, :])
+
+
+def relu_backward(grad: Any, out: Any) -> Any:
+    """grad where out > 0, else 0."""
+    return grad * (out > 0)
+
+
+def channel_moments(rows: Any) -> tuple[Any, Any]:
+    """Per-channel mean and (biased) variance of a (count, channels) matrix, in float64."""
+    xp = array_module(rows)
+    mean = rows.mean(axis=0, dtype=xp.float64)
+    centred = rows.astype(xp.float64) - mean        # two passes: no cancellation, whatever the mean
+    return mean, (centred * centred).mean(axis=0)
+
+
+def scale_shift(rows: Any, scale: Any, shift: Any, out: Any) -> None:
+    """out = rows * scale + shift, per channel."""
+    xp = array_module(rows)
+    xp.multiply(rows, scale, out=out)
+    out += shift
+
+
+def backward_sums(grad: Any, rows: Any, mean: Any, inv_std: Any) -> tuple[Any, Any]:
+    """Per channel, in float64: sum of the gradient and sum of gradient * normalised input."""
+    xp = array_module(rows)
+    normalized = (rows - mean) * inv_std
+    return grad.sum(axis=0, dtype=xp.float64), (grad * normalized).sum(axis=0, dtype=xp.float64)
+
+
+def train_input_gradient(grad: Any, rows: Any, mean: Any, inv_std: Any, scale: Any, sum_grad: Any,
+                         sum_grad_norm: Any, out: Any) -> None:
+    """dx = scale * (g - mean(g) - x_hat * mean(g * x_hat)): the mean and the variance depend on x too."""
+    count = rows.shape[0]
+    normalized = (rows - mean) * inv_std
+    normalized *= sum_grad_norm / count
+    out[...] = scale * (grad - sum_grad / count - normalized)
