@@ -4,7 +4,7 @@
     python benchmarks/alphazero_ablations.py --out runs/ablations --only no-pcr,gated
     python benchmarks/alphazero_ablations.py --out runs/ablations --iterations 3 --games 12
 
-Every variant starts from the bundled (bootstrap) network and trains with
+Every variant starts from the bootstrap network (checkers-bootstrap.npz) and trains with
 ``configs/alphazero-checkers-selfplay.toml`` plus its own changes, for
 ``--iterations`` iterations without the ladder.  The changes keep a
 variant's self-play cost per iteration close to the base config's (fewer
@@ -35,7 +35,7 @@ CONFIG = ROOT / "configs" / "alphazero-checkers-selfplay.toml"
 START = ROOT / "players" / "alphazero" / "models" / "checkers-bootstrap.npz"
 
 # Base: playout cap randomization (160 / 32 simulations, a quarter full), value targets mixed 0.25 with
-# the search value, continuous training, a 4-iteration replay window, the bundled 64x4 residual network.
+# the search value, continuous training, a 4-iteration replay window, the 64x4 residual network.
 # Average search per move: 0.25 * 160 + 0.75 * 32 = 64 simulations.
 VARIANTS: dict[str, dict[str, object]] = {
     "base": {},
@@ -111,7 +111,7 @@ def main() -> int:
         argv += ["--workers", str(args.workers)]
     run(argv)
     ratings = {p["name"]: p for p in json.loads((tournament / "summary.json").read_text())["ratings"]["players"]}
-    print(f"\nAblations: {args.iterations} iterations each from the bundled network; Elo from one round-robin "
+    print(f"\nAblations: {args.iterations} iterations each from the bootstrap network; Elo from one round-robin "
           f"({args.games} games per pairing, 2-ply openings), start = 0, 95% intervals of the difference")
     print("| variant | changes | training time | Elo gain | Elo per hour |")
     print("|---|---|---|---|---|")
