@@ -19,6 +19,8 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) ->
     """Lines describing ``analysis``; ``mover`` names the side that searched (its values are for it)."""
     if not analysis:
         return ["no analysis: this player does not describe its moves"]
+    if "error" in analysis:                        # a search that could not be made (a hint that failed)
+        return [str(analysis["error"])]
     lines = []
     move = analysis.get("move") or analysis.get("chosen")
     if move is not None:

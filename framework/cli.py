@@ -19,7 +19,7 @@ from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
-from .resume import (default_save_path, game_of_record_file, game_so_far, load_unfinished, replay, resumed_players,
+from .resume import (default_save_path, game_of_record_file, load_unfinished, replay, resumed_players,
                      save_unfinished)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.command import tournament_command
@@ -224,7 +224,7 @@ def _keep_interrupted_game(game: Game, record) -> None:
     if record is None or not record.moves:
         return
     try:
-        path = save_unfinished(game, game_so_far(record), default_save_path(game))
+        path = save_unfinished(game, record)
     except (PlygroundError, OSError) as exc:
         click.echo(f"\nthe game so far could not be saved: {exc}", err=True)
         return

@@ -24,15 +24,16 @@ def game_so_far(record: GameRecord) -> GameRecord:
                       reason=f"saved before its end, after {len(record.moves)} plies", tags=dict(record.tags))
 
 
-def save_unfinished(game: Game, record: GameRecord, path: Path) -> Path:
-    """Write ``record`` (the game so far) to ``path`` atomically, replacing what it held; returns the path.
+def save_unfinished(game: Game, record: GameRecord, path: Path | None = None) -> Path:
+    """Write the game being played (``record``, as the match runner keeps it) unfinished, result ``*``, to
+    ``path`` (default :func:`default_save_path`) atomically, replacing what it held; returns the path.
 
     The file holds just this game, so ``--resume`` finds it whatever was saved before.
     """
-    path = Path(path).expanduser()
+    path = Path(path or default_save_path(game)).expanduser()
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give a file name such as {path / ('game' + game.record_suffix)}")
-    write_records(game, [record], path)
+    write_records(game, [game_so_far(record)], path)
     return path
 
 

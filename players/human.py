@@ -4,7 +4,7 @@ from __future__ import annotations
 from plyground.errors import PlygroundError, UsageError
 from plyground.hookspecs import hookimpl
 from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_move
-from plyground.options import Option
+from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Command, Player
 
 #: Seconds beyond ``hint_seconds`` a hint may take before it is given up (the first includes loading).
@@ -22,7 +22,7 @@ class HumanPlayer(Player):
     )
 
     def __init__(self, game, **options) -> None:
-        super().__init__(game, **options)
+        super().__init__(game, **resolve_options(self.options, options, f"player {self.name}"))
         self._hinter: Player | None = None
 
     def choose_move(self, state, budget):
@@ -42,7 +42,7 @@ class HumanPlayer(Player):
         side = self.game.side_names[state.current_player()]
         try:
             hinter = self._hint_player()
-            seconds = self.config.get("hint_seconds", 2.0)
+            seconds = self.config["hint_seconds"]
             ask_for_move(hinter, state.clone(), Budget(seconds=seconds), seconds + HINT_GRACE,
                          self.renderer.interruption)
         except (PlygroundError, MoveOverstepped, PlayerFailed) as exc:
@@ -55,7 +55,7 @@ class HumanPlayer(Player):
         if self._hinter is None:
             from plyground.registry import get_registry   # the registry loads plugins: only when asked
             registry = get_registry()
-            spec = self.config.get("hint") or registry.default_opponent(self.game)
+            spec = self.config["hint"] or registry.default_opponent(self.game)
             self._hinter = registry.make_player(spec, self.game)
         return self._hinter
 

@@ -10,7 +10,7 @@ from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
 from . import features
-from .generic import pv_text
+from .generic import pv_text, stopped_result
 
 #: Nodes per second assumed before a search has measured its own speed (a low guess:
 #: it only sets the node limit that stops an iteration at the deadline).
@@ -116,8 +116,7 @@ class CompiledEngine:
                     "pv": pv_text(state, pv)}
             if abs(value) > c.MATE_BOUND:
                 break
-        if best is None:        # stopped during the first iteration: the move is not wanted
-            best = {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
+        best = best or stopped_result(state)
         best["nodes"] = total
         best["seldepth"] = seldepth
         return best

@@ -34,6 +34,11 @@ def zero_evaluation(state: State) -> float:
     return 0.0
 
 
+def stopped_result(state: State) -> dict:
+    """What an engine stopped during its first iteration answers: the move is not wanted, any legal one does."""
+    return {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
+
+
 def pv_text(state: State, pv: list) -> list[str]:
     """The principal variation as move text (as far as it is legal from ``state``)."""
     s = state.clone()

@@ -14,7 +14,7 @@ from plyground.options import Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
-from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, zero_evaluation
+from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
 
 
 class AlphaBetaPlayer(Player):
@@ -156,8 +156,7 @@ class GenericEngine:
                 break
             if node_limit is not None and total >= node_limit:
                 break
-        if best is None:        # stopped during the first iteration: the move is not wanted
-            best = {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
+        best = best or stopped_result(state)
         best["nodes"] = total
         return best
 

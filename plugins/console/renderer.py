@@ -116,9 +116,8 @@ class ConsoleRenderer(Renderer):
             self._print("no analysis yet: it comes with a bot's move or a hint")
             return
         title, analysis, mover = self.analysis
-        lines = [analysis["error"]] if analysis and "error" in analysis else analysis_lines(analysis, mover)
         self._print(f"{title}:")
-        for line in lines:
+        for line in analysis_lines(analysis, mover):
             self._print(f"  {line}")
 
     def ask_move(self, state: State):
@@ -210,7 +209,7 @@ class ConsoleRenderer(Renderer):
             return
         path = Path(name) if name else default_save_path(self.game)
         try:
-            path = save_unfinished(self.game, game_so_far(self.record), path)
+            path = save_unfinished(self.game, self.record, path)
         except OSError as exc:
             self._print(f"cannot save to {path}: {exc.strerror or exc}")
         except PlygroundError as exc:

@@ -12,7 +12,7 @@ from plyground.analysis import analysis_lines
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
-from plyground.resume import default_save_path, game_so_far, save_unfinished
+from plyground.resume import save_unfinished
 
 from . import theme
 from .session import GameLink
@@ -114,11 +114,7 @@ class GameScreen:
         self.thinking = (player, time.monotonic())
 
     def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
-        if analysis and "error" in analysis:
-            lines = [analysis["error"]]
-        else:
-            lines = analysis_lines(analysis, mover)
-        self.analysis = (title, lines)
+        self.analysis = (title, analysis_lines(analysis, mover))
         if title.startswith("hint"):
             self.hinting = False
             self.show_analysis = True          # a hint asked for is a hint shown
@@ -218,9 +214,9 @@ class GameScreen:
         """Save the game so far (result ``*``); ``plyground play --resume FILE`` plays it on."""
         if self.live_record is None:
             return
-        path = default_save_path(self.game, self.app.config.get("save_dir"))
+        path = self.app.saved_game_path(self.game)
         try:
-            path = save_unfinished(self.game, game_so_far(self.live_record), path)
+            path = save_unfinished(self.game, self.live_record, path)
         except (OSError, PlygroundError) as exc:
             self.set_message(f"Could not save to {path}: {getattr(exc, 'strerror', None) or exc}", "error")
         else:

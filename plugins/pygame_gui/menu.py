@@ -10,7 +10,7 @@ import pygame
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord
-from plyground.resume import default_save_path, load_unfinished
+from plyground.resume import load_unfinished
 
 from . import theme
 from .views import has_view
@@ -316,7 +316,7 @@ class MenuScreen:
         game = self.default_game()
         if game is None:
             return None
-        path = default_save_path(game, Path(self.app.config.get("save_dir") or ".").expanduser())
+        path = self.app.saved_game_path(game)
         try:
             stamp = (str(path), path.stat().st_mtime_ns)
         except OSError:

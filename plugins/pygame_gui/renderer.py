@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Player, Renderer, State
-from plyground.resume import game_so_far
+from plyground.resume import default_save_path, game_so_far
 
 from .views import has_view, view_for
 
@@ -158,6 +158,10 @@ class PygameRenderer(Renderer):
                                       from_menu=from_menu)
         self.screen = self.game_screen
         self.session.start()
+
+    def saved_game_path(self, game: Game) -> Path:
+        """Where this window saves (and its menu looks for) an unfinished game of ``game``: ``save_dir``."""
+        return default_save_path(game, Path(self.config.get("save_dir") or ".").expanduser())
 
     def game_left(self, screen) -> None:
         """The Menu / Close button of a game screen."""

@@ -40,3 +40,8 @@ def test_word_scores_read_as_sentences():
         "no win or loss within the search"
     assert analysis_lines({"move": "Qh5", "score": "win in 3 plies"}, "White")[1] == "win in 3 plies for White"
     assert analysis_lines({"move": "Nf3", "score": "+0.26"}, "White")[1] == "evaluation +0.26 for White"
+
+
+def test_a_search_that_could_not_be_made_says_why():
+    assert analysis_lines({"error": "no hint: Stockfish is not installed"}, "White") == \
+        ["no hint: Stockfish is not installed"]
