@@ -132,10 +132,6 @@ def _default_game() -> str:
     return "checkers" if "checkers" in names else "tictactoe"
 
 
-def _strongest_bot(game: Game) -> str:
-    return get_registry().default_opponent(game)
-
-
 def _load_start(game: Game, fen: str | None):
     if fen is None:
         return None
@@ -267,10 +263,10 @@ def _seat(game: Game, black, white, first, second) -> list[str | None]:
 def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str, str]:
     """One side named: the other is you if a bot was named, else a bot."""
     if first is None and second is None:
-        return "human", _strongest_bot(game)
+        return "human", get_registry().default_opponent(game)
     if first is None or second is None:
         given = first or second
-        other = _strongest_bot(game) if Spec.parse(given).name == "human" else "human"
+        other = get_registry().default_opponent(game) if Spec.parse(given).name == "human" else "human"
         return (given, other) if first else (other, given)
     return first, second
 

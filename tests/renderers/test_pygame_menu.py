@@ -21,13 +21,13 @@ SMALL = {"width": 800, "height": 600}
 
 
 def test_the_menu_offers_the_same_opponent_as_the_console_with_its_options(make_renderer, registry):
-    from plyground.cli import _strongest_bot
+    from plyground.cli import _fill_sides
     renderer, d, menu = open_menu(make_renderer, registry)
     for name in menu.games:
         choose(d, menu.game_choice, name)
         game = menu.default_game()
         default = Spec.parse(registry.default_opponent(game))
-        assert _strongest_bot(game) == str(default)                   # the console's choice, from one place
+        assert _fill_sides(game, None, None) == ("human", str(default))   # the console's choice, from one place
         assert menu.sides[0].player == "human" and menu.sides[1].spec() == default   # options in the fields
         editor = menu.sides[1].editor
         for option, value in default.options.items():
