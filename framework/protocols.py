@@ -465,6 +465,19 @@ class Renderer(Plugin):
 
 # ------------------------------------------------------------------ networks
 
+#: Where and how a loaded network computes: ``Network.load(path, device=..., precision=...)`` for the network
+#: plugins that offer it (the autograd networks; docs/autograd.md "Devices"), and the same options on the
+#: players and trainers that pass them on.  Never saved in a model file: a network trained on a GPU plays on
+#: the CPU.
+NETWORK_RUNTIME_OPTIONS: tuple[Option, ...] = (
+    Option("device", str, "cpu", "where the network computes: cpu, cuda (GPU 0), cuda:N (GPU N) or cpu-portable "
+           "(the GPU code path on the CPU, for tests); a GPU needs pip install 'plyground[gpu]'"),
+    Option("precision", str, "float32", "floating type of inference (predict); float16 halves a GPU's memory "
+           "traffic, for devices cuda and cpu-portable only; training is always float32",
+           choices=("float32", "float16")),
+)
+
+
 class Network(Plugin):
     """A trainable function from observations to (policy logits, values).
 

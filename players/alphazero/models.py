@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import ModelFileError, PlygroundError, UsageError
-from plyground.options import Option, Spec
-from plyground.protocols import Game, Network
+from plyground.options import Spec
+from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Game, Network
 
 MODEL_KIND = "alphazero-model"
 BUNDLED = Path(__file__).resolve().parent / "models"
@@ -91,14 +91,6 @@ def resolve_model_path(model: Path | None, game: Game) -> Path:
     return path
 
 
-#: How a loaded network computes: ``Network.load``'s keywords for the plugins that offer them (the autograd
-#: networks; docs/autograd.md "Devices"), as the player's and the trainer's options.
-NETWORK_RUNTIME_OPTIONS = (
-    Option("device", str, "cpu", "where the network computes: cpu, cuda (GPU 0), cuda:N (GPU N) or cpu-portable "
-           "(the GPU code path on the CPU, for tests); a GPU needs pip install 'plyground[gpu]'"),
-    Option("precision", str, "float32", "the network's inference precision; float16 is for a GPU",
-           choices=("float32", "float16")),
-)
 RUNTIME_DEFAULTS = {option.name: option.default for option in NETWORK_RUNTIME_OPTIONS}
 
 

@@ -8,9 +8,9 @@ import numpy as np
 
 from plyground.errors import ModelFileError, OptionError, PlygroundError
 from plyground.options import Option, Spec, resolve_options
-from plyground.protocols import Network
+from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Network
 
-from .backend import VALID_DEVICES, Device, DeviceError, get_device, is_array, to_numpy
+from .backend import Device, DeviceError, get_device, is_array, to_numpy
 from .inference import compile_inference
 from .losses import alphazero_loss
 from .memory import NotEnoughMemoryError, check_fits_in_memory, keep_freed_memory
@@ -38,13 +38,7 @@ TRAINING_OPTIONS: tuple[Option, ...] = (
 
 #: Where and how the network computes: not part of the model, so never saved in its file (a network trained on
 #: a GPU plays on the CPU); ``load`` takes them anew.
-RUNTIME_OPTIONS: tuple[Option, ...] = (
-    Option("device", str, "cpu", f"where the network computes: {VALID_DEVICES}; cuda needs "
-           f"pip install 'plyground[gpu]'"),
-    Option("precision", str, "float32", "floating type of inference (predict); float16 halves a GPU's memory "
-           "traffic, for devices cuda and cpu-portable only; training is always float32",
-           choices=("float32", "float16")),
-)
+RUNTIME_OPTIONS = NETWORK_RUNTIME_OPTIONS
 RUNTIME_NAMES = tuple(option.name for option in RUNTIME_OPTIONS)
 _RUNTIME_DEFAULTS = {option.name: option.default for option in RUNTIME_OPTIONS}
 
