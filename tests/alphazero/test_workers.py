@@ -23,6 +23,7 @@ from plyground.players.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
 
 from plugin_helpers import registered
+from processes import HAS_PROC, running, wait_until
 
 TINY = {"network": "mlp:hidden=8,layers=1", "iterations": 1, "selfplay_games": 6, "simulations": 12,
         "comparison_games": 4, "evaluation_games": 2, "epochs": 1, "batch_size": 8, "save_every": 2,
@@ -167,29 +168,15 @@ class Trainer:
             raise
 
 
-def alive(pid):
-    """Running (a zombie waiting for a parent that does not reap it counts as gone)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
-
-
 def gone(pids, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not any(alive(p) for p in pids):
-            return True
-        time.sleep(0.05)
-    return False
+    return wait_until(lambda: not any(running(p) for p in pids), timeout, interval=0.05)
 
 
 def replay_files(run_dir):
     return {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in (run_dir / "replay").rglob("*.npz")}
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="checks processes through /proc (Linux)")
+@pytest.mark.skipif(not HAS_PROC, reason="checks processes through /proc (Linux)")
 def test_ctrl_c_and_kill_stop_the_workers_and_the_run_resumes(tmp_path):
     run_dir = tmp_path / "run"
     first = Trainer(run_dir, tmp_path / "first.log")
@@ -217,7 +204,7 @@ def test_ctrl_c_and_kill_stop_the_workers_and_the_run_resumes(tmp_path):
     assert rounds == list(range(1, 41))
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="checks processes through /proc (Linux)")
+@pytest.mark.skipif(not HAS_PROC, reason="checks processes through /proc (Linux)")
 def test_a_worker_that_dies_is_named_with_its_games(tmp_path):
     run = Trainer(tmp_path / "run", tmp_path / "run.log")
     run.wait_for(lambda: run.worker_pids() and replay_files(tmp_path / "run"))

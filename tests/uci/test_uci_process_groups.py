@@ -22,9 +22,9 @@ from plyground.match import play_game
 from plyground.players.random_player import RandomPlayer
 from plyground.players.uci import EngineError, UciPlayer
 from plyground.protocols import Budget
-from uci_helpers import group_members, process_gone, read_pid, running, wait_until
+from processes import HAS_PROC, group_members, process_gone, read_pid, running, wait_until
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+pytestmark = pytest.mark.skipif(not HAS_PROC,
                                 reason="these tests look for surviving processes in /proc (Linux)")
 
 SF = dict(threads=1, hash=16)
