@@ -23,7 +23,7 @@ from plyground.players.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
 
 from plugin_helpers import registered
-from processes import HAS_PROC, running, wait_until
+from process_table import HAS_PROC, ctrl_c_as_at_a_terminal, running, wait_until
 
 TINY = {"network": "mlp:hidden=8,layers=1", "iterations": 1, "selfplay_games": 6, "simulations": 12,
         "comparison_games": 4, "evaluation_games": 2, "epochs": 1, "batch_size": 8, "save_every": 2,
@@ -128,7 +128,8 @@ def test_a_group_of_games_is_played_as_if_alone(tmp_path):
 def command(run_dir, *extra):
     args = [sys.executable, "-m", "plyground", "train", "alphazero", "--game", "tictactoe", "--run", str(run_dir),
             "--workers", "2"]
-    options = {**TINY, "selfplay_games": 40, "simulations": 64, "parallel_games": 2, "comparison_games": 2,
+    # enough simulations that the 40 games take seconds, not the blink that would end the run before Ctrl-C
+    options = {**TINY, "selfplay_games": 40, "simulations": 400, "parallel_games": 2, "comparison_games": 2,
                "evaluation_games": 0}
     for key, value in options.items():
         args += ["--set", f"{key}={value}"]
@@ -141,7 +142,8 @@ class Trainer:
     def __init__(self, run_dir, log):
         self.log = log
         self.process = subprocess.Popen(command(run_dir), stdout=subprocess.DEVNULL, stderr=open(log, "w"),
-                                        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+                                        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+                                        preexec_fn=ctrl_c_as_at_a_terminal)
 
     def wait_for(self, condition, timeout=60.0):
         deadline = time.monotonic() + timeout

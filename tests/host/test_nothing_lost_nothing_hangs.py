@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from plugin_venv import environment, external, pip_install, plyground
+from process_table import ctrl_c_as_at_a_terminal
 from processes import in_namespace, one_error_line, run_plyground
 from plyground.games.checkers.game import CheckersGame
 from plyground.games.chess.game import ChessGame
@@ -30,7 +31,8 @@ def test_ctrl_c_during_match_save_keeps_every_finished_game(tmp_path, workers):
     process = subprocess.Popen([sys.executable, "-m", "plyground", "match", "--game", "checkers",
                                 "--black", "mcts:simulations=300", "--white", "random", "-n", "400",
                                 "--workers", str(workers), "--save", str(save), "--quiet"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(),
+                               preexec_fn=ctrl_c_as_at_a_terminal)
     game = CheckersGame()
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and process.poll() is None:

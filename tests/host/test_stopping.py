@@ -12,6 +12,7 @@ from plyground.match import Interrupted, ask_for_move, play_game
 from plyground.protocols import Budget, Command, Player, Renderer
 from plyground.registry import get_registry
 from plyground.stopping import STOP_WITHIN
+from process_table import ctrl_c_as_at_a_terminal
 
 #: Bots given budgets they would need minutes (or forever) to use up.
 ENDLESS = [
@@ -119,7 +120,7 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
          "--black", "alphabeta:eval=learned,depth=40", "--white", "alphabeta:eval=learned,depth=40",
          "--move-limit", "3600"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
-        cwd=tmp_path)
+        cwd=tmp_path, preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         seen = ""
         deadline = time.monotonic() + 120
@@ -146,7 +147,8 @@ def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
          "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=tmp_path)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=tmp_path,
+        preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         proc.stdin.write("9-13\n")
         proc.stdin.flush()

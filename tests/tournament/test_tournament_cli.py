@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from process_table import ctrl_c_as_at_a_terminal
 
 HERE = Path(__file__).resolve().parent
 
@@ -106,10 +107,9 @@ def _stored_lines(out_dir):
 
 def _start_and_kill(out_dir, workers, at_least, sig):
     """Start the tournament in its own session, wait for ``at_least`` stored games, then signal the session."""
-    # Python ignores Ctrl-C if it starts with SIGINT ignored (as under `cmd &`): give the run the default.
     proc = subprocess.Popen(_command(out_dir, workers), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=ctrl_c_as_at_a_terminal)
     deadline = time.monotonic() + 120
     try:
         while len(_stored_lines(out_dir)) < at_least:

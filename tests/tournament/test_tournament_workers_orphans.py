@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from processes import HAS_PROC, children_of, command_line, running, wait_until
+from process_table import HAS_PROC, children_of, command_line, running, wait_until
 
 
 @pytest.mark.skipif(not HAS_PROC, reason="looks for the worker processes in /proc (Linux)")

@@ -18,7 +18,7 @@ from plyground.players.random_player import RandomPlayer
 from plyground.players.uci import EngineError, StockfishPlayer, UciEngine, UciPlayer, find_engine
 from plyground.players.uci.engine import parse_info, parse_option_line
 from plyground.protocols import Budget, Player
-from processes import process_gone
+from process_table import process_gone
 
 SF = dict(depth=1, skill=0, threads=1, hash=16)
 

@@ -22,7 +22,7 @@ from plyground.match import play_game
 from plyground.players.random_player import RandomPlayer
 from plyground.players.uci import EngineError, UciPlayer
 from plyground.protocols import Budget
-from processes import HAS_PROC, group_members, process_gone, read_pid, running, wait_until
+from process_table import HAS_PROC, group_members, process_gone, read_pid, running, wait_until
 
 pytestmark = pytest.mark.skipif(not HAS_PROC,
                                 reason="these tests look for surviving processes in /proc (Linux)")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -78,3 +79,12 @@ def read_pid(path, timeout: float = 10.0) -> int:
     """The pid a wrapper or a fake engine wrote to ``path``."""
     assert wait_until(lambda: path.exists() and path.read_text().strip(), timeout), f"no pid in {path}"
     return int(path.read_text())
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """``preexec_fn`` for a child the test will send SIGINT: the default disposition, as at a terminal.
+
+    A shell that starts the tests in the background hands its children SIGINT
+    ignored, and Python then never installs its KeyboardInterrupt handler.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
