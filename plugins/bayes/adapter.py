@@ -16,7 +16,7 @@ A new game needs one class:
   the feature's weight), seen from ``mover``, the player who made the move,
   for the BoardVal model;
 * ``move_type(state, move)``: an index into ``move_type_names``, for reports;
-* ``read_games(path)``: the expert games of a record file;
+* ``read_games(path, progress)``: the expert games of a record file;
 * ``describe_key`` / ``describe_feature``: words for an id (explanations,
   reports); ``heatmaps(feature_set)``: which feature ids to draw on which
   board squares (optional).
@@ -160,7 +160,9 @@ class BayesAdapter:
         return []
 
     # --- data -------------------------------------------------------------------
-    def read_games(self, path: Path) -> GameSet:
+    def read_games(self, path: Path, progress=None) -> GameSet:
+        """The games of a record file.  ``progress(fraction of the file read, games so far)``, when
+        given, may be called as reading goes on (the trainer prints it)."""
         raise NotImplementedError
 
     def encode_games(self, games: Sequence[GameSample], key_set: str, feature_set: str | None) -> Encoded:

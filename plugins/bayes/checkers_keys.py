@@ -312,8 +312,9 @@ class CheckersAdapter(SquareMoveAdapter):
         return maps
 
     # --- data -------------------------------------------------------------------
-    def read_games(self, path: Path) -> GameSet:
-        """The games of a PDN file; unreadable or illegal games are skipped and their errors kept."""
+    def read_games(self, path: Path, progress=None) -> GameSet:
+        """The games of a PDN file; unreadable or illegal games are skipped and their errors kept
+        (a few seconds for the ACF archive: no progress reported)."""
         from plyground.games.checkers.pdn import read_pdn
         reader = read_pdn(Path(path), strict=False)
         games = [GameSample(g.start_state(), list(g.codes), f"game {g.number}") for g in reader]

@@ -17,7 +17,17 @@ key set     ids      key
 ``type``    57,344   from x to x move type (the thesis's "Move-Type")
 ``fromto``  4,096    from x to
 ``kind``    84       piece type x move type (no squares)
+``hybrid-tactical``
+            2,752,512 hybrid x landing square attacked x defended x gives check (default)
 =========== ======== =============================================================
+
+The thesis's key sets describe a move by where it goes, never by what
+happens there: a knight going to a square the opponent's pawn attacks has
+the key of the same knight move to a safe square.  ``hybrid-tactical`` adds
+the three facts that separate most expert moves from the rest (found on a
+validation split of the masters' games, docs/bayes.md): is the landing
+square attacked by the opponent after the move, is it defended, does the
+move give check.
 
 Piece types: pawn, knight, bishop, rook, queen, king.  Move types (the
 thesis's list): quiet, double-push, castle-kingside, castle-queenside,
@@ -28,8 +38,16 @@ Board features (BoardVal model) of the position after the move, from the
 mover's view: ``pp`` piece-on-square, owner (mover, opponent) x piece type x
 square (ids 0-767); ``ms`` the legal-move set: every move the opponent can
 then play, as a hybrid key in the opponent's own frame (ids 768 + key);
-``hybrid`` both.  The id space is the same for every feature set, so a
-feature has one id whichever set uses it.
+``hybrid`` both.  The id space is the same for these three, so a feature
+has one id whichever of them uses it.
+
+Feature sets built by the compiled kernel (``chess_kernels``, its own id
+layout): ``tactical`` (default) the board after the move -- pieces on
+squares, each piece the other side now attacks with whether it is defended
+(hanging pieces), and check; ``move-tactical`` what the move does -- its
+hybrid key, where it lands (attacked, defended), what it leaves (attacked,
+by a cheaper piece), what it takes, check, recapture; ``combined`` both,
+the Urgency model's move keys and the BoardVal model's board in one sum.
 """
 from __future__ import annotations
 
@@ -55,14 +73,21 @@ KEY_SETS = {
     "type": f"from x to x move type ({64 * 64 * N_TYPES:,} keys)",
     "fromto": "from x to (4,096 keys)",
     "kind": f"piece type x move type, no squares ({6 * N_TYPES} keys)",
+    "hybrid-tactical": "from x to x piece type x move type x landing square attacked x defended x gives check "
+                       "(2,752,512 keys)",
 }
 _KEY_SPACE = {"hybrid": HYBRID_SPACE, "piece": 64 * 64 * 6, "type": 64 * 64 * N_TYPES, "fromto": 64 * 64,
-              "kind": 6 * N_TYPES}
+              "kind": 6 * N_TYPES, "hybrid-tactical": HYBRID_SPACE * 8}
 FEATURE_SETS = {
     "hybrid": "piece-on-square and the opponent's legal-move set after the move",
     "pp": "piece-on-square: mover/opponent x piece type x square (768 features)",
     "ms": f"the opponent's legal moves after the move, as hybrid keys ({HYBRID_SPACE:,} features)",
+    "tactical": "the board after the move: pieces on squares, attacked pieces (defended or not), check",
+    "move-tactical": "what the move does: hybrid key, landing and leaving square safety, capture, check, recapture",
+    "combined": "move-tactical and tactical together (the move keys and the board in one sum)",
 }
+#: Feature sets the compiled kernel builds: (move features, board features).
+KERNEL_FEATURE_SETS = {"tactical": (False, True), "move-tactical": (True, False), "combined": (True, True)}
 PP_SIZE = 2 * 6 * 64
 FEATURE_SPACE = PP_SIZE + HYBRID_SPACE
 
@@ -131,17 +156,24 @@ class ChessAdapter(SquareMoveAdapter):
     version = "chess-1"
     key_sets = KEY_SETS
     feature_sets = FEATURE_SETS
-    default_key_set = "hybrid"
-    default_feature_set = "hybrid"
+    default_key_set = "hybrid-tactical"
+    default_feature_set = "tactical"
     move_type_names = MOVE_TYPES
     piece_kinds = PIECES
     key_space_sizes = _KEY_SPACE
     feature_space_size = FEATURE_SPACE
 
+    def feature_space(self, feature_set: str) -> int:
+        if self.check_feature_set(feature_set) in KERNEL_FEATURE_SETS:
+            return _kernels().SPACE
+        return FEATURE_SPACE
+
     # --- per position -----------------------------------------------------------
     def move_keys(self, state, moves, key_set):
         key_set = self.check_key_set(key_set)
         board = _board_of(state)
+        if key_set == "hybrid-tactical":
+            return [int(k) for k in _kernel_candidates(board, moves, False, False)[3]]
         return [key_of(board, m, key_set)[0] for m in moves]
 
     def move_type(self, state, move) -> int:
@@ -153,6 +185,9 @@ class ChessAdapter(SquareMoveAdapter):
     def candidate_features(self, state, moves, feature_set):
         feature_set = self.check_feature_set(feature_set)
         board = _board_of(state)
+        if feature_set in KERNEL_FEATURE_SETS:
+            start, ids, _, _ = _kernel_candidates(board, moves, *KERNEL_FEATURE_SETS[feature_set])
+            return [ids[start[c]:start[c + 1]].tolist() for c in range(len(moves))]
         white = board.turn == chess.WHITE
         out = []
         for move in moves:
@@ -172,13 +207,31 @@ class ChessAdapter(SquareMoveAdapter):
         return move_type in (4, 5) or move_type >= 10
 
     def describe_key(self, key_set: str, key: int) -> str:
-        if self.check_key_set(key_set) != "kind":
-            return super().describe_key(key_set, key)
-        key = int(key)
-        return f"{PIECES[key % 6]} ({MOVE_TYPES[key // 6]})"
+        key_set, key = self.check_key_set(key_set), int(key)
+        if key_set == "kind":
+            return f"{PIECES[key % 6]} ({MOVE_TYPES[key // 6]})"
+        if key_set == "hybrid-tactical":
+            facts = ("lands attacked" if key & 4 else "lands unattacked",
+                     "defended" if key & 2 else "undefended") + (("check",) if key & 1 else ())
+            return f"{super().describe_key('hybrid', key >> 3)}, {', '.join(facts)}"
+        return super().describe_key(key_set, key)
+
+    def describe_feature(self, feature_set: str, feature: int) -> str:
+        if self.check_feature_set(feature_set) in KERNEL_FEATURE_SETS:
+            return _kernels().describe(feature)
+        return super().describe_feature(feature_set, feature)
+
+    def heatmaps(self, feature_set: str):
+        if self.check_feature_set(feature_set) not in KERNEL_FEATURE_SETS:
+            return super().heatmaps(feature_set)
+        if feature_set == "move-tactical":
+            return []
+        first = _kernels().LAYOUT["pp"][0]
+        return [(name, size, [(first + f, row, col) for f, row, col in cells])
+                for name, size, cells in super().heatmaps("pp")]
 
     # --- data -------------------------------------------------------------------
-    def read_games(self, path: Path) -> GameSet:
+    def read_games(self, path: Path, progress=None) -> GameSet:
         """The games of a PGN file; unreadable or illegal games are skipped and their errors kept.
 
         Replayed with the claimable draws off (recorded games may go on past an
@@ -188,9 +241,11 @@ class ChessAdapter(SquareMoveAdapter):
         from plyground.games.chess.game import ChessGame
         from plyground.games.chess.pgn import read_pgn
         game = ChessGame(repetitions=0, no_progress_plies=0)
-        reader = read_pgn(Path(path), strict=False)
+        reader = read_pgn(Path(path), strict=False, san=False)
         games, errors = [], []
         for g in reader:
+            if progress is not None:
+                progress(reader.fraction_read, len(games))
             try:
                 start = game.new_state(g.fen)
             except PositionError as exc:
@@ -200,10 +255,13 @@ class ChessAdapter(SquareMoveAdapter):
         return GameSet(games, [str(e) for e in reader.errors] + errors, str(path))
 
     def encode_games(self, games: Sequence[GameSample], key_set: str, feature_set: str | None) -> Encoded:
-        """As the base class, on one python-chess board per game (push/pop instead of state clones)."""
+        """As the base class, on one python-chess board per game (push/pop instead of state clones);
+        the kernel's key and feature sets (and ``hybrid``) in compiled code."""
         key_set = self.check_key_set(key_set)
         if feature_set is not None:
             feature_set = self.check_feature_set(feature_set)
+        if key_set in ("hybrid", "hybrid-tactical") and (feature_set is None or feature_set in KERNEL_FEATURE_SETS):
+            return _encode_with_kernel(games, key_set, feature_set)
         pos_start, key, mtype, feat_start, feat_id = [0], [], [], [0], []
         game_idx, plies, n_legal = [], [], []
         bad = 0
@@ -235,3 +293,64 @@ class ChessAdapter(SquareMoveAdapter):
         return Encoded(np.array(pos_start, i64), np.array(key, i64), np.array(mtype, np.int8),
                        np.array(feat_start, i64), np.array(feat_id, i64), np.array(game_idx, np.int32),
                        np.array(plies, np.int32), np.array(n_legal, np.int32), bad)
+
+
+def _kernels():
+    from . import chess_kernels      # imported here: it builds on this module's constants
+    return chess_kernels
+
+
+def _kernel_candidates(board: chess.Board, moves, want_move: bool, want_board: bool):
+    """(feat_start, feat_id, move_type, hybrid-tactical key) of ``moves`` on ``board``, by the kernel."""
+    batch = _kernels().Batch()
+    batch.add(board, moves)
+    return batch.features(want_move, want_board)
+
+
+#: Positions per kernel call: bounds the scratch memory (about 2,000 positions x 31 moves x 72 ids).
+_KERNEL_POSITIONS = 2000
+
+
+def _encode_with_kernel(games: Sequence[GameSample], key_set: str, feature_set: str | None) -> Encoded:
+    want_move, want_board = KERNEL_FEATURE_SETS[feature_set] if feature_set else (False, False)
+    parts, n_legal, game_idx, plies = [], [], [], []
+    bad = 0
+    batch = _kernels().Batch()
+
+    def flush():
+        nonlocal batch
+        if len(batch):
+            parts.append((np.array(batch.cand_start, np.int64), *batch.features(want_move, want_board)))
+            batch = _kernels().Batch()
+
+    for g, sample in enumerate(games):
+        board = sample.start.board.copy()
+        for ply, move in enumerate(sample.moves):
+            legal = list(board.generate_legal_moves())
+            if move not in legal:
+                bad += 1
+                break
+            legal.remove(move)
+            legal.insert(0, move)
+            batch.add(board, legal)
+            n_legal.append(len(legal))
+            game_idx.append(g)
+            plies.append(ply)
+            board.push(move)
+        if len(batch) >= _KERNEL_POSITIONS:
+            flush()
+    flush()
+    pos_start, feat_start, feat_id, mtype, key = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], [], [], []
+    n_cand = n_ids = 0
+    for starts, fstart, fids, types, keys in parts:
+        pos_start.append(starts[1:] + n_cand)
+        feat_start.append(fstart[1:] + n_ids)
+        feat_id.append(fids)
+        mtype.append(types)
+        key.append(keys if key_set == "hybrid-tactical" else keys >> 3)
+        n_cand += len(types)
+        n_ids += len(fids)
+    cat = lambda arrays, dtype: np.concatenate(arrays).astype(dtype) if arrays else np.zeros(0, dtype)  # noqa: E731
+    return Encoded(np.concatenate(pos_start), cat(key, np.int64), cat(mtype, np.int8), np.concatenate(feat_start),
+                   cat(feat_id, np.int64), np.array(game_idx, np.int32), np.array(plies, np.int32),
+                   np.array(n_legal, np.int32), bad)

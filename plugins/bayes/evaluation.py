@@ -107,3 +107,20 @@ def summarize(ranks: np.ndarray, data: EvalSet, move_type_names, kmax: int = KMA
             "mean_legal_moves": float(n.mean()) if len(n) else 0.0,
             "topk": model, "random_topk": rand, "per_ply": per_ply, "per_ply_band": per_ply_band,
             "per_move_type": per_type}
+
+
+def evaluate_streamed(kind, model, games, encode, chunk: int, n_ids: int, move_type_names) -> dict:
+    """:func:`summarize` over every position of ``games``, encoded ``chunk`` games at a time: only the
+    per-position ranks are kept, so a large held-out set never sits in memory as rows."""
+    means = model.means()
+    ranks, ply, n_legal, types = [], [], [], []
+    for i in range(0, len(games), chunk):
+        part = EvalSet.from_encoded(kind, encode(games[i:i + chunk]), n_ids)
+        ranks.append(part.ranks(means))
+        ply.append(part.ply)
+        n_legal.append(part.n_legal)
+        types.append(part.expert_type)
+    empty = np.zeros(0, np.int64)
+    cat = lambda xs: np.concatenate(xs) if xs else empty  # noqa: E731
+    light = EvalSet(empty, empty, empty, np.zeros(0), cat(ply), cat(n_legal), cat(types))
+    return summarize(cat(ranks), light, move_type_names)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import Option, resolve_options
 from plyground.protocols import Game, Trainer
@@ -34,6 +35,8 @@ MODEL_KINDS = {"urgency": urgency, "boardval": boardval}
 #: Options that change the model; a run directory resumes only with the same values.
 _MODEL_OPTIONS = ("model", "key_set", "feature_set", "beta", "prior_variance", "threshold", "max_sweeps",
                   "shared_features", "test_split", "train_games", "seed")
+#: Options naming files, compared by file name when a run resumes (the folder may have moved).
+_FILE_OPTIONS = ("games", "test_games")
 
 
 class BayesTrainer(Trainer):
@@ -59,6 +62,11 @@ class BayesTrainer(Trainer):
                                                  "(exact) or keep them (the thesis's graph)",
                choices=boardval.SHARED_FEATURES),
         Option("test_split", float, 0.1, "fraction of the games held out for the report", min=0.0, max=0.9),
+        Option("test_games", Path, None, "record file of games to report on instead of a split of 'games' "
+                                         "(all of 'games' is then learned from); no training on them",
+               optional=True),
+        Option("curve_games", int, 1000, "held-out games the accuracy-against-training-size curve is "
+                                         "measured on (the final report uses all of them)", min=1),
         Option("train_games", int, None, "learn from at most this many games", min=1, optional=True),
         Option("seed", int, 0, "shuffles the games (the split and the training order)"),
         Option("chunk_games", int, 500, "games encoded at a time (memory vs overhead)", min=1),
@@ -103,8 +111,10 @@ class BayesTrainer(Trainer):
         out = {name: self.config[name] for name in _MODEL_OPTIONS}
         out.update(key_set=self.id_set if self.config["model"] == "urgency" else None,
                    feature_set=self.id_set if self.config["model"] == "boardval" else None,
-                   beta=self.beta, games=str(self.config["games"]) if self.config["games"] else None,
-                   game=self.game.name, adapter_version=self.adapter.version)
+                   beta=self.beta, game=self.game.name, adapter_version=self.adapter.version,
+                   **{name: str(self.config[name]) if self.config[name] else None for name in _FILE_OPTIONS})
+        if self.config["test_games"]:
+            out["test_split"] = None
         if self.config["model"] == "urgency":
             out["shared_features"] = None
         return out
@@ -125,9 +135,10 @@ class BayesTrainer(Trainer):
             return
         mine, theirs = self.fingerprint(), stored.get("fingerprint", {})
         diffs = [f"{k}={theirs.get(k)!r} (now {mine.get(k)!r})" for k in mine
-                 if k != "games" and theirs.get(k) != mine.get(k)]
-        if theirs.get("games") and mine.get("games") and Path(theirs["games"]).name != Path(mine["games"]).name:
-            diffs.append(f"games={theirs['games']!r} (now {mine['games']!r})")
+                 if k not in _FILE_OPTIONS and theirs.get(k) != mine.get(k)]
+        for k in _FILE_OPTIONS:
+            if (Path(theirs[k]).name if theirs.get(k) else None) != (Path(mine[k]).name if mine.get(k) else None):
+                diffs.append(f"{k}={theirs.get(k)!r} (now {mine.get(k)!r})")
         if diffs:
             raise UsageError(f"run directory {self.run_dir} holds a bayes run with other settings: "
                              f"{', '.join(diffs)}; use another --run directory or the same options")
@@ -139,43 +150,60 @@ class BayesTrainer(Trainer):
             raise UsageError("trainer bayes needs option 'games': a record file of expert games, e.g. "
                              "--set games=../shared/data/acf.pdn")
         games_path = Path(games_path)
-        if not games_path.is_file():
-            raise UsageError(f"games file {games_path} does not exist")
+        for name in _FILE_OPTIONS:
+            if self.config[name] is not None and not Path(self.config[name]).is_file():
+                raise UsageError(f"{name} file {self.config[name]} does not exist")
         self.run_dir.mkdir(parents=True, exist_ok=True)
         with RunLock(self.run_dir, "training run"):
             return self._train(games_path)
 
-    def _train(self, games_path: Path) -> Path:
+    def _read(self, path: Path):
+        """The games of ``path``, with a progress line every few seconds; UsageError when none has moves."""
+        self.log(f"bayes: reading {path}")
         started = time.perf_counter()
-        self.log(f"bayes: reading {games_path}")
-        game_set = self.adapter.read_games(games_path)
-        read_seconds = time.perf_counter() - started
-        n_games = len(game_set.games)
-        self.log(f"bayes: {n_games:,} games read in {read_seconds:.1f} s"
+        progress = training.Progress(self.log, 1000, "of the file", per_mille=True)
+        game_set = self.adapter.read_games(path, lambda fraction, n: progress.update(
+            int(fraction * 1000), f"{n:,} games"))
+        self.log(f"bayes: {len(game_set.games):,} games read from {path.name} in "
+                 f"{time.perf_counter() - started:.1f} s"
                  + (f", {len(game_set.errors)} unreadable skipped" if game_set.errors else ""))
         if not any(sample.moves for sample in game_set.games):
-            raise UsageError(_no_games_with_moves(games_path, game_set, self.game.name))
-        if n_games < 2:
-            raise UsageError(f"games file {games_path} holds {n_games} readable games; at least 2 are needed")
-        test_order, train_order = training.split(n_games, self.config["test_split"], self.config["seed"],
-                                                 self.config["train_games"])
-        test_games = [game_set.games[i] for i in test_order]
+            raise UsageError(_no_games_with_moves(path, game_set, self.game.name))
+        return game_set
+
+    def _train(self, games_path: Path) -> Path:
+        started = time.perf_counter()
+        game_set = self._read(games_path)
+        n_games = len(game_set.games)
+        if self.config["test_games"] is not None:
+            test_set = self._read(Path(self.config["test_games"]))
+            test_games = test_set.games
+            _, train_order = training.split(n_games, 0.0, self.config["seed"], self.config["train_games"])
+        else:
+            if n_games < 2:
+                raise UsageError(f"games file {games_path} holds {n_games} readable games; at least 2 are needed")
+            test_order, train_order = training.split(n_games, self.config["test_split"], self.config["seed"],
+                                                     self.config["train_games"])
+            test_games = [game_set.games[i] for i in test_order]
+        read_seconds = time.perf_counter() - started
         train_games = [game_set.games[i] for i in train_order]
         total = len(train_games)
 
         key_set = self.id_set if self.config["model"] == "urgency" else self.adapter.default_key_set
         feature_set = self.id_set if self.config["model"] == "boardval" else None
         chunk = self.config["chunk_games"]
+        encode = lambda games: self.adapter.encode_games(games, key_set, feature_set)  # noqa: E731
 
+        # The curve is measured often, on a subset kept in memory; the final report streams every held-out game.
         t0 = time.perf_counter()
-        parts = []
-        for i in range(0, len(test_games), chunk):
-            encoded = self.adapter.encode_games(test_games[i:i + chunk], key_set, feature_set)
-            parts.append(evaluation.EvalSet.from_encoded(self.kind, encoded, self.id_size))
+        curve_games = test_games[:self.config["curve_games"]]
+        parts = [evaluation.EvalSet.from_encoded(self.kind, encode(curve_games[i:i + chunk]), self.id_size)
+                 for i in range(0, len(curve_games), chunk)]
         held_out = evaluation.EvalSet.concat(parts) if parts else None
         if held_out is not None:
-            self.log(f"bayes: {len(test_games):,} held-out games, {held_out.n_positions:,} positions, "
-                     f"encoded in {time.perf_counter() - t0:.1f} s")
+            self.log(f"bayes: {len(test_games):,} held-out games, the first {len(curve_games):,} "
+                     f"({held_out.n_positions:,} positions) for the learning curve, encoded in "
+                     f"{time.perf_counter() - t0:.1f} s")
 
         model, state = self._start_or_resume(total)
         done = state["games_done"]
@@ -211,14 +239,17 @@ class BayesTrainer(Trainer):
         if not (np.all(np.isfinite(model.tau)) and np.all(np.isfinite(model.rho))):
             raise RuntimeError("training produced non-finite beliefs (a bug: please report it)")
         summary = None
-        if held_out is not None:
-            summary = evaluation.summarize(held_out.ranks(model.means()), held_out, self.adapter.move_type_names)
+        if test_games:
+            self.log(f"bayes: ranking the moves of all {len(test_games):,} held-out games")
+            summary = evaluation.evaluate_streamed(self.kind, model, test_games, encode, chunk, self.id_size,
+                                                   self.adapter.move_type_names)
         speed = {"positions": stats.positions,
                  "kernel_seconds": stats.kernel_seconds,
                  "kernel_positions_per_second": stats.positions / stats.kernel_seconds if stats.kernel_seconds else None,
                  "loop_seconds": loop_seconds, "encode_seconds": encode_seconds,
                  "positions_per_second": stats.positions / loop_seconds if loop_seconds else None,
-                 "read_seconds": read_seconds}
+                 "read_seconds": read_seconds, "total_seconds": time.perf_counter() - started,
+                 "peak_memory_bytes": training.peak_memory_bytes()}
         model.info = {"games_trained": total, "positions_trained": stats.positions,
                       "held_out_games": len(test_games),
                       "top1": summary["topk"][0] if summary else None,
@@ -227,7 +258,8 @@ class BayesTrainer(Trainer):
         model.save(self.model_path)
         report = {"trainer": self.name, "game": self.game.name, "fingerprint": self.fingerprint(),
                   "data": {"games_file": str(games_path), "games_read": n_games, "unreadable_games": len(game_set.errors),
-                           "train_games": total, "held_out_games": len(test_games)},
+                           "train_games": total, "held_out_games": len(test_games),
+                           "test_games_file": str(self.config["test_games"]) if self.config["test_games"] else None},
                   "training": {**stats.to_json(), **speed,
                                "sweeps_per_position": stats.sweeps / stats.positions if stats.positions else 0.0},
                   "held_out": summary, "curve": curve, "model_file": str(self.model_path),
@@ -241,6 +273,8 @@ class BayesTrainer(Trainer):
             self.log(f"bayes: {stats.positions:,} positions, {speed['positions_per_second']:,.0f} positions/s "
                      f"(message passing alone {speed['kernel_positions_per_second']:,.0f}/s); "
                      f"non-finite updates: {stats.skipped_nonfinite}; report in {self.run_dir / 'report.md'}")
+        self.log(f"bayes: {format_duration(speed['total_seconds'])} in all (reading {speed['read_seconds']:.0f} s), "
+                 f"peak memory {speed['peak_memory_bytes'] / 2 ** 30:.2f} GiB")
         return self.model_path
 
     def _start_or_resume(self, total: int) -> tuple[BayesModel, dict]:

@@ -10,6 +10,8 @@ its seed.
 from __future__ import annotations
 
 import math
+import resource
+import sys
 import time
 from dataclasses import asdict, dataclass
 
@@ -89,8 +91,9 @@ def train_encoded(model: BayesModel, kind, encoded: Encoded, settings: Settings)
 class Progress:
     """Emits a progress line (done/total, rate, ETA) at most every ``every`` seconds."""
 
-    def __init__(self, log, total: int, what: str = "games", every: float = 2.0) -> None:
-        self.log, self.total, self.what, self.every = log, total, what, every
+    def __init__(self, log, total: int, what: str = "games", every: float = 2.0, per_mille: bool = False) -> None:
+        # per_mille: ``done`` counts thousandths of ``what`` (a file read): the line shows a percentage only
+        self.log, self.total, self.what, self.every, self.per_mille = log, total, what, every, per_mille
         self.started = time.perf_counter()
         self.last = -math.inf
 
@@ -103,8 +106,15 @@ class Progress:
         rate = done / elapsed if elapsed > 0 else 0.0
         eta = (self.total - done) / rate if rate > 0 else math.inf
         pct = 100.0 * done / self.total if self.total else 100.0
-        line = f"bayes: {done:,}/{self.total:,} {self.what} ({pct:.1f}%)"
+        line = (f"bayes: {pct:.1f}% {self.what}" if self.per_mille
+                else f"bayes: {done:,}/{self.total:,} {self.what} ({pct:.1f}%)")
         if extra:
             line += f", {extra}"
         line += f", elapsed {format_duration(elapsed)}, ETA {format_duration(eta)}"
         self.log(line)
+
+
+def peak_memory_bytes() -> int:
+    """The most memory this process has held resident so far (Linux reports kB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)

@@ -136,7 +136,8 @@ def small_pgn(chess_game, tmp_path_factory):
 
 def test_encoder_matches_the_generic_one(adapter, small_pgn):
     games = adapter.read_games(small_pgn).games[:3]
-    for key_set, feature_set in (("hybrid", None), ("type", "pp"), ("kind", "hybrid")):
+    for key_set, feature_set in (("hybrid", None), ("type", "pp"), ("kind", "hybrid"),
+                                 ("hybrid-tactical", "combined"), ("hybrid-tactical", "tactical")):
         fast = adapter.encode_games(games[:1] if feature_set == "hybrid" else games, key_set, feature_set)
         slow = BayesAdapter.encode_games(adapter, games[:1] if feature_set == "hybrid" else games,
                                          key_set, feature_set)
@@ -168,3 +169,20 @@ def test_a_checkers_model_is_refused_for_chess(chess_game, tmp_path):
                             checkers.key_space("hybrid"), beta=1.0).save(tmp_path / "checkers.npz")
     with pytest.raises(ModelFileError, match="urgency model for checkers"):
         BayesPlayer(chess_game, model=path)
+
+
+def test_tactical_keys_and_features_in_words(adapter, chess_game):
+    # 1. e4 e5 2. Nf3 Nc6: Ng5 lands where the queen attacks it, undefended; Nxe5 takes a defended pawn
+    state = chess_game.new_state("startpos moves e4 e5 Nf3 Nc6")
+    assert _words(adapter, state, "Ng5", "hybrid-tactical") == (
+        "knight f3-g5 (quiet), lands attacked, undefended")
+    assert _words(adapter, state, "Bb5", "hybrid-tactical") == "bishop f1-b5 (quiet), lands unattacked, undefended"
+    [nxe5] = adapter.candidate_features(state, [state.parse_move("Nxe5")], "combined")
+    words = {adapter.describe_feature("combined", f) for f in nxe5}
+    assert {"knight f3-e5 (capture)", "knight takes pawn, then attacked, undefended",
+            "own knight attacked, undefended", "opponent knight on c6 after the move"} <= words
+    check = chess_game.new_state("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert _words(adapter, check, "Ra8", "hybrid-tactical").endswith("lands unattacked, undefended, check")
+    [ra8] = adapter.candidate_features(check, [check.parse_move("Ra8")], "tactical")
+    assert "the opponent is in check after the move" in {adapter.describe_feature("tactical", f) for f in ra8}
+    assert all(0 <= f < adapter.feature_space("combined") for f in nxe5)
