@@ -105,6 +105,9 @@ class BayesAdapter:
     feature_sets: ClassVar[dict[str, str]] = {}
     default_key_set: ClassVar[str] = ""
     default_feature_set: ClassVar[str] = ""
+    #: The expert's noise beta per model kind when the trainer is given none (the model's own default
+    #: otherwise); tuned on a validation split of the game's data.
+    default_beta: ClassVar[dict[str, float]] = {}
     #: Names of the move types ``move_type`` returns indices into.
     move_type_names: ClassVar[tuple[str, ...]] = ("move",)
 

@@ -158,6 +158,9 @@ class ChessAdapter(SquareMoveAdapter):
     feature_sets = FEATURE_SETS
     default_key_set = "hybrid-tactical"
     default_feature_set = "tactical"
+    # Measured on a validation split of the masters' games (docs/bayes.md): less noise than the
+    # thesis's 1 and 2 suits the tactical keys and features.
+    default_beta = {"urgency": 0.5, "boardval": 0.25}
     move_type_names = MOVE_TYPES
     piece_kinds = PIECES
     key_space_sizes = _KEY_SPACE
