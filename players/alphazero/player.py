@@ -38,6 +38,11 @@ class AlphaZeroPlayer(Player):
                "(none: every move)", min=0, optional=True),
         DIRICHLET_EPSILON,
         Option("reuse", bool, True, "keep the searched subtree between moves"),
+        Option("prior", str, None, "another player whose move_priors are mixed into the network's "
+               "(e.g. prior=bayes:model=runs/bayes/chess-urgency/model.npz; one option only: a comma starts the "
+               "next alphazero option)", optional=True),
+        Option("prior_weight", float, 0.5, "weight of that player's priors (0..1; the network's get the rest)",
+               min=0.0, max=1.0),
         Option("threads", int, 1, "BLAS threads for the network (1 is fastest for small networks and on "
                "busy machines)", min=1, max=256),
         *NETWORK_RUNTIME_OPTIONS,
@@ -61,7 +66,18 @@ class AlphaZeroPlayer(Player):
         self.settings = SearchSettings.from_options(options)
         self.search = self.settings.build(evaluate, rng=self._rng)
         self.search.stop = self.stop_signal
+        if options["prior"]:
+            self._mix_priors_of(options["prior"], options["prior_weight"])
         self._analysis: dict | None = None
+
+    def _mix_priors_of(self, spec: str, weight: float) -> None:
+        from plyground.registry import get_registry
+        helper = get_registry().make_player(spec, self.game)
+        if not hasattr(helper, "move_priors"):
+            raise UsageError(f"player {self.name}: prior={spec} has no move priors to give (players with "
+                             f"them: bayes)")
+        self.search.evaluator.prior = lambda state: helper.move_priors(state)[1]
+        self.search.evaluator.prior_weight = weight
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:

@@ -89,6 +89,7 @@ class Leaf:
     actions: np.ndarray       # action index of each legal move (shared indices repeat)
     to_move: int
     key: Any
+    outside_prior: np.ndarray | None = None   # another player's prior over ``moves`` (NetworkEvaluator.prior)
 
 
 class EvaluationCache:
@@ -129,7 +130,10 @@ class NetworkEvaluator:
     """A policy/value network over batches of leaves, with a cache of its results by position.
 
     Values are for the player to move at the leaf, in [-1, 1]; priors are the
-    softmax of the policy logits over the leaf's legal moves.
+    softmax of the policy logits over the leaf's legal moves, mixed with
+    ``prior(state)`` (probabilities over ``state.legal_moves()``, e.g. a
+    ``bayes`` player's ``move_priors``) with weight ``prior_weight`` when one
+    is given.
     """
 
     def __init__(self, evaluate: Evaluate, cache_size: int = 0) -> None:
@@ -137,15 +141,17 @@ class NetworkEvaluator:
         self.cache = EvaluationCache(cache_size)
         self.evaluations = 0          # leaves sent to the network
         self.network_calls = 0
+        self.prior = None
+        self.prior_weight = 0.0
 
-    @staticmethod
-    def leaf(node: int, path: np.ndarray, state: State) -> Leaf:
+    def leaf(self, node: int, path: np.ndarray, state: State) -> Leaf:
         """What the network needs to know about the leaf ``node`` (reached by ``path``) at ``state``."""
         moves = state.legal_moves()
         actions = np.fromiter((state.action_index(m) for m in moves), dtype=np.int64, count=len(moves))
         observation = state.observation()
         key = (position_key(state), state.current_player(), hash(observation.tobytes()))
-        return Leaf(node, path, observation, moves, actions, state.current_player(), key)
+        outside = None if self.prior is None else np.asarray(self.prior(state), dtype=np.float64)
+        return Leaf(node, path, observation, moves, actions, state.current_player(), key, outside)
 
     @staticmethod
     def terminal(returns) -> tuple[float, float]:
@@ -172,7 +178,9 @@ class NetworkEvaluator:
             self.cache.put(leaf.key, leaf.actions, leaf_logits, value)
             yield leaf, leaf_logits, value
 
-    @staticmethod
-    def priors(leaf: Leaf, legal_logits: np.ndarray) -> np.ndarray:
+    def priors(self, leaf: Leaf, legal_logits: np.ndarray) -> np.ndarray:
         """The prior of each of the leaf's moves."""
-        return move_priors_from_legal(legal_logits, leaf.actions)
+        priors = move_priors_from_legal(legal_logits, leaf.actions)
+        if leaf.outside_prior is not None:
+            priors = (1.0 - self.prior_weight) * priors + self.prior_weight * leaf.outside_prior
+        return priors

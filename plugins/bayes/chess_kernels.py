@@ -335,7 +335,18 @@ def encode_positions(boards, turn, ep, last_to, cand_start, cand_from, cand_to, 
 
 
 # --------------------------------------------------------------------------- words
-_YES_NO = ("no", "yes")
+def digits(index: int, *radices: int) -> tuple[int, ...]:
+    """The mixed-radix digits of ``index``, most significant first: ``digits(i, 6, 2, 2)`` undoes
+    ``(a * 2 + b) * 2 + c`` for ``a < 6``, the way every group of :data:`LAYOUT` packs its parts."""
+    out = []
+    for radix in reversed(radices):
+        index, digit = divmod(index, radix)
+        out.append(digit)
+    return tuple(reversed(out))
+
+
+def _safety(attacked: int, defended: int) -> str:
+    return f"{'attacked' if attacked else 'unattacked'}, {'defended' if defended else 'undefended'}"
 
 
 def describe(feature: int) -> str:
@@ -348,47 +359,34 @@ def describe(feature: int) -> str:
     else:
         return f"feature {feature} (outside the layout)"
     sq = lambda s: "abcdefgh"[s % 8] + str(s // 8 + 1)   # noqa: E731
+    owner = ("own", "opponent")
     if name == "hybrid":
-        rest, t = divmod(i, 64)
-        rest, f = divmod(rest, 64)
-        mtype, piece = divmod(rest, 6)
+        mtype, piece, f, t = digits(i, N_TYPES, 6, 64, 64)
         return f"{PIECES[piece]} {sq(f)}-{sq(t)} ({MOVE_TYPES[mtype]})"
     if name == "kind":
-        rest, d = divmod(i, 2)
-        rest, a = divmod(rest, 2)
-        mtype, piece = divmod(rest, 6)
-        return f"{PIECES[piece]} {MOVE_TYPES[mtype]}, landing attacked {_YES_NO[a]}, defended {_YES_NO[d]}"
+        mtype, piece, a, d = digits(i, N_TYPES, 6, 2, 2)
+        return f"{PIECES[piece]} {MOVE_TYPES[mtype]}, landing {_safety(a, d)}"
     if name == "landing":
-        rest, cap = divmod(i, 2)
-        rest, d = divmod(rest, 2)
-        piece, a = divmod(rest, 2)
-        return (f"{PIECES[piece]} lands {'attacked' if a else 'unattacked'}, "
-                f"{'defended' if d else 'undefended'}{', capturing' if cap else ''}")
+        piece, a, d, cap = digits(i, 6, 2, 2, 2)
+        return f"{PIECES[piece]} lands {_safety(a, d)}{', capturing' if cap else ''}"
     if name == "leaving":
-        rest, cheaper = divmod(i, 2)
-        piece, guarded = divmod(rest, 2)
+        piece, guarded, cheaper = digits(i, 6, 2, 2)
         return (f"{PIECES[piece]} leaves a square attacked{' by a cheaper piece' if cheaper else ''}, "
                 f"{'defended' if guarded else 'undefended'} there")
     if name == "capture":
-        rest, d = divmod(i, 2)
-        rest, a = divmod(rest, 2)
-        piece, victim = divmod(rest, 6)
-        return (f"{PIECES[piece]} takes {PIECES[victim]}, then {'attacked' if a else 'unattacked'}, "
-                f"{'defended' if d else 'undefended'}")
+        piece, victim, a, d = digits(i, 6, 6, 2, 2)
+        return f"{PIECES[piece]} takes {PIECES[victim]}, then {_safety(a, d)}"
     if name == "check":
-        rest, a = divmod(i, 2)
-        piece, cap = divmod(rest, 2)
+        piece, cap, a = digits(i, 6, 2, 2)
         return f"{PIECES[piece]} gives check{' with a capture' if cap else ''}{', landing attacked' if a else ''}"
     if name == "recapture":
         return f"{PIECES[i]} takes back on the square the opponent just moved to"
     if name == "pp":
-        rest, s = divmod(i, 64)
-        owner, piece = divmod(rest, 6)
-        return f"{('own', 'opponent')[owner]} {PIECES[piece]} on {sq(s)} after the move"
+        who, piece, s = digits(i, 2, 6, 64)
+        return f"{owner[who]} {PIECES[piece]} on {sq(s)} after the move"
     if name == "hanging":
-        rest, d = divmod(i, 2)
-        owner, piece = divmod(rest, 6)
-        return f"{('own', 'opponent')[owner]} {PIECES[piece]} attacked, {'defended' if d else 'undefended'}"
+        who, piece, d = digits(i, 2, 6, 2)
+        return f"{owner[who]} {PIECES[piece]} attacked, {'defended' if d else 'undefended'}"
     return "the opponent is in check after the move"
 
 

@@ -77,19 +77,22 @@ def _decode(ids) -> dict:
         if name == "hybrid":
             got["hybrid"] = x
         elif name == "landing":
-            got["piece"], got["attacked"], got["defended"] = x // 8, bool(x // 4 % 2), bool(x // 2 % 2)
+            got["piece"], attacked, defended, _ = ck.digits(x, 6, 2, 2, 2)
+            got["attacked"], got["defended"] = bool(attacked), bool(defended)
         elif name == "leaving":
-            got["leaving"] = (bool(x // 2 % 2), bool(x % 2))
+            _, guarded, cheaper = ck.digits(x, 6, 2, 2)
+            got["leaving"] = (bool(guarded), bool(cheaper))
         elif name == "capture":
-            got["victim"] = x // 4 % 6
+            got["victim"] = ck.digits(x, 6, 6, 2, 2)[1]
         elif name == "check":
             got["check"] = True
         elif name == "recapture":
             got["recapture"] = True
         elif name == "pp":
-            got["pieces"].add((x // 384, x // 64 % 6, x % 64))
+            got["pieces"].add(ck.digits(x, 2, 6, 64))
         elif name == "hanging":
-            got["hanging"].append((x // 12, x // 2 % 6, bool(x % 2)))
+            who, piece, defended = ck.digits(x, 2, 6, 2)
+            got["hanging"].append((who, piece, bool(defended)))
         elif name == "in-check":
             got["check_after"] = True
     got["hanging"].sort()

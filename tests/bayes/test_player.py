@@ -103,3 +103,24 @@ def test_its_explanation_is_what_the_analysis_view_shows(checkers, model_path):
     top = next(line for line in lines if line.startswith("top moves: "))
     assert top.startswith(f"top moves: {info['moves'][0]['move']} {info['moves'][0]['mean']:+.2f}±")
     assert [line for line in lines if line.startswith("because ")] == [f"because {why}" for why in info["why"][:4]]
+
+
+def test_its_priors_mix_into_the_alphazero_search(checkers, model_path):
+    from plyground.players.alphazero.player import AlphaZeroPlayer
+    state = checkers.new_initial_state()
+    plain = AlphaZeroPlayer(checkers, simulations=16, seed=1)
+    mixed = AlphaZeroPlayer(checkers, simulations=16, seed=1, prior=f"bayes:model={model_path}", prior_weight=0.75)
+    for player in (plain, mixed):
+        player.choose_move(state, Budget(simulations=16))
+    network = {c.move: c.prior for c in plain.search.root_children()}
+    moves, bayes = BayesPlayer(checkers, model=model_path).move_priors(state)
+    got = {c.move: c.prior for c in mixed.search.root_children()}
+    for move, p in zip(moves, bayes):
+        assert got[move] == pytest.approx(0.25 * network[move] + 0.75 * p, abs=1e-6)
+    assert not np.allclose(list(got.values()), list(network.values()))
+
+
+def test_a_prior_player_without_priors_is_refused(checkers):
+    from plyground.players.alphazero.player import AlphaZeroPlayer
+    with pytest.raises(UsageError, match="prior=random has no move priors to give"):
+        AlphaZeroPlayer(checkers, prior="random")
