@@ -1,4 +1,4 @@
-"""Registers English checkers with plyground (entry point ``checkers``)."""
+"""Registers English checkers with plyground (entry point ``checkers``), and its ``endgame`` command."""
 from plyground.hookspecs import hookimpl
 
 from .game import CheckersGame
@@ -7,3 +7,9 @@ from .game import CheckersGame
 @hookimpl
 def register_games():
     return [CheckersGame]
+
+
+@hookimpl
+def register_commands(cli):
+    from .endgame.command import register
+    register(cli)

@@ -1,0 +1,128 @@
+"""Endgame databases on disk: one compressed ``.npz`` per solved slice, so a build resumes where it stopped.
+
+``build(pieces, directory)`` solves the slices in order and writes each as
+soon as it is solved (atomically: a slice file is whole or absent); run it
+again and the slices already on disk are loaded instead of solved.
+``open_database(pieces, directory)`` loads a finished build for probing.
+A slice file holds the results (int8) and distances (int16) of its entries
+for both sides to move, and JSON metadata naming the format, the slice and
+its size; a file that does not match is refused with a message naming it.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from plyground.durations import format_duration
+from plyground.errors import ModelFileError, UsageError
+from plyground.storage import check_format, load_npz, pop_metadata, save_npz
+
+from . import solve
+from .index import slice_size, slices
+
+FORMAT = "plyground-checkers-endgame"
+FORMAT_VERSION = 1
+
+
+def default_directory() -> Path:
+    """Where databases go unless told otherwise: $PLYGROUND_ENDGAME_DIR, else the user's data folder."""
+    if os.environ.get("PLYGROUND_ENDGAME_DIR"):
+        return Path(os.environ["PLYGROUND_ENDGAME_DIR"]).expanduser()
+    data = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return data / "plyground" / "checkers-endgame"
+
+
+def slice_path(directory: Path, s: tuple[int, int, int, int]) -> Path:
+    bm, bk, wm, wk = s
+    return Path(directory) / f"slice-{bm}{bk}{wm}{wk}.npz"
+
+
+def _empty(pieces: int) -> solve.Database:
+    dim = pieces + 1
+    offsets = np.full((dim,) * 4, -1, dtype=np.int64)
+    sizes = np.zeros((dim,) * 4, dtype=np.int64)
+    total = 0
+    for s in slices(pieces):
+        offsets[s] = total
+        sizes[s] = slice_size(*s)
+        total += 2 * sizes[s]
+    return solve.Database(pieces, offsets, sizes, np.full(total, solve.HOLE, dtype=np.int8),
+                          np.zeros(total, dtype=np.int16))
+
+
+def _part(db: solve.Database, s) -> slice:
+    return slice(int(db.offsets[s]), int(db.offsets[s] + 2 * db.sizes[s]))
+
+
+def _load_slice(db: solve.Database, s, path: Path) -> dict:
+    arrays = load_npz(path, f"endgame slice file {path}", "; delete it and build again")
+    meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION,
+                        "checkers endgame slice")
+    part = _part(db, s)
+    if tuple(meta.get("slice", ())) != tuple(s) or arrays.get("result", np.zeros(0)).shape != (part.stop - part.start,):
+        raise ModelFileError(f"{path} does not hold slice {s} of the expected size; delete it and build again")
+    db.result[part] = arrays["result"]
+    db.dist[part] = arrays["dist"]
+    return meta
+
+
+def build(pieces: int, directory: Path | None = None, log=print) -> solve.Database:
+    """Solve (or load, when already on disk) every slice of up to ``pieces`` pieces, writing each."""
+    if not 2 <= pieces <= 8:
+        raise UsageError(f"--pieces must be between 2 and 8, not {pieces}")
+    directory = Path(directory) if directory else default_directory()
+    directory.mkdir(parents=True, exist_ok=True)
+    db = _empty(pieces)
+    order = slices(pieces)
+    total_entries = sum(2 * slice_size(*s) for s in order)
+    done_entries, solved_entries, solved_seconds = 0, 0, 0.0
+    farthest = 0
+    started = time.perf_counter()
+    for n, s in enumerate(order, start=1):
+        path = slice_path(directory, s)
+        entries = 2 * slice_size(*s)
+        if path.exists():
+            meta = _load_slice(db, s, path)
+            farthest = max(farthest, int(meta["farthest"]))
+            how = "on disk"
+        else:
+            t0 = time.perf_counter()
+            steps, far = solve.solve_slice(*s, db.offsets, db.sizes, db.result, db.dist, farthest)
+            seconds = time.perf_counter() - t0
+            farthest = max(farthest, far)
+            part = _part(db, s)
+            counts = {name: int(np.count_nonzero(db.result[part] == code)) for code, name in solve.RESULT_NAMES.items()}
+            save_npz(path, {"result": db.result[part], "dist": db.dist[part]},
+                     {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
+                      "farthest": far, "seconds": seconds, "counts": counts}, compress=True)
+            solved_entries += entries
+            solved_seconds += seconds
+            how = f"solved in {seconds:.1f} s"
+        done_entries += entries
+        rate = solved_entries / solved_seconds if solved_seconds else 0.0
+        eta = (total_entries - done_entries) / rate if rate else 0.0
+        log(f"endgame: slice {n}/{len(order)} {_name(s)} {how}; {done_entries / total_entries:.1%} of "
+            f"{total_entries:,} entries, elapsed {format_duration(time.perf_counter() - started)}, "
+            f"ETA {format_duration(eta)}")
+    return db
+
+
+def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
+    """A finished build of up to ``pieces`` pieces from ``directory``; UsageError naming what is missing."""
+    directory = Path(directory) if directory else default_directory()
+    db = _empty(pieces)
+    for s in slices(pieces):
+        path = slice_path(directory, s)
+        if not path.exists():
+            raise UsageError(f"no {pieces}-piece endgame database in {directory} (slice {_name(s)} is missing); "
+                             f"build it with: plyground endgame build --pieces {pieces} --dir {directory}")
+        _load_slice(db, s, path)
+    return db
+
+
+def _name(s) -> str:
+    bm, bk, wm, wk = s
+    return f"{bm}m{bk}k-{wm}m{wk}k"
