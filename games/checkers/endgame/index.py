@@ -25,6 +25,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
+from ..bits import lowest_square
 from ..board import FULL, KING_ROW
 
 SQUARES = 32
@@ -73,31 +74,18 @@ def slices(pieces: int):
     return out
 
 
-@njit(cache=True, inline="always")
-def _rank_men(bits, colour):
-    rank, i = 0, 0
-    while bits:
-        square = 0
-        low = bits & -bits
-        while (low >> square) != 1:
-            square += 1
-        i += 1
-        rank += BINOMIAL[MAN_PLACE[colour, square], i]
-        bits ^= low
-    return rank
+#: KING_PLACE[square] = square: kings are ranked over all 32 squares.
+KING_PLACE = np.arange(SQUARES, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
-def _rank_kings(bits):
+def _rank(bits, place_of):
+    """Colex rank of the piece set ``bits``, its squares numbered by ``place_of``."""
     rank, i = 0, 0
     while bits:
-        square = 0
-        low = bits & -bits
-        while (low >> square) != 1:
-            square += 1
         i += 1
-        rank += BINOMIAL[square, i]
-        bits ^= low
+        rank += BINOMIAL[place_of[lowest_square(bits)], i]
+        bits &= bits - 1
     return rank
 
 
@@ -117,10 +105,10 @@ def _unrank(rank, k, n):
 @njit(cache=True)
 def position_index(bm_bits, bk_bits, wm_bits, wk_bits, bk, wm, wk):
     """Index of a position in its slice (the counts are the slice's)."""
-    index = _rank_men(bm_bits, 0)
-    index = index * BINOMIAL[SQUARES, bk] + _rank_kings(bk_bits)
-    index = index * BINOMIAL[MEN_PLACES, wm] + _rank_men(wm_bits, 1)
-    return index * BINOMIAL[SQUARES, wk] + _rank_kings(wk_bits)
+    index = _rank(bm_bits, MAN_PLACE[0])
+    index = index * BINOMIAL[SQUARES, bk] + _rank(bk_bits, KING_PLACE)
+    index = index * BINOMIAL[MEN_PLACES, wm] + _rank(wm_bits, MAN_PLACE[1])
+    return index * BINOMIAL[SQUARES, wk] + _rank(wk_bits, KING_PLACE)
 
 
 @njit(cache=True)
