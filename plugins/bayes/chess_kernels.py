@@ -62,8 +62,11 @@ _G_HYBRID, _G_KIND, _G_LANDING, _G_LEAVING, _G_CAPTURE, _G_CHECK, _G_RECAPTURE, 
 #: Piece values for "attacked by a cheaper piece" (king counted as the dearest).
 _VALUE = np.array([1, 3, 3, 5, 9, 100], dtype=np.int64)
 NO_SQUARE = -1
-#: Most ids one candidate can get: 7 for the move, 32 pieces and 32 attacked pieces and a check after it.
-MAX_IDS = 7 + 32 + 32 + 1
+#: Most ids one candidate can get: 7 for the move (hybrid, kind, landing, leaving, capture, check,
+#: recapture), and 32 pieces, 32 attacked pieces and a check for the board after it.
+MOVE_IDS_MAX = 7
+BOARD_IDS_MAX = 32 + 32 + 1
+MAX_IDS = MOVE_IDS_MAX + BOARD_IDS_MAX
 
 # --------------------------------------------------------------------------- attack tables
 
@@ -437,7 +440,7 @@ class Batch:
         n_cand = len(self.cand_from)
         i64 = np.int64
         feat_start = np.zeros(n_cand + 1, dtype=i64)
-        feat_id = np.empty(n_cand * (7 * want_move + 65 * want_board), dtype=i64)
+        feat_id = np.empty(n_cand * (MOVE_IDS_MAX * want_move + BOARD_IDS_MAX * want_board), dtype=i64)
         move_type = np.empty(n_cand, dtype=np.int8)
         key = np.empty(n_cand, dtype=i64)
         boards = np.array(self.boards, dtype=np.uint64).reshape(-1, 12)

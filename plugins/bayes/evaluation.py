@@ -8,6 +8,7 @@ Positions with a single legal move are left out.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,13 +110,15 @@ def summarize(ranks: np.ndarray, data: EvalSet, move_type_names, kmax: int = KMA
             "per_move_type": per_type}
 
 
-def evaluate_streamed(kind, model, games, encode, chunk: int, n_ids: int, move_type_names) -> dict:
-    """:func:`summarize` over every position of ``games``, encoded ``chunk`` games at a time: only the
-    per-position ranks are kept, so a large held-out set never sits in memory as rows."""
+def evaluate_streamed(kind, model, games, encode, chunk: int, n_ids: int, move_type_names,
+                      encoded: EvalSet | None = None) -> dict:
+    """:func:`summarize` over ``encoded`` (positions already encoded, if any) and every position of
+    ``games``, encoded ``chunk`` games at a time: only the per-position ranks are kept, so a large
+    held-out set never sits in memory as rows."""
     means = model.means()
     ranks, ply, n_legal, types = [], [], [], []
-    for i in range(0, len(games), chunk):
-        part = EvalSet.from_encoded(kind, encode(games[i:i + chunk]), n_ids)
+    streamed = (EvalSet.from_encoded(kind, encode(games[i:i + chunk]), n_ids) for i in range(0, len(games), chunk))
+    for part in itertools.chain([encoded] if encoded is not None else [], streamed):
         ranks.append(part.ranks(means))
         ply.append(part.ply)
         n_legal.append(part.n_legal)

@@ -243,8 +243,9 @@ class BayesTrainer(Trainer):
         summary = None
         if test_games:
             self.log(f"bayes: ranking the moves of all {len(test_games):,} held-out games")
-            summary = evaluation.evaluate_streamed(self.kind, model, test_games, encode, chunk, self.id_size,
-                                                   self.adapter.move_type_names)
+            # the curve's games are encoded already: only the rest are encoded again
+            summary = evaluation.evaluate_streamed(self.kind, model, test_games[len(curve_games):], encode, chunk,
+                                                   self.id_size, self.adapter.move_type_names, encoded=held_out)
         speed = {"positions": stats.positions,
                  "kernel_seconds": stats.kernel_seconds,
                  "kernel_positions_per_second": stats.positions / stats.kernel_seconds if stats.kernel_seconds else None,

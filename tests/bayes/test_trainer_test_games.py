@@ -71,3 +71,7 @@ def test_streamed_report_equals_the_one_made_in_memory(two_files):
     in_memory = evaluation.summarize(whole.ranks(model.means()), whole, adapter.move_type_names)
     streamed = evaluation.evaluate_streamed(urgency, model, games, encode, 5, size, adapter.move_type_names)
     assert streamed == in_memory
+    first = evaluation.EvalSet.from_encoded(urgency, encode(games[:7]), size)
+    resumed = evaluation.evaluate_streamed(urgency, model, games[7:], encode, 5, size, adapter.move_type_names,
+                                           encoded=first)
+    assert resumed == in_memory

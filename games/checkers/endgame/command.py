@@ -9,7 +9,7 @@ DIR_HELP = "Folder of the database files (default: $PLYGROUND_ENDGAME_DIR or ~/.
 
 
 def _words(result: str, plies: int) -> str:
-    return "draw" if result == "draw" else f"{result} in {plies} plies"
+    return "draw" if result == "draw" else f"{result} in {plies} {'ply' if plies == 1 else 'plies'}"
 
 
 def register(cli) -> None:
@@ -57,6 +57,6 @@ def register(cli) -> None:
         for move in state.legal_moves():
             after = state.clone()
             after.apply(move)
-            theirs, their_plies = db.probe(state_to_pos(after)) if not after.is_terminal() else ("loss", 0)
+            theirs, their_plies = db.probe(state_to_pos(after))    # no piece or no move: a loss in 0
             mine = {"win": "loss", "loss": "win", "draw": "draw"}[theirs]
             click.echo(f"  {state.move_to_text(move):8s} {_words(mine, their_plies + 1 if mine != 'draw' else 0)}")

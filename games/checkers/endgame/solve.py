@@ -131,6 +131,23 @@ class Database:
     dist: np.ndarray
     build_seconds: dict = field(default_factory=dict)
 
+    @classmethod
+    def empty(cls, pieces: int) -> "Database":
+        """Every slice of up to ``pieces`` pieces laid out (see the module docstring), nothing solved yet."""
+        dim = pieces + 1
+        offsets = np.full((dim,) * 4, -1, dtype=np.int64)
+        sizes = np.zeros((dim,) * 4, dtype=np.int64)
+        total = 0
+        for s in slices(pieces):
+            offsets[s] = total
+            sizes[s] = slice_size(*s)
+            total += 2 * sizes[s]
+        return cls(pieces, offsets, sizes, np.full(total, HOLE, dtype=np.int8), np.zeros(total, dtype=np.int16))
+
+    def part(self, s: tuple[int, int, int, int]) -> slice:
+        """The entries of slice ``s`` (both sides to move) in ``result`` and ``dist``."""
+        return slice(int(self.offsets[s]), int(self.offsets[s] + 2 * self.sizes[s]))
+
     def probe(self, pos: np.ndarray) -> tuple[str, int]:
         """("win" | "loss" | "draw", distance in plies) for the side to move of a kernel position."""
         r, d = lookup(np.asarray(pos, dtype=np.int64), self.offsets, self.sizes, self.result, self.dist)
@@ -138,31 +155,22 @@ class Database:
             raise ValueError("not a position of this database")
         return RESULT_NAMES[int(r)], int(d) if r != DRAW else 0
 
-    def counts(self) -> dict[str, int]:
-        return {name: int(np.count_nonzero(self.result == code)) for code, name in RESULT_NAMES.items()}
+    def counts(self, s: tuple[int, int, int, int] | None = None) -> dict[str, int]:
+        """Wins, losses and draws for the side to move, over slice ``s`` or the whole database."""
+        results = self.result if s is None else self.result[self.part(s)]
+        return {name: int(np.count_nonzero(results == code)) for code, name in RESULT_NAMES.items()}
 
 
 def build(pieces: int, log=None) -> Database:
     """Solve every slice of 2..``pieces`` pieces in memory."""
-    order = slices(pieces)
-    dim = pieces + 1
-    offsets = np.full((dim, dim, dim, dim), -1, dtype=np.int64)
-    sizes = np.zeros((dim, dim, dim, dim), dtype=np.int64)
-    total = 0
-    for s in order:
-        offsets[s] = total
-        sizes[s] = slice_size(*s)
-        total += 2 * sizes[s]
-    result = np.full(total, HOLE, dtype=np.int8)
-    dist = np.zeros(total, dtype=np.int16)
-    db = Database(pieces, offsets, sizes, result, dist)
+    db = Database.empty(pieces)
     farthest = 0
-    for s in order:
+    for s in slices(pieces):
         started = time.perf_counter()
-        steps, far = solve_slice(*s, offsets, sizes, result, dist, farthest)
+        steps, far = solve_slice(*s, db.offsets, db.sizes, db.result, db.dist, farthest)
         farthest = max(farthest, far)
         db.build_seconds[s] = time.perf_counter() - started
         if log is not None:
-            log(f"slice {s}: {sizes[s]:,} entries, {steps} steps, farthest {far} plies, "
+            log(f"slice {s}: {db.sizes[s]:,} entries, {steps} steps, farthest {far} plies, "
                 f"{db.build_seconds[s]:.2f} s")
     return db

@@ -21,7 +21,7 @@ from plyground.errors import ModelFileError, UsageError
 from plyground.storage import check_format, load_npz, pop_metadata, save_npz
 
 from . import solve
-from .index import slice_size, slices
+from .index import slices
 
 FORMAT = "plyground-checkers-endgame"
 FORMAT_VERSION = 1
@@ -40,28 +40,11 @@ def slice_path(directory: Path, s: tuple[int, int, int, int]) -> Path:
     return Path(directory) / f"slice-{bm}{bk}{wm}{wk}.npz"
 
 
-def _empty(pieces: int) -> solve.Database:
-    dim = pieces + 1
-    offsets = np.full((dim,) * 4, -1, dtype=np.int64)
-    sizes = np.zeros((dim,) * 4, dtype=np.int64)
-    total = 0
-    for s in slices(pieces):
-        offsets[s] = total
-        sizes[s] = slice_size(*s)
-        total += 2 * sizes[s]
-    return solve.Database(pieces, offsets, sizes, np.full(total, solve.HOLE, dtype=np.int8),
-                          np.zeros(total, dtype=np.int16))
-
-
-def _part(db: solve.Database, s) -> slice:
-    return slice(int(db.offsets[s]), int(db.offsets[s] + 2 * db.sizes[s]))
-
-
 def _load_slice(db: solve.Database, s, path: Path) -> dict:
     arrays = load_npz(path, f"endgame slice file {path}", "; delete it and build again")
     meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION,
                         "checkers endgame slice")
-    part = _part(db, s)
+    part = db.part(s)
     if tuple(meta.get("slice", ())) != tuple(s) or arrays.get("result", np.zeros(0)).shape != (part.stop - part.start,):
         raise ModelFileError(f"{path} does not hold slice {s} of the expected size; delete it and build again")
     db.result[part] = arrays["result"]
@@ -75,15 +58,16 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
         raise UsageError(f"--pieces must be between 2 and 8, not {pieces}")
     directory = Path(directory) if directory else default_directory()
     directory.mkdir(parents=True, exist_ok=True)
-    db = _empty(pieces)
+    db = solve.Database.empty(pieces)
     order = slices(pieces)
-    total_entries = sum(2 * slice_size(*s) for s in order)
+    total_entries = len(db.result)
     done_entries, solved_entries, solved_seconds = 0, 0, 0.0
     farthest = 0
     started = time.perf_counter()
     for n, s in enumerate(order, start=1):
         path = slice_path(directory, s)
-        entries = 2 * slice_size(*s)
+        part = db.part(s)
+        entries = part.stop - part.start
         if path.exists():
             meta = _load_slice(db, s, path)
             farthest = max(farthest, int(meta["farthest"]))
@@ -93,11 +77,9 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
             steps, far = solve.solve_slice(*s, db.offsets, db.sizes, db.result, db.dist, farthest)
             seconds = time.perf_counter() - t0
             farthest = max(farthest, far)
-            part = _part(db, s)
-            counts = {name: int(np.count_nonzero(db.result[part] == code)) for code, name in solve.RESULT_NAMES.items()}
             save_npz(path, {"result": db.result[part], "dist": db.dist[part]},
                      {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
-                      "farthest": far, "seconds": seconds, "counts": counts}, compress=True)
+                      "farthest": far, "seconds": seconds, "counts": db.counts(s)}, compress=True)
             solved_entries += entries
             solved_seconds += seconds
             how = f"solved in {seconds:.1f} s"
@@ -113,7 +95,7 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
 def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
     """A finished build of up to ``pieces`` pieces from ``directory``; UsageError naming what is missing."""
     directory = Path(directory) if directory else default_directory()
-    db = _empty(pieces)
+    db = solve.Database.empty(pieces)
     for s in slices(pieces):
         path = slice_path(directory, s)
         if not path.exists():
