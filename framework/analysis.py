@@ -28,6 +28,8 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) ->
     evaluation = _evaluation(analysis, mover)
     if evaluation:
         lines.append(evaluation)
+    if analysis.get("database"):                   # an endgame database's exact result for the side to move
+        lines.append(f"database: {analysis['database']}" + (f" for {mover}" if mover else ""))
     effort = _effort(analysis)
     if effort:
         lines.append(effort)

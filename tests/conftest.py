@@ -1,4 +1,5 @@
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -6,6 +7,10 @@ import pytest
 # Windows are never needed by the default test run; pygame tests open a dummy display.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# Players use the largest endgame database built (endgame=auto): the tests see none unless they build one,
+# whatever the machine running them has built.
+os.environ["PLYGROUND_ENDGAME_DIR"] = tempfile.mkdtemp(prefix="plyground-tests-no-endgame-")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

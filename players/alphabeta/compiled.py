@@ -6,7 +6,10 @@ moves per ply, the history heuristic), repetition detection along the path
 and the game's history, and a node limit the Python side uses to stop a
 search on time.  The evaluation is the linear one of :mod:`.features`, with
 its weights passed in, so the material and the learned evaluations run the
-same code.
+same code.  Below the root, a position the endgame database holds (``egp``
+.. ``egd``: :mod:`plyground.games.checkers.endgame.oracle`) is not searched:
+its exact result is its value, a win or loss in so many plies scored like a
+mate that far away.
 
 Every function is compiled with ``cache=True``, so a new process pays no
 compile time; that is why the search is a loop over an explicit stack of
@@ -35,6 +38,8 @@ from plyground.games.checkers.kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, 
                                               apply_move_hashed, gen_moves, hash_position,
                                               outcome_with)
 
+from plyground.games.checkers.endgame.oracle import known_outcome, no_tables
+
 from .features import evaluate, evaluate_boards
 
 MATE = 1_000_000.0
@@ -49,8 +54,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 P_NO_PROGRESS, P_PLY_CAP, P_USE_TT, P_ORDERING, P_QUIESCENCE, P_REPETITION, P_NODE_LIMIT, P_KEY_BASE = range(8)
 N_PARAMS = 8
 # Counter array C (int64)
-C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS = range(4)
-N_COUNTERS = 4
+C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS, C_DB_HITS = range(5)
+N_COUNTERS = 5
 
 
 @njit(cache=True, inline="always")
@@ -72,7 +77,7 @@ _ENTER, _NEXT, _LEAVE = 0, 1, 2
 
 @njit(cache=True, nogil=True)
 def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-            ttk, ttm, ttv, ttd, ttf):
+            ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd):
     """Value of ``stack[0]`` for its side to move, searched ``depth`` plies plus quiescence.
 
     Written as a loop over an explicit stack of frames, because numba's
@@ -127,6 +132,18 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
                     j -= 2
                 if repeated:
                     ret = 0.0
+                    continue
+            if ply > 0 and egp[0] > 0:
+                # The endgame database knows this position: its exact value, the distance as a mate's.
+                o, plies = known_outcome(pos, egp, ego, egs, egr, egd)
+                if o >= 0:
+                    C[C_DB_HITS] += 1
+                    if o == 2:
+                        # A draw whatever the play; a hundredth of the evaluation still tells the drawn
+                        # positions apart (where the opponent may yet go wrong) and keeps them near 0.
+                        ret = 0.01 * evaluate(pos, w)
+                    else:
+                        ret = MATE - ply - plies if o == pos[4] else -MATE + ply + plies
                     continue
             captures = (mv[0] >> 10) != 0
             if ply >= MAX_PLY - 1 or (d <= 0 and (not captures or P[P_QUIESCENCE] == 0)):
@@ -273,10 +290,16 @@ class Workspace:
         self.ttd = np.full(tt_entries, -1, dtype=np.int16)
         self.ttf = np.zeros(tt_entries, dtype=np.int8)
         self.history_capacity = history
+        #: The endgame database's tables (:mod:`plyground.games.checkers.endgame.oracle`); none by default.
+        self.endgame = no_tables()
+
+    def attach_endgame(self, oracle) -> None:
+        """Score the positions ``oracle``'s database holds exactly (None: no database)."""
+        self.endgame = no_tables() if oracle is None else oracle.tables
 
     def arrays(self):
         return (self.P, self.C, self.stop, self.F, self.FV, self.stack, self.keys, self.moves, self.order, self.pv, self.pvlen,
-                self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf)
+                self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf, *self.endgame)
 
     def clear(self) -> None:
         """Forget the table, killers and history (a new game)."""
@@ -289,13 +312,13 @@ class Workspace:
 
 @njit(cache=True, nogil=True)
 def search_root(pos, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                ttk, ttm, ttv, ttd, ttf):
+                ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd):
     """One full-window search of ``pos`` (the root key must already be at ``keys[P[P_KEY_BASE]]``)."""
     for k in range(POS_SIZE):
         stack[0, k] = pos[k]
     C[:] = 0
     return negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                   ttk, ttm, ttv, ttd, ttf)
+                   ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd)
 
 
 @njit(cache=True)
@@ -311,7 +334,8 @@ def age_history(hist, killers):
 
 @njit(cache=True)
 def _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv,
-                     pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, record, out_boards, out_terminal):
+                     pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd, out_value, record,
+                     out_boards, out_terminal):
     """compute_leaves (``record`` true) and move_values (false: ``out_boards``, ``out_terminal`` unused)."""
     leaf = np.empty(POS_SIZE, dtype=np.int64)
     buf = np.empty(MAX_MOVES, dtype=np.int64)
@@ -327,7 +351,7 @@ def _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, F
             keys[P[P_KEY_BASE]] = 0
             C[:] = 0
             v = negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                        ttk, ttm, ttv, ttd, ttf)
+                        ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd)
             nodes += C[C_NODES]
             out_value[j] = -v
             if record:
@@ -342,7 +366,8 @@ def _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, F
 
 @njit(cache=True)
 def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv,
-                   pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_boards, out_value, out_terminal):
+                   pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd, out_boards, out_value,
+                   out_terminal):
     """For each move ``codes[j]`` of the roots ``first..last-1``: search the child ``depth`` plies
     (plus quiescence) and record the end of its principal variation.
 
@@ -353,17 +378,18 @@ def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV,
     child position.
     """
     return _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order,
-                            pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, True, out_boards,
-                            out_terminal)
+                            pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd, out_value, True,
+                            out_boards, out_terminal)
 
 
 @njit(cache=True)
 def move_values(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv,
-                pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value):
+                pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd, out_value):
     """Value of every move of the roots ``first..last-1`` for the root's side (a ``depth``-ply
     search from each child plus quiescence), without recording leaves."""
     return _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, keys, moves, order,
-                            pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, out_value, False,
+                            pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd, out_value,
+                            False,
                             np.empty((0, 4), np.int64), np.empty(0, np.int8))
 
 

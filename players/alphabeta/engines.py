@@ -18,19 +18,19 @@ _MIN_NPS = 300_000
 
 
 def compiled_engine_for(game: Game, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
-                        stop: StopSignal | None = None):
+                        stop: StopSignal | None = None, oracle=None):
     """A :class:`CompiledEngine` when ``game`` has kernels in the checkers layout, else ``None``."""
     if weights is None or not has_position_layout(game, features.LAYOUT):
         return None
     return CompiledEngine(game, game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
-                          quiescence=quiescence, stop=stop)
+                          quiescence=quiescence, stop=stop, oracle=oracle)
 
 
 class CompiledEngine:
     kind = "compiled"
 
     def __init__(self, game: Game, kernels, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
-                 quiescence: bool, stop: StopSignal | None = None) -> None:
+                 quiescence: bool, stop: StopSignal | None = None, oracle=None) -> None:
         from . import compiled
         self.c = compiled
         self.kernels = kernels
@@ -48,6 +48,9 @@ class CompiledEngine:
         P[compiled.P_QUIESCENCE] = int(quiescence)
         P[compiled.P_REPETITION] = int(game.params.get("repetitions", 0) > 0)
         self.nps = float(_MIN_NPS)
+        #: The endgame database (an EndgameOracle) whose positions the search scores exactly, or None.
+        self.oracle = oracle
+        self.ws.attach_endgame(oracle)
 
     def clear(self) -> None:
         self.ws.clear()

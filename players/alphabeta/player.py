@@ -14,6 +14,8 @@ from plyground.options import Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
+from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
+
 from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
 
 
@@ -36,12 +38,14 @@ class AlphaBetaPlayer(Player):
         Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
         Option("quiescence", bool, True, "search captures beyond the depth limit until the position is quiet"),
         Option("kernels", bool, True, "use the compiled search when the game has one (checkers)"),
+        ENDGAME_OPTION,
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
         options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
+        parse_spec(options["endgame"])          # a bad value fails here, before any game starts
         self._engine = None
         self._analysis: dict | None = None
 
@@ -85,6 +89,8 @@ class AlphaBetaPlayer(Player):
         result["engine"] = engine.kind
         result["score"] = score_text(result.get("value"), self.weights is not None)
         result["move"] = state.move_to_text(move)
+        if getattr(engine, "oracle", None) is not None:
+            result["database"] = engine.oracle.words(engine.oracle.position(state))
         self._analysis = result
         return move
 
@@ -96,7 +102,8 @@ class AlphaBetaPlayer(Player):
                 from .engines import compiled_engine_for
                 compiled = compiled_engine_for(self.game, self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
                                                ordering=cfg["ordering"], quiescence=cfg["quiescence"],
-                                               stop=self.stop_signal)
+                                               stop=self.stop_signal,
+                                               oracle=oracle_for(self.game, cfg["endgame"]))
             self._engine = compiled or GenericEngine(self.game, self.weights, cfg, self.stop_signal)
         return self._engine
 

@@ -35,7 +35,7 @@ class Playbook:
 
     def selfplay_search(self, evaluate: Evaluate) -> PUCTSearch:
         """The search tree of one self-play game."""
-        return self.search.build(evaluate)
+        return self.search.build(evaluate, game=self.game)
 
     def selfplay_settings(self) -> SelfPlaySettings:
         """How self-play games are played and when they end."""
@@ -47,8 +47,21 @@ class Playbook:
                                 search_value_weight=cfg["search_value_weight"])
 
     def selfplay_adjudicator(self):
-        """``adjudicator(state, plies)`` ending self-play games early, or None (played out)."""
-        return None
+        """``adjudicator(state, plies)`` ending self-play games early, or None (played out): with an
+        ``endgame`` database, a game ends at its first position the database holds, with the result
+        perfect play reaches from there (the value target of every position before it)."""
+        from plyground.games.checkers.endgame.oracle import oracle_for
+        oracle = oracle_for(self.game, self.search.endgame)
+        if oracle is None:
+            return None
+
+        def adjudicate(state, plies):
+            returns = oracle.returns(state)
+            if returns is None:
+                return None
+            words = oracle.words(oracle.position(state))
+            return returns, f"endgame database ({words} for the side to move)"
+        return adjudicate
 
     def match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
         """A comparison or evaluation player on ``network``; moves of the first ``temperature_plies`` plies

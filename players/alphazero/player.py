@@ -64,7 +64,7 @@ class AlphaZeroPlayer(Player):
         self._rng = np.random.default_rng(options["seed"])
         evaluate = limit_blas(network_evaluator(network), options["threads"])
         self.settings = SearchSettings.from_options(options)
-        self.search = self.settings.build(evaluate, rng=self._rng)
+        self.search = self.settings.build(evaluate, rng=self._rng, game=game)
         self.search.stop = self.stop_signal
         if options["prior"]:
             self._mix_priors_of(options["prior"], options["prior_weight"])
@@ -127,6 +127,10 @@ class AlphaZeroPlayer(Player):
             move = legal[0]
         else:
             move = search.choose_move(temperature, self._rng)
+            oracle = search.oracle
+            if oracle is not None:
+                visits = {c.move: c.visits for c in children}
+                move = oracle.keep_result(state, move, lambda m: visits.get(m, 0))
         self._analysis = self._describe(state, children, move, done, time.perf_counter() - started)
         return move
 
@@ -143,6 +147,8 @@ class AlphaZeroPlayer(Player):
             "nodes": self.search.size,
             "engine": self.search.kind,
         }
+        if self.search.oracle is not None:
+            info["database"] = self.search.oracle.words(self.search.oracle.position(state))
         if isinstance(self.search, GumbelSearch):
             info.update(self.search.root_analysis(text))
         return info

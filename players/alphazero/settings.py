@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
 from plyground.options import Option
 
 from .gumbel import SEARCH_KIND_OPTIONS, build_search
@@ -32,6 +33,7 @@ SEARCH_OPTIONS = (
     Option("cache_size", int, 100_000, "network evaluations remembered by position (0: no cache)", min=0),
     Option("repetition_draws", bool, True, "the search values a return to a position of the game (or of "
            "the line searched) as a draw, so a side that is ahead does not go round in circles"),
+    ENDGAME_OPTION,
 )
 
 #: Root noise weight (self-play uses it; 0 for play).
@@ -51,6 +53,9 @@ _TRAINER_CHANGES: dict[str, dict[str, Any]] = {
     "repetition_draws": dict(help="searches value a return to an earlier position of the game or line as a "
                                   "draw (no aimless cycling when ahead)"),
     "gumbel_c_scale": dict(default=0.1),
+    "endgame": dict(default="off", help="checkers endgame database for self-play: its positions end the searches "
+                    "and the games with their exact result, which becomes the value target of every earlier "
+                    "position (as Leela Chess Zero rescores with tablebases): 'off', 'auto' or a number of pieces"),
 }
 
 
@@ -80,6 +85,7 @@ class SearchSettings:
     gumbel_c_visit: float = 50.0
     gumbel_c_scale: float = 1.0
     gumbel_scale: float | None = None
+    endgame: str = "auto"
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], **overrides: Any) -> "SearchSettings":
@@ -95,7 +101,11 @@ class SearchSettings:
         """These settings as ``alphazero`` player options."""
         return dataclasses.asdict(self)
 
-    def build(self, evaluate: Evaluate, rng: np.random.Generator | None = None) -> PUCTSearch:
-        """A fresh search tree with these settings over the network ``evaluate``."""
-        return build_search(evaluate, dataclasses.asdict(self), simulations=self.simulations,
-                            dirichlet_epsilon=self.dirichlet_epsilon, rng=rng)
+    def build(self, evaluate: Evaluate, rng: np.random.Generator | None = None, game=None) -> PUCTSearch:
+        """A fresh search tree with these settings over the network ``evaluate``; for ``game`` (checkers),
+        the positions of the ``endgame`` database are terminal with their exact result."""
+        parse_spec(self.endgame)
+        search = build_search(evaluate, dataclasses.asdict(self), simulations=self.simulations,
+                              dirichlet_epsilon=self.dirichlet_epsilon, rng=rng)
+        search.oracle = None if game is None else oracle_for(game, self.endgame)
+        return search

@@ -97,7 +97,7 @@ class AlphaZeroTrainer(Trainer):
         Option("network", str, "resnet:channels=32,blocks=3", "network plugin and its options, "
                "e.g. resnet:channels=64,blocks=6 or mlp:hidden=128,layers=2"),
         # search and self-play
-        *trainer_search_options("fpu", "leaf_batch"),
+        *trainer_search_options("fpu", "leaf_batch", "endgame"),
         Option("temperature_plies", int, 10, "self-play: tau = 1 for the first N plies, then 0", min=0),
         # learning efficiency for small compute (docs/alphazero.md, "Self-play that learns")
         Option("fast_simulations", int, None, "playout cap randomization: most moves get a fast search of this "

@@ -48,6 +48,16 @@ def _seed_numba(seed):
     np.random.seed(seed)
 
 
+@njit(cache=True)
+def nothing_known(pos, tables):
+    """The outcome oracle of a search without one: no position's result is known before the game ends."""
+    return -1, 0
+
+
+#: The tables argument of :func:`nothing_known`.
+NO_TABLES = (np.zeros(1, dtype=np.int64),)
+
+
 # ------------------------------------------------------------ the compiled loop
 
 _COMPILED: dict[tuple, object] = {}
@@ -63,20 +73,22 @@ def _cycles(typingctx):
     return types.int64(), codegen
 
 
-def compiled_search(kernels, profile: bool = False):
+def compiled_search(kernels, profile: bool = False, known_outcome=nothing_known):
     """The simulation loop for these kernels, compiled once (a few seconds) and then loaded from disk.
 
     ``profile=True`` builds a variant that adds the cycles spent in selection,
     expansion, playout and backup to its ``cycles`` argument (benchmarks only).
+    ``known_outcome(pos, tables)`` is an oracle -- (winner 0/1 or 2 for a draw, plies to the end) or
+    (-1, 0) -- whose positions below the root are terminal (an endgame database).
     """
-    key = tuple(getattr(kernels, name) for name in KERNEL_FUNCTIONS) + (kernels.max_moves, profile)
+    key = tuple(getattr(kernels, name) for name in KERNEL_FUNCTIONS) + (kernels.max_moves, profile, known_outcome)
     loop = _COMPILED.get(key)
     if loop is None:
-        loop = _COMPILED[key] = _build_loop(kernels, profile)
+        loop = _COMPILED[key] = _build_loop(kernels, profile, known_outcome)
     return loop
 
 
-def _build_loop(kernels, profile):
+def _build_loop(kernels, profile, known_outcome):
     gen_moves = kernels.gen_moves
     apply_move = kernels.apply_move
     game_outcome = kernels.outcome
@@ -86,7 +98,7 @@ def _build_loop(kernels, profile):
     PROFILE = bool(profile)   # a compile-time constant: the normal build has no timing code
 
     @njit(nogil=True)
-    def run(root, root_pos, n_sims, c, playouts, solver, max_plies, meta, cycles,
+    def run(root, root_pos, n_sims, c, playouts, solver, max_plies, meta, cycles, known,
             first, count, mover, flag, visits, value_sum, proven, proof, code, returns):
         """Run up to ``n_sims`` simulations from ``root`` on the tree arrays (:class:`FastSearch.FIELDS`).
 
@@ -133,6 +145,9 @@ def _build_loop(kernels, profile):
             else:
                 n = gen_moves(pos, moves)
                 o = game_outcome(pos, n)
+                plies = 0
+                if o < 0 and depth > 0:
+                    o, plies = known_outcome(pos, known)      # the oracle's result ends the game here
                 if o >= 0:
                     flag[node] = TERMINAL
                     count[node] = 0
@@ -146,7 +161,7 @@ def _build_loop(kernels, profile):
                             proven[node] = WIN
                         else:
                             proven[node] = LOSS
-                        proof[node] = 0
+                        proof[node] = plies
                         newly_proven = True
                 else:
                     play = True
@@ -221,14 +236,19 @@ class FastSearch(Tree):
     LISTS = False
 
     def __init__(self, kernels, c: float, playouts: int, solver: bool, max_playout_plies: int,
-                 profile: bool = False) -> None:
+                 profile: bool = False, oracle=None) -> None:
         super().__init__(self.INITIAL_CAPACITY)
         self.k = kernels
         self.c = float(c)
         self.playouts = int(playouts)
         self.solver = bool(solver)
         self.max_playout_plies = int(max_playout_plies)
-        self._run = compiled_search(kernels, profile)
+        #: An endgame oracle (games/checkers/endgame/oracle.py) whose positions are terminal, or None.
+        self.oracle = oracle
+        if oracle is None:
+            self._run, self.known = compiled_search(kernels, profile), NO_TABLES
+        else:
+            self._run, self.known = compiled_search(kernels, profile, oracle.compiled_outcome), oracle.tables
         #: cycles spent in selection, expansion, playout and backup (profiling build only)
         self.cycles = np.zeros(4, dtype=np.int64)
         self.root_pos: np.ndarray | None = None
@@ -242,7 +262,7 @@ class FastSearch(Tree):
         """Compile now (a throw-away zero-simulation call), so no search pays for it."""
         pos = np.zeros(int(self.k.pos_size), dtype=np.int64)
         self._run(0, pos, 0, self.c, self.playouts, self.solver, self.max_playout_plies,
-                  np.zeros(1, dtype=np.int64), self.cycles, *self._arrays())
+                  np.zeros(1, dtype=np.int64), self.cycles, self.known, *self._arrays())
 
     # ----------------------------------------------------------- the root
     def clear(self) -> None:
@@ -317,7 +337,8 @@ class FastSearch(Tree):
         self.meta[0] = self.size
         while done < simulations:
             n, status = self._run(self.root, self.root_pos, simulations - done, self.c, self.playouts,
-                                  self.solver, self.max_playout_plies, self.meta, self.cycles, *self._arrays())
+                                  self.solver, self.max_playout_plies, self.meta, self.cycles, self.known,
+                                  *self._arrays())
             done += n
             self.size = int(self.meta[0])
             if status == FULL:

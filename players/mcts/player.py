@@ -12,6 +12,8 @@ from plyground.errors import MoveError, UsageError
 from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
+from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
+
 from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
 from .generic import GenericSearch
@@ -38,6 +40,7 @@ class MCTSPlayer(Player):
         Option("kernels", bool, True, "use the game's compiled kernels when it has them "
                "(false: the generic Python search)"),
         Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
+        ENDGAME_OPTION,
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
@@ -47,6 +50,8 @@ class MCTSPlayer(Player):
         if reason is not None:
             raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
         self._rng = np.random.default_rng(options["seed"])
+        parse_spec(options["endgame"])          # a bad value fails here, before any game starts
+        self._oracle = None
         self._engine: FastSearch | GenericSearch | None = None
         self._analysis: dict | None = None
 
@@ -99,6 +104,7 @@ class MCTSPlayer(Player):
             # The kernels see a finished game where the rules do not; search the Python states instead.
             engine = GenericSearch(self.config["c"], self.config["playouts"], self.config["solver"],
                                    self.config["max_playout_plies"])
+            engine.oracle = self._oracle
             engine.set_root(state, False)
             engine.seed(int(self._rng.integers(2**31)))
             done = self._search(engine, simulations, None if seconds is None else started + seconds)
@@ -112,6 +118,10 @@ class MCTSPlayer(Player):
             if move not in legal:
                 raise RuntimeError(f"mcts: the game's kernels proposed {move!r}, which is not legal in "
                                    f"{state.to_text()}; the kernels and the rules disagree")
+            if self._oracle is not None:
+                visits = {ch.move: ch.visits for ch in children}
+                move = self._oracle.keep_result(state, move, lambda m: visits.get(m, 0))
+                best = next((ch for ch in children if ch.move == move), best)
         self._analysis = self._describe(state, children, best, move, done, time.perf_counter() - started,
                                         engine)
         return move
@@ -154,12 +164,14 @@ class MCTSPlayer(Player):
             "seconds": seconds,
             "nodes": engine.size,
             "engine": engine.kind,
+            "database": self._oracle.words(self._oracle.position(state)) if self._oracle is not None else None,
         }
 
     def _get_engine(self) -> FastSearch | GenericSearch:
         if self._engine is None:
             cfg = self.config
             args = (cfg["c"], cfg["playouts"], cfg["solver"], cfg["max_playout_plies"])
+            self._oracle = oracle_for(self.game, cfg["endgame"])
             kernels = self.game.kernels() if cfg["kernels"] else None
             if kernels is not None:
                 missing = missing_kernel_attributes(kernels)
@@ -168,9 +180,10 @@ class MCTSPlayer(Player):
                                   f"(docs/kernels.md); using the slower generic search", stacklevel=2)
                     kernels = None
             if kernels is not None:
-                engine = FastSearch(kernels, *args)
+                engine = FastSearch(kernels, *args, oracle=self._oracle)
                 engine.warm_up()
             else:
                 engine = GenericSearch(*args)
+                engine.oracle = self._oracle
             self._engine = engine
         return self._engine

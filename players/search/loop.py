@@ -11,6 +11,8 @@ leaf:
 * with the MCTS-Solver, a proven node below the root: its proven result;
 * a finished game: the evaluator's :meth:`terminal` result, stored on the
   node (and proven, with the solver);
+* below the root, a position the ``oracle`` knows (an endgame database):
+  the same, with the result the game reaches with best play;
 * with ``repetition_draws``, a repeated position: a draw;
 * otherwise the configuration's :meth:`_leaf`: an evaluator that values a
   leaf at once (random playouts) expands it and backs the value up there and
@@ -44,6 +46,8 @@ class StateSearch(Tree):
     leaf_batch = 1
     #: A :class:`~plyground.stopping.StopSignal` the owner (a player) may set from another thread.
     stop = None
+    #: Exact results of some positions (``oracle.returns(state)``: an endgame database), or None.
+    oracle = None
 
     rule: Any
     evaluator: Any
@@ -109,8 +113,9 @@ class StateSearch(Tree):
                 continue
             for step in path[1:]:
                 state.apply(moves[step])
-            if state.is_terminal():
-                self._terminal(path, node, state)
+            known = None if self.oracle is None or len(path) == 1 else self.oracle.returns(state)
+            if known is not None or state.is_terminal():
+                self._terminal(path, node, state, known)
                 finished += 1
             elif self.repetition_draws and self._repeats(node, path, state):
                 self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
@@ -126,9 +131,10 @@ class StateSearch(Tree):
                 state.undo()
         return leaves, finished
 
-    def _terminal(self, path: np.ndarray, node: int, state: State) -> None:
-        """First visit of a finished game: store and back up the evaluator's result for it."""
-        returns = state.returns()
+    def _terminal(self, path: np.ndarray, node: int, state: State, returns=None) -> None:
+        """First visit of a finished game (or of one whose ``returns`` are known): store and back up the
+        evaluator's result for it."""
+        returns = state.returns() if returns is None else returns
         result0, result1 = self.evaluator.terminal(returns)
         self.flag[node] = TERMINAL
         self.returns[node] = result0, result1

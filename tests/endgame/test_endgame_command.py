@@ -1,6 +1,7 @@
 """``plyground endgame build|probe``: a resumable build on disk, probes, and bad input named."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from plyground.games.checkers.endgame import store
@@ -62,3 +63,31 @@ def test_bad_input_is_named(cli, built, tmp_path):
     (broken / "slice-0101.npz").write_bytes(b"not a zip")
     code, _, err = cli("endgame", "probe", "--fen", "W:WK1:BK32", "--dir", broken)
     assert code == 2 and "slice-0101.npz is corrupt" in err and "delete it and build again" in err
+
+
+def test_slice_files_hold_two_bit_results_and_the_distances_of_decided_positions(built):
+    from plyground.games.checkers.endgame import solve
+    from plyground.storage import load_npz
+    directory, _ = built
+    memory = solve.build(3)
+    on_disk = store.open_database(3, directory)
+    assert (on_disk.result == memory.result).all() and (on_disk.dist == memory.dist).all()
+    s = (0, 2, 0, 1)
+    arrays = load_npz(store.slice_path(directory, s))
+    part = memory.part(s)
+    entries = part.stop - part.start
+    decided = np.isin(memory.result[part], (solve.WIN, solve.LOSS))
+    assert arrays["wld"].dtype == np.uint8 and arrays["wld"].shape == (entries // 4,)
+    assert arrays["dist"].dtype == np.uint8 and arrays["dist"].shape == (decided.sum(),)
+    compressed = sum(path.stat().st_size for path in directory.glob("slice-*.npz"))
+    assert compressed * 8 < 4 * sum(memory.counts().values())      # under 4 bits a position, distances included
+
+
+def test_a_slice_file_of_another_size_is_refused(built, tmp_path):
+    directory, _ = built
+    for path in directory.glob("slice-*.npz"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    (tmp_path / "slice-0101.npz").write_bytes(store.slice_path(directory, (0, 2, 0, 1)).read_bytes())
+    from plyground.errors import ModelFileError
+    with pytest.raises(ModelFileError, match="slice-0101.npz does not hold slice"):
+        store.open_database(3, tmp_path)

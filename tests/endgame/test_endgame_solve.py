@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import njit
 
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.endgame import index, solve
-from plyground.games.checkers.kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, gen_moves, state_to_pos
+from plyground.games.checkers.kernels import state_to_pos
+
+from endgame_checks import check_slice
 
 #: Positions with n pieces, either side to move not counted (Schaeffer et al., "Checkers Is Solved",
 #: Science 2007, supplementary table; OEIS A055213).
-PUBLISHED = {1: 120, 2: 6_972, 3: 261_224, 4: 7_092_774}
+PUBLISHED = {1: 120, 2: 6_972, 3: 261_224, 4: 7_092_774, 5: 148_688_232}
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,7 @@ def three():
     return solve.build(3)
 
 
-@pytest.mark.parametrize("pieces", [1, 2, 3, 4])
+@pytest.mark.parametrize("pieces", [1, 2, 3, 4, 5])
 def test_the_index_enumerates_the_published_number_of_positions(pieces):
     assert index.count_placements(pieces) == PUBLISHED[pieces]
 
@@ -35,53 +36,9 @@ def test_index_and_position_are_inverse():
                 assert index.position_index(*boards, s[1], s[2], s[3]) == i
 
 
-@njit(cache=True)
-def _check_every_entry(db_offsets, db_sizes, result, dist, bm, bk, wm, wk):
-    """Number of entries of a slice whose result disagrees with its moves' results."""
-    size = db_sizes[bm, bk, wm, wk]
-    start = db_offsets[bm, bk, wm, wk]
-    boards = np.zeros(4, dtype=np.int64)
-    pos = np.zeros(POS_SIZE, dtype=np.int64)
-    after = np.zeros(POS_SIZE, dtype=np.int64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    wrong = 0
-    for side in range(2):
-        for i in range(size):
-            e = start + side * size + i
-            if not index.position_at(i, bm, bk, wm, wk, boards):
-                wrong += result[e] != solve.HOLE
-                continue
-            pos[:4] = boards
-            pos[SIDE] = side
-            n = gen_moves(pos, moves)
-            to_loss, to_draw, all_won, shortest_loss, longest_win = 0, 0, True, 10 ** 6, -1
-            for m in range(n):
-                after[:] = pos
-                apply_move(after, moves[m])
-                r, d = solve.lookup(after, db_offsets, db_sizes, result, dist)
-                if r == solve.LOSS:
-                    to_loss += 1
-                    shortest_loss = min(shortest_loss, d)
-                    all_won = False
-                elif r == solve.DRAW:
-                    to_draw += 1
-                    all_won = False
-                else:
-                    longest_win = max(longest_win, d)
-            r, d = result[e], dist[e]
-            if r == solve.WIN:
-                ok = to_loss > 0 and d == shortest_loss + 1
-            elif r == solve.LOSS:
-                ok = all_won and (d == 0 if n == 0 else d == longest_win + 1)
-            else:
-                ok = r == solve.DRAW and to_loss == 0 and to_draw > 0
-            wrong += not ok
-    return wrong
-
-
 def test_every_result_agrees_with_its_moves(three):
     for s in index.slices(3):
-        assert _check_every_entry(three.offsets, three.sizes, three.result, three.dist, *s) == 0, s
+        assert check_slice(three, s) == 0, s
 
 
 def test_two_kings_beat_one(three):

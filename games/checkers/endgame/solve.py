@@ -15,11 +15,18 @@ order), by distance steps: at step d a position is
   those wins is d - 1.
 
 Positions of the slice resolved at step d only satisfy these conditions for
-step d + 1, so one array serves all steps.  Steps stop when one resolves
-nothing and no position of an earlier slice is as far from the end as the
-step; what is left is a draw (neither side can force a result).  The draw
-rules of play (repetition, the 40-move rule) are not part of the database,
-as in Chinook's.
+step d + 1, so one array serves all steps.  A first pass looks at every
+position once: it settles those with no move (lost in 0) and notes, for each
+capture or crowning into a solved slice, the step one after that move's
+distance.  After it, step d looks only at positions that step d can settle:
+the predecessors (by quiet moves unmade) of the positions settled at step
+d - 1, and the positions noted for step d.  Steps stop when one settles
+nothing and no note is left; what is left is a draw (neither side can force
+a result).  So a position is looked at about once per move that reaches a
+result, not once per step: the 4-piece build takes 14 s instead of 145 s
+with a rescan of the slice at every step.  The draw rules of play
+(repetition, the 40-move rule) are not part of the database, as in
+Chinook's.
 
 Results are kept as int8 (:data:`WIN`, :data:`LOSS`, :data:`DRAW`,
 :data:`HOLE` for an index that is no position) and distances as int16, in
@@ -34,8 +41,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..bits import popcount
-from ..kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, gen_moves
+from ..bits import lowest_square, popcount
+from ..board import FULL, STEP
+from ..kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, generate
 from .index import position_at, position_index, slice_size, slices
 
 UNKNOWN, WIN, LOSS, DRAW, HOLE = 0, 1, 2, 3, 4
@@ -60,59 +68,175 @@ def lookup(pos, offsets, sizes, result, dist):
 
 
 @njit(cache=True)
+def _push(buffer, n, value):
+    """Append ``value`` at ``buffer[n]``, doubling the buffer when full; returns (buffer, n + 1)."""
+    if n == buffer.shape[0]:
+        grown = np.empty(2 * buffer.shape[0], dtype=buffer.dtype)
+        grown[:n] = buffer[:n]
+        buffer = grown
+    buffer[n] = value
+    return buffer, n + 1
+
+
+@njit(cache=True)
+def _settle(entry, step, bm, bk, wm, wk, start, size, offsets, sizes, result, dist, scratch):
+    """Resolve the slice's unknown ``entry`` at ``step`` if its moves allow it (module docstring); True if so."""
+    boards, pos, after, moves, stack = scratch
+    side, i = entry // size, entry % size
+    position_at(i, bm, bk, wm, wk, boards)
+    pos[:4] = boards
+    pos[SIDE] = side
+    n = generate(pos, moves, True, stack)
+    if n == 0:
+        return False  # lost in 0: settled by the first pass
+    all_won = True
+    longest = -1
+    for m in range(n):
+        after[:] = pos
+        apply_move(after, moves[m])
+        r, d = lookup(after, offsets, sizes, result, dist)
+        if r == LOSS and d == step - 1:
+            result[start + entry] = WIN
+            dist[start + entry] = step
+            return True
+        if r == WIN:
+            longest = max(longest, d)
+        else:
+            all_won = False
+    if all_won and longest == step - 1:
+        result[start + entry] = LOSS
+        dist[start + entry] = step
+        return True
+    return False
+
+
+@njit(cache=True)
+def _first_pass(bm, bk, wm, wk, start, size, offsets, sizes, result, dist, scratch):
+    """Mark holes and the positions lost in 0 (no move); list, for every other position, the steps at which
+    a move leaving the slice (a capture or a crowning, into a solved slice) can settle it: one after each
+    such move's distance.  Returns (positions lost in 0, their count, trigger steps, trigger entries,
+    trigger count)."""
+    boards, pos, after, moves, stack = scratch
+    lost = np.empty(1024, dtype=np.int64)
+    n_lost = 0
+    trigger_step = np.empty(1024, dtype=np.int32)
+    trigger_entry = np.empty(1024, dtype=np.int64)
+    n_triggers = 0
+    seen = np.empty(MAX_MOVES, dtype=np.int64)
+    for entry in range(2 * size):
+        side, i = entry // size, entry % size
+        if not position_at(i, bm, bk, wm, wk, boards):
+            result[start + entry] = HOLE
+            continue
+        result[start + entry] = UNKNOWN
+        pos[:4] = boards
+        pos[SIDE] = side
+        n = generate(pos, moves, True, stack)
+        if n == 0:
+            result[start + entry] = LOSS
+            dist[start + entry] = 0
+            lost, n_lost = _push(lost, n_lost, entry)
+            continue
+        n_seen = 0
+        for m in range(n):
+            after[:] = pos
+            apply_move(after, moves[m])
+            if (popcount(after[0]) == bm and popcount(after[1]) == bk and popcount(after[2]) == wm
+                    and popcount(after[3]) == wk):
+                continue  # stays in the slice: its turn comes through the predecessors
+            r, d = lookup(after, offsets, sizes, result, dist)
+            if r != WIN and r != LOSS:
+                continue
+            fresh = True
+            for k in range(n_seen):
+                if seen[k] == d:
+                    fresh = False
+            if fresh:
+                seen[n_seen] = d
+                n_seen += 1
+                trigger_step, _ = _push(trigger_step, n_triggers, d + 1)
+                trigger_entry, n_triggers = _push(trigger_entry, n_triggers, entry)
+    return lost, n_lost, trigger_step, trigger_entry, n_triggers
+
+
+@njit(cache=True)
+def _predecessors(entry, bm, bk, wm, wk, size, out, boards):
+    """Entries of the slice from which a quiet move (no capture, no crowning) reaches ``entry``: the side
+    that just moved takes a king back to any empty neighbour, a man back against its direction.  A
+    superset (a move is only legal without a capture on the board): :func:`_settle` checks each one."""
+    mover = 1 - entry // size
+    position_at(entry % size, bm, bk, wm, wk, boards)
+    empty = FULL & ~(boards[0] | boards[1] | boards[2] | boards[3])
+    n = 0
+    for kind in range(2):  # 0: men, 1: kings
+        board = 2 * mover + kind
+        pieces = boards[board]
+        while pieces:
+            s = lowest_square(pieces)
+            pieces &= pieces - 1
+            for d in range(4):
+                if kind == 0 and (d >= 2) == (mover == 0):
+                    continue  # a black man came from above (it moves down), a white one from below
+                t = STEP[d, s]
+                if t < 0 or not (empty >> t) & 1:
+                    continue
+                saved = boards[board]
+                boards[board] = (saved & ~(1 << s)) | (1 << t)
+                out[n] = mover * size + position_index(boards[0], boards[1], boards[2], boards[3], bk, wm, wk)
+                n += 1
+                boards[board] = saved
+    return n
+
+
+@njit(cache=True)
 def solve_slice(bm, bk, wm, wk, offsets, sizes, result, dist, farthest_before):
-    """Solve one slice in place (see the module docstring); returns (steps, farthest distance)."""
+    """Solve one slice in place (see the module docstring); returns (steps, farthest distance).
+
+    Each position is looked at once by a first pass, then only when one of its moves has just reached a
+    result that can settle it: a position of the slice settled at the step before (found by unmaking
+    quiet moves), or a capture or crowning into a solved slice whose distance is one less than the step.
+    """
     size = sizes[bm, bk, wm, wk]
     start = offsets[bm, bk, wm, wk]
+    scratch = (np.zeros(4, dtype=np.int64), np.zeros(POS_SIZE, dtype=np.int64),
+               np.zeros(POS_SIZE, dtype=np.int64), np.zeros(MAX_MOVES, dtype=np.int64),
+               np.empty((16, 4), dtype=np.int64))
+    previous, n_previous, trigger_step, trigger_entry, n_triggers = _first_pass(
+        bm, bk, wm, wk, start, size, offsets, sizes, result, dist, scratch)
+    # Triggers by step (a counting sort: steps are at most farthest_before + 1).
+    per_step = np.zeros(farthest_before + 3, dtype=np.int64)
+    for k in range(n_triggers):
+        per_step[trigger_step[k] + 1] += 1
+    first = np.cumsum(per_step)
+    by_step = np.empty(n_triggers, dtype=np.int64)
+    filled = first.copy()
+    for k in range(n_triggers):
+        by_step[filled[trigger_step[k]]] = trigger_entry[k]
+        filled[trigger_step[k]] += 1
     boards = np.zeros(4, dtype=np.int64)
-    pos = np.zeros(POS_SIZE, dtype=np.int64)
-    after = np.zeros(POS_SIZE, dtype=np.int64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    for i in range(size):
-        valid = position_at(i, bm, bk, wm, wk, boards)
-        for side in range(2):
-            result[start + side * size + i] = UNKNOWN if valid else HOLE
+    parents = np.empty(4 * 12, dtype=np.int64)
+    current = np.empty(1024, dtype=np.int64)
     farthest = 0
-    step = 0
-    while True:
-        resolved = 0
-        for side in range(2):
-            base = start + side * size
-            for i in range(size):
-                if result[base + i] != UNKNOWN:
-                    continue
-                position_at(i, bm, bk, wm, wk, boards)
-                pos[:4] = boards
-                pos[SIDE] = side
-                n = gen_moves(pos, moves)
-                if n == 0:
-                    if step == 0:
-                        result[base + i] = LOSS
-                        dist[base + i] = 0
-                        resolved += 1
-                    continue
-                wins_now = False
-                all_won = True
-                longest = -1
-                for m in range(n):
-                    after[:] = pos
-                    apply_move(after, moves[m])
-                    r, d = lookup(after, offsets, sizes, result, dist)
-                    if r == LOSS and d == step - 1:
-                        wins_now = True
-                        break
-                    if r == WIN:
-                        if d > longest:
-                            longest = d
-                    else:
-                        all_won = False
-                if wins_now or (all_won and longest == step - 1):
-                    result[base + i] = WIN if wins_now else LOSS
-                    dist[base + i] = step
-                    resolved += 1
-                    farthest = step
-        if resolved == 0 and step > farthest_before:
-            break
+    step = 1
+    while n_previous > 0 or step <= farthest_before + 1:
+        n_current = 0
+        if step < first.shape[0] - 1:
+            for k in range(first[step], first[step + 1]):
+                entry = by_step[k]
+                if result[start + entry] == UNKNOWN and _settle(entry, step, bm, bk, wm, wk, start, size, offsets,
+                                                              sizes, result, dist, scratch):
+                    current, n_current = _push(current, n_current, entry)
+        for k in range(n_previous):
+            n_parents = _predecessors(previous[k], bm, bk, wm, wk, size, parents, boards)
+            for p in range(n_parents):
+                entry = parents[p]
+                if result[start + entry] == UNKNOWN and _settle(entry, step, bm, bk, wm, wk, start, size, offsets,
+                                                              sizes, result, dist, scratch):
+                    current, n_current = _push(current, n_current, entry)
+        if n_current:
+            farthest = step
+        previous, current = current, previous
+        n_previous = n_current
         step += 1
     for e in range(start, start + 2 * size):
         if result[e] == UNKNOWN:

@@ -4,9 +4,12 @@
 soon as it is solved (atomically: a slice file is whole or absent); run it
 again and the slices already on disk are loaded instead of solved.
 ``open_database(pieces, directory)`` loads a finished build for probing.
-A slice file holds the results (int8) and distances (int16) of its entries
-for both sides to move, and JSON metadata naming the format, the slice and
-its size; a file that does not match is refused with a message naming it.
+A slice file holds, for both sides to move, the results of its entries
+packed four to a byte (2 bits: hole, win, loss, draw) and the distances of
+its won and lost positions only, in entry order (uint8 when the longest fits,
+else uint16), with JSON metadata naming the format, the slice and its size; a
+file that does not match is refused with a message naming it.  Compressed,
+that is under 2 bits per position with the distances (docs/endgame.md).
 """
 from __future__ import annotations
 
@@ -24,7 +27,11 @@ from . import solve
 from .index import slices
 
 FORMAT = "plyground-checkers-endgame"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+
+#: The 2-bit code of each result on disk (a hole is 0, so long runs of holes compress away).
+_PACKED = {solve.HOLE: 0, solve.WIN: 1, solve.LOSS: 2, solve.DRAW: 3}
+_UNPACKED = np.array([solve.HOLE, solve.WIN, solve.LOSS, solve.DRAW], dtype=np.int8)
 
 
 def default_directory() -> Path:
@@ -40,15 +47,44 @@ def slice_path(directory: Path, s: tuple[int, int, int, int]) -> Path:
     return Path(directory) / f"slice-{bm}{bk}{wm}{wk}.npz"
 
 
+def pack(result: np.ndarray, dist: np.ndarray) -> dict[str, np.ndarray]:
+    """A solved slice's arrays as stored: 2-bit results, distances of the decided positions."""
+    codes = np.zeros(-(-len(result) // 4) * 4, dtype=np.uint8)
+    for value, code in _PACKED.items():
+        codes[:len(result)][result == value] = code
+    packed = codes[0::4] | codes[1::4] << 2 | codes[2::4] << 4 | codes[3::4] << 6
+    decided = dist[(result == solve.WIN) | (result == solve.LOSS)]
+    small = decided.size == 0 or decided.max() < 256
+    return {"wld": packed, "dist": decided.astype(np.uint8 if small else np.uint16)}
+
+
+def unpack(arrays: dict, entries: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(results, distances) of ``entries`` entries from stored arrays; None if they do not fit."""
+    packed = arrays.get("wld")
+    if packed is None or packed.dtype != np.uint8 or packed.shape != (-(-entries // 4),):
+        return None
+    codes = np.empty(4 * len(packed), dtype=np.uint8)
+    for k in range(4):
+        codes[k::4] = packed >> (2 * k) & 3
+    result = _UNPACKED[codes[:entries]]
+    decided = (result == solve.WIN) | (result == solve.LOSS)
+    stored = arrays.get("dist")
+    if stored is None or stored.shape != (int(np.count_nonzero(decided)),):
+        return None
+    dist = np.zeros(entries, dtype=np.int16)
+    dist[decided] = stored
+    return result, dist
+
+
 def _load_slice(db: solve.Database, s, path: Path) -> dict:
     arrays = load_npz(path, f"endgame slice file {path}", "; delete it and build again")
     meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION,
                         "checkers endgame slice")
     part = db.part(s)
-    if tuple(meta.get("slice", ())) != tuple(s) or arrays.get("result", np.zeros(0)).shape != (part.stop - part.start,):
+    unpacked = unpack(arrays, part.stop - part.start) if tuple(meta.get("slice", ())) == tuple(s) else None
+    if unpacked is None:
         raise ModelFileError(f"{path} does not hold slice {s} of the expected size; delete it and build again")
-    db.result[part] = arrays["result"]
-    db.dist[part] = arrays["dist"]
+    db.result[part], db.dist[part] = unpacked
     return meta
 
 
@@ -77,7 +113,7 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
             steps, far = solve.solve_slice(*s, db.offsets, db.sizes, db.result, db.dist, farthest)
             seconds = time.perf_counter() - t0
             farthest = max(farthest, far)
-            save_npz(path, {"result": db.result[part], "dist": db.dist[part]},
+            save_npz(path, pack(db.result[part], db.dist[part]),
                      {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
                       "farthest": far, "seconds": seconds, "counts": db.counts(s)}, compress=True)
             solved_entries += entries

@@ -1,0 +1,194 @@
+"""The endgame database as the players see it: the exact result of a position with few pieces.
+
+Players take an ``endgame`` option (:data:`ENDGAME_OPTION`):
+
+* ``auto`` (the default): the largest database already built in the endgame
+  folder (``store.default_directory()``), none if none is built -- so a
+  database, once built, makes every player stronger without a flag;
+* ``off``: none;
+* ``N``: the N-piece database, built on first use when N <= 4 (seconds),
+  else it must have been built with ``plyground endgame build --pieces N``.
+
+:func:`oracle_for` turns the option into an :class:`EndgameOracle` (or None):
+compiled searches take its :attr:`~EndgameOracle.tables` and call
+:func:`known_outcome`; Python searches call :meth:`~EndgameOracle.returns`.
+A loaded database is shared by every player of the process.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from plyground.errors import UsageError
+from plyground.options import Option
+
+from ..bits import popcount
+from ..game import CheckersGame
+from ..kernels import SIDE, state_to_pos
+from . import solve, store
+from .index import slices
+
+ENDGAME_OPTION = Option(
+    "endgame", str, "auto",
+    "checkers endgame database: 'auto' (the largest one built, none if none is), 'off', or a number of "
+    "pieces N (built on first use for N <= 4; larger ones by 'plyground endgame build --pieces N')")
+
+#: Databases built on first use when asked for: small enough to take seconds (4 pieces: about 15 s).
+BUILT_ON_DEMAND = 4
+
+_LOADED: dict[tuple[str, int], solve.Database] = {}
+
+
+def no_tables() -> tuple:
+    """The compiled searches' arguments when there is no database (``pieces`` 0: never probed)."""
+    return (np.zeros(1, dtype=np.int64), np.full((1, 1, 1, 1), -1, dtype=np.int64),
+            np.zeros((1, 1, 1, 1), dtype=np.int64), np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int16))
+
+
+@njit(cache=True)
+def known_outcome(pos, pieces, offsets, sizes, result, dist):
+    """(outcome, plies) of a position the database holds: outcome 0 or 1 (that player wins) or 2 (draw),
+    plies to the end with best play; (-1, 0) when it has more than ``pieces[0]`` pieces."""
+    if pieces[0] == 0:
+        return -1, 0
+    on_board = popcount(pos[0]) + popcount(pos[1]) + popcount(pos[2]) + popcount(pos[3])
+    if on_board > pieces[0]:
+        return -1, 0
+    r, d = solve.lookup(pos, offsets, sizes, result, dist)
+    if r == solve.WIN:
+        return pos[SIDE], d
+    if r == solve.LOSS:
+        return 1 - pos[SIDE], d
+    if r == solve.DRAW:
+        return 2, 0
+    return -1, 0
+
+
+@njit(cache=True)
+def known_outcome_in(pos, tables):
+    """:func:`known_outcome` with the database's :attr:`EndgameOracle.tables` as one tuple (the form the
+    compiled MCTS loop calls for any game: ``(outcome, plies)``, outcome -1 when not known)."""
+    return known_outcome(pos, tables[0], tables[1], tables[2], tables[3], tables[4])
+
+
+class EndgameOracle:
+    """Exact results of the positions of one database (see the module docstring)."""
+
+    def __init__(self, db: solve.Database, directory: Path) -> None:
+        self.db = db
+        self.pieces = db.pieces
+        self.directory = directory
+        #: (pieces, offsets, sizes, result, dist): what compiled code passes to :func:`known_outcome`.
+        self.tables = (np.array([db.pieces], dtype=np.int64), db.offsets, db.sizes, db.result, db.dist)
+        #: ``(pos, tables) -> (outcome, plies)`` compiled: what a compiled search calls.
+        self.compiled_outcome = known_outcome_in
+
+    def outcome(self, pos: np.ndarray) -> tuple[int, int]:
+        """:func:`known_outcome` of a kernel position."""
+        o, plies = known_outcome(np.asarray(pos, dtype=np.int64), *self.tables)
+        return int(o), int(plies)
+
+    @staticmethod
+    def position(state) -> np.ndarray:
+        """The kernel position of a checkers State (what :meth:`outcome` and :meth:`words` read)."""
+        return state_to_pos(state)
+
+    def returns(self, state) -> tuple[float, float] | None:
+        """The State API's returns (+1 win, -1 loss, 0 draw per player) the game reaches with best play
+        from ``state``; None when the database does not hold it."""
+        o, _ = self.outcome(state_to_pos(state))
+        if o < 0:
+            return None
+        return (0.0, 0.0) if o == 2 else ((1.0, -1.0) if o == 0 else (-1.0, 1.0))
+
+    def words(self, pos: np.ndarray) -> str | None:
+        """"win in 33 plies" / "loss in 4 plies" / "draw" for the side to move; None when not held."""
+        o, plies = self.outcome(pos)
+        if o < 0:
+            return None
+        if o == 2:
+            return "draw"
+        won = o == int(pos[SIDE])
+        return f"{'win' if won else 'loss'} in {plies} {'ply' if plies == 1 else 'plies'}"
+
+    def perfect_moves(self, state) -> list | None:
+        """The moves of ``state`` that keep its database result the best way -- a win by the fewest plies,
+        a loss by the most, a draw (all of them) -- or None when the database does not hold it.  A player
+        that picks among these converts every won position the database holds."""
+        own, _ = self.outcome(self.position(state))
+        if own < 0:
+            return None
+        mover = state.current_player()
+        scored = []
+        for move in state.legal_moves():
+            after = state.clone()
+            after.apply(move)
+            o, plies = self.outcome(self.position(after))
+            if after.is_terminal() and o < 0:
+                o = 2    # ended under the rules of play (a repetition) with pieces the database does not hold
+            score = (2, -plies) if o == mover else (1, 0) if o == 2 else (0, plies)
+            scored.append((score, move))
+        best = max(score for score, _ in scored)
+        return [move for score, move in scored if score == best]
+
+    def keep_result(self, state, move, preference=None):
+        """``move`` (a search's choice at ``state``) if it is one of :meth:`perfect_moves`, else the one of
+        those ``preference(move)`` ranks highest (the first without one); ``move`` when the database
+        does not hold ``state``.  Searches that know no distance (MCTS, AlphaZero: every win is 1) would
+        otherwise wander in a won ending until a draw rule ends it."""
+        perfect = self.perfect_moves(state)
+        if perfect is None or move in perfect:
+            return move
+        return max(perfect, key=preference) if preference is not None else perfect[0]
+
+    def __repr__(self) -> str:
+        return f"EndgameOracle({self.pieces} pieces, {self.directory})"
+
+
+def built_pieces(directory: Path) -> int:
+    """The largest N whose N-piece database is complete in ``directory`` (0: none)."""
+    for pieces in range(8, 1, -1):
+        if all(store.slice_path(directory, s).exists() for s in slices(pieces)):
+            return pieces
+    return 0
+
+
+def parse_spec(spec: str) -> str | int:
+    """'auto', 'off' or a number of pieces 2..8 from an ``endgame`` option value; UsageError otherwise."""
+    text = str(spec).strip().lower()
+    if text in ("auto", "off"):
+        return text
+    if text in ("0", "none", "no", "false"):
+        return "off"
+    if text.isdigit() and 2 <= int(text) <= 8:
+        return int(text)
+    raise UsageError(f"endgame={spec!r} is not valid: use 'auto', 'off' or a number of pieces from 2 to 8")
+
+
+def oracle_for(game, spec: str, directory: Path | None = None, log=None) -> EndgameOracle | None:
+    """The oracle the ``endgame`` option ``spec`` names for ``game`` (module docstring), or None: none
+    asked for, none built (``auto``), or a game other than checkers (``auto``; a number is an error)."""
+    from plyground.capabilities import has_position_layout
+    wanted = parse_spec(spec)
+    if wanted == "off":
+        return None
+    if not has_position_layout(game, CheckersGame.position_layout):
+        if wanted == "auto":
+            return None
+        raise UsageError(f"endgame={spec}: endgame databases exist for checkers only, not {game.name}; "
+                         f"use endgame=off")
+    directory = Path(directory) if directory else store.default_directory()
+    pieces = built_pieces(directory) if wanted == "auto" else wanted
+    if pieces == 0:
+        return None
+    key = (str(directory.resolve()), pieces)
+    if key not in _LOADED:
+        if pieces <= BUILT_ON_DEMAND and built_pieces(directory) < pieces:
+            from plyground.notices import note
+            note(f"building the {pieces}-piece checkers endgame database in {directory} (first use only)")
+            _LOADED[key] = store.build(pieces, directory, log=log or (lambda line: None))
+        else:
+            _LOADED[key] = store.open_database(pieces, directory)
+    return EndgameOracle(_LOADED[key], directory)
