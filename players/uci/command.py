@@ -1,0 +1,26 @@
+"""``plyground uci PLAYER-SPEC``: a plyground player as a UCI engine on standard input and output."""
+from __future__ import annotations
+
+import click
+
+
+def register(cli) -> None:
+    @cli.command("uci")
+    @click.argument("spec")
+    @click.option("--game", "game_spec", default="chess", show_default=True,
+                  help="The game the engine plays (UCI is a chess protocol; checkers engines speak Hub).")
+    def uci_command(spec, game_spec):
+        """Run the player SPEC as a UCI engine, e.g. `plyground uci alphazero` or `plyground uci
+        alphabeta:depth=4`, for chess GUIs (cutechess, Arena, lichess-bot) and python-chess."""
+        from plyground.errors import UsageError
+        from plyground.notices import set_quiet
+        from plyground.options import Spec
+        from plyground.registry import get_registry
+
+        from .server import UciServer
+        registry = get_registry()
+        game = registry.make_game(game_spec)
+        if game.name != "chess":
+            raise UsageError(f"--game {game_spec}: UCI engines play chess; for checkers use 'plyground hub {spec}'")
+        set_quiet(True)                 # stdout belongs to the protocol; notes would only confuse a GUI
+        UciServer(game, Spec.parse(spec), registry.make_player).run()

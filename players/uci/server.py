@@ -1,0 +1,322 @@
+"""``plyground uci SPEC``: any plyground chess player as a UCI engine, for GUIs and engine clients.
+
+The other side of :mod:`.engine` (which *uses* UCI engines).  One line in,
+zero or more lines out, in the order of the UCI protocol:
+
+* ``uci`` -> ``id name``/``id author``, one ``option`` line per option the
+  player declares (spin, check, combo or string), ``uciok``;
+* ``setoption name N value V`` -> the player is rebuilt with that option at
+  the next ``isready``/``go`` (a bad name or value: one ``info string``);
+* ``isready`` -> ``readyok`` (at once, even while a search runs);
+* ``ucinewgame`` -> the player forgets the last game (``reset``);
+* ``position startpos|fen FEN [moves m1 m2 ...]`` -> the position (every
+  move checked; a bad FEN or move leaves the previous position in force);
+* ``go`` with ``depth``, ``nodes``, ``movetime``, ``wtime``/``btime``/
+  ``winc``/``binc``/``movestogo``, ``infinite`` -> the search runs on a
+  thread, then ``info depth .. score cp|mate .. nodes .. nps .. time .. pv
+  ..`` from the player's analysis and ``bestmove``;
+* ``stop`` -> the player's stop signal: it answers with its best move so far;
+* ``quit`` (or the end of input) -> the search is stopped and the engine exits.
+
+A line it cannot use gets one ``info string error: ...`` line naming what
+was wrong and what would be valid, never an exception: GUIs show those
+lines and carry on.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+from plyground.errors import PlygroundError
+from plyground.options import Option, Spec, resolve_options
+from plyground.protocols import Budget, Game, Player, State
+
+#: Time a search may take of what is left on the clock when no ``movestogo`` is given: 1 / this.
+MOVES_LEFT_GUESS = 30
+#: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
+INFINITE_NODES = 10**9
+#: The deepest alpha-beta iteration an ``infinite`` search asks for.
+INFINITE_DEPTH = 64
+
+
+def leela_centipawns(value: float) -> int:
+    """A value in [-1, 1] (expected score mapped to -1..1) as centipawns, Leela Chess Zero's mapping."""
+    value = max(-0.999, min(0.999, value))
+    return int(round(111.714640912 * math.tan(1.5620688421 * value)))
+
+
+def uci_score(analysis: dict) -> str | None:
+    """``cp N`` or ``mate N`` (moves, negative when losing) for the side to move, from an analysis dict."""
+    text = str(analysis.get("score") or "")
+    if text.startswith(("win in", "loss in")):              # alphabeta: "win in 5 plies"
+        plies = int(text.split()[2])
+        moves = (plies + 1) // 2
+        return f"mate {moves if text.startswith('win') else -moves}"
+    if text.startswith("mate"):                              # a UCI engine's own words: "mate 3"
+        return f"mate {text.split()[1]}"
+    if text[:1] in "+-" and text[1:2].isdigit():             # "+0.26" (pawns) or "+1.20 men"
+        try:
+            return f"cp {int(round(100 * float(text.split()[0])))}"
+        except ValueError:
+            pass
+    value = analysis.get("value")
+    if isinstance(value, (int, float)):
+        if "visits" in analysis or analysis.get("proven"):   # MCTS, AlphaZero: -1..1
+            return f"cp {leela_centipawns(float(value))}"
+        return f"cp {int(round(float(value)))}"
+    return None
+
+
+def uci_option_line(option: Option, value: Any) -> str:
+    """The ``option`` line announcing a player option, now ``value``, to a GUI."""
+    default = "none" if value is None else value
+    if option.type is bool:
+        return f"option name {option.name} type check default {'true' if default else 'false'}"
+    if option.choices:
+        return (f"option name {option.name} type combo default {default} "
+                + " ".join(f"var {choice}" for choice in option.choices))
+    if option.type is int and not option.optional and option.min is not None and option.max is not None:
+        return f"option name {option.name} type spin default {default} min {int(option.min)} max {int(option.max)}"
+    return f"option name {option.name} type string default {default}"
+
+
+class UciServer:
+    """The engine loop over ``inp``/``out`` for the player ``spec`` of ``game`` (see the module docstring)."""
+
+    def __init__(self, game: Game, spec: Spec, make_player, inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
+        self.game, self.spec, self.make_player = game, spec, make_player
+        self.inp, self.out = inp, out
+        self.options: dict[str, Any] = dict(spec.options)
+        self.player: Player = make_player(Spec(spec.name, self.options), game)
+        self.declared = {option.name.lower(): option for option in type(self.player).options}
+        self.state: State = game.new_initial_state()
+        self._stale = False                 # options changed: rebuild the player before the next search
+        self._write_lock = threading.Lock()
+        self._search: threading.Thread | None = None
+        self._infinite = False
+
+    # ------------------------------------------------------------ output
+    def send(self, line: str) -> None:
+        with self._write_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def error(self, message: str) -> None:
+        self.send(f"info string error: {message}")
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> None:
+        for raw in self.inp:
+            line = raw.strip()
+            if not line:
+                continue
+            if not self.handle(line):
+                break
+        self.stop_search()
+
+    def handle(self, line: str) -> bool:
+        """Answer one line; False on ``quit``."""
+        command, _, rest = line.partition(" ")
+        handler = getattr(self, "_cmd_" + command, None)
+        if command == "quit":
+            return False
+        if handler is None:
+            self.error(f"unknown command {command!r}; this engine understands uci, isready, setoption, ucinewgame, "
+                       f"position, go, stop, quit")
+            return True
+        try:
+            handler(rest.strip())
+        except (PlygroundError, ValueError) as exc:
+            self.error(f"{line!r}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - a GUI must never see the engine die of one line
+            self.error(f"{line!r} failed: {type(exc).__name__}: {exc}")
+        return True
+
+    # ------------------------------------------------------------ commands
+    def _cmd_uci(self, _: str) -> None:
+        self.send(f"id name plyground {self.spec}")
+        self.send("id author the plyground authors")
+        for option in type(self.player).options:      # the defaults announced are the values in force
+            self.send(uci_option_line(option, self.player.config.get(option.name, option.default)))
+        self.send("uciok")
+
+    def _cmd_isready(self, _: str) -> None:
+        if self._search is None:
+            self._ready_player()
+        self.send("readyok")
+
+    def _cmd_debug(self, _: str) -> None:
+        pass
+
+    def _cmd_ucinewgame(self, _: str) -> None:
+        self._need_idle("ucinewgame")
+        self._ready_player().reset()
+
+    def _cmd_setoption(self, rest: str) -> None:
+        self._need_idle("setoption")
+        words = rest.split()
+        if not words or words[0] != "name":
+            raise ValueError("expected: setoption name NAME value VALUE")
+        text = " ".join(words[1:])
+        name, _, value = text.partition(" value ")
+        option = self.declared.get(name.strip().lower())
+        if option is None:
+            raise ValueError(f"no option {name.strip()!r}; options: {', '.join(self.declared) or 'none'}")
+        changed = {**self.options, option.name: value.strip()}
+        resolve_options(type(self.player).options, changed, f"player {self.spec.name}")   # checks the value now
+        self.options = changed
+        self._stale = True
+
+    def _cmd_position(self, rest: str) -> None:
+        self._need_idle("position")
+        words = rest.split()
+        if not words:
+            raise ValueError("expected: position startpos|fen FEN [moves MOVE ...]")
+        if "moves" in words:
+            at = words.index("moves")
+            setup, moves = words[:at], words[at + 1:]
+        else:
+            setup, moves = words, []
+        if setup == ["startpos"]:
+            state = self.game.new_initial_state()
+        elif setup[0] == "fen" and len(setup) > 1:
+            state = self.game.new_state(" ".join(setup[1:]))
+        else:
+            raise ValueError("expected 'startpos' or 'fen FEN' after 'position'")
+        for number, text in enumerate(moves, start=1):
+            try:
+                state.apply(state.parse_move(text))
+            except PlygroundError as exc:
+                raise ValueError(f"move {number} ({text}): {exc}; the position is unchanged") from None
+        self.state = state
+
+    def _cmd_go(self, rest: str) -> None:
+        self._need_idle("go")
+        if self.state.is_terminal():
+            self.send("info string the game is over: " + self.state.outcome_reason())
+            self.send("bestmove 0000")
+            return
+        budget, depth = self._budget(rest.split())
+        self._infinite = budget.simulations == INFINITE_NODES
+        player = self._ready_player()
+        player.stop_signal.clear()
+        state = self.state.clone()
+        self._search = threading.Thread(target=self._think, args=(player, state, budget, depth), daemon=True,
+                                        name="uci-search")
+        self._search.start()
+
+    def _cmd_stop(self, _: str) -> None:
+        self.stop_search()
+
+    def _cmd_ponderhit(self, _: str) -> None:
+        pass                                    # pondering is not offered (no 'Ponder' option)
+
+    # ------------------------------------------------------------ searching
+    def _need_idle(self, command: str) -> None:
+        """Let a running search finish first, as Stockfish does (an ``infinite`` one is stopped: it would
+        never finish, and this thread, waiting, could not read the ``stop``)."""
+        search = self._search
+        if search is not None and search.is_alive():
+            if self._infinite:
+                self.player.stop_signal.set()
+            search.join()
+        self._search = None
+
+    def _ready_player(self) -> Player:
+        if self._stale:
+            close = getattr(self.player, "close", None)
+            if close is not None:
+                close()
+            self.player = self.make_player(Spec(self.spec.name, self.options), self.game)
+            self._stale = False
+        return self.player
+
+    def _budget(self, words: list[str]) -> tuple[Budget, int | None]:
+        """The player's budget for ``go`` arguments, and the depth asked for (None: the player's own)."""
+        numbers: dict[str, int] = {}
+        flags = set()
+        i = 0
+        while i < len(words):
+            key = words[i]
+            if key in ("infinite", "ponder"):
+                flags.add(key)
+                i += 1
+            elif key in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"):
+                if i + 1 >= len(words) or not words[i + 1].lstrip("-").isdigit():
+                    raise ValueError(f"'go {key}' needs a whole number")
+                numbers[key] = int(words[i + 1])
+                i += 2
+            elif key == "searchmoves":
+                raise ValueError("'go searchmoves' is not supported")
+            else:
+                raise ValueError(f"unknown 'go' argument {key!r}; expected depth, nodes, movetime, wtime, btime, "
+                                 f"winc, binc, movestogo or infinite")
+        if "infinite" in flags:
+            return Budget(simulations=INFINITE_NODES, seconds=None), INFINITE_DEPTH
+        seconds = numbers["movetime"] / 1000 if "movetime" in numbers else None
+        white = self.game.side_names[self.state.current_player()] == "White"
+        left = numbers.get("wtime" if white else "btime")
+        if seconds is None and left is not None:
+            increment = numbers.get("winc" if white else "binc", 0)
+            moves_left = max(1, numbers.get("movestogo", MOVES_LEFT_GUESS))
+            seconds = max(0.01, min(left * 0.5, left / moves_left + increment * 0.8) / 1000)
+        return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
+
+    def _think(self, player: Player, state: State, budget: Budget, depth: int | None) -> None:
+        saved_depth = player.config.get("depth") if "depth" in player.config else None
+        try:
+            if depth is not None and "depth" in player.config:
+                player.config["depth"] = depth
+            started = time.perf_counter()
+            move = player.choose_move(state.clone(), budget)
+            elapsed = time.perf_counter() - started
+            info = self._info(player.analysis() or {}, state, move, elapsed)
+            if info:
+                self.send(info)
+            self.send(f"bestmove {move.uci()}")
+        except Exception as exc:  # noqa: BLE001 - answer with a legal move rather than fall silent
+            self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
+            self.send(f"bestmove {state.legal_moves()[0].uci()}")
+        finally:
+            if saved_depth is not None:
+                player.config["depth"] = saved_depth
+
+    def _info(self, analysis: dict, state: State, move, elapsed: float) -> str:
+        parts = [f"depth {int(analysis.get('depth') or 1)}"]
+        if analysis.get("seldepth"):
+            parts.append(f"seldepth {int(analysis['seldepth'])}")
+        score = uci_score(analysis)
+        if score:
+            parts.append(f"score {score}")
+        nodes = int(analysis.get("nodes") or analysis.get("simulations") or 0)
+        millis = int(1000 * float(analysis.get("seconds") or elapsed))
+        parts += [f"nodes {nodes}", f"nps {int(nodes / max(millis, 1) * 1000)}", f"time {millis}"]
+        pv = self._pv_uci(analysis.get("pv"), state) or [move.uci()]
+        parts.append("pv " + " ".join(pv))
+        return "info " + " ".join(parts)
+
+    @staticmethod
+    def _pv_uci(pv, state: State) -> list[str]:
+        """The principal variation (move texts, or one string of them) in UCI notation, as far as legal."""
+        if not pv:
+            return []
+        texts = pv.split() if isinstance(pv, str) else [str(m) for m in pv]
+        line, s = [], state.clone()
+        for text in texts:
+            try:
+                move = s.parse_move(text)
+            except PlygroundError:
+                break
+            line.append(move.uci())
+            s.apply(move)
+        return line
+
+    def stop_search(self) -> None:
+        search = self._search
+        if search is not None and search.is_alive():
+            self.player.stop_signal.set()
+            search.join()
+        self._search = None

@@ -1,0 +1,109 @@
+"""``plyground uci SPEC`` driven by python-chess's own UCI client, as a GUI would drive it."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from chess_helpers import STOCKFISH, needs_stockfish
+
+PLYGROUND = str(Path(sys.executable).parent / "plyground")
+
+
+def engine(spec: str) -> chess.engine.SimpleEngine:
+    return chess.engine.SimpleEngine.popen_uci([PLYGROUND, "uci", spec], timeout=60)
+
+
+def test_python_chess_analyses_a_position_with_score_and_principal_variation():
+    with engine("alphabeta:depth=3") as ours:
+        assert ours.id["name"] == "plyground alphabeta:depth=3"
+        assert ours.options["depth"].default == 3 and ours.options["depth"].max == 64
+        # White mates in one (Qh5xf7#): alpha-beta without an evaluation still finds mates.
+        board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+        info = ours.analyse(board, chess.engine.Limit(depth=2))
+        assert info["score"].white() == chess.engine.Mate(1)
+        assert info["pv"][0] == chess.Move.from_uci("h5f7")
+        assert info["depth"] >= 1 and info["nodes"] > 0 and "nps" in info and "time" in info
+        assert ours.play(board, chess.engine.Limit(time=0.5)).move == chess.Move.from_uci("h5f7")
+
+
+def test_options_are_set_through_setoption():
+    with engine("mcts:simulations=50,max_playout_plies=20") as ours:
+        ours.configure({"simulations": 30})
+        result = ours.play(chess.Board(), chess.engine.Limit(nodes=40), info=chess.engine.INFO_ALL)
+        assert result.move in chess.Board().legal_moves
+        assert "score" in result.info                # MCTS's value as centipawns
+        with pytest.raises(chess.engine.EngineError):
+            ours.configure({"no_such_option": 1})    # python-chess refuses an option the engine did not announce
+
+
+@needs_stockfish
+def test_a_full_game_against_stockfish_skill_0():
+    board = chess.Board()
+    ours = engine("alphabeta:depth=2")
+    theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=30)
+    try:
+        theirs.configure({"Skill Level": 0})
+        while not board.is_game_over(claim_draw=True) and board.ply() < 300:
+            player = ours if board.turn == chess.WHITE else theirs
+            limit = chess.engine.Limit(depth=2) if player is ours else chess.engine.Limit(time=0.01)
+            move = player.play(board, limit).move
+            assert move in board.legal_moves, (board.fen(), move)
+            board.push(move)
+    finally:
+        ours.quit()
+        theirs.quit()
+    assert board.is_game_over(claim_draw=True) or board.ply() == 300
+    assert chess.Board().variation_san(board.move_stack)        # the whole game replays legally
+
+
+@pytest.mark.parametrize("spec", ["alphabeta", "mcts:max_playout_plies=30"])
+def test_an_infinite_search_stops_within_100_ms(spec):
+    with engine(spec) as ours:
+        ours.ping()
+        with ours.analysis(chess.Board()) as analysis:
+            time.sleep(1.0)
+            asked = time.perf_counter()
+            analysis.stop()
+            best = analysis.wait()
+            answered = time.perf_counter() - asked
+        assert best.move in chess.Board().legal_moves
+        assert answered < 0.1, f"bestmove {answered * 1000:.0f} ms after stop"
+
+
+def test_malformed_commands_are_answered_and_the_engine_carries_on():
+    lines = ["uci", "foo", "position startpos moves e2e5", "position fen not/a/fen w - - 0 1", "go depth x",
+             "go sideways", "setoption name depth value 999", "setoption name nope value 1", "setoption",
+             "position", "position startpos moves e2e4", "go depth 1", "isready", "quit"]
+    done = subprocess.run([PLYGROUND, "uci", "alphabeta"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    errors = [line for line in done.stdout.splitlines() if line.startswith("info string error:")]
+    assert len(errors) == 9, done.stdout
+    assert "unknown command 'foo'" in errors[0]
+    assert "move 1 (e2e5)" in errors[1] and "the position is unchanged" in errors[1]
+    assert "not/a/fen" in errors[2]
+    assert "'go depth' needs a whole number" in errors[3]
+    assert "unknown 'go' argument 'sideways'" in errors[4]
+    assert "expected integer in [1, 64]" in errors[5]
+    assert "no option 'nope'" in errors[6]
+    out = done.stdout.splitlines()
+    assert "readyok" in out                       # answered at once, even while the search runs
+    best = [line.split()[1] for line in out if line.startswith("bestmove ")]
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    assert len(best) == 1 and chess.Move.from_uci(best[0]) in after_e4.legal_moves
+
+
+def test_a_bad_spec_or_game_is_one_line_and_exit_2():
+    done = subprocess.run([PLYGROUND, "uci", "nosuchplayer"], input="uci\n", capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2 and "unknown player 'nosuchplayer'" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([PLYGROUND, "uci", "random", "--game", "checkers"], input="", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "plyground hub random" in done.stderr
