@@ -12,7 +12,7 @@ import click
 from . import __version__, notices
 from . import plugin_manager as plugins
 from .capabilities import supports_uci
-from .clitypes import SECONDS, move_limit_option
+from .clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
 from .options import Spec
@@ -158,13 +158,15 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
+@time_control_option
 @click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 @click.option("--resume", type=click.Path(path_type=Path), default=None,
               help="Play on the last unfinished game saved in this file (the 'save' command or the window's Save "
                    "button), with its players unless others are given.")
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
-                 move_limit, save, resume):
+                 move_limit, time_control, save, resume):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
+    check_time_control(time_control, seconds)
     registry = get_registry()
     if resume is not None and game_spec is None:
         game_spec = game_of_record_file(registry, resume)
@@ -197,7 +199,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     _check_humans_can_play((first, second), players, renderer)
     try:
         settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed,
-                        resume=resumed)
+                        resume=resumed, time_control=time_control)
         if renderer.runs_games:  # a windowed renderer runs the game loop itself (bots think off the UI thread)
             record = renderer.play(game, players, (first, second), **settings)
         else:
@@ -284,6 +286,7 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
+@time_control_option
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
               help="Start positions, each played twice with colours reversed (see `plyground tournament`).")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,
@@ -295,12 +298,13 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 @click.option("--quiet", is_flag=True, help="Print only the summary.")
 def match_command(game_spec, black, white, first, second, games, renderer_spec, seed, max_plies, simulations, seconds,
-                  move_limit, openings, opening_plies, workers, out_dir, save, quiet):
+                  move_limit, time_control, openings, opening_plies, workers, out_dir, save, quiet):
     """N games between two players with alternating colours; W/D/L, score and a 95% interval.
 
     A match is a two-player tournament: the same seeding, openings, workers and resumable --out.
     """
     notices.set_quiet(quiet)
+    check_time_control(time_control, seconds)
     registry = get_registry()
     game = registry.make_game(game_spec)
     first, second = _seat(game, black, white, first, second)
@@ -320,7 +324,8 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
     config = TournamentConfig(game=game_spec, entrants=entrants, games_per_pairing=games,
                               openings=choose_openings(game, openings, seed, opening_plies),
                               openings_source=openings, simulations=simulations, seconds=seconds,
-                              max_plies=max_plies, seed=seed, move_limit=move_limit)
+                              max_plies=max_plies, seed=seed, move_limit=move_limit,
+                              time_control=None if time_control is None else str(time_control))
 
     def progress(p):
         if not quiet:

@@ -5,6 +5,8 @@ import math
 
 import click
 
+from .clock import TC_FORMS, TimeControl
+from .errors import UsageError
 from .match import DEFAULT_MOVE_LIMIT
 
 
@@ -34,3 +36,31 @@ move_limit_option = click.option(
     "--move-limit", type=SECONDS, default=DEFAULT_MOVE_LIMIT, show_default=True,
     help="Seconds a bot may take for one move before it forfeits (with --seconds: the budget plus a grace, "
          "at most this).")
+
+
+class TimeControlType(click.ParamType):
+    """``--tc``: a time control (:mod:`plyground.clock`), refused naming the valid forms."""
+
+    name = "tc"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, TimeControl):
+            return value
+        try:
+            return TimeControl.parse(value)
+        except UsageError as exc:
+            self.fail(str(exc).replace("--tc ", "", 1), param, ctx)
+
+
+#: ``--tc`` for every command that plays games (play, match, tournament).
+time_control_option = click.option(
+    "--tc", "time_control", type=TimeControlType(), default=None,
+    help=f"Time control with chess clocks: {TC_FORMS} (seconds; 5m = 5 minutes).  Bots spend their clock; a side "
+         f"whose time runs out loses on time.  Replaces --seconds and --move-limit.")
+
+
+def check_time_control(time_control, seconds) -> None:
+    """--tc and --seconds both set a bot's thinking time: only one may be given."""
+    if time_control is not None and seconds is not None:
+        raise UsageError("--tc and --seconds both set the bots' time: with a clock (--tc) each bot divides its own "
+                         "time; give one of them")

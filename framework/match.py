@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from .clock import Clock, TimeControl
 from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
 from .recordio import record_date
 from .resume import replay
@@ -117,7 +118,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
               renderer: Renderer | None = None, budget: Budget = Budget(), start: State | None = None,
               max_plies: int | None = None, seed: int | None = None,
               adjudicator: Callable[[State, int], tuple[tuple[float, float], str] | None] | None = None,
-              move_limit_seconds: float | None = DEFAULT_MOVE_LIMIT, resume: GameRecord | None = None) -> GameRecord:
+              move_limit_seconds: float | None = DEFAULT_MOVE_LIMIT, resume: GameRecord | None = None,
+              time_control: TimeControl | None = None) -> GameRecord:
     """Play one game to its end (or the ply cap) and return its record.
 
     Players and the renderer only ever receive clones of the game state.  A
@@ -130,11 +132,18 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     None: no limit) forfeits; people at a renderer have no limit.  ``resume``, an
     unfinished record (:mod:`plyground.resume`), replays its moves first and plays on
     (``start`` is then ignored).  The renderer's ``record`` is the record being built.
+
+    With a ``time_control`` each side has a clock (:mod:`plyground.clock`, the renderer's
+    ``clock``): a bot's time budget for a move is the clock's allotment, and a side whose
+    clock runs out -- a bot past it is stopped there -- loses on time.
     """
     state = start.clone() if start is not None else game.new_initial_state()
     names = tuple(names or (p.name for p in players))
     # Dated when it begins (UTC, as PGN and PDN write dates), not when it ends.
     record = GameRecord(game=game.name, players=names, start=state.to_text(), tags={"Date": record_date()})
+    clock = Clock(time_control) if time_control is not None else None
+    if clock is not None:
+        record.tags["TimeControl"] = str(time_control)
     movers: list[int] = []           # who made each move: sides may move twice in a row
     if resume is not None:           # a game saved unfinished: its start, its moves, then play on
         state, movers = replay(game, resume)
@@ -145,6 +154,7 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         player.reset(None if seed is None else seed * 2 + i)
     if renderer is not None:
         renderer.record = record     # the game so far, for a renderer's save and record commands
+        renderer.game_clock = clock  # both sides' time, when the game has a time control
         renderer.start(game, state.clone(), names)
         renderer.show(state.clone(), record.moves[-1] if record.moves else None)
     started = time.perf_counter()
@@ -162,13 +172,24 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         player = players[side]
         if renderer is not None and not player.needs_renderer:
             renderer.thinking(names[side])
+        move_budget = budget
         limit = None if player.needs_renderer else move_limit(budget, move_limit_seconds, side not in movers)
+        if clock is not None:
+            if not player.needs_renderer:
+                move_budget = Budget(simulations=budget.simulations, seconds=clock.allot(side))
+                limit = max(0.0, clock.remaining(side))
+            clock.start(side)
         interruption = renderer.interruption if renderer is not None and not player.needs_renderer else None
         try:
-            choice = ask_for_move(player, state.clone(), budget, limit, interruption)
+            choice = ask_for_move(player, state.clone(), move_budget, limit, interruption)
         except MoveOverstepped:
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
-            record.reason = f"{names[side]} ({game.side_names[side]}) exceeded its {limit:g} s move limit and forfeits"
+            if clock is not None:
+                clock.charge(side)
+                record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
+            else:
+                record.reason = (f"{names[side]} ({game.side_names[side]}) exceeded its {limit:g} s move limit "
+                                 f"and forfeits")
             break
         except PlayerFailed as failed:  # a crashed engine must not take the match down
             exc = failed.cause
@@ -176,6 +197,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             record.reason = f"{names[side]} ({game.side_names[side]}) failed: {type(exc).__name__}: {exc}"
             break
         except Interrupted as stopped:      # the person's undo or quit while the bot thought
+            if clock is not None:
+                clock.pause(side)
             if stopped.command is Command.QUIT:
                 record.finished = False
                 record.reason = f"left while {names[side]} ({game.side_names[side]}) was thinking"
@@ -184,6 +207,12 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             if renderer is not None:
                 renderer.show(state.clone(), record.moves[-1] if record.moves else None)
             continue
+        if clock is not None and not isinstance(choice, Command) and not clock.charge(side):
+            record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+            record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
+            break
+        if clock is not None and isinstance(choice, Command):
+            clock.pause(side)
         if choice is Command.QUIT:
             record.finished, record.reason = False, f"{game.side_names[side]} quit"
             break
@@ -219,6 +248,10 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     if renderer is not None:
         renderer.end(state.clone(), record)
     return record
+
+
+def _lost_on_time(name: str, side_name: str, control: TimeControl) -> str:
+    return f"{name} ({side_name}) lost on time ({control} time control)"
 
 
 def _analysis_of(player: Player) -> dict | None:

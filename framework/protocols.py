@@ -420,6 +420,9 @@ class Renderer(Plugin):
         #: The record of the game being played, kept up to date by the match runner (moves so
         #: far, undos included): what a save or record command writes.  None between games.
         self.record: GameRecord | None = None
+        #: Both sides' clocks (:class:`plyground.clock.Clock`) in a game with a time control, set by the
+        #: match runner; None without one.  ``game_clock.remaining(side)`` is the time to show.
+        self.game_clock = None
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:

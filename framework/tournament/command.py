@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from .. import notices
-from ..clitypes import SECONDS, move_limit_option
+from ..clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from ..durations import format_duration
 from ..errors import UsageError
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
@@ -49,6 +49,7 @@ def default_out_dir(config: TournamentConfig) -> Path:
 @click.option("--seconds", type=SECONDS, default=None,
               help="Per-move time budget for every player (results then depend on machine load).")
 @move_limit_option
+@time_control_option
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; every game's seed derives from it.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -66,8 +67,8 @@ def default_out_dir(config: TournamentConfig) -> Path:
               help="Virtual draws added to every pairing that played (keeps perfect scores finite).")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def tournament_command(players, game_spec, player_options, fmt, games, openings, opening_plies, simulations,
-                       seconds, move_limit, max_plies, seed, workers, out_dir, anchor, intervals, relative_to,
-                       prior_draws, quiet):
+                       seconds, move_limit, time_control, max_plies, seed, workers, out_dir, anchor, intervals,
+                       relative_to, prior_draws, quiet):
     """Rate players by a round-robin or gauntlet; resumable, parallel, every game saved.
 
     \b
@@ -76,6 +77,7 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
         -p m1000=mcts:simulations=1000 --openings 3-ply -n 20 --out runs/ladder
     """
     notices.set_quiet(quiet)
+    check_time_control(time_control, seconds)
     entrants = parse_entrants(list(player_options) + list(players))
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least two players: give specs as arguments or with --player")
@@ -85,7 +87,7 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
                               games_per_pairing=games or (2 * len(chosen) if chosen else 10),
                               format=fmt, openings=chosen, openings_source=_describe_openings(openings, opening_plies),
                               simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed,
-                              move_limit=move_limit)
+                              move_limit=move_limit, time_control=None if time_control is None else str(time_control))
     if anchor is not None:
         config.entrant(anchor)   # an unknown anchor stops the run before any game
     out_dir = out_dir or default_out_dir(config)

@@ -87,6 +87,7 @@ class TournamentConfig:
     max_plies: int | None = None
     seed: int = 0
     move_limit: float | None = DEFAULT_MOVE_LIMIT   # seconds a bot may take for one move (then it forfeits)
+    time_control: str | None = None      # chess clocks (plyground.clock), e.g. "10+0.1"; None: none
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -149,6 +150,8 @@ class TournamentConfig:
         """
         data = self.to_json()
         data.pop("openings_source")
+        if data.get("time_control") is None:
+            data.pop("time_control", None)     # a tournament stored before clocks existed is the same one
         return data
 
     def fingerprint(self) -> str:
@@ -190,6 +193,7 @@ class GameTask:
     seconds: float | None
     max_plies: int | None
     move_limit: float | None = DEFAULT_MOVE_LIMIT
+    time_control: str | None = None
 
     @property
     def key(self) -> tuple[str, str, int]:
@@ -222,7 +226,8 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
             tasks.append(GameTask(config.game, a, b, index, index % 2 == 0,
                                   None if k is None else config.openings[k], k,
                                   game_seed(config.seed, a.name, b.name, index),
-                                  config.simulations, config.seconds, config.max_plies, config.move_limit))
+                                  config.simulations, config.seconds, config.max_plies, config.move_limit,
+                                  config.time_control))
     return tasks
 
 

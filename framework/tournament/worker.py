@@ -13,6 +13,7 @@ import signal
 from .. import notices
 from ..errors import UsageError
 from ..match import play_game
+from ..clock import TimeControl
 from ..protocols import Budget, Game, GameRecord, Renderer
 from ..registry import get_registry
 from ..stopping import exit_with_parent
@@ -39,7 +40,8 @@ def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
     try:
         record = play_game(game, players, names=(first.name, second.name), renderer=renderer,
                            budget=Budget(task.simulations, task.seconds), start=start,
-                           max_plies=task.max_plies, seed=task.seed, move_limit_seconds=task.move_limit)
+                           max_plies=task.max_plies, seed=task.seed, move_limit_seconds=task.move_limit,
+                           time_control=None if task.time_control is None else TimeControl.parse(task.time_control))
     finally:
         for p in players:
             p.close()

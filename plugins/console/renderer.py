@@ -9,6 +9,7 @@ from pathlib import Path
 
 from plyground.analysis import analysis_lines
 from plyground.capabilities import legal_moves_text, pictures_name_players
+from plyground.clock import clock_line
 from plyground.errors import MoveError, PlygroundError, RecordError
 from plyground.options import Option
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
@@ -96,6 +97,8 @@ class ConsoleRenderer(Renderer):
             side = state.current_player()
             after = f"after {last_move}, " if last_move else ""
             self._print(f"{after}{self.game.side_names[side]} ({self.names[side]}) to move")
+        if self.game_clock is not None:
+            self._print(clock_line(self.game.side_names, self.game_clock))
 
     def _picture(self, state: State) -> str:
         if self._names_in_picture:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from plyground.analysis import analysis_lines
+from plyground.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
@@ -57,6 +58,7 @@ class GameScreen:
         self.thinking: tuple[str, float] | None = None
         self.record: GameRecord | None = None
         self.live_record: GameRecord | None = None   # the game so far, kept by the game thread
+        self.game_clock = None                          # both sides' clocks in a game with a time control
         self.analysis: tuple[str, list[str]] | None = None   # (title, lines) of the last search shown
         self.show_analysis = False     # the analysis view (A) in place of part of the move list
         self.hinting = False           # a hint is being searched for the person
@@ -92,9 +94,10 @@ class GameScreen:
             kind, args = message[0], message[1:]
             getattr(self, f"_on_{kind}")(*args)
 
-    def _on_start(self, game, state, names, record: GameRecord | None = None) -> None:
+    def _on_start(self, game, state, names, record: GameRecord | None = None, clock=None) -> None:
         self.state, self.names, self.start_text = state, tuple(names), state.to_text()
         self.live_record = record
+        self.game_clock = clock              # both sides' clocks (a time control), drawn live; None without
         if record is not None and record.moves:       # a resumed game: its moves so far
             self.start_text, self.moves = record.start, list(record.moves)
 
@@ -356,6 +359,12 @@ class GameScreen:
             self.view.draw_side_icon(surface, (x + 12, row.centery), 11, side)
             who = self.names[side] + (" (you)" if side in self.human_sides and len(self.human_sides) == 1 else "")
             room = width - 32 - (24 if side == to_move and self.thinking else 0)
+            if self.game_clock is not None:
+                left = self.game_clock.remaining(side)
+                colour = theme.ERROR if left < 10 and side == to_move else theme.TEXT
+                draw_text(surface, format_clock(left), (row.right - (32 if side == to_move and self.thinking else 8),
+                                                        row.centery), 22, colour, anchor="midright")
+                room -= 64
             draw_text(surface, fit_text(f"{self.game.side_names[side]}: {who}", 22, room), (x + 32, row.centery), 22,
                       anchor="midleft")
             if side == to_move and self.thinking:

@@ -219,6 +219,7 @@ class PygameRenderer(Renderer):
         self.running = True
         self._direct = LinkRenderer(link, pump=self._pump)
         self._direct.record = self.record
+        self._direct.game_clock = self.game_clock
         self._direct.start(game, state, players)
 
     def show(self, state: State, last_move: str | None) -> None:

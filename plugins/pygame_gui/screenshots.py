@@ -13,6 +13,7 @@ import random
 import time
 from pathlib import Path
 
+from plyground.clock import Clock, TimeControl
 from plyground.match import play_game
 from plyground.protocols import Budget, GameRecord, Player
 from plyground.registry import get_registry
@@ -99,7 +100,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
         snap("rules.png")
         renderer.show_menu()
 
-        def game_scene(game, names, human_sides, moves_before, *, flip=None):
+        def game_scene(game, names, human_sides, moves_before, *, flip=None, clock=None):
             """A game screen fed the moves of a game, as a game thread would feed it."""
             link = GameLink()
             screen = GameScreen(renderer, link, game, view_for(game), names, human_sides, from_menu=True)
@@ -108,7 +109,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.game_screen = renderer.screen = screen
             state = game.new_initial_state()
             record = GameRecord(game=game.name, players=tuple(names), start=state.to_text())
-            link.post("start", game, state.clone(), names, record)
+            link.post("start", game, state.clone(), names, record, clock)
             link.post("show", state.clone(), None)
             for move in moves_before:
                 text = state.move_to_text(move)
@@ -144,7 +145,10 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
                 if record_game.returns[0] > 0:
                     break
             replay = _replay(game, record_game.moves)
-            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23])
+            # With chess clocks (--tc 5m+2), stopped for the picture so that it is the same every run.
+            clock = Clock(TimeControl(300, 2))
+            clock.left = [187.4, 203.0]
+            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23], clock=clock)
             link.post("thinking", bot)
             renderer.step()
             screen.thinking = (bot, time.monotonic() - 2.4)

@@ -79,7 +79,7 @@ class LinkRenderer(Renderer):
             self.pump()
 
     def start(self, game: Game, state: State, players) -> None:
-        self._post("start", game, state, tuple(players), self.record)
+        self._post("start", game, state, tuple(players), self.record, self.game_clock)
 
     def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
         self._post("analysis", title, analysis, mover)

@@ -381,3 +381,20 @@ def test_tictactoe_by_clicks(make_renderer, registry):
         line = [cell for cell, kinds in view.result_marks(screen.state).items() if "win" in kinds]
         assert len(line) == 3
         assert d.pixel(view.cell_rect(line[0]).move(4, 4).topleft) == theme.HIGHLIGHT["win"]
+
+
+def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_renderer, registry):
+    from plyground.clock import TimeControl, format_clock
+    renderer, d = make_renderer(end_pause=0.0)
+    game = registry.make_game("tictactoe")
+    players = [registry.make_player(f"random:delay=0.3,seed={seed}", game) for seed in (1, 2)]
+    renderer.start_game(game, players, ("a", "b"), {"time_control": TimeControl(60)}, from_menu=False)
+    screen = renderer.game_screen
+    d.until(lambda: screen.thinking is not None and screen.game_clock is not None, what="a bot thinking on a clock")
+    side = screen.state.current_player()
+    before = screen.game_clock.remaining(side)
+    d.frames(10)
+    assert screen.game_clock.remaining(side) < before <= 60
+    assert format_clock(screen.game_clock.remaining(1 - side)).startswith(("1:00", "0:59"))
+    d.until(lambda: screen.record is not None, what="the end of the game", timeout=30)
+    assert screen.record.tags["TimeControl"] == "60"

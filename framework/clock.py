@@ -1,0 +1,126 @@
+"""Chess clocks for ``--tc``: a time control, each side's clock, and the share of it a bot may spend.
+
+A time control is written as tournament players write it:
+
+* ``60+1``: 60 seconds for the game, 1 second added after each move
+  (sudden death with increment; ``5`` alone: no increment);
+* ``40/60+1``: 60 seconds for every 40 moves (each 40 moves the clock gets
+  another 60), plus the increment;
+* minutes are written ``5m`` (``5m+3``, ``40/90m+30``).
+
+A :class:`Clock` runs for one game: the match runner asks it how long the
+side to move may think (:meth:`Clock.allot`: the bot's budget), charges the
+time the move took (:meth:`Clock.charge`), and a side whose time runs out
+loses on time.  Renderers read :meth:`Clock.remaining` to show the clocks.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from .errors import UsageError
+
+#: The forms of a time control, for messages.
+TC_FORMS = "SECONDS[+INCREMENT] or MOVES/SECONDS[+INCREMENT], e.g. 60+1, 10+0.1, 40/60+1, 5m+3"
+#: Moves a bot plans for when the control does not say (sudden death): it spends about 1/this of its time.
+MOVES_PLANNED = 30
+#: Of what the plan gives, a bot is told this share: searches overshoot their budget a little.
+BUDGET_SHARE = 0.9
+#: Seconds left aside per move for what happens around the search (Python, threads, renderers).
+OVERHEAD = 0.02
+
+_NUMBER = r"(\d+(?:\.\d*)?|\.\d+)(m?)"
+_PATTERN = re.compile(rf"^(?:(\d+)/)?{_NUMBER}(?:\+{_NUMBER})?$")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    seconds: float                  # on the clock at the start, and again after each ``moves`` moves
+    increment: float = 0.0          # added after each move
+    moves: int | None = None        # moves per period; None: sudden death
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        """The time control ``text`` (module docstring); UsageError naming it and the valid forms."""
+        match = _PATTERN.match(str(text).strip().replace(" ", ""))
+        if not match:
+            raise UsageError(f"--tc {text!r} is not a time control; write {TC_FORMS}")
+        moves, base, base_minutes, inc, inc_minutes = match.groups()
+        seconds = float(base) * (60 if base_minutes else 1)
+        increment = float(inc) * (60 if inc_minutes else 1) if inc else 0.0
+        if seconds <= 0 or (moves is not None and int(moves) < 1):
+            raise UsageError(f"--tc {text!r}: the time and the number of moves must be positive; write {TC_FORMS}")
+        return cls(seconds, increment, int(moves) if moves else None)
+
+    def __str__(self) -> str:
+        text = f"{self.seconds:g}" + (f"+{self.increment:g}" if self.increment else "")
+        return f"{self.moves}/{text}" if self.moves else text
+
+
+class Clock:
+    """Both sides' clocks for one game under ``control``."""
+
+    def __init__(self, control: TimeControl) -> None:
+        self.control = control
+        self.left = [control.seconds, control.seconds]
+        self.moves = [0, 0]                     # moves each side has made
+        self.running: int | None = None          # the side whose clock runs, and since when
+        self._since = 0.0
+
+    def remaining(self, side: int) -> float:
+        """Seconds on ``side``'s clock now (its running time taken off)."""
+        if side == self.running:
+            return self.left[side] - (time.monotonic() - self._since)
+        return self.left[side]
+
+    def start(self, side: int) -> None:
+        self.running, self._since = side, time.monotonic()
+
+    def allot(self, side: int) -> float:
+        """Seconds ``side`` should spend on this move: its time over the moves left to the next control
+        (or :data:`MOVES_PLANNED` in sudden death) plus most of the increment, never more than half of
+        what is left; less a share kept back for overshoot."""
+        left = self.remaining(side)
+        control = self.control
+        to_go = MOVES_PLANNED if control.moves is None else control.moves - self.moves[side] % control.moves
+        plan = min(left / max(1, to_go) + 0.75 * control.increment, left / 2)
+        return max(0.001, plan * BUDGET_SHARE - OVERHEAD)
+
+    def pause(self, side: int) -> None:
+        """Stop ``side``'s clock without a move made (an undo, a quit): the time is spent, nothing added."""
+        self.left[side] -= time.monotonic() - self._since
+        self.running = None
+
+    def charge(self, side: int, seconds: float | None = None) -> bool:
+        """Stop ``side``'s clock after its move (``seconds`` it took: default, since :meth:`start`); False
+        if its time ran out (the move does not count), else the increment and, at a control, the next
+        period's time are added."""
+        spent = time.monotonic() - self._since if seconds is None else seconds
+        self.running = None
+        self.left[side] -= spent
+        if self.left[side] < 0:
+            return False
+        self.moves[side] += 1
+        self.left[side] += self.control.increment
+        if self.control.moves is not None and self.moves[side] % self.control.moves == 0:
+            self.left[side] += self.control.seconds
+        return True
+
+
+def format_clock(seconds: float) -> str:
+    """``1:05.3`` (minutes:seconds, tenths under a minute left ... ``0:09.8``), never negative."""
+    seconds = max(0.0, seconds)
+    minutes, rest = divmod(seconds, 60)
+    if minutes >= 60:
+        hours, minutes = divmod(minutes, 60)
+        return f"{int(hours)}:{int(minutes):02d}:{int(rest):02d}"
+    if seconds < 60:
+        return f"{int(minutes)}:{rest:04.1f}"
+    return f"{int(minutes)}:{int(rest):02d}"
+
+
+def clock_line(side_names, clock: Clock) -> str:
+    """``clock: Black 0:54.3   White 1:00.0`` -- both sides' time left, as the renderers show it."""
+    return "clock: " + "   ".join(f"{name} {format_clock(clock.remaining(side))}"
+                                  for side, name in enumerate(side_names))

@@ -1,0 +1,80 @@
+"""Time controls (--tc): parsing, the clock's arithmetic, bots spending their clock, losing on time."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from plyground.clock import Clock, TimeControl, clock_line, format_clock
+from plyground.errors import UsageError
+from plyground.match import play_game
+from plyground.registry import get_registry
+
+
+@pytest.mark.parametrize("text, control", [
+    ("60+1", TimeControl(60, 1)), ("10+0.1", TimeControl(10, 0.1)), ("5", TimeControl(5)),
+    ("40/60+1", TimeControl(60, 1, 40)), ("40/90m+30", TimeControl(5400, 30, 40)), ("5m+3", TimeControl(300, 3)),
+    (" 3m ", TimeControl(180)), (".5+.1", TimeControl(0.5, 0.1)),
+])
+def test_time_controls_parse_as_players_write_them(text, control):
+    assert TimeControl.parse(text) == control
+    assert TimeControl.parse(str(control)) == control
+
+
+@pytest.mark.parametrize("text", ["", "abc", "40/", "/60", "60+", "0", "0/60", "60+1+2", "-5", "1h"])
+def test_bad_time_controls_name_the_valid_forms(text):
+    with pytest.raises(UsageError, match="e.g. 60[+]1, 10[+]0.1, 40/60[+]1, 5m[+]3"):
+        TimeControl.parse(text)
+
+
+def test_the_clock_adds_increments_and_periods_and_flags_at_zero():
+    clock = Clock(TimeControl(10, 1, moves=2))
+    assert clock.charge(0, 3.0) and clock.left[0] == 8.0                  # 10 - 3 + 1
+    assert clock.charge(0, 4.0) and clock.left[0] == 15.0                 # 8 - 4 + 1, + 10 at move 2
+    assert not clock.charge(1, 10.5) and clock.left[1] < 0                # out of time: the move does not count
+    assert clock.moves == [2, 0]
+    sudden = Clock(TimeControl(60))
+    assert sudden.allot(0) == pytest.approx((60 / 30) * 0.9 - 0.02)        # a thirtieth, less the margin
+    sudden.left[0] = 1.0
+    assert sudden.allot(0) < 0.5                                          # never more than half of what is left
+    assert format_clock(65.3) == "1:05" and format_clock(9.84) == "0:09.8" and format_clock(-1) == "0:00.0"
+    assert clock_line(("Black", "White"), Clock(TimeControl(90))) == "clock: Black 1:30   White 1:30"
+
+
+def test_a_bot_spends_its_clock_and_a_slow_one_loses_on_time():
+    registry = get_registry()
+    game = registry.make_game("checkers")
+    players = [registry.make_player("alphabeta:eval=learned,depth=30", game),
+               registry.make_player("random:delay=0.4,seed=3", game)]
+    record = play_game(game, players, time_control=TimeControl(2, 0.1), seed=1)
+    assert record.reason == "random (White) lost on time (2+0.1 time control)"
+    assert record.returns == (1.0, -1.0) and record.tags["TimeControl"] == "2+0.1"
+    assert 11 <= len(record.moves) <= 15      # 2 s, 0.3 s net a move: its 7th move (ply 14) flags
+
+
+def test_a_tournament_with_a_clock_finishes_and_the_slow_player_loses_every_game_on_time(cli, tmp_path):
+    out = tmp_path / "t"
+    code, _, err = cli("tournament", "--game", "checkers", "-p", "ab=alphabeta:eval=learned,depth=6",
+                       "-p", "mcts=mcts:simulations=100000", "-p", "slow=random:delay=2", "--tc", "10+0.1",
+                       "-n", "2", "--workers", "2", "--out", out, "--quiet")
+    assert code == 0, err
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(results) == 6
+    for result in results:
+        record = result["record"]
+        assert record["tags"]["TimeControl"] == "10+0.1"
+        reason = record["reason"]
+        if "slow" in (result["a"], result["b"]):
+            assert reason.startswith("slow (") and reason.endswith("lost on time (10+0.1 time control)"), reason
+        else:
+            assert "on time" not in reason, reason            # the bots kept to their clocks
+    config = json.loads((out / "tournament.json").read_text())
+    assert config["time_control"] == "10+0.1"
+
+
+def test_tc_and_seconds_together_are_refused(cli):
+    code, _, err = cli("match", "--game", "checkers", "--black", "random", "--white", "random", "--tc", "5",
+                       "--seconds", "1")
+    assert code == 2 and "--tc and --seconds both set the bots' time" in err
+    code, _, err = cli("play", "--game", "checkers", "--black", "random", "--white", "random", "--tc", "40/x")
+    assert code == 2 and "'40/x' is not a time control" in err
