@@ -78,14 +78,10 @@ class Clock:
         self.running, self._since = side, time.monotonic()
 
     def allot(self, side: int) -> float:
-        """Seconds ``side`` should spend on this move: its time over the moves left to the next control
-        (or :data:`MOVES_PLANNED` in sudden death) plus most of the increment, never more than half of
-        what is left; less a share kept back for overshoot."""
-        left = self.remaining(side)
+        """Seconds ``side`` should spend on this move (:func:`allot_seconds` of its clock)."""
         control = self.control
-        to_go = MOVES_PLANNED if control.moves is None else control.moves - self.moves[side] % control.moves
-        plan = min(left / max(1, to_go) + 0.75 * control.increment, left / 2)
-        return max(0.001, plan * BUDGET_SHARE - OVERHEAD)
+        to_go = None if control.moves is None else control.moves - self.moves[side] % control.moves
+        return allot_seconds(self.remaining(side), control.increment, to_go)
 
     def pause(self, side: int) -> None:
         """Stop ``side``'s clock without a move made (an undo, a quit): the time is spent, nothing added."""
@@ -106,6 +102,14 @@ class Clock:
         if self.control.moves is not None and self.moves[side] % self.control.moves == 0:
             self.left[side] += self.control.seconds
         return True
+
+
+def allot_seconds(left: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
+    """Seconds to spend on a move with ``left`` on the clock: the time over the moves to the next control
+    (:data:`MOVES_PLANNED` when none is set) plus most of the increment, never more than half of what
+    is left, less a share kept back for overshoot (also the UCI engine's rule for ``go wtime ...``)."""
+    plan = min(left / max(1, moves_to_go or MOVES_PLANNED) + 0.75 * increment, left / 2)
+    return max(0.001, plan * BUDGET_SHARE - OVERHEAD)
 
 
 def format_clock(seconds: float) -> str:

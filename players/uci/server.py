@@ -30,12 +30,11 @@ import threading
 import time
 from typing import Any, TextIO
 
+from plyground.clock import allot_seconds
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Budget, Game, Player, State
 
-#: Time a search may take of what is left on the clock when no ``movestogo`` is given: 1 / this.
-MOVES_LEFT_GUESS = 30
 #: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
 INFINITE_NODES = 10**9
 #: The deepest alpha-beta iteration an ``infinite`` search asks for.
@@ -261,8 +260,7 @@ class UciServer:
         left = numbers.get("wtime" if white else "btime")
         if seconds is None and left is not None:
             increment = numbers.get("winc" if white else "binc", 0)
-            moves_left = max(1, numbers.get("movestogo", MOVES_LEFT_GUESS))
-            seconds = max(0.01, min(left * 0.5, left / moves_left + increment * 0.8) / 1000)
+            seconds = allot_seconds(left / 1000, increment / 1000, numbers.get("movestogo"))
         return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
 
     def _think(self, player: Player, state: State, budget: Budget, depth: int | None) -> None:

@@ -32,6 +32,16 @@ def test_python_chess_analyses_a_position_with_score_and_principal_variation():
         assert ours.play(board, chess.engine.Limit(time=0.5)).move == chess.Move.from_uci("h5f7")
 
 
+def test_clock_times_are_spent_a_share_at_a_time():
+    with engine("mcts:simulations=1000000,max_playout_plies=30") as ours:
+        started = time.perf_counter()
+        result = ours.play(chess.Board(), chess.engine.Limit(white_clock=6, black_clock=6, white_inc=0.1),
+                           info=chess.engine.INFO_ALL)
+        spent = time.perf_counter() - started
+        assert 0.05 < spent < 1.0            # about 6 s / 30 moves + most of the increment, not the whole clock
+        assert result.info["nodes"] > 0
+
+
 def test_options_are_set_through_setoption():
     with engine("mcts:simulations=50,max_playout_plies=20") as ours:
         ours.configure({"simulations": 30})
