@@ -207,7 +207,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             if renderer is not None:
                 renderer.show(state.clone(), record.moves[-1] if record.moves else None)
             continue
-        if clock is not None and not isinstance(choice, Command) and not clock.charge(side):
+        if clock is not None and (choice is Command.TIME_UP or not isinstance(choice, Command)) \
+                and not clock.charge(side):
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
             break

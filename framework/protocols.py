@@ -355,6 +355,8 @@ class Command(enum.Enum):
     QUIT = "quit"
     #: Asked of a renderer's ``ask_move`` only: the human player answers it with a search's analysis.
     HINT = "hint"
+    #: A renderer's answer when the person's clock (``Renderer.game_clock``) ran out while it waited.
+    TIME_UP = "time up"
 
 
 class Player(Plugin):

@@ -111,9 +111,15 @@ class LinkRenderer(Renderer):
         if self.link.abandoned.is_set():
             return Command.QUIT
         self._post("ask", state)
+        side = state.current_player()
         while True:
+            if self.game_clock is not None and self.game_clock.remaining(side) <= 0:
+                return Command.TIME_UP          # the person's flag fell while the window waited
             if self.pump is None:
-                return self.link.replies.get()
+                try:
+                    return self.link.replies.get(timeout=0.05 if self.game_clock is not None else None)
+                except queue.Empty:
+                    continue
             try:
                 return self.link.replies.get_nowait()
             except queue.Empty:

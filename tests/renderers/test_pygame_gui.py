@@ -398,3 +398,15 @@ def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_rendere
     assert format_clock(screen.game_clock.remaining(1 - side)).startswith(("1:00", "0:59"))
     d.until(lambda: screen.record is not None, what="the end of the game", timeout=30)
     assert screen.record.tags["TimeControl"] == "60"
+
+
+def test_a_person_whose_clock_runs_out_in_the_window_loses_on_time(make_renderer, registry):
+    from plyground.clock import TimeControl
+    renderer, d = make_renderer(end_pause=0.0)
+    game = registry.make_game("tictactoe")
+    players = [registry.make_player("human", game), registry.make_player("random:seed=1", game)]
+    renderer.start_game(game, players, ("human", "random"), {"time_control": TimeControl(0.5)}, from_menu=False)
+    screen = renderer.game_screen
+    d.until(lambda: screen.record is not None, what="the person's flag falling", timeout=10)
+    assert screen.record.reason == "human (X) lost on time (0.5 time control)"
+    assert screen.record.returns == (-1.0, 1.0)
