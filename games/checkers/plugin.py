@@ -12,4 +12,6 @@ def register_games():
 @hookimpl
 def register_commands(cli):
     from .endgame.command import register
+    from .hub.command import register as register_hub
     register(cli)
+    register_hub(cli)

@@ -1,22 +1,13 @@
-"""A small synchronous client for the UCI protocol, with its own process hygiene.
+"""A small synchronous client for the UCI protocol over one engine process.
 
-One :class:`UciEngine` is one engine process.  A reader thread turns the
-engine's output into a queue of lines, so every wait has a deadline: an
-engine that does not start, crashes (its output ends) or does not answer in
-time raises :class:`EngineError` with what happened in words (exit code or
-signal, the last lines it wrote to stderr).
-
-The engine runs in a session (and process group) of its own, so that
-everything it starts can be ended with it: an engine named by a wrapper
-script that does not ``exec`` is the script's child, and a kill of the
-script alone would leave the engine running as an orphan.  An engine that
-runs past a deadline, or whose output ends, has its whole group ended:
-SIGTERM, then SIGKILL to whatever is left after half a second.
-:meth:`UciEngine.close`, and a ``weakref.finalize`` hook that also runs at
-interpreter exit, first ask it to ``quit`` and give it a second, then end
-the group the same way, then reap the engine, so no zombie or orphan of ours
-is left behind.  (Being in a group of its own also keeps a Ctrl-C in the
-terminal from reaching the engine: Python ends it on the way out instead.)
+One :class:`UciEngine` is one engine process (:class:`plyground.engine_process.EngineProcess`:
+its own process group, a reader thread so that every wait has a deadline,
+and a clean end -- ``quit``, then SIGTERM and SIGKILL to the group -- on
+:meth:`UciEngine.close`, at garbage collection and at interpreter exit).
+An engine that does not start, crashes (its output ends) or does not answer
+in time raises :class:`EngineError` with what happened in words (exit code
+or signal, the last lines it wrote to stderr), and an engine past a deadline
+has its whole group ended.
 
 The protocol as used here: ``uci`` → ``id``/``option`` lines → ``uciok``;
 ``setoption name N value V``; ``isready`` → ``readyok``; ``ucinewgame``;
@@ -25,19 +16,15 @@ The protocol as used here: ``uci`` → ``id``/``option`` lines → ``uciok``;
 """
 from __future__ import annotations
 
-import collections
 import os
-import queue
 import shutil
-import signal
-import subprocess
 import threading
 import time
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plyground.errors import PlygroundError, UsageError
+from plyground.engine_process import EngineError, EngineProcess, Timeout
+from plyground.errors import UsageError
 from plyground.stopping import StopSignal
 
 INSTALL_HINT = ("install Stockfish (Debian/Ubuntu: sudo apt install stockfish, which puts it in /usr/games; "
@@ -45,16 +32,6 @@ INSTALL_HINT = ("install Stockfish (Debian/Ubuntu: sudo apt install stockfish, w
                 "full path, e.g. uci:path=/usr/local/bin/stockfish")
 #: Where Debian and Ubuntu install engines; often not on a user's PATH.
 EXTRA_DIRS = ("/usr/games", "/usr/local/games")
-#: Seconds an engine told ``quit`` has to leave before its process group is ended.
-QUIT_GRACE = 1.0
-#: Seconds between SIGTERM and SIGKILL to an engine's process group.
-TERM_GRACE = 0.5
-#: Seconds between looks at a stop request while an engine searches.
-_STOP_POLL_SECONDS = 0.05
-
-
-class EngineError(PlygroundError):
-    """A UCI engine that crashed, hung or answered something that is not UCI."""
 
 
 def find_engine(path: str) -> str:
@@ -187,78 +164,6 @@ def parse_info(line: str, info: dict) -> None:
             i += 1
 
 
-def _describe_exit(returncode: int | None) -> str:
-    if returncode is None:
-        return "it stopped answering"
-    if returncode < 0:
-        try:
-            name = signal.Signals(-returncode).name
-        except ValueError:
-            name = f"signal {-returncode}"
-        return f"it was killed by {name}"
-    return f"it exited with code {returncode}"
-
-
-def _shutdown(proc: subprocess.Popen, grace: float = QUIT_GRACE) -> None:
-    """End ``proc`` and its process group: ask politely, then terminate, then kill; always reap it.
-
-    Safe to call twice.
-    """
-    if proc.poll() is None:
-        try:
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-        except (OSError, ValueError):
-            pass
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
-    # Even an engine that quit may leave processes it started (a wrapper script's helpers).
-    _end_group(proc, TERM_GRACE)
-    try:
-        proc.wait(5.0)
-    except subprocess.TimeoutExpired:
-        pass
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
-
-
-def _end_group(proc: subprocess.Popen, grace: float) -> None:
-    """SIGTERM to every process in ``proc``'s group, then SIGKILL to those left after ``grace`` seconds."""
-    if not hasattr(os, "killpg"):          # Windows: no process groups; the engine alone
-        proc.kill()
-        return
-    group = proc.pid                       # started with start_new_session: it leads its own group
-    if not _signal_group(group, signal.SIGTERM):
-        return
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        # Reap the engine once it has gone, or its zombie alone would keep the group "alive".  The
-        # group id stays reserved while any process of the group exists, so the next signal cannot
-        # reach a stranger.
-        proc.poll()
-        if not _signal_group(group, 0):
-            return
-        time.sleep(0.02)
-    _signal_group(group, signal.SIGKILL)
-
-
-def _signal_group(group: int, signum: int) -> bool:
-    """Send ``signum`` to process group ``group``; False when no process of it is left to signal."""
-    try:
-        os.killpg(group, signum)
-    except ProcessLookupError:
-        return False
-    except PermissionError:                # only processes that are no longer ours (setuid): nothing to do
-        return False
-    return True
-
-
 class UciEngine:
     """One running UCI engine process."""
 
@@ -268,33 +173,14 @@ class UciEngine:
         self.startup_timeout = startup_timeout
         self.id_name = ""
         self.options: dict[str, UciOption] = {}     # by lower-case name
-        self.proc: subprocess.Popen | None = None
-        self._lines: queue.SimpleQueue | None = None
-        self._stderr: collections.deque = collections.deque(maxlen=12)
-        self._finalizer: weakref.finalize | None = None
+        self.process = EngineProcess([self.path], self.label)
         self._lock = threading.RLock()
-        self._closed = False
-        self._stopped = False        # killed by us (a time-out), as opposed to dead on its own
         self.start()
 
     # ------------------------------------------------------------ process
     def start(self) -> None:
         """Start the process and run the ``uci`` handshake."""
-        try:
-            proc = subprocess.Popen([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                                    bufsize=1, start_new_session=True)
-        except OSError as exc:
-            raise UsageError(f"cannot start UCI engine {self.path}: {exc.strerror or exc}; {INSTALL_HINT}") from None
-        self.proc = proc
-        self._closed = self._stopped = False
-        self._lines = lines = queue.SimpleQueue()
-        self._stderr = stderr = collections.deque(maxlen=12)
-        self._finalizer = weakref.finalize(self, _shutdown, proc)
-        threading.Thread(target=_pump, args=(proc.stdout, lines.put), daemon=True,
-                         name=f"uci-stdout-{proc.pid}").start()
-        threading.Thread(target=_pump, args=(proc.stderr, lambda l: l is not None and stderr.append(l)),
-                         daemon=True, name=f"uci-stderr-{proc.pid}").start()
+        self.process.start(INSTALL_HINT)
         try:
             self.send("uci")
             for line in self._read_until("uciok", time.monotonic() + self.startup_timeout, "uciok"):
@@ -310,22 +196,14 @@ class UciEngine:
 
     @property
     def pid(self) -> int | None:
-        return self.proc.pid if self.proc is not None else None
+        return self.process.pid
 
     def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None and not self._closed
+        return self.process.alive()
 
     def kill(self) -> None:
         """Stop a hung engine: end it and its process group without asking, and reap it."""
-        self._stopped = True
-        self._end()
-
-    def _end(self) -> None:
-        proc = self.proc
-        if proc is not None:
-            _end_group(proc, TERM_GRACE)
-        if self._finalizer is not None:
-            self._finalizer()          # closes the pipes; idempotent
+        self.process.kill()
 
     def close(self) -> None:
         """Ask the engine to quit; kill it if it does not within a second.
@@ -333,9 +211,7 @@ class UciEngine:
         Deliberately without the lock: another thread may be waiting in
         :meth:`go`; it then sees the output end and raises EngineError.
         """
-        self._closed = True
-        if self._finalizer is not None:
-            self._finalizer()       # runs _shutdown once, whoever calls it first
+        self.process.close()
 
     def restart(self) -> None:
         with self._lock:
@@ -343,68 +219,26 @@ class UciEngine:
             self.options.clear()
             self.start()
 
+    def why_not_running(self) -> str:
+        """Why :meth:`alive` is False, in words: closed, stopped after a time-out, or dead (how)."""
+        return self.process.why_not_running()
+
     # ------------------------------------------------------------ talking
     def send(self, command: str) -> None:
-        proc = self.proc
-        try:
-            proc.stdin.write(command + "\n")
-            proc.stdin.flush()
-        except (OSError, ValueError, AttributeError):
-            raise EngineError(self._died_message(f"could not send {command.split()[0]!r}")) from None
-
-    def _next_line(self, deadline: float | None, waiting_for: str) -> str:
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        try:
-            line = self._lines.get(timeout=timeout)
-        except queue.Empty:
-            raise _Timeout(waiting_for) from None
-        if line is None:
-            message = self._died_message(f"while waiting for {waiting_for}")
-            if not self._closed:           # close() ends the group itself
-                self._end()                # what a dead engine started must not outlive it
-            raise EngineError(message)
-        return line
+        self.process.send(command)
 
     def _read_until(self, prefix: str, deadline: float | None, waiting_for: str) -> list[str]:
         lines = []
         try:
             while True:
-                line = self._next_line(deadline, waiting_for)
+                line = self.process.next_line(deadline, waiting_for)
                 if line == prefix or line.startswith(prefix + " "):
                     lines.append(line)
                     return lines
                 lines.append(line)
-        except _Timeout:
+        except Timeout:
             self.kill()
             raise EngineError(f"{self.label} did not answer {waiting_for} in time; it was stopped") from None
-
-    def _died_message(self, context: str) -> str:
-        if self._closed:
-            return f"{self.label} was closed ({context})"
-        proc = self.proc
-        code = None
-        if proc is not None:
-            try:
-                code = proc.wait(1.0)
-            except subprocess.TimeoutExpired:
-                code = None
-        time.sleep(0.05)   # let the stderr reader catch the last words
-        return f"{self.label} ({self.path}) died {context}: {self._exit_story(code)}"
-
-    def _exit_story(self, code: int | None) -> str:
-        """How the process ended, and the last lines it wrote to stderr."""
-        tail = " | ".join(l for l in list(self._stderr)[-3:] if l.strip())
-        said = f"; it wrote: {tail}" if tail else ""
-        return f"{_describe_exit(code)}{said}"
-
-    def why_not_running(self) -> str:
-        """Why :meth:`alive` is False, in words: closed, stopped after a time-out, or dead (how)."""
-        if self._closed:
-            return f"{self.label} is not running (it was closed)"
-        if self._stopped:
-            return f"{self.label} is not running (it was stopped earlier in this game)"
-        code = self.proc.poll() if self.proc is not None else None
-        return f"{self.label} is not running: it died earlier in this game ({self._exit_story(code)})"
 
     def is_ready(self, timeout: float | None = None) -> None:
         self.send("isready")
@@ -441,63 +275,25 @@ class UciEngine:
         and answers ``bestmove`` at once, as UCI asks of it.
         """
         with self._lock:
-            self._drain()
+            self.process.drain()
             self.send(position)
             self.send(go)
-            deadline = None if timeout is None else time.monotonic() + timeout
             info: dict = {}
-            stop_sent = False
-            while True:
-                if stop is not None and not stop_sent and stop.is_set():
-                    self.send("stop")
-                    stop_sent = True
-                # Look up now and then for a stop request; the timeout stays the real deadline.
-                wait_until = deadline
-                if stop is not None and not stop_sent:
-                    soon = time.monotonic() + _STOP_POLL_SECONDS
-                    wait_until = soon if deadline is None else min(deadline, soon)
-                try:
-                    line = self._next_line(wait_until, "bestmove")
-                except _Timeout:
-                    if wait_until != deadline and (deadline is None or time.monotonic() < deadline):
-                        continue
-                    self.kill()
-                    raise EngineError(f"{self.label} did not answer within {timeout:.1f} s (the per-move "
-                                      f"timeout); it was stopped") from None
-                if line.startswith("info "):
-                    parse_info(line, info)
-                    if on_info is not None:
-                        single: dict = {}
-                        parse_info(line, single)
-                        on_info(single)
-                elif line.startswith("bestmove"):
-                    words = line.split()
-                    if len(words) < 2:
-                        raise EngineError(f"{self.label} answered {line!r}: a bestmove without a move")
-                    return words[1], info
-
-    def _drain(self) -> None:
-        """Drop lines left over from earlier commands (late info strings)."""
-        while True:
             try:
-                line = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self._lines.put(None)   # keep the end-of-output mark for the next reader
-                return
-
-
-class _Timeout(Exception):
-    pass
-
-
-def _pump(stream, put) -> None:
-    """Copy lines from ``stream`` to ``put`` until the end (then ``put(None)``)."""
-    try:
-        for line in stream:
-            put(line.rstrip("\r\n"))
-    except (OSError, ValueError):
-        pass
-    finally:
-        put(None)
+                for line in self.process.lines_until(lambda text: text.startswith("bestmove"), timeout, "bestmove",
+                                                     stop, lambda: self.send("stop")):
+                    if line.startswith("info "):
+                        parse_info(line, info)
+                        if on_info is not None:
+                            single: dict = {}
+                            parse_info(line, single)
+                            on_info(single)
+                    elif line.startswith("bestmove"):
+                        words = line.split()
+                        if len(words) < 2:
+                            raise EngineError(f"{self.label} answered {line!r}: a bestmove without a move")
+                        return words[1], info
+            except Timeout:
+                raise EngineError(f"{self.label} did not answer within {timeout:.1f} s (the per-move "
+                                  f"timeout); it was stopped") from None
+            raise EngineError(f"{self.label} ended its output without a bestmove")

@@ -18,8 +18,10 @@ from typing import Any
 
 from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
+from plyground.engine_process import parse_settings
 from plyground.options import Option
-from plyground.protocols import Budget, Game, Player, State
+from plyground.players.engine_player import EnginePlayer
+from plyground.protocols import Budget, Game, State
 
 from .engine import EXTRA_DIRS, INSTALL_HINT, EngineError, UciEngine
 
@@ -29,19 +31,10 @@ DEFAULT_MOVETIME_MS = 1000
 
 def parse_engine_options(text: str) -> dict[str, str]:
     """``'Contempt=10; Move Overhead=30; Clear Hash'`` -> ``{'Contempt': '10', 'Move Overhead': '30', 'Clear Hash': ''}``."""
-    options: dict[str, str] = {}
-    for part in text.split(";"):
-        part = part.strip()
-        if not part:
-            continue
-        name, _, value = part.partition("=")
-        if not name.strip():
-            raise UsageError(f"bad engine option {part!r}: expected Name=value (options are separated by ';')")
-        options[name.strip()] = value.strip()
-    return options
+    return parse_settings(text, "option", value_required=False)
 
 
-class UciPlayer(Player):
+class UciPlayer(EnginePlayer):
     name = "uci"
     description = "Any UCI chess engine (Stockfish, Lc0, Komodo...) run as a separate process."
     options = (
@@ -73,13 +66,7 @@ class UciPlayer(Player):
         options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
         self.engine_options = {**parse_engine_options(options["options"]), **extra}
-        self._analysis: dict | None = None
-        self.engine = UciEngine(options["path"], label=self.name if self.name != "uci" else None)
-        try:
-            self._configure()
-        except BaseException:
-            self.engine.close()
-            raise
+        self._take_engine(UciEngine(options["path"], label=self.name if self.name != "uci" else None))
 
     # ------------------------------------------------------------ capability
     @classmethod
@@ -111,30 +98,6 @@ class UciPlayer(Player):
             engine.set_option(name, value)
         engine.is_ready()
 
-    def reset(self, seed: int | None = None) -> None:
-        """A new game: restart the engine if it died (or was stopped), else ``ucinewgame``."""
-        self._analysis = None
-        if self.engine.alive():
-            try:
-                self.engine.new_game()
-                return
-            except EngineError:
-                pass                      # it stopped answering: start afresh
-        self.engine.restart()
-        self._configure()
-        self.engine.new_game()
-
-    def close(self) -> None:
-        self.engine.close()
-
-    @property
-    def pid(self) -> int | None:
-        """The engine process id (for tests and monitoring)."""
-        return self.engine.pid
-
-    def analysis(self) -> dict | None:
-        return self._analysis
-
     # ------------------------------------------------------------ moves
     def go_command(self, budget: Budget) -> tuple[str, float | None]:
         """The ``go`` command for this move, and the seconds of thinking it allows (None: unbounded)."""
@@ -156,19 +119,14 @@ class UciPlayer(Player):
         return " ".join(parts), (movetime / 1000.0 if movetime is not None else 0.0)
 
     def choose_move(self, state: State, budget: Budget = Budget()):
-        legal = state.legal_moves()
-        if not legal:
-            raise EngineError(f"{self.name} was asked to move in a finished game ({state.to_text()})")
-        if not self.engine.alive():
-            # Say how it died: a kill between two moves is noticed here, not while waiting for an answer.
-            raise EngineError(f"{self.engine.why_not_running()}; reset() restarts it")
+        self.check_can_move(state)
         go, thinking = self.go_command(budget)
         timeout = None if self.config["timeout"] is None else thinking + self.config["timeout"]
         best, info = self.engine.go(state.uci_position(), go, timeout, stop=self.stop_signal)
         if best in ("(none)", "0000", "null"):
             raise EngineError(f"{self.engine.label} answered 'bestmove {best}' in a position with legal moves "
                               f"({state.to_text()})")
-        move = next((m for m in legal if state.move_to_uci(m) == best), None)
+        move = next((m for m in state.legal_moves() if state.move_to_uci(m) == best), None)
         if move is None:
             raise EngineError(f"{self.engine.label} answered bestmove {best}, which is not a legal move in "
                               f"{state.to_text()}")

@@ -24,27 +24,21 @@ lines and carry on.
 """
 from __future__ import annotations
 
-import math
 import sys
-import threading
 import time
 from typing import Any, TextIO
 
+from plyground.analysis import value_in_pawns
 from plyground.clock import allot_seconds
+from plyground.engine_server import EngineServer
 from plyground.errors import PlygroundError
-from plyground.options import Option, Spec, resolve_options
+from plyground.options import Option, Spec
 from plyground.protocols import Budget, Game, Player, State
 
 #: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
 INFINITE_NODES = 10**9
 #: The deepest alpha-beta iteration an ``infinite`` search asks for.
 INFINITE_DEPTH = 64
-
-
-def leela_centipawns(value: float) -> int:
-    """A value in [-1, 1] (expected score mapped to -1..1) as centipawns, Leela Chess Zero's mapping."""
-    value = max(-0.999, min(0.999, value))
-    return int(round(111.714640912 * math.tan(1.5620688421 * value)))
 
 
 def uci_score(analysis: dict) -> str | None:
@@ -64,7 +58,7 @@ def uci_score(analysis: dict) -> str | None:
     value = analysis.get("value")
     if isinstance(value, (int, float)):
         if "visits" in analysis or analysis.get("proven"):   # MCTS, AlphaZero: -1..1
-            return f"cp {leela_centipawns(float(value))}"
+            return f"cp {int(round(100 * value_in_pawns(float(value))))}"
         return f"cp {int(round(float(value)))}"
     return None
 
@@ -82,39 +76,18 @@ def uci_option_line(option: Option, value: Any) -> str:
     return f"option name {option.name} type string default {default}"
 
 
-class UciServer:
-    """The engine loop over ``inp``/``out`` for the player ``spec`` of ``game`` (see the module docstring)."""
+class UciServer(EngineServer):
+    """The UCI loop for the player ``spec`` of ``game`` (see the module docstring)."""
 
     def __init__(self, game: Game, spec: Spec, make_player, inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
-        self.game, self.spec, self.make_player = game, spec, make_player
-        self.inp, self.out = inp, out
-        self.options: dict[str, Any] = dict(spec.options)
-        self.player: Player = make_player(Spec(spec.name, self.options), game)
-        self.declared = {option.name.lower(): option for option in type(self.player).options}
+        super().__init__(game, spec, make_player, inp, out)
         self.state: State = game.new_initial_state()
-        self._stale = False                 # options changed: rebuild the player before the next search
-        self._write_lock = threading.Lock()
-        self._search: threading.Thread | None = None
-        self._infinite = False
 
-    # ------------------------------------------------------------ output
     def send(self, line: str) -> None:
-        with self._write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+        self.send_line(line)
 
     def error(self, message: str) -> None:
         self.send(f"info string error: {message}")
-
-    # ------------------------------------------------------------ the loop
-    def run(self) -> None:
-        for raw in self.inp:
-            line = raw.strip()
-            if not line:
-                continue
-            if not self.handle(line):
-                break
-        self.stop_search()
 
     def handle(self, line: str) -> bool:
         """Answer one line; False on ``quit``."""
@@ -126,12 +99,7 @@ class UciServer:
             self.error(f"unknown command {command!r}; this engine understands uci, isready, setoption, ucinewgame, "
                        f"position, go, stop, quit")
             return True
-        try:
-            handler(rest.strip())
-        except (PlygroundError, ValueError) as exc:
-            self.error(f"{line!r}: {exc}")
-        except Exception as exc:  # noqa: BLE001 - a GUI must never see the engine die of one line
-            self.error(f"{line!r} failed: {type(exc).__name__}: {exc}")
+        self.dispatch(handler, rest.strip(), repr(line))
         return True
 
     # ------------------------------------------------------------ commands
@@ -144,33 +112,28 @@ class UciServer:
 
     def _cmd_isready(self, _: str) -> None:
         if self._search is None:
-            self._ready_player()
+            self.ready_player()
         self.send("readyok")
 
     def _cmd_debug(self, _: str) -> None:
         pass
 
     def _cmd_ucinewgame(self, _: str) -> None:
-        self._need_idle("ucinewgame")
-        self._ready_player().reset()
+        self.need_idle()
+        self.ready_player().reset()
 
     def _cmd_setoption(self, rest: str) -> None:
-        self._need_idle("setoption")
         words = rest.split()
         if not words or words[0] != "name":
             raise ValueError("expected: setoption name NAME value VALUE")
-        text = " ".join(words[1:])
-        name, _, value = text.partition(" value ")
-        option = self.declared.get(name.strip().lower())
+        name, _, value = " ".join(words[1:]).partition(" value ")
+        option = self.option_named(name.strip())
         if option is None:
             raise ValueError(f"no option {name.strip()!r}; options: {', '.join(self.declared) or 'none'}")
-        changed = {**self.options, option.name: value.strip()}
-        resolve_options(type(self.player).options, changed, f"player {self.spec.name}")   # checks the value now
-        self.options = changed
-        self._stale = True
+        self.set_option(option, value.strip())
 
     def _cmd_position(self, rest: str) -> None:
-        self._need_idle("position")
+        self.need_idle()
         words = rest.split()
         if not words:
             raise ValueError("expected: position startpos|fen FEN [moves MOVE ...]")
@@ -193,19 +156,14 @@ class UciServer:
         self.state = state
 
     def _cmd_go(self, rest: str) -> None:
-        self._need_idle("go")
+        self.need_idle()
         if self.state.is_terminal():
             self.send("info string the game is over: " + self.state.outcome_reason())
             self.send("bestmove 0000")
             return
         budget, depth = self._budget(rest.split())
-        self._infinite = budget.simulations == INFINITE_NODES
-        player = self._ready_player()
-        player.stop_signal.clear()
-        state = self.state.clone()
-        self._search = threading.Thread(target=self._think, args=(player, state, budget, depth), daemon=True,
-                                        name="uci-search")
-        self._search.start()
+        self.start_search(self._think, self.state.clone(), budget, depth,
+                          infinite=budget.simulations == INFINITE_NODES)
 
     def _cmd_stop(self, _: str) -> None:
         self.stop_search()
@@ -214,25 +172,6 @@ class UciServer:
         pass                                    # pondering is not offered (no 'Ponder' option)
 
     # ------------------------------------------------------------ searching
-    def _need_idle(self, command: str) -> None:
-        """Let a running search finish first, as Stockfish does (an ``infinite`` one is stopped: it would
-        never finish, and this thread, waiting, could not read the ``stop``)."""
-        search = self._search
-        if search is not None and search.is_alive():
-            if self._infinite:
-                self.player.stop_signal.set()
-            search.join()
-        self._search = None
-
-    def _ready_player(self) -> Player:
-        if self._stale:
-            close = getattr(self.player, "close", None)
-            if close is not None:
-                close()
-            self.player = self.make_player(Spec(self.spec.name, self.options), self.game)
-            self._stale = False
-        return self.player
-
     def _budget(self, words: list[str]) -> tuple[Budget, int | None]:
         """The player's budget for ``go`` arguments, and the depth asked for (None: the player's own)."""
         numbers: dict[str, int] = {}
@@ -264,23 +203,16 @@ class UciServer:
         return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
 
     def _think(self, player: Player, state: State, budget: Budget, depth: int | None) -> None:
-        saved_depth = player.config.get("depth") if "depth" in player.config else None
         try:
-            if depth is not None and "depth" in player.config:
-                player.config["depth"] = depth
-            started = time.perf_counter()
-            move = player.choose_move(state.clone(), budget)
-            elapsed = time.perf_counter() - started
-            info = self._info(player.analysis() or {}, state, move, elapsed)
-            if info:
-                self.send(info)
+            with self.depth(player, depth):
+                started = time.perf_counter()
+                move = player.choose_move(state.clone(), budget)
+            info = self._info(player.analysis() or {}, state, move, time.perf_counter() - started)
+            self.send(info)
             self.send(f"bestmove {move.uci()}")
         except Exception as exc:  # noqa: BLE001 - answer with a legal move rather than fall silent
             self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
             self.send(f"bestmove {state.legal_moves()[0].uci()}")
-        finally:
-            if saved_depth is not None:
-                player.config["depth"] = saved_depth
 
     def _info(self, analysis: dict, state: State, move, elapsed: float) -> str:
         parts = [f"depth {int(analysis.get('depth') or 1)}"]
@@ -311,10 +243,3 @@ class UciServer:
             line.append(move.uci())
             s.apply(move)
         return line
-
-    def stop_search(self) -> None:
-        search = self._search
-        if search is not None and search.is_alive():
-            self.player.stop_signal.set()
-            search.join()
-        self._search = None

@@ -1,0 +1,360 @@
+"""``plyground hub SPEC``: any plyground checkers player as a Hub engine, for pydraughts and Hub GUIs.
+
+The other side of the ``hub`` player (players/hub), and the Hub twin of
+``plyground uci`` (players/uci/server.py).  One line in, zero or more lines
+out, as Scan's protocol.txt orders them:
+
+* ``hub`` -> ``id``, one ``param`` per player option (and ``variant``), ``wait``;
+* ``set-param name=N value=V`` -> the player is rebuilt with that option
+  before the next search (``variant`` takes english or american only);
+* ``init`` -> one short search, so compiled kernels and models are loaded
+  before the first move, then ``ready``;
+* ``pos pos=P [moves="m1 m2 ..."]`` -> the position (protocol.py); a bad
+  position or move leaves no position, so a following ``go`` is refused
+  rather than searching one the client is not in;
+* ``level`` with ``move-time``, ``depth``, ``nodes``, ``time``/``inc``/
+  ``moves`` or ``infinite`` -> the budget of the following searches;
+* ``go think|ponder|analyze`` -> the search runs on a thread, then ``info``
+  (depth, score in men, nodes, time, pv) and ``done move=M [ponder=P]``;
+  a ponder search is an ordinary one (Hub lets an engine answer at any time;
+  the client keeps the move until ``ponder-hit``, which is therefore ignored);
+* ``stop`` -> the player's stop signal: ``done`` with its best move so far;
+* ``ping`` -> ``pong`` (at once, even while searching); ``new-game`` -> the
+  player's ``reset``; ``quit`` or the end of input -> the engine exits.
+
+A line it cannot use gets one ``error message="..."`` naming what was wrong
+and what would be valid, never a traceback; unknown arguments are ignored,
+as the protocol asks.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from plyground import __version__
+from plyground.analysis import value_in_pawns
+from plyground.clock import allot_seconds
+from plyground.engine_server import EngineServer
+from plyground.errors import PlygroundError, UsageError
+from plyground.options import Option, Spec
+from plyground.protocols import Budget, Game, Player, State
+
+from . import protocol
+
+#: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
+INFINITE_NODES = 10**9
+#: The deepest alpha-beta iteration an ``infinite`` search asks for.
+INFINITE_DEPTH = 64
+#: ``init``'s short search: enough to compile the kernels and load a model, too short to matter.
+WARM_UP = Budget(seconds=0.05, simulations=8)
+#: Seconds after which that search is stopped.
+WARM_UP_LIMIT = 0.5
+#: A value in [-1, 1] (MCTS, AlphaZero) is shown in men (analysis.value_in_pawns), kept below the scores
+#: that mean a win in sight.
+_VALUE_MEN_LIMIT = 80.0
+
+COMMANDS = ("hub", "set-param", "init", "pos", "level", "go", "stop", "ping", "ponder-hit", "new-game", "quit")
+
+
+@dataclass(frozen=True)
+class Level:
+    """What ``level`` asked for: a budget for the player, and a depth (None: the player's own)."""
+
+    budget: Budget = Budget()
+    depth: int | None = None
+    infinite: bool = False
+
+
+def parse_level(args: dict[str, str]) -> Level:
+    """The level of a ``level`` line's arguments; UsageError naming a value that is not a number."""
+    if "infinite" in args:
+        return Level(Budget(simulations=INFINITE_NODES), INFINITE_DEPTH, infinite=True)
+    numbers: dict[str, float] = {}
+    for name in ("depth", "nodes", "moves", "move-time", "time", "inc"):
+        if name not in args:
+            continue
+        text = args[name]
+        try:
+            value = float(text) if name in ("move-time", "time", "inc") else int(text)
+        except ValueError:
+            kind = "a number of seconds" if name in ("move-time", "time", "inc") else "a whole number"
+            raise UsageError(f"{name}={text!r}: expected {kind}") from None
+        if not math.isfinite(value) or value < 0 or (name in ("depth", "nodes", "moves") and value < 1):
+            least = ">= 1" if name in ("depth", "nodes", "moves") else ">= 0"
+            raise UsageError(f"{name}={text}: expected a number {least}")
+        numbers[name] = value
+    seconds = numbers.get("move-time")
+    if seconds is None and "time" in numbers:
+        moves = numbers.get("moves")
+        seconds = allot_seconds(numbers["time"], numbers.get("inc", 0.0), None if moves is None else int(moves))
+    nodes = numbers.get("nodes")
+    depth = numbers.get("depth")
+    return Level(Budget(simulations=None if nodes is None else int(nodes), seconds=seconds),
+                 None if depth is None else int(depth))
+
+
+def men_score(analysis: dict) -> float | None:
+    """The Hub score (men, for the side to move) of a player's analysis, or None if it has none."""
+    text = str(analysis.get("score") or "")
+    words = text.split()
+    if text.startswith(("win in", "loss in")) and len(words) >= 3 and words[2].isdigit():   # alphabeta
+        return protocol.win_score(int(words[2]), text.startswith("win"))
+    if text[:1] in "+-" and text[1:2].isdigit():                          # "+0.42 men"
+        try:
+            return float(words[0])
+        except ValueError:
+            pass
+    value = analysis.get("value")
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        if abs(value) <= 1.0:
+            return max(-_VALUE_MEN_LIMIT, min(_VALUE_MEN_LIMIT, value_in_pawns(value)))
+        return value / 100                                               # a checkers evaluation: a man is 100
+    return None
+
+
+def param_line(option: Option, value: Any) -> str | None:
+    """The ``param`` line announcing a player option, now ``value``; None when pydraughts could not read it.
+
+    pydraughts splits each argument at every '=', so a value holding one would stop its client.
+    """
+    text = "none" if value is None else ("true" if value is True else "false" if value is False else str(value))
+    if "=" in text:
+        return None
+    args: dict[str, Any] = {"name": option.name, "value": text}
+    if option.type is bool:
+        args["type"] = "bool"
+    elif option.choices:
+        args["type"] = "enum"
+        args["values"] = " ".join(map(str, option.choices))
+    elif option.type in (int, float):
+        args["type"] = "int" if option.type is int else "real"
+        if option.min is not None:
+            args["min"] = option.min
+        if option.max is not None:
+            args["max"] = option.max
+    else:
+        args["type"] = "string"
+    return protocol.format_line("param", args)
+
+
+class HubServer(EngineServer):
+    """The Hub loop for the player ``spec`` of ``game`` (see the module docstring)."""
+
+    def __init__(self, game: Game, spec: Spec, make_player, inp: TextIO = sys.stdin,
+                 out: TextIO = sys.stdout) -> None:
+        super().__init__(game, spec, make_player, inp, out)
+        self.state: State | None = game.new_initial_state()
+        self.refused = ""                   # why the last pos left no position
+        self.level = Level()
+        self._line: tuple[str, list[str]] | None = None   # the game of the last search: start, Hub moves
+        self._warmed = False
+        self._handlers = {"hub": self._hub, "set-param": self._set_param, "init": self._init, "pos": self._pos,
+                          "level": self._level, "go": self._go, "stop": self._stop, "ping": self._ping,
+                          "ponder-hit": self._ponder_hit, "new-game": self._new_game}
+
+    # ------------------------------------------------------------ output
+    def send(self, command: str, args: dict | None = None) -> None:
+        self.send_line(protocol.format_line(command, args))
+
+    def error(self, message: str) -> None:
+        self.send("error", {"message": message})
+
+    # ------------------------------------------------------------ the loop
+    def handle(self, raw: str) -> bool:
+        """Answer one line; False on ``quit``."""
+        try:
+            line = protocol.parse_line(raw)
+        except PlygroundError as exc:
+            self.error(str(exc))
+            return True
+        if line.command == "quit":
+            return False
+        handler = self._handlers.get(line.command)
+        if handler is None:
+            self.error(f"unknown command {line.command!r}; this engine understands {', '.join(COMMANDS)}")
+            return True
+        self.dispatch(handler, line.args, line.command)
+        return True
+
+    # ------------------------------------------------------------ set-up
+    def _hub(self, _: dict) -> None:
+        # No '=' in any value, as pydraughts splits arguments at every '=': the name is the player's, not
+        # its spec (whose options hold '=').
+        self.send("id", {"name": f"plyground-{self.spec.name}", "version": __version__,
+                         "author": "the plyground authors"})
+        self.send("param", {"name": "variant", "value": "english", "type": "enum", "values": "english"})
+        for option in type(self.player).options:       # the values announced are the values in force
+            line = param_line(option, self.options.get(option.name, self.player.config.get(option.name)))
+            if line is not None:
+                self.send_line(line)
+        self.send("wait")
+
+    def _set_param(self, args: dict) -> None:
+        self.need_idle()
+        name, value = args.get("name"), args.get("value")
+        if not name or value is None:
+            raise UsageError("expected set-param name=NAME value=VALUE")
+        if name == "variant":
+            if value.lower() not in protocol.VARIANTS:
+                raise UsageError(f"variant {value!r}: this engine plays English checkers only "
+                                 f"(variant {' or '.join(protocol.VARIANTS)})")
+            return
+        option = self.declared.get(name)
+        if option is None:
+            raise UsageError(f"no parameter {name!r}; parameters: variant, {', '.join(self.declared)}")
+        self.set_option(option, value)
+
+    def _init(self, _: dict) -> None:
+        self.need_idle()
+        player = self.ready_player()
+        if not self._warmed:
+            self._warmed = True
+            # Stopped after a moment whatever the player is (one told to think slowly, say): what takes
+            # long here is compiling, which finishes anyway once begun.
+            player.stop_signal.clear()
+            timer = threading.Timer(WARM_UP_LIMIT, player.stop_signal.set)
+            timer.start()
+            try:
+                player.choose_move(self.game.new_initial_state(), WARM_UP)
+            finally:
+                timer.cancel()
+                player.stop_signal.clear()
+            player.reset()
+        self.send("ready")
+
+    def _new_game(self, _: dict) -> None:
+        self.need_idle()
+        self.ready_player().reset()
+        self._line = None
+
+    # ------------------------------------------------------------ position and level
+    def _pos(self, args: dict) -> None:
+        self.need_idle()
+        self.state, self.refused = None, ""
+        try:
+            if "pos" not in args:
+                raise UsageError('expected pos pos=POSITION [moves="MOVE MOVE ..."]')
+            start = args["pos"]
+            moves = args.get("moves", "").split()
+            state = protocol.state_from_position(self.game, start)
+            # Moves that continue the last search's game are told to the player, for its tree reuse.
+            line = self._line
+            seen = len(line[1]) if line is not None and line[0] == start and moves[:len(line[1])] == line[1] else None
+            self._line = None
+            for number, text in enumerate(moves, start=1):
+                if state.is_terminal():
+                    fresh = self.game.new_state(state.to_text())
+                    if not fresh.is_terminal():     # drawn by a rule of ours; the client's rules decide
+                        state = fresh
+                try:
+                    move = protocol.parse_state_move(state, text)
+                except PlygroundError as exc:
+                    over = f"the game is already over ({state.outcome_reason()})" if state.is_terminal() else exc
+                    raise UsageError(f"move {number} ({text}): {over}") from None
+                if seen is not None and number > seen:
+                    self.player.observe_move(state.clone(), move)
+                state.apply(move)
+        except PlygroundError as exc:
+            self.refused = str(exc)
+            raise
+        self.state = state
+        if seen is not None:
+            self._line = (start, moves)
+
+    def _level(self, args: dict) -> None:
+        self.level = parse_level(args)
+
+    # ------------------------------------------------------------ searching
+    def _go(self, args: dict) -> None:
+        self.need_idle()
+        if not any(mode in args for mode in ("think", "ponder", "analyze")):
+            raise UsageError("expected go think, go ponder or go analyze")
+        if self.state is None:
+            raise UsageError(f"no position to search: the last pos was refused ({self.refused})" if self.refused
+                             else "no position to search: send pos pos=... first")
+        self.start_search(self._think, self.playable(self.state), self.level, infinite=self.level.infinite)
+
+    def playable(self, state: State) -> State:
+        """``state``, or where the game is over by a draw rule of ours but moves remain, the same position
+        without its history (the client's rules, not ours, decide when its game ends)."""
+        if not state.is_terminal():
+            return state.clone()
+        fresh = self.game.new_state(state.to_text())
+        if fresh.is_terminal():
+            raise UsageError(f"the game is over ({state.outcome_reason()}): there is no move to search")
+        return fresh
+
+    def _stop(self, _: dict) -> None:
+        self.stop_search()
+
+    def _ping(self, _: dict) -> None:
+        self.send("pong")
+
+    def _ponder_hit(self, _: dict) -> None:
+        pass            # a ponder search is an ordinary one, already under way or answered
+
+    def player_rebuilt(self) -> None:
+        self._line = None                   # the new player has no tree to reuse
+
+    def _think(self, player: Player, state: State, level: Level) -> None:
+        info = None
+        try:
+            with self.depth(player, level.depth):
+                started = time.perf_counter()
+                move = player.choose_move(state.clone(), level.budget)
+            if move not in state.legal_moves():
+                raise RuntimeError(f"{player.name} chose {move!r}, which is not a legal move")
+            analysis = player.analysis() or {}
+            pv = self._pv(analysis, state, move)
+            info = self._info(analysis, pv, time.perf_counter() - started)
+        except Exception as exc:  # noqa: BLE001 - answer with a legal move rather than fall silent
+            self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
+            move = state.legal_moves()[0]
+            pv = [protocol.state_move(state, move)]
+        if info is not None:
+            self.send("info", info)
+        self.send("done", {"move": pv[0], "ponder": pv[1]} if len(pv) > 1 else {"move": pv[0]})
+        # As the match runner does, the mover is told of its own move too (tree reuse); the opponent's
+        # reply arrives with the next pos.
+        try:
+            player.observe_move(state.clone(), move)
+            start, moves = protocol.game_position(state)
+            self._line = (start, moves + [pv[0]])
+        except Exception:  # noqa: BLE001 - reuse is an optimisation; the next search starts afresh
+            self._line = None
+
+    @staticmethod
+    def _info(analysis: dict, pv: list[str], elapsed: float) -> dict:
+        info: dict[str, Any] = {}
+        if analysis.get("depth"):
+            info["depth"] = int(analysis["depth"])
+        score = men_score(analysis)
+        if score is not None:
+            info["score"] = f"{round(score, 2) + 0.0:.2f}"     # + 0.0: never "-0.00"
+        nodes = analysis.get("nodes") or analysis.get("simulations")
+        if nodes:
+            info["nodes"] = int(nodes)
+        info["time"] = f"{float(analysis.get('seconds') or elapsed):.3f}"
+        info["pv"] = " ".join(pv)
+        return info
+
+    @staticmethod
+    def _pv(analysis: dict, state: State, move) -> list[str]:
+        """The principal variation as Hub moves, starting with the move played, as far as it is legal."""
+        texts = analysis.get("pv") or []
+        texts = texts.split() if isinstance(texts, str) else [str(m) for m in texts]
+        line, s = [protocol.state_move(state, move)], state.clone()
+        s.apply(move)
+        if texts and texts[0] == state.move_to_text(move):
+            for text in texts[1:]:
+                try:
+                    reply = s.parse_move(text)
+                except PlygroundError:
+                    break
+                line.append(protocol.state_move(s, reply))
+                s.apply(reply)
+        return line
