@@ -19,7 +19,7 @@ TOP_MOVES = 5
 def value_in_pawns(value: float) -> float:
     """A search value in [-1, 1] (MCTS, AlphaZero: the expected score mapped to -1..1) in pawns -- or men,
     for checkers -- by Leela Chess Zero's mapping, for protocols whose scores are in those units (UCI's
-    centipawns, Hub's men).  Bounded: a value of +-1 (a sure result) maps to about +-88."""
+    centipawns, Hub's men).  Bounded: a value of +-1 (a sure result) maps to about +-109."""
     value = max(-0.999, min(0.999, float(value)))
     return 1.11714640912 * math.tan(1.5620688421 * value)
 

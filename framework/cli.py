@@ -186,6 +186,9 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         save = check_save_path(game, save)
     renderer = registry.make_renderer(renderer_spec, game)
     if renderer.has_menu and not (black or white or first or second) and game_spec is None:
+        if time_control is not None:
+            raise UsageError("--tc needs the game and players on the command line (e.g. --game checkers --black "
+                             "human --white alphabeta): games started from the window's menu have no clock")
         renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         return
     first, second = _fill_sides(game, *_seat(game, black, white, first, second))

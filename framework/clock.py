@@ -75,7 +75,12 @@ class Clock:
         return self.left[side]
 
     def start(self, side: int) -> None:
-        self.running, self._since = side, time.monotonic()
+        self._since = time.monotonic()          # before ``running``: another thread may read the clock
+        self.running = side
+
+    def elapsed(self) -> float:
+        """Seconds since the running side's clock started."""
+        return time.monotonic() - self._since
 
     def allot(self, side: int) -> float:
         """Seconds ``side`` should spend on this move (:func:`allot_seconds` of its clock)."""
@@ -85,8 +90,9 @@ class Clock:
 
     def pause(self, side: int) -> None:
         """Stop ``side``'s clock without a move made (an undo, a quit): the time is spent, nothing added."""
-        self.left[side] -= time.monotonic() - self._since
-        self.running = None
+        spent = time.monotonic() - self._since
+        self.running = None                     # first: a reader must not take the time off twice
+        self.left[side] -= spent
 
     def charge(self, side: int, seconds: float | None = None) -> bool:
         """Stop ``side``'s clock after its move (``seconds`` it took: default, since :meth:`start`); False
@@ -115,6 +121,8 @@ def allot_seconds(left: float, increment: float = 0.0, moves_to_go: int | None =
 def format_clock(seconds: float) -> str:
     """``1:05.3`` (minutes:seconds, tenths under a minute left ... ``0:09.8``), never negative."""
     seconds = max(0.0, seconds)
+    if seconds < 60:
+        seconds = round(seconds, 1)             # 59.97 is 1:00.0 -> "1:00", not "0:60.0"
     minutes, rest = divmod(seconds, 60)
     if minutes >= 60:
         hours, minutes = divmod(minutes, 60)

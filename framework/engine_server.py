@@ -31,6 +31,7 @@ class EngineServer:
         #: The player's options by name, as a client may set them.
         self.declared: dict[str, Option] = {option.name: option for option in type(self.player).options}
         self._stale = False                 # options changed: rebuild the player before the next search
+        self._built_with = dict(self.options)   # the options of the player in use
         self._write_lock = threading.Lock()
         self._search: threading.Thread | None = None
         self._infinite = False
@@ -89,11 +90,18 @@ class EngineServer:
         self._stale = True
 
     def ready_player(self) -> Player:
-        """The player, rebuilt first if an option changed since it was made."""
+        """The player, rebuilt first if an option changed since it was made.  A value that only fails when
+        the player is built (a missing model file, say) is dropped with its error: the options go back to
+        those of the player in use, which stays, so the engine goes on answering."""
         if self._stale:
-            self.player.close()
-            self.player = self.make_player(Spec(self.spec.name, self.options), self.game)
             self._stale = False
+            try:
+                player = self.make_player(Spec(self.spec.name, self.options), self.game)
+            except Exception:
+                self.options = dict(self._built_with)
+                raise
+            self.player.close()
+            self.player, self._built_with = player, dict(self.options)
             self.player_rebuilt()
         return self.player
 

@@ -173,11 +173,17 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         if renderer is not None and not player.needs_renderer:
             renderer.thinking(names[side])
         move_budget = budget
-        limit = None if player.needs_renderer else move_limit(budget, move_limit_seconds, side not in movers)
+        first_move = side not in movers
+        limit = None if player.needs_renderer else move_limit(budget, move_limit_seconds, first_move)
+        allotted = None
         if clock is not None:
             if not player.needs_renderer:
-                move_budget = Budget(simulations=budget.simulations, seconds=clock.allot(side))
-                limit = max(0.0, clock.remaining(side))
+                allotted = clock.allot(side)
+                move_budget = Budget(simulations=budget.simulations, seconds=allotted)
+                # A bot's first move may include one-off set-up (compiling kernels, loading a model or a
+                # database): it has the move limit and is charged at most its allotment.
+                limit = max(0.0, clock.remaining(side)) if not first_move else max(limit or 0.0,
+                                                                                  clock.remaining(side))
             clock.start(side)
         interruption = renderer.interruption if renderer is not None and not player.needs_renderer else None
         try:
@@ -185,13 +191,15 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         except MoveOverstepped:
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             if clock is not None:
-                clock.charge(side)
+                clock.charge(side, max(clock.elapsed(), clock.left[side] + 0.001))   # its time is gone
                 record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
             else:
                 record.reason = (f"{names[side]} ({game.side_names[side]}) exceeded its {limit:g} s move limit "
                                  f"and forfeits")
             break
         except PlayerFailed as failed:  # a crashed engine must not take the match down
+            if clock is not None:
+                clock.pause(side)
             exc = failed.cause
             record.finished = False
             record.reason = f"{names[side]} ({game.side_names[side]}) failed: {type(exc).__name__}: {exc}"
@@ -203,12 +211,15 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
                 record.finished = False
                 record.reason = f"left while {names[side]} ({game.side_names[side]}) was thinking"
                 break
-            _take_back(state, record, movers, _person_to_undo(players, side), players)
+            _take_back(state, record, movers, _person_to_undo(players, side), players, clock)
             if renderer is not None:
                 renderer.show(state.clone(), record.moves[-1] if record.moves else None)
             continue
+        spent = None if clock is None else clock.elapsed()
+        if allotted is not None and first_move:
+            spent = min(spent, allotted)
         if clock is not None and (choice is Command.TIME_UP or not isinstance(choice, Command)) \
-                and not clock.charge(side):
+                and not clock.charge(side, spent):
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
             break
@@ -222,7 +233,7 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             record.reason = f"{game.side_names[side]} resigned"
             break
         if choice is Command.UNDO:
-            _take_back(state, record, movers, side, players)
+            _take_back(state, record, movers, side, players, clock)
             if renderer is not None:
                 renderer.show(state.clone(), record.moves[-1] if record.moves else None)
             continue
@@ -269,14 +280,19 @@ def _person_to_undo(players: Sequence[Player], thinking: int) -> int:
     return people[0] if people else thinking
 
 
-def _take_back(state: State, record: GameRecord, movers: list[int], side: int, players: Sequence[Player]) -> None:
-    """Undo back to this side's previous turn (the opponent's reply included)."""
+def _take_back(state: State, record: GameRecord, movers: list[int], side: int, players: Sequence[Player],
+               clock: Clock | None = None) -> None:
+    """Undo back to this side's previous turn (the opponent's reply included); a clock's move counts
+    follow (the time spent stays spent)."""
     if side not in movers:
         return  # nothing of this side's to take back; the renderer asks again
     while movers:
         state.undo()
         record.moves.pop()
-        if movers.pop() == side:
+        mover = movers.pop()
+        if clock is not None:
+            clock.moves[mover] = max(0, clock.moves[mover] - 1)
+        if mover == side:
             break
     for p in players:
         p.reset(None)  # searched trees no longer match the position

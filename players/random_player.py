@@ -28,7 +28,7 @@ class RandomPlayer(Player):
     def choose_move(self, state, budget):
         until = time.monotonic() + float(self.config.get("delay") or 0.0)
         while time.monotonic() < until and not self.stop_signal.is_set():    # stoppable, like any search
-            time.sleep(min(0.01, until - time.monotonic()))
+            time.sleep(max(0.0, min(0.01, until - time.monotonic())))
         return self.rng.choice(state.legal_moves())
 
 

@@ -14,7 +14,7 @@ from plyground.options import Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
-from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
+from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for
 
 from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
 
@@ -45,7 +45,8 @@ class AlphaBetaPlayer(Player):
         options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
-        parse_spec(options["endgame"])          # a bad value fails here, before any game starts
+        # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
+        self._oracle = oracle_for(game, options["endgame"])
         self._engine = None
         self._analysis: dict | None = None
 
@@ -103,7 +104,7 @@ class AlphaBetaPlayer(Player):
                 compiled = compiled_engine_for(self.game, self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
                                                ordering=cfg["ordering"], quiescence=cfg["quiescence"],
                                                stop=self.stop_signal,
-                                               oracle=oracle_for(self.game, cfg["endgame"]))
+                                               oracle=self._oracle)
             self._engine = compiled or GenericEngine(self.game, self.weights, cfg, self.stop_signal)
         return self._engine
 

@@ -12,7 +12,7 @@ from plyground.errors import MoveError, UsageError
 from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
-from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
+from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for
 
 from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
@@ -50,8 +50,8 @@ class MCTSPlayer(Player):
         if reason is not None:
             raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
         self._rng = np.random.default_rng(options["seed"])
-        parse_spec(options["endgame"])          # a bad value fails here, before any game starts
-        self._oracle = None
+        # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
+        self._oracle = oracle_for(game, options["endgame"])
         self._engine: FastSearch | GenericSearch | None = None
         self._analysis: dict | None = None
 
@@ -130,7 +130,8 @@ class MCTSPlayer(Player):
         """Run ``simulations`` in batches of about a twentieth of a second, so the deadline is overshot
         by little and a stop request (``stop_signal``) ends the search within a batch."""
         done, batch = 0, 16
-        while done < simulations and not self.stop_signal.is_set():
+        # The first batch runs even when stopped at once: a move needs at least its root's children.
+        while done < simulations and (done == 0 or not self.stop_signal.is_set()):
             t0 = time.perf_counter()
             want = min(batch, simulations - done)
             ran = engine.run(want)
@@ -171,7 +172,6 @@ class MCTSPlayer(Player):
         if self._engine is None:
             cfg = self.config
             args = (cfg["c"], cfg["playouts"], cfg["solver"], cfg["max_playout_plies"])
-            self._oracle = oracle_for(self.game, cfg["endgame"])
             kernels = self.game.kernels() if cfg["kernels"] else None
             if kernels is not None:
                 missing = missing_kernel_attributes(kernels)

@@ -113,7 +113,9 @@ class StateSearch(Tree):
                 continue
             for step in path[1:]:
                 state.apply(moves[step])
-            known = None if self.oracle is None or len(path) == 1 else self.oracle.returns(state)
+            # The rules first (a draw by repetition stays one), then what the oracle knows.
+            known = None if self.oracle is None or len(path) == 1 or state.is_terminal() \
+                else self.oracle.returns(state)
             if known is not None or state.is_terminal():
                 self._terminal(path, node, state, known)
                 finished += 1

@@ -91,7 +91,7 @@ class UciServer(EngineServer):
 
     def handle(self, line: str) -> bool:
         """Answer one line; False on ``quit``."""
-        command, _, rest = line.partition(" ")
+        command, _, rest = line.replace("\t", " ").partition(" ")
         handler = getattr(self, "_cmd_" + command, None)
         if command == "quit":
             return False
@@ -111,9 +111,11 @@ class UciServer(EngineServer):
         self.send("uciok")
 
     def _cmd_isready(self, _: str) -> None:
-        if self._search is None:
-            self.ready_player()
-        self.send("readyok")
+        try:
+            if self._search is None:
+                self.ready_player()
+        finally:
+            self.send("readyok")          # whatever happened, the GUI waiting for it gets it
 
     def _cmd_debug(self, _: str) -> None:
         pass
@@ -126,7 +128,8 @@ class UciServer(EngineServer):
         words = rest.split()
         if not words or words[0] != "name":
             raise ValueError("expected: setoption name NAME value VALUE")
-        name, _, value = " ".join(words[1:]).partition(" value ")
+        text = " ".join(words[1:])
+        name, _, value = (text[:-len(" value")], "", "") if text.endswith(" value") else text.partition(" value ")
         option = self.option_named(name.strip())
         if option is None:
             raise ValueError(f"no option {name.strip()!r}; options: {', '.join(self.declared) or 'none'}")
@@ -142,6 +145,8 @@ class UciServer(EngineServer):
             setup, moves = words[:at], words[at + 1:]
         else:
             setup, moves = words, []
+        if not setup:
+            raise ValueError("expected 'startpos' or 'fen FEN' before 'moves'")
         if setup == ["startpos"]:
             state = self.game.new_initial_state()
         elif setup[0] == "fen" and len(setup) > 1:
@@ -162,8 +167,12 @@ class UciServer(EngineServer):
             self.send("bestmove 0000")
             return
         budget, depth = self._budget(rest.split())
-        self.start_search(self._think, self.state.clone(), budget, depth,
-                          infinite=budget.simulations == INFINITE_NODES)
+        infinite = budget.simulations == INFINITE_NODES
+        try:
+            self.start_search(self._think, self.state.clone(), budget, depth, infinite, infinite=infinite)
+        except Exception:
+            self.send(f"bestmove {self.state.legal_moves()[0].uci()}")     # a GUI waits for one whatever
+            raise
 
     def _cmd_stop(self, _: str) -> None:
         self.stop_search()
@@ -202,17 +211,22 @@ class UciServer(EngineServer):
             seconds = allot_seconds(left / 1000, increment / 1000, numbers.get("movestogo"))
         return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
 
-    def _think(self, player: Player, state: State, budget: Budget, depth: int | None) -> None:
+    def _think(self, player: Player, state: State, budget: Budget, depth: int | None, infinite: bool) -> None:
         try:
             with self.depth(player, depth):
                 started = time.perf_counter()
                 move = player.choose_move(state.clone(), budget)
             info = self._info(player.analysis() or {}, state, move, time.perf_counter() - started)
-            self.send(info)
-            self.send(f"bestmove {move.uci()}")
         except Exception as exc:  # noqa: BLE001 - answer with a legal move rather than fall silent
             self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
-            self.send(f"bestmove {state.legal_moves()[0].uci()}")
+            move, info = state.legal_moves()[0], None
+        # UCI: an infinite search answers only after 'stop', even when it has finished (a mate found, one
+        # legal move): the GUI decides when the analysis ends.
+        while infinite and not player.stop_signal.is_set():
+            time.sleep(0.005)
+        if info is not None:
+            self.send(info)
+        self.send(f"bestmove {move.uci()}")
 
     def _info(self, analysis: dict, state: State, move, elapsed: float) -> str:
         parts = [f"depth {int(analysis.get('depth') or 1)}"]
@@ -221,7 +235,7 @@ class UciServer(EngineServer):
         score = uci_score(analysis)
         if score:
             parts.append(f"score {score}")
-        nodes = int(analysis.get("nodes") or analysis.get("simulations") or 0)
+        nodes = int(analysis.get("simulations") or analysis.get("nodes") or 0)    # MCTS's nodes: its whole tree
         millis = int(1000 * float(analysis.get("seconds") or elapsed))
         parts += [f"nodes {nodes}", f"nps {int(nodes / max(millis, 1) * 1000)}", f"time {millis}"]
         pv = self._pv_uci(analysis.get("pv"), state) or [move.uci()]

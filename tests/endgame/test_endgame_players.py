@@ -97,10 +97,27 @@ def test_bad_endgame_options_are_named(tmp_path, monkeypatch):
     with pytest.raises(UsageError, match="endgame='nine' is not valid: use 'auto', 'off' or a number"):
         registry.make_player("alphabeta:endgame=nine", GAME)
     monkeypatch.setenv("PLYGROUND_ENDGAME_DIR", str(tmp_path))
-    player = registry.make_player("alphabeta:endgame=5", GAME)
-    with pytest.raises(UsageError, match="build it with: plyground endgame build --pieces 5"):
-        player.choose_move(GAME.new_initial_state())
+    for spec in ("alphabeta:endgame=5", "mcts:endgame=5"):          # refused when made, before any game
+        with pytest.raises(UsageError, match="build it with: plyground endgame build --pieces 5"):
+            registry.make_player(spec, GAME)
     chess = registry.make_game("tictactoe")
     with pytest.raises(UsageError, match="endgame databases exist for checkers only"):
         oracle_for(chess, "4")
     assert oracle_for(chess, "auto") is None
+
+
+def test_auto_passes_over_a_database_it_cannot_read_and_a_number_names_it(four, tmp_path, monkeypatch, capsys):
+    import zipfile
+    from plyground.errors import ModelFileError
+    _, directory = four
+    for path in directory.glob("slice-*.npz"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    damaged = tmp_path / "slice-0101.npz"
+    with zipfile.ZipFile(damaged, "w") as archive:      # a zip, but not a slice file of this format
+        archive.writestr("result.npy", b"")
+    monkeypatch.setenv("PLYGROUND_ENDGAME_DIR", str(tmp_path))
+    assert oracle_for(GAME, "auto") is None
+    assert "not using the endgame database" in capsys.readouterr().err
+    assert get_registry().make_player("alphabeta", GAME).choose_move(GAME.new_initial_state()) is not None
+    with pytest.raises(ModelFileError, match="slice-0101.npz"):
+        oracle_for(GAME, "4")

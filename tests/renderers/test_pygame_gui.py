@@ -383,8 +383,11 @@ def test_tictactoe_by_clicks(make_renderer, registry):
         assert d.pixel(view.cell_rect(line[0]).move(4, 4).topleft) == theme.HIGHLIGHT["win"]
 
 
-def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_renderer, registry):
+def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_renderer, registry, monkeypatch):
     from plyground.clock import TimeControl, format_clock
+    from plyground.plugins.pygame_gui import game_screen
+    drawn = []                                     # the clock texts the panel draws, frame by frame
+    monkeypatch.setattr(game_screen, "format_clock", lambda seconds: drawn.append(format_clock(seconds)) or drawn[-1])
     renderer, d = make_renderer(end_pause=0.0)
     game = registry.make_game("tictactoe")
     players = [registry.make_player(f"random:delay=0.3,seed={seed}", game) for seed in (1, 2)]
@@ -396,6 +399,7 @@ def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_rendere
     d.frames(10)
     assert screen.game_clock.remaining(side) < before <= 60
     assert format_clock(screen.game_clock.remaining(1 - side)).startswith(("1:00", "0:59"))
+    assert len(drawn) >= 20 and set(drawn[-2:]) <= {"1:00", "0:59", "0:58"}    # two clocks a frame, both drawn
     d.until(lambda: screen.record is not None, what="the end of the game", timeout=30)
     assert screen.record.tags["TimeControl"] == "60"
 

@@ -117,3 +117,55 @@ def test_a_bad_spec_or_game_is_one_line_and_exit_2():
     done = subprocess.run([PLYGROUND, "uci", "random", "--game", "checkers"], input="", capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "plyground hub random" in done.stderr
+
+
+def test_an_option_that_fails_when_the_player_is_built_leaves_the_engine_answering():
+    lines = ["uci", "setoption name eval value /no/such/weights.npz", "isready", "position startpos", "go depth 1",
+             "isready", "setoption name depth value 2", "position startpos moves e2e4", "go depth 1", "isready",
+             "position moves e2e4", "setoption name eval value", "go\tdepth 1", "isready", "quit"]
+    done = subprocess.run([PLYGROUND, "uci", "alphabeta"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=60)
+    out = done.stdout.splitlines()
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert out.count("readyok") == 4
+    assert len([line for line in out if line.startswith("bestmove ")]) == 3
+    errors = [line for line in out if line.startswith("info string error:")]
+    assert "/no/such/weights.npz" in errors[0]
+    assert any("expected 'startpos' or 'fen FEN' before 'moves'" in e for e in errors)
+
+
+def test_an_infinite_search_answers_only_after_stop_even_with_a_mate_found():
+    import queue
+    import threading
+    proc = subprocess.Popen([PLYGROUND, "uci", "alphabeta:depth=3"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, bufsize=1)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.strip()) for line in proc.stdout], daemon=True).start()
+
+    def say(command):
+        proc.stdin.write(command + "\n")
+        proc.stdin.flush()
+
+    def until(prefix, timeout):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line.startswith(prefix):
+                return line
+        return None
+
+    try:
+        say("isready")
+        assert until("readyok", 30)
+        # White mates in one: the search finishes at once, and must still wait for 'stop'.
+        say("position fen r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+        say("go infinite")
+        assert until("bestmove", 1.0) is None
+        say("stop")
+        assert until("bestmove", 1.0) == "bestmove h5f7"
+    finally:
+        say("quit")
+        proc.wait(10)

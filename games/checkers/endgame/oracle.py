@@ -16,12 +16,14 @@ A loaded database is shared by every player of the process.
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from plyground.errors import UsageError
+from plyground.errors import ModelFileError, UsageError
+from plyground.notices import note
 from plyground.options import Option
 
 from ..bits import popcount
@@ -39,6 +41,7 @@ ENDGAME_OPTION = Option(
 BUILT_ON_DEMAND = 4
 
 _LOADED: dict[tuple[str, int], solve.Database] = {}
+_LOADING = threading.Lock()
 
 
 def no_tables() -> tuple:
@@ -184,11 +187,18 @@ def oracle_for(game, spec: str, directory: Path | None = None, log=None) -> Endg
     if pieces == 0:
         return None
     key = (str(directory.resolve()), pieces)
-    if key not in _LOADED:
-        if pieces <= BUILT_ON_DEMAND and built_pieces(directory) < pieces:
-            from plyground.notices import note
-            note(f"building the {pieces}-piece checkers endgame database in {directory} (first use only)")
-            _LOADED[key] = store.build(pieces, directory, log=log or (lambda line: None))
-        else:
-            _LOADED[key] = store.open_database(pieces, directory)
+    with _LOADING:                          # two players of one process load (or build) it once
+        if key not in _LOADED:
+            try:
+                if pieces <= BUILT_ON_DEMAND and built_pieces(directory) < pieces:
+                    note(f"building the {pieces}-piece checkers endgame database in {directory} (first use only)")
+                    _LOADED[key] = store.build(pieces, directory, log=log or (lambda line: None))
+                else:
+                    _LOADED[key] = store.open_database(pieces, directory)
+            except ModelFileError as exc:
+                if wanted != "auto":
+                    raise
+                # A damaged database (or one of an older format) must not stop every default player.
+                note(f"not using the endgame database: {exc}")
+                return None
     return EndgameOracle(_LOADED[key], directory)

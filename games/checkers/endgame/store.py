@@ -78,8 +78,11 @@ def unpack(arrays: dict, entries: int) -> tuple[np.ndarray, np.ndarray] | None:
 
 def _load_slice(db: solve.Database, s, path: Path) -> dict:
     arrays = load_npz(path, f"endgame slice file {path}", "; delete it and build again")
-    meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION,
-                        "checkers endgame slice")
+    try:
+        meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION,
+                            "checkers endgame slice")
+    except ModelFileError as exc:
+        raise ModelFileError(f"{exc}; delete the slice files in {path.parent} and build again") from None
     part = db.part(s)
     unpacked = unpack(arrays, part.stop - part.start) if tuple(meta.get("slice", ())) == tuple(s) else None
     if unpacked is None:

@@ -276,7 +276,12 @@ class HubServer(EngineServer):
         if self.state is None:
             raise UsageError(f"no position to search: the last pos was refused ({self.refused})" if self.refused
                              else "no position to search: send pos pos=... first")
-        self.start_search(self._think, self.playable(self.state), self.level, infinite=self.level.infinite)
+        state = self.playable(self.state)
+        try:
+            self.start_search(self._think, state, self.level, infinite=self.level.infinite)
+        except Exception:
+            self.send("done", {"move": protocol.state_move(state, state.legal_moves()[0])})   # a client waits
+            raise
 
     def playable(self, state: State) -> State:
         """``state``, or where the game is over by a draw rule of ours but moves remain, the same position
@@ -335,7 +340,7 @@ class HubServer(EngineServer):
         score = men_score(analysis)
         if score is not None:
             info["score"] = f"{round(score, 2) + 0.0:.2f}"     # + 0.0: never "-0.00"
-        nodes = analysis.get("nodes") or analysis.get("simulations")
+        nodes = analysis.get("simulations") or analysis.get("nodes")      # MCTS's nodes: its whole tree
         if nodes:
             info["nodes"] = int(nodes)
         info["time"] = f"{float(analysis.get('seconds') or elapsed):.3f}"
