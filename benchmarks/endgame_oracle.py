@@ -32,13 +32,9 @@ DEFAULT_PLAYERS = ("alphabeta:eval=learned,depth=8,endgame=off", "alphabeta:eval
 RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
-def pieces_of(state) -> int:
-    from plyground.games.checkers.kernels import state_to_pos
-    return sum(bin(int(b)).count("1") for b in state_to_pos(state)[:4])
-
-
 def worth_asking(state, pieces: int) -> bool:
-    return not state.is_terminal() and len(state.legal_moves()) > 1 and pieces_of(state) <= pieces
+    from plyground.games.checkers.endgame.oracle import pieces_on_board
+    return not state.is_terminal() and len(state.legal_moves()) > 1 and pieces_on_board(state) <= pieces
 
 
 def acf_positions(game, path: Path, pieces: int, games: int) -> list[str]:
@@ -78,21 +74,11 @@ def selfplay_positions(game, pieces: int, seed: int, games: int) -> list[str]:
     return list(seen)
 
 
-def words_after(oracle, state, move) -> str:
-    """The mover's database result after ``move``."""
-    after = state.clone()
-    after.apply(move)
-    o, _ = oracle.outcome(oracle.position(after))
-    if o < 0:                    # a draw under the rules of play (repetition), pieces left as they were
-        return "draw"
-    return "draw" if o == 2 else ("win" if o == state.current_player() else "loss")
-
-
 def throw_aways(player, oracle, game, fens: list[str]) -> dict:
     counts = {"positions": 0, "won": 0, "drawn": 0, "won_thrown": 0, "drawn_thrown": 0, "seconds": 0.0}
     for fen in fens:
         state = game.new_state(fen)
-        truth = oracle.words(oracle.position(state)).split()[0]
+        truth, _ = oracle.result(state)
         if truth == "loss":
             continue
         player.reset()
@@ -102,7 +88,7 @@ def throw_aways(player, oracle, game, fens: list[str]) -> dict:
         counts["positions"] += 1
         key = "won" if truth == "win" else "drawn"
         counts[key] += 1
-        if RANK[words_after(oracle, state, move)] < RANK[truth]:
+        if RANK[oracle.move_result(state, move)[0]] < RANK[truth]:
             counts[key + "_thrown"] += 1
     return counts
 
@@ -113,7 +99,7 @@ def conversions(player, oracle, game, fens: list[str]) -> dict:
     for fen in fens:
         state = game.new_state(fen)
         attacker = state.current_player()
-        shortest = int(oracle.outcome(oracle.position(state))[1])
+        shortest = oracle.result(state)[1]
         player.reset()
         plies = 0
         while not state.is_terminal():
@@ -136,7 +122,7 @@ def value_accuracy(model: Path, oracle, game, fens: list[str]) -> dict:
     network = load_model(model, game)
     states = [game.new_state(fen) for fen in fens]
     _, values = network.predict(np.stack([s.observation() for s in states]))
-    truth = np.array([RANK[oracle.words(oracle.position(s)).split()[0]] - 1 for s in states])
+    truth = np.array([RANK[oracle.result(s)[0]] - 1 for s in states])
     guess = np.where(values > 1 / 3, 1, np.where(values < -1 / 3, -1, 0))
     result = {"positions": len(states), "accuracy": float(np.mean(guess == truth)),
               "mean_abs_error": float(np.mean(np.abs(np.asarray(values, dtype=float) - truth)))}
@@ -227,7 +213,7 @@ def main(argv=None) -> int:
                      "players": {}, "networks": {}}
 
     won = [fen for fens in sources.values() for fen in fens
-           if oracle.words(oracle.position(game.new_state(fen))).startswith("win")]
+           if oracle.result(game.new_state(fen))[0] == "win"]
     won = [won[i] for i in rng.permutation(len(won))[:args.conversions]]
     specs = [s.format(n=args.pieces) for s in (args.player or DEFAULT_PLAYERS)]
     print(f"\n{'player':45s} {'source':9s} {'won':>5s} {'thrown':>7s} {'drawn':>6s} {'thrown':>7s} {'s/move':>7s}")

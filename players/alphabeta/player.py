@@ -90,8 +90,8 @@ class AlphaBetaPlayer(Player):
         result["engine"] = engine.kind
         result["score"] = score_text(result.get("value"), self.weights is not None)
         result["move"] = state.move_to_text(move)
-        if getattr(engine, "oracle", None) is not None:
-            result["database"] = engine.oracle.words(engine.oracle.position(state))
+        if self._oracle is not None:
+            result["database"] = self._oracle.words(state)
         self._analysis = result
         return move
 

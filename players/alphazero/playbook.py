@@ -59,8 +59,7 @@ class Playbook:
             returns = oracle.returns(state)
             if returns is None:
                 return None
-            words = oracle.words(oracle.position(state))
-            return returns, f"endgame database ({words} for the side to move)"
+            return returns, f"endgame database ({oracle.words(state)} for the side to move)"
         return adjudicate
 
     def match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:

@@ -129,8 +129,7 @@ class AlphaZeroPlayer(Player):
             move = search.choose_move(temperature, self._rng)
             oracle = search.oracle
             if oracle is not None:
-                visits = {c.move: c.visits for c in children}
-                move = oracle.keep_result(state, move, lambda m: visits.get(m, 0))
+                move = oracle.keep_result(state, move, {c.move: c.visits for c in children})
         self._analysis = self._describe(state, children, move, done, time.perf_counter() - started)
         return move
 
@@ -148,7 +147,7 @@ class AlphaZeroPlayer(Player):
             "engine": self.search.kind,
         }
         if self.search.oracle is not None:
-            info["database"] = self.search.oracle.words(self.search.oracle.position(state))
+            info["database"] = self.search.oracle.words(state)
         if isinstance(self.search, GumbelSearch):
             info.update(self.search.root_analysis(text))
         return info

@@ -119,8 +119,7 @@ class MCTSPlayer(Player):
                 raise RuntimeError(f"mcts: the game's kernels proposed {move!r}, which is not legal in "
                                    f"{state.to_text()}; the kernels and the rules disagree")
             if self._oracle is not None:
-                visits = {ch.move: ch.visits for ch in children}
-                move = self._oracle.keep_result(state, move, lambda m: visits.get(m, 0))
+                move = self._oracle.keep_result(state, move, {ch.move: ch.visits for ch in children})
                 best = next((ch for ch in children if ch.move == move), best)
         self._analysis = self._describe(state, children, best, move, done, time.perf_counter() - started,
                                         engine)
@@ -165,7 +164,7 @@ class MCTSPlayer(Player):
             "seconds": seconds,
             "nodes": engine.size,
             "engine": engine.kind,
-            "database": self._oracle.words(self._oracle.position(state)) if self._oracle is not None else None,
+            "database": self._oracle.words(state) if self._oracle is not None else None,
         }
 
     def _get_engine(self) -> FastSearch | GenericSearch:

@@ -32,8 +32,8 @@ def test_a_sample_of_every_four_piece_slice_agrees_with_its_moves(four):
 def test_first_position_is_a_win_with_the_move_and_a_draw_without(four, endgame_dir):
     oracle = oracle_for(GAME, "4")
     with_move = GAME.new_state(FIRST_POSITION)
-    assert oracle.words(oracle.position(with_move)) == "win in 81 plies"
-    assert oracle.words(oracle.position(GAME.new_state("B" + FIRST_POSITION[1:]))) == "draw"
+    assert oracle.words(with_move) == "win in 81 plies"
+    assert oracle.words(GAME.new_state("B" + FIRST_POSITION[1:])) == "draw"
     assert [with_move.move_to_text(m) for m in oracle.perfect_moves(with_move)] == ["15-19"]
 
 

@@ -8,10 +8,6 @@ import click
 DIR_HELP = "Folder of the database files (default: $PLYGROUND_ENDGAME_DIR or ~/.local/share/plyground/checkers-endgame)."
 
 
-def _words(result: str, plies: int) -> str:
-    return "draw" if result == "draw" else f"{result} in {plies} {'ply' if plies == 1 else 'plies'}"
-
-
 def register(cli) -> None:
     @cli.group("endgame")
     def endgame():
@@ -39,24 +35,18 @@ def register(cli) -> None:
         """The result of a position for the side to move, and of each of its moves."""
         from plyground.errors import UsageError
         from plyground.games.checkers import CheckersGame
-        from plyground.games.checkers.kernels import state_to_pos
 
         from . import store
+        from .oracle import EndgameOracle, pieces_on_board, result_words
         game = CheckersGame()
         state = game.new_state(fen)
-        pos = state_to_pos(state)
-        on_board = int(sum(bin(int(b)).count("1") for b in pos[:4]))
+        on_board = pieces_on_board(state)
         pieces = pieces or max(2, on_board)
         if on_board > pieces:
             raise UsageError(f"the position has {on_board} pieces; a {pieces}-piece database cannot tell "
                              f"(use --pieces {on_board} after building it)")
-        db = store.open_database(pieces, directory)
-        result, plies = db.probe(pos)
-        side = "Black" if state.current_player() == 0 else "White"
-        click.echo(f"{state.to_text()} ({side} to move): {_words(result, plies)}")
+        oracle = EndgameOracle(store.open_database(pieces, directory), directory)
+        side = game.side_names[state.current_player()]
+        click.echo(f"{state.to_text()} ({side} to move): {oracle.words(state)}")
         for move in state.legal_moves():
-            after = state.clone()
-            after.apply(move)
-            theirs, their_plies = db.probe(state_to_pos(after))    # no piece or no move: a loss in 0
-            mine = {"win": "loss", "loss": "win", "draw": "draw"}[theirs]
-            click.echo(f"  {state.move_to_text(move):8s} {_words(mine, their_plies + 1 if mine != 'draw' else 0)}")
+            click.echo(f"  {state.move_to_text(move):8s} {result_words(*oracle.move_result(state, move))}")

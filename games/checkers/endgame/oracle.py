@@ -76,6 +76,16 @@ def known_outcome_in(pos, tables):
     return known_outcome(pos, tables[0], tables[1], tables[2], tables[3], tables[4])
 
 
+def result_words(result: str, plies: int) -> str:
+    """"win in 33 plies", "loss in 1 ply", "draw"."""
+    return "draw" if result == "draw" else f"{result} in {plies} {'ply' if plies == 1 else 'plies'}"
+
+
+def pieces_on_board(state) -> int:
+    """Pieces of both sides in a checkers State (a database of N pieces holds the positions with <= N)."""
+    return sum(int(board).bit_count() for board in state_to_pos(state)[:4])
+
+
 class EndgameOracle:
     """Exact results of the positions of one database (see the module docstring)."""
 
@@ -95,7 +105,7 @@ class EndgameOracle:
 
     @staticmethod
     def position(state) -> np.ndarray:
-        """The kernel position of a checkers State (what :meth:`outcome` and :meth:`words` read)."""
+        """The kernel position of a checkers State (what :meth:`outcome` reads)."""
         return state_to_pos(state)
 
     def returns(self, state) -> tuple[float, float] | None:
@@ -106,45 +116,51 @@ class EndgameOracle:
             return None
         return (0.0, 0.0) if o == 2 else ((1.0, -1.0) if o == 0 else (-1.0, 1.0))
 
-    def words(self, pos: np.ndarray) -> str | None:
-        """"win in 33 plies" / "loss in 4 plies" / "draw" for the side to move; None when not held."""
-        o, plies = self.outcome(pos)
+    def result(self, state) -> tuple[str, int] | None:
+        """("win" | "loss" | "draw", plies to the end) for the side to move at ``state``; None when the
+        database does not hold it."""
+        o, plies = self.outcome(state_to_pos(state))
         if o < 0:
             return None
         if o == 2:
-            return "draw"
-        won = o == int(pos[SIDE])
-        return f"{'win' if won else 'loss'} in {plies} {'ply' if plies == 1 else 'plies'}"
+            return "draw", 0
+        return ("win" if o == state.current_player() else "loss"), plies
+
+    def words(self, state) -> str | None:
+        """"win in 33 plies" / "loss in 4 plies" / "draw" for the side to move; None when not held."""
+        held = self.result(state)
+        return None if held is None else result_words(*held)
+
+    def move_result(self, state, move) -> tuple[str, int]:
+        """The mover's result after ``move`` from a position the database holds (its moves lead only to
+        positions it holds: no move adds a piece), counted in plies from ``state``."""
+        after = state.clone()
+        after.apply(move)
+        theirs, plies = self.result(after)
+        mine = {"win": "loss", "loss": "win", "draw": "draw"}[theirs]
+        return mine, (0 if mine == "draw" else plies + 1)
 
     def perfect_moves(self, state) -> list | None:
         """The moves of ``state`` that keep its database result the best way -- a win by the fewest plies,
         a loss by the most, a draw (all of them) -- or None when the database does not hold it.  A player
         that picks among these converts every won position the database holds."""
-        own, _ = self.outcome(self.position(state))
-        if own < 0:
+        if self.result(state) is None:
             return None
-        mover = state.current_player()
-        scored = []
-        for move in state.legal_moves():
-            after = state.clone()
-            after.apply(move)
-            o, plies = self.outcome(self.position(after))
-            if after.is_terminal() and o < 0:
-                o = 2    # ended under the rules of play (a repetition) with pieces the database does not hold
-            score = (2, -plies) if o == mover else (1, 0) if o == 2 else (0, plies)
-            scored.append((score, move))
+        rank = {"win": lambda plies: (2, -plies), "draw": lambda plies: (1, 0), "loss": lambda plies: (0, plies)}
+        scored = [(rank[mine](plies), move) for move in state.legal_moves()
+                  for mine, plies in [self.move_result(state, move)]]
         best = max(score for score, _ in scored)
         return [move for score, move in scored if score == best]
 
-    def keep_result(self, state, move, preference=None):
+    def keep_result(self, state, move, visits: dict | None = None):
         """``move`` (a search's choice at ``state``) if it is one of :meth:`perfect_moves`, else the one of
-        those ``preference(move)`` ranks highest (the first without one); ``move`` when the database
-        does not hold ``state``.  Searches that know no distance (MCTS, AlphaZero: every win is 1) would
-        otherwise wander in a won ending until a draw rule ends it."""
+        those the search visited most (``visits``: move -> visits; the first without); ``move`` when the
+        database does not hold ``state``.  Searches that know no distance (MCTS, AlphaZero: every win
+        is 1) would otherwise wander in a won ending until a draw rule ends it."""
         perfect = self.perfect_moves(state)
         if perfect is None or move in perfect:
             return move
-        return max(perfect, key=preference) if preference is not None else perfect[0]
+        return max(perfect, key=lambda m: visits.get(m, 0)) if visits else perfect[0]
 
     def __repr__(self) -> str:
         return f"EndgameOracle({self.pieces} pieces, {self.directory})"
