@@ -88,19 +88,17 @@ class Clock:
         to_go = None if control.moves is None else control.moves - self.moves[side] % control.moves
         return allot_seconds(self.remaining(side), control.increment, to_go)
 
-    def pause(self, side: int) -> None:
-        """Stop ``side``'s clock without a move made (an undo, a quit): the time is spent, nothing added."""
-        spent = time.monotonic() - self._since
+    def pause(self, side: int, seconds: float | None = None) -> None:
+        """Stop ``side``'s clock without a move made (an undo, a quit): the time is spent (``seconds``:
+        default, since :meth:`start`), nothing added."""
+        spent = self.elapsed() if seconds is None else seconds
         self.running = None                     # first: a reader must not take the time off twice
         self.left[side] -= spent
 
     def charge(self, side: int, seconds: float | None = None) -> bool:
-        """Stop ``side``'s clock after its move (``seconds`` it took: default, since :meth:`start`); False
-        if its time ran out (the move does not count), else the increment and, at a control, the next
-        period's time are added."""
-        spent = time.monotonic() - self._since if seconds is None else seconds
-        self.running = None
-        self.left[side] -= spent
+        """Stop ``side``'s clock after its move (:meth:`pause`); False if its time ran out (the move does
+        not count), else the increment and, at a control, the next period's time are added."""
+        self.pause(side, seconds)
         if self.left[side] < 0:
             return False
         self.moves[side] += 1

@@ -175,15 +175,16 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         move_budget = budget
         first_move = side not in movers
         limit = None if player.needs_renderer else move_limit(budget, move_limit_seconds, first_move)
-        allotted = None
+        charge_cap = None                    # the most a move is charged (None: what it took)
         if clock is not None:
             if not player.needs_renderer:
-                allotted = clock.allot(side)
-                move_budget = Budget(simulations=budget.simulations, seconds=allotted)
-                # A bot's first move may include one-off set-up (compiling kernels, loading a model or a
-                # database): it has the move limit and is charged at most its allotment.
-                limit = max(0.0, clock.remaining(side)) if not first_move else max(limit or 0.0,
-                                                                                  clock.remaining(side))
+                move_budget = Budget(simulations=budget.simulations, seconds=clock.allot(side))
+                if first_move:
+                    # It may include one-off set-up (compiling kernels, loading a model or a database):
+                    # it has the move limit, and is charged at most its allotment.
+                    limit, charge_cap = max(limit or 0.0, clock.remaining(side)), move_budget.seconds
+                else:
+                    limit = clock.remaining(side)
             clock.start(side)
         interruption = renderer.interruption if renderer is not None and not player.needs_renderer else None
         try:
@@ -191,7 +192,7 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         except MoveOverstepped:
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             if clock is not None:
-                clock.charge(side, max(clock.elapsed(), clock.left[side] + 0.001))   # its time is gone
+                clock.charge(side)            # past its limit, so past its time: the flag falls
                 record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
             else:
                 record.reason = (f"{names[side]} ({game.side_names[side]}) exceeded its {limit:g} s move limit "
@@ -215,16 +216,13 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             if renderer is not None:
                 renderer.show(state.clone(), record.moves[-1] if record.moves else None)
             continue
-        spent = None if clock is None else clock.elapsed()
-        if allotted is not None and first_move:
-            spent = min(spent, allotted)
-        if clock is not None and (choice is Command.TIME_UP or not isinstance(choice, Command)) \
-                and not clock.charge(side, spent):
-            record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
-            record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
-            break
-        if clock is not None and isinstance(choice, Command):
-            clock.pause(side)
+        if clock is not None:
+            if isinstance(choice, Command) and choice is not Command.TIME_UP:
+                clock.pause(side)             # an undo, a resignation, a quit: no move made
+            elif not clock.charge(side, None if charge_cap is None else min(clock.elapsed(), charge_cap)):
+                record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+                record.reason = _lost_on_time(names[side], game.side_names[side], time_control)
+                break
         if choice is Command.QUIT:
             record.finished, record.reason = False, f"{game.side_names[side]} quit"
             break

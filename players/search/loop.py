@@ -114,9 +114,9 @@ class StateSearch(Tree):
             for step in path[1:]:
                 state.apply(moves[step])
             # The rules first (a draw by repetition stays one), then what the oracle knows.
-            known = None if self.oracle is None or len(path) == 1 or state.is_terminal() \
-                else self.oracle.returns(state)
-            if known is not None or state.is_terminal():
+            finished_game = state.is_terminal()
+            known = None if finished_game or self.oracle is None or len(path) == 1 else self.oracle.returns(state)
+            if finished_game or known is not None:
                 self._terminal(path, node, state, known)
                 finished += 1
             elif self.repetition_draws and self._repeats(node, path, state):
