@@ -24,6 +24,34 @@ def value_in_pawns(value: float) -> float:
     return 1.11714640912 * math.tan(1.5620688421 * value)
 
 
+def protocol_score(analysis: dict) -> tuple[str, float] | None:
+    """What a player's analysis says of the position for the side to move, for engine protocols (UCI, Hub):
+
+    * ``("win", N)`` / ``("loss", N)``: a win or loss in N plies, alpha-beta's "win in 5 plies";
+    * ``("moves", N)``: a mate in N moves as a UCI engine said it ("mate 3");
+    * ``("pawns", x)``: an evaluation in pawns (men, for checkers): "+0.26 men", a value of MCTS or
+      AlphaZero (-1..1, by :func:`value_in_pawns`), else a value in the evaluation's hundredths;
+    * None when it says nothing of the kind.
+    """
+    text = str(analysis.get("score") or "")
+    words = text.split()
+    if text.startswith(("win in", "loss in")) and len(words) >= 3 and words[2].isdigit():
+        return words[0], int(words[2])
+    if text.startswith("mate") and len(words) >= 2 and words[1].lstrip("-").isdigit():
+        return "moves", int(words[1])
+    if text[:1] in "+-" and text[1:2].isdigit():
+        try:
+            return "pawns", float(words[0])
+        except ValueError:
+            pass
+    value = analysis.get("value")
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        if "visits" in analysis or analysis.get("proven"):       # MCTS, AlphaZero: -1..1
+            return "pawns", value_in_pawns(value)
+        return "pawns", value / 100
+    return None
+
+
 def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) -> list[str]:
     """Lines describing ``analysis``; ``mover`` names the side that searched (its values are for it)."""
     if not analysis:

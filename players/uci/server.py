@@ -28,7 +28,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from plyground.analysis import value_in_pawns
+from plyground.analysis import protocol_score
 from plyground.clock import allot_seconds
 from plyground.engine_server import EngineServer
 from plyground.errors import PlygroundError
@@ -43,24 +43,16 @@ INFINITE_DEPTH = 64
 
 def uci_score(analysis: dict) -> str | None:
     """``cp N`` or ``mate N`` (moves, negative when losing) for the side to move, from an analysis dict."""
-    text = str(analysis.get("score") or "")
-    if text.startswith(("win in", "loss in")):              # alphabeta: "win in 5 plies"
-        plies = int(text.split()[2])
-        moves = (plies + 1) // 2
-        return f"mate {moves if text.startswith('win') else -moves}"
-    if text.startswith("mate"):                              # a UCI engine's own words: "mate 3"
-        return f"mate {text.split()[1]}"
-    if text[:1] in "+-" and text[1:2].isdigit():             # "+0.26" (pawns) or "+1.20 men"
-        try:
-            return f"cp {int(round(100 * float(text.split()[0])))}"
-        except ValueError:
-            pass
-    value = analysis.get("value")
-    if isinstance(value, (int, float)):
-        if "visits" in analysis or analysis.get("proven"):   # MCTS, AlphaZero: -1..1
-            return f"cp {int(round(100 * value_in_pawns(float(value))))}"
-        return f"cp {int(round(float(value)))}"
-    return None
+    score = protocol_score(analysis)
+    if score is None:
+        return None
+    kind, amount = score
+    if kind in ("win", "loss"):
+        moves = (int(amount) + 1) // 2
+        return f"mate {moves if kind == 'win' else -moves}"
+    if kind == "moves":
+        return f"mate {int(amount)}"
+    return f"cp {int(round(100 * amount))}"
 
 
 def uci_option_line(option: Option, value: Any) -> str:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from plyground import __version__
-from plyground.analysis import value_in_pawns
+from plyground.analysis import protocol_score
 from plyground.clock import allot_seconds
 from plyground.engine_server import EngineServer
 from plyground.errors import PlygroundError, UsageError
@@ -99,21 +99,13 @@ def parse_level(args: dict[str, str]) -> Level:
 
 def men_score(analysis: dict) -> float | None:
     """The Hub score (men, for the side to move) of a player's analysis, or None if it has none."""
-    text = str(analysis.get("score") or "")
-    words = text.split()
-    if text.startswith(("win in", "loss in")) and len(words) >= 3 and words[2].isdigit():   # alphabeta
-        return protocol.win_score(int(words[2]), text.startswith("win"))
-    if text[:1] in "+-" and text[1:2].isdigit():                          # "+0.42 men"
-        try:
-            return float(words[0])
-        except ValueError:
-            pass
-    value = analysis.get("value")
-    if isinstance(value, (int, float)) and math.isfinite(value):
-        if abs(value) <= 1.0:
-            return max(-_VALUE_MEN_LIMIT, min(_VALUE_MEN_LIMIT, value_in_pawns(value)))
-        return value / 100                                               # a checkers evaluation: a man is 100
-    return None
+    score = protocol_score(analysis)
+    if score is None or score[0] == "moves":           # a chess engine's mate: not a checkers score
+        return None
+    kind, amount = score
+    if kind in ("win", "loss"):
+        return protocol.win_score(int(amount), kind == "win")
+    return max(-_VALUE_MEN_LIMIT, min(_VALUE_MEN_LIMIT, amount))
 
 
 def param_line(option: Option, value: Any) -> str | None:
