@@ -24,7 +24,6 @@ import queue
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 import weakref
@@ -48,14 +47,15 @@ class Timeout(Exception):
     """No line came before the deadline (the engine still runs)."""
 
 
-def find_program(word: str, what: str, hint: str) -> str:
-    """The executable ``word`` names: a path, a name on PATH, or one beside this Python.
-
-    Beside this Python: so that ``plyground`` itself is found in a virtual
-    environment that was never activated.  UsageError naming ``word`` and
-    ``hint`` (how to name the engine) otherwise.
+def find_program(word: str, what: str, hint: str, extra_dirs=()) -> str:
+    """The executable ``word`` names: a path; else a name on PATH, in one of ``extra_dirs`` (the UCI
+    client looks in /usr/games, where Debian puts engines; the Hub client beside this Python, so that
+    ``plyground`` itself is found in a virtual environment that was never activated) or in the current
+    folder.  UsageError naming ``word``, ``what`` it should be and ``hint`` (how to name one) otherwise.
     """
-    given = word.strip()
+    given = str(word).strip()
+    if not given:
+        raise UsageError(f"no {what} given: {hint}")
     path = Path(given).expanduser()
     if os.sep in given or (os.altsep and os.altsep in given):
         if not path.exists():
@@ -68,11 +68,14 @@ def find_program(word: str, what: str, hint: str) -> str:
     found = shutil.which(given)
     if found:
         return found
-    for candidate in (Path(sys.executable).parent / given, path):     # beside Python; the current folder
+    for folder in extra_dirs:
+        candidate = Path(folder) / given
         if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate.resolve() if candidate is path else candidate)
-    raise UsageError(f"{what} {given!r} not found: not a file, not on PATH, not in {Path(sys.executable).parent}; "
-                     f"{hint}")
+            return str(candidate)
+    if path.is_file() and os.access(path, os.X_OK):            # in the current folder, named without ./
+        return str(path.resolve())
+    raise UsageError(f"{what} {given!r} not found: not a file, not on PATH, not in "
+                     f"{' or '.join(str(folder) for folder in extra_dirs)}; {hint}")
 
 
 def parse_settings(text: str, what: str, value_required: bool = True) -> dict[str, str]:

@@ -13,6 +13,7 @@ position says so with ``error`` lines before its ``pong``); ``go think`` ->
 from __future__ import annotations
 
 import shlex
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -93,7 +94,7 @@ class HubEngine:
     def __init__(self, command: str, *, startup_timeout: float = 30.0, init_timeout: float = 120.0,
                  label: str | None = None) -> None:
         argv = split_command(command)
-        argv[0] = find_program(argv[0], "Hub engine", HINT)
+        argv[0] = find_program(argv[0], "Hub engine", HINT, extra_dirs=(Path(sys.executable).parent,))
         self.command = command
         self.label = label or Path(argv[0]).name
         self.startup_timeout, self.init_timeout = startup_timeout, init_timeout

@@ -16,14 +16,12 @@ The protocol as used here: ``uci`` → ``id``/``option`` lines → ``uciok``;
 """
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plyground.engine_process import EngineError, EngineProcess, Timeout
+from plyground.engine_process import EngineError, EngineProcess, Timeout, find_program
 from plyground.errors import UsageError
 from plyground.stopping import StopSignal
 
@@ -35,35 +33,9 @@ EXTRA_DIRS = ("/usr/games", "/usr/local/games")
 
 
 def find_engine(path: str) -> str:
-    """The executable ``path`` names: the path itself, else a name on PATH, else in /usr/games.
-
-    Raises UsageError naming the path and saying how to install Stockfish.
-    """
-    given = str(path).strip()
-    if not given:
-        raise UsageError(f"no UCI engine given: set path=..., or {INSTALL_HINT}")
-    candidate = Path(given).expanduser()
-    has_dir = os.sep in given or (os.altsep and os.altsep in given)
-    if candidate.exists():
-        if candidate.is_dir():
-            raise UsageError(f"UCI engine path {given} is a folder, not an engine executable; {INSTALL_HINT}")
-        if not os.access(candidate, os.X_OK):
-            raise UsageError(f"UCI engine {given} is not executable (chmod +x {given}?)")
-        if has_dir:
-            return str(candidate)
-    if has_dir:
-        raise UsageError(f"UCI engine not found: there is no file {given}; {INSTALL_HINT}")
-    found = shutil.which(given)
-    if found:
-        return found
-    for folder in EXTRA_DIRS:
-        extra = Path(folder) / given
-        if extra.is_file() and os.access(extra, os.X_OK):
-            return str(extra)
-    if candidate.exists():   # a file in the current folder, named without ./
-        return str(candidate.resolve())
-    raise UsageError(f"UCI engine {given!r} not found: not a file, not on PATH, not in "
-                     f"{' or '.join(EXTRA_DIRS)}; {INSTALL_HINT}")
+    """The executable ``path`` names: the path itself, else a name on PATH, in /usr/games or in the current
+    folder; UsageError naming the path and saying how to install Stockfish."""
+    return find_program(path, "UCI engine", INSTALL_HINT, extra_dirs=EXTRA_DIRS)
 
 
 @dataclass
