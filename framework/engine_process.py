@@ -202,6 +202,14 @@ class EngineProcess:
             if is_last(line):
                 return
 
+    def read_until(self, is_last, timeout: float | None, waiting_for: str) -> list[str]:
+        """The lines up to and including the first one ``is_last`` accepts (a handshake's answer); past
+        ``timeout`` seconds the engine is killed and EngineError raised, naming ``waiting_for``."""
+        try:
+            return list(self.lines_until(is_last, timeout, waiting_for))
+        except Timeout:
+            raise EngineError(f"{self.label} did not answer {waiting_for} in time; it was stopped") from None
+
     def drain(self) -> None:
         """Drop lines left over from earlier commands (a search given up on)."""
         while True:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import shlex
 import sys
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,7 +110,7 @@ class HubEngine:
         self.id, self.params = {}, {}
         try:
             self.send("hub")
-            for line in self._read_until("wait", time.monotonic() + self.startup_timeout, "wait"):
+            for line in self._read_until("wait", self.startup_timeout, "wait"):
                 if line.command == "id":
                     self.id.update(line.args)
                 elif line.command == "param" and line.args.get("name"):
@@ -148,23 +147,17 @@ class HubEngine:
     def send(self, command: str, args: dict | None = None) -> None:
         self.process.send(protocol.format_line(command, args))
 
-    def _read_until(self, command: str, deadline: float | None, waiting_for: str) -> list[protocol.HubLine]:
+    def _read_until(self, command: str, timeout: float, waiting_for: str) -> list[protocol.HubLine]:
         """Lines up to and including the first ``command`` line; lines that are not Hub are skipped, as the
-        protocol asks.  Past ``deadline`` the engine is killed and EngineError raised."""
+        protocol asks.  Past ``timeout`` the engine is killed and EngineError raised."""
         lines = []
-        try:
-            while True:
-                raw = self.process.next_line(deadline, waiting_for)
-                try:
-                    line = protocol.parse_line(raw)
-                except UsageError:
-                    continue
-                lines.append(line)
-                if line.command == command:
-                    return lines
-        except Timeout:
-            self.process.kill()
-            raise EngineError(f"{self.label} did not answer {waiting_for} in time; it was stopped") from None
+        for raw in self.process.read_until(lambda text: protocol.command_of(text) == command, timeout,
+                                           waiting_for):
+            try:
+                lines.append(protocol.parse_line(raw))
+            except UsageError:
+                continue
+        return lines
 
     def set_param(self, name: str, value) -> None:
         """``set-param``; UsageError naming the engine's parameters when it has no such one or the value is bad."""
@@ -179,7 +172,7 @@ class HubEngine:
         with self._lock:
             self.send("init")
             errors = [l.args.get("message", "") for l in
-                      self._read_until("ready", time.monotonic() + self.init_timeout, "ready")
+                      self._read_until("ready", self.init_timeout, "ready")
                       if l.command == "error"]
             if errors:
                 raise UsageError(f"engine {self.name} refused its settings: {'; '.join(errors)}")
@@ -188,8 +181,7 @@ class HubEngine:
         """``ping`` -> ``pong``: the engine has read everything sent before; the ``error`` messages meanwhile."""
         with self._lock:
             self.send("ping")
-            deadline = time.monotonic() + (timeout or self.startup_timeout)
-            return [l.args.get("message", "") for l in self._read_until("pong", deadline, "pong")
+            return [l.args.get("message", "") for l in self._read_until("pong", timeout or self.startup_timeout, "pong")
                     if l.command == "error"]
 
     def new_game(self) -> None:
@@ -218,7 +210,7 @@ class HubEngine:
             info: dict = {}
             errors: list[str] = []
             try:
-                for raw in self.process.lines_until(lambda text: text.split(" ", 1)[0] == "done", timeout, "done",
+                for raw in self.process.lines_until(lambda text: protocol.command_of(text) == "done", timeout, "done",
                                                     stop, lambda: self.send("stop")):
                     try:
                         line = protocol.parse_line(raw)

@@ -17,7 +17,6 @@ The protocol as used here: ``uci`` → ``id``/``option`` lines → ``uciok``;
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,7 +154,7 @@ class UciEngine:
         self.process.start(INSTALL_HINT)
         try:
             self.send("uci")
-            for line in self._read_until("uciok", time.monotonic() + self.startup_timeout, "uciok"):
+            for line in self._read_until("uciok", self.startup_timeout, "uciok"):
                 if line.startswith("id name "):
                     self.id_name = line[len("id name "):].strip()
                 elif line.startswith("option "):
@@ -199,22 +198,14 @@ class UciEngine:
     def send(self, command: str) -> None:
         self.process.send(command)
 
-    def _read_until(self, prefix: str, deadline: float | None, waiting_for: str) -> list[str]:
-        lines = []
-        try:
-            while True:
-                line = self.process.next_line(deadline, waiting_for)
-                if line == prefix or line.startswith(prefix + " "):
-                    lines.append(line)
-                    return lines
-                lines.append(line)
-        except Timeout:
-            self.kill()
-            raise EngineError(f"{self.label} did not answer {waiting_for} in time; it was stopped") from None
+    def _read_until(self, prefix: str, timeout: float, waiting_for: str) -> list[str]:
+        """Lines up to the first that starts with the word ``prefix``; EngineError past ``timeout``."""
+        return self.process.read_until(lambda line: line == prefix or line.startswith(prefix + " "), timeout,
+                                       waiting_for)
 
     def is_ready(self, timeout: float | None = None) -> None:
         self.send("isready")
-        self._read_until("readyok", time.monotonic() + (timeout or self.startup_timeout), "readyok")
+        self._read_until("readyok", timeout or self.startup_timeout, "readyok")
 
     def set_option(self, name: str, value=None) -> None:
         """``setoption``; UsageError naming the engine's options when it has no such option or the value is bad."""

@@ -63,12 +63,17 @@ class HubLine:
 _ARGUMENT = re.compile(r'\s*(?P<name>[^\s="]+)(?:=(?:"(?P<quoted>[^"]*)"|(?P<plain>[^\s"]*)))?(?=\s|$)')
 
 
+def command_of(line: str) -> str:
+    """The command of a Hub line (its first word), whether its arguments can be read or not."""
+    return line.strip().partition(" ")[0]
+
+
 def parse_line(line: str) -> HubLine:
     """The command and arguments of ``line``; UsageError saying what cannot be read."""
     text = line.strip()
     if not text:
         raise UsageError("empty line: a Hub line is a command followed by arguments name=value")
-    command, _, rest = text.partition(" ")
+    command, rest = command_of(text), text.partition(" ")[2]
     args: dict[str, str] = {}
     at = 0
     while rest[at:].strip():
