@@ -36,7 +36,7 @@ one flat array over all slices: slice s, side to move c, index i is entry
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -253,7 +253,6 @@ class Database:
     sizes: np.ndarray
     result: np.ndarray
     dist: np.ndarray
-    build_seconds: dict = field(default_factory=dict)
 
     @classmethod
     def empty(cls, pieces: int) -> "Database":
@@ -279,6 +278,13 @@ class Database:
             raise ValueError("not a position of this database")
         return RESULT_NAMES[int(r)], int(d) if r != DRAW else 0
 
+    def solve(self, s: tuple[int, int, int, int], farthest_before: int) -> tuple[int, int, float]:
+        """Solve slice ``s`` in place (every slice it leads to is solved, and ``farthest_before`` is the
+        longest distance among them); (steps, its longest distance, seconds taken)."""
+        started = time.perf_counter()
+        steps, far = solve_slice(*s, self.offsets, self.sizes, self.result, self.dist, farthest_before)
+        return steps, far, time.perf_counter() - started
+
     def counts(self, s: tuple[int, int, int, int] | None = None) -> dict[str, int]:
         """Wins, losses and draws for the side to move, over slice ``s`` or the whole database."""
         results = self.result if s is None else self.result[self.part(s)]
@@ -290,11 +296,8 @@ def build(pieces: int, log=None) -> Database:
     db = Database.empty(pieces)
     farthest = 0
     for s in slices(pieces):
-        started = time.perf_counter()
-        steps, far = solve_slice(*s, db.offsets, db.sizes, db.result, db.dist, farthest)
+        steps, far, seconds = db.solve(s, farthest)
         farthest = max(farthest, far)
-        db.build_seconds[s] = time.perf_counter() - started
         if log is not None:
-            log(f"slice {s}: {db.sizes[s]:,} entries, {steps} steps, farthest {far} plies, "
-                f"{db.build_seconds[s]:.2f} s")
+            log(f"slice {s}: {db.sizes[s]:,} entries, {steps} steps, farthest {far} plies, {seconds:.2f} s")
     return db

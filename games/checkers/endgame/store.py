@@ -112,9 +112,7 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
             farthest = max(farthest, int(meta["farthest"]))
             how = "on disk"
         else:
-            t0 = time.perf_counter()
-            steps, far = solve.solve_slice(*s, db.offsets, db.sizes, db.result, db.dist, farthest)
-            seconds = time.perf_counter() - t0
+            steps, far, seconds = db.solve(s, farthest)
             farthest = max(farthest, far)
             save_npz(path, pack(db.result[part], db.dist[part]),
                      {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
