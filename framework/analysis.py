@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .errors import PlygroundError
+
 #: Moves listed under "top moves".
 TOP_MOVES = 5
 
@@ -50,6 +52,23 @@ def protocol_score(analysis: dict) -> tuple[str, float] | None:
             return "pawns", value_in_pawns(value)
         return "pawns", value / 100
     return None
+
+
+def principal_variation(analysis: dict, state) -> list[tuple[Any, Any]]:
+    """The analysis's principal variation (move texts, or one string of them) as (position before the
+    move, move) pairs from ``state``, as far as its moves are legal there: what an engine protocol
+    writes in its own notation."""
+    pv = analysis.get("pv") or []
+    texts = pv.split() if isinstance(pv, str) else [str(m) for m in pv]
+    line, position = [], state.clone()
+    for text in texts:
+        try:
+            move = position.parse_move(text)
+        except PlygroundError:
+            break
+        line.append((position.clone(), move))
+        position.apply(move)
+    return line
 
 
 def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) -> list[str]:

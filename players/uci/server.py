@@ -28,7 +28,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from plyground.analysis import protocol_score
+from plyground.analysis import principal_variation, protocol_score
 from plyground.clock import allot_seconds
 from plyground.engine_server import EngineServer
 from plyground.errors import PlygroundError
@@ -230,22 +230,6 @@ class UciServer(EngineServer):
         nodes = int(analysis.get("simulations") or analysis.get("nodes") or 0)    # MCTS's nodes: its whole tree
         millis = int(1000 * float(analysis.get("seconds") or elapsed))
         parts += [f"nodes {nodes}", f"nps {int(nodes / max(millis, 1) * 1000)}", f"time {millis}"]
-        pv = self._pv_uci(analysis.get("pv"), state) or [move.uci()]
+        pv = [pv_move.uci() for _, pv_move in principal_variation(analysis, state)] or [move.uci()]
         parts.append("pv " + " ".join(pv))
         return "info " + " ".join(parts)
-
-    @staticmethod
-    def _pv_uci(pv, state: State) -> list[str]:
-        """The principal variation (move texts, or one string of them) in UCI notation, as far as legal."""
-        if not pv:
-            return []
-        texts = pv.split() if isinstance(pv, str) else [str(m) for m in pv]
-        line, s = [], state.clone()
-        for text in texts:
-            try:
-                move = s.parse_move(text)
-            except PlygroundError:
-                break
-            line.append(move.uci())
-            s.apply(move)
-        return line

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from plyground import __version__
-from plyground.analysis import protocol_score
+from plyground.analysis import principal_variation, protocol_score
 from plyground.clock import allot_seconds
 from plyground.engine_server import EngineServer
 from plyground.errors import PlygroundError, UsageError
@@ -342,16 +342,7 @@ class HubServer(EngineServer):
     @staticmethod
     def _pv(analysis: dict, state: State, move) -> list[str]:
         """The principal variation as Hub moves, starting with the move played, as far as it is legal."""
-        texts = analysis.get("pv") or []
-        texts = texts.split() if isinstance(texts, str) else [str(m) for m in texts]
-        line, s = [protocol.state_move(state, move)], state.clone()
-        s.apply(move)
-        if texts and texts[0] == state.move_to_text(move):
-            for text in texts[1:]:
-                try:
-                    reply = s.parse_move(text)
-                except PlygroundError:
-                    break
-                line.append(protocol.state_move(s, reply))
-                s.apply(reply)
-        return line
+        line = principal_variation(analysis, state)
+        if not line or line[0][1] != move:
+            line = [(state, move)]
+        return [protocol.state_move(before, pv_move) for before, pv_move in line]
