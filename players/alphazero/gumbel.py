@@ -47,7 +47,8 @@ def build_search(evaluate: Evaluate, config: Mapping[str, Any], *, simulations: 
     used by PUCT only.
     """
     common = dict(c_puct=config["c_puct"], fpu=config["fpu"], leaf_batch=config["leaf_batch"],
-                  cache_size=config["cache_size"], repetition_draws=config["repetition_draws"], rng=rng)
+                  cache_size=config["cache_size"], repetition_draws=config["repetition_draws"],
+                  pass_forced=config["pass_forced"], rng=rng)
     kind = config.get("search", "puct")
     if kind == "gumbel":
         return GumbelSearch(evaluate, simulations=simulations, max_considered=config["gumbel_actions"],

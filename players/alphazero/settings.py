@@ -33,6 +33,8 @@ SEARCH_OPTIONS = (
     Option("cache_size", int, 100_000, "network evaluations remembered by position (0: no cache)", min=0),
     Option("repetition_draws", bool, True, "the search values a return to a position of the game (or of "
            "the line searched) as a draw, so a side that is ahead does not go round in circles"),
+    Option("pass_forced", bool, True, "a position with one legal move (a forced capture) costs no network "
+           "evaluation: the simulation goes on to the position after it, so the search sees past forced moves"),
     ENDGAME_OPTION,
 )
 
@@ -78,6 +80,7 @@ class SearchSettings:
     leaf_batch: int = 8
     cache_size: int = 100_000
     repetition_draws: bool = True
+    pass_forced: bool = True
     dirichlet_alpha: float = 0.3
     dirichlet_epsilon: float = 0.0
     search: str = "puct"

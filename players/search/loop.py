@@ -14,6 +14,10 @@ leaf:
 * below the root, a position the ``oracle`` knows (an endgame database):
   the same, with the result the game reaches with best play;
 * with ``repetition_draws``, a repeated position: a draw;
+* with ``pass_forced``, a position with one legal move (below the root) is
+  expanded with that one child and the simulation goes on to it: a forced
+  move (checkers' single captures) costs no evaluation, and the search sees
+  past it at no cost;
 * otherwise the configuration's :meth:`_leaf`: an evaluator that values a
   leaf at once (random playouts) expands it and backs the value up there and
   then; a batched one (the network) marks it pending under virtual loss and
@@ -37,12 +41,19 @@ from .root import root_signature
 from .tree import EXPANDED, PENDING, TERMINAL, UNKNOWN, Tree
 
 
+#: Forced moves one simulation passes through at most (a game whose forced moves could cycle for ever, with
+#: no repetition rule to end it, still gets its leaf valued).
+MAX_PASSES = 64
+
+
 class StateSearch(Tree):
     """The State-API loop; a configuration sets ``rule``, ``evaluator``, ``leaf_batch`` and ``state``
     and defines :meth:`_leaf` (and :meth:`complete` if its evaluator batches)."""
 
     solver = False              # MCTS-Solver: proven values in the tree (UCB1)
     repetition_draws = False    # a position repeating the game or the path is a draw (PUCT)
+    #: A leaf with one legal move is not valued: the simulation goes on to the position after it (PUCT).
+    pass_forced = False
     leaf_batch = 1
     #: A :class:`~plyground.stopping.StopSignal` the owner (a player) may set from another thread.
     stop = None
@@ -113,25 +124,42 @@ class StateSearch(Tree):
                 continue
             for step in path[1:]:
                 state.apply(moves[step])
-            # The rules first (a draw by repetition stays one), then what the oracle knows.
-            finished_game = state.is_terminal()
-            known = None if finished_game or self.oracle is None or len(path) == 1 else self.oracle.returns(state)
-            if finished_game or known is not None:
-                self._terminal(path, node, state, known)
-                finished += 1
-            elif self.repetition_draws and self._repeats(node, path, state):
-                self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
-                self._backup(path, 1.0, 0.0, 0.0)
-                finished += 1
-            else:
-                leaf = self._leaf(node, path, state)
-                if leaf is None:
+            passes = 0
+            while True:
+                # The rules first (a draw by repetition stays one), then what the oracle knows.
+                finished_game = state.is_terminal()
+                known = None if finished_game or self.oracle is None or len(path) == 1 else self.oracle.returns(state)
+                if finished_game or known is not None:
+                    self._terminal(path, node, state, known)
                     finished += 1
+                elif self.repetition_draws and self._repeats(node, path, state):
+                    self.flag[node] = TERMINAL      # returns stay (0, 0): a draw
+                    self._backup(path, 1.0, 0.0, 0.0)
+                    finished += 1
+                elif (self.pass_forced and len(path) > 1 and passes < MAX_PASSES
+                      and len(forced := state.legal_moves()) == 1):
+                    path, node = self._pass_through(path, node, state, forced)
+                    passes += 1
+                    continue
                 else:
-                    leaves.append(leaf)
+                    leaf = self._leaf(node, path, state)
+                    if leaf is None:
+                        finished += 1
+                    else:
+                        leaves.append(leaf)
+                break
             for _ in range(len(path) - 1):
                 state.undo()
         return leaves, finished
+
+    def _pass_through(self, path: np.ndarray, node: int, state: State, forced: list) -> tuple[np.ndarray, int]:
+        """The leaf ``node`` has one legal move: expand it with that one child (prior 1), play the move on
+        ``state`` and go on to the child in the same simulation -- the position of a forced move is not
+        worth an evaluation, its value is its child's.  Returns the longer path and the child."""
+        self._expand(node, forced, state.current_player(), 1.0)
+        child = int(self.first[node])
+        state.apply(forced[0])
+        return np.append(path, child), child
 
     def _terminal(self, path: np.ndarray, node: int, state: State, returns=None) -> None:
         """First visit of a finished game (or of one whose ``returns`` are known): store and back up the

@@ -50,7 +50,7 @@ class PUCTSearch(StateSearch):
 
     def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
                  dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 0,
-                 repetition_draws: bool = False, virtual_loss: float = 1.0,
+                 repetition_draws: bool = False, pass_forced: bool = False, virtual_loss: float = 1.0,
                  rng: np.random.Generator | None = None) -> None:
         self.rule = PUCT(c_puct, fpu, virtual_loss)
         self.evaluator = NetworkEvaluator(evaluate, cache_size)
@@ -58,6 +58,7 @@ class PUCTSearch(StateSearch):
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_epsilon = dirichlet_epsilon
         self.repetition_draws = repetition_draws
+        self.pass_forced = pass_forced
         #: Keys of the positions of the current game before the root (for ``repetition_draws``).
         self.history: set = set()
         self.rng = rng if rng is not None else np.random.default_rng()

@@ -5,6 +5,7 @@ import pytest
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.search import PUCTSearch, choose_from_visits, move_priors
+from plyground.players.search.tree import EXPANDED
 
 from aztestgames import LearnableDoubleTake, UniformEvaluator
 from mcts_testgames import doubletake_move_values, doubletake_value
@@ -205,3 +206,72 @@ def test_a_return_to_an_earlier_position_is_valued_as_a_draw(repetition_draws):
         assert search.flag[child] == 1 and value != 0.0                                  # searched on
     search.new_game()
     assert search.history == set() and search.root < 0
+
+
+class RecordingEvaluator(UniformEvaluator):
+    """A uniform evaluator that remembers every observation it was given."""
+
+    def __init__(self, num_actions: int) -> None:
+        super().__init__(num_actions)
+        self.seen: set[bytes] = set()
+
+    def __call__(self, observations):
+        self.seen.update(o.tobytes() for o in observations)
+        return super().__call__(observations)
+
+
+@pytest.mark.parametrize("pass_forced", [True, False])
+def test_a_position_with_one_legal_move_costs_no_evaluation(pass_forced):
+    game = CheckersGame()
+    root = game.new_initial_state()
+    root.apply(root.parse_move("11-15"))         # White's 22-18, 23-18 or 24-19 leaves Black one capture
+    evaluator = RecordingEvaluator(game.num_actions)
+    search = PUCTSearch(evaluator, pass_forced=pass_forced, cache_size=0, rng=np.random.default_rng(0))
+    search.set_root(root)
+    search.run(600)
+    assert search.vloss[:search.size].sum() == 0 and search.root_visits() == 600
+    forced = 0
+    stack = [(search.root, root)]
+    while stack:
+        node, position = stack.pop()
+        if search.flag[node] != EXPANDED:
+            continue
+        children = list(search.children(node))
+        if node != search.root and len(position.legal_moves()) == 1:
+            forced += 1
+            evaluated = position.observation().tobytes() in evaluator.seen
+            if pass_forced:     # passed through: every visit went on to the one child, none valued it here
+                assert search.visits[node] == search.visits[children[0]] and not evaluated
+                assert search.prior[children[0]] == 1.0
+            else:               # valued by the network on its first visit, like any other leaf
+                assert search.visits[node] == 1 + search.visits[children[0]] and evaluated
+        for c in children:
+            after = position.clone()
+            after.apply(search.moves[c])
+            stack.append((c, after))
+    assert forced >= 100
+
+
+@pytest.mark.parametrize("pass_forced", [True, False])
+def test_a_shot_through_forced_captures_is_seen_at_its_first_visit(pass_forced):
+    # 25-30 gives a man away: White's one legal move takes it, Black's one legal move then takes both
+    # White men and wins.  Passing through the forced positions, each simulation of 25-30 ends in the win.
+    game = CheckersGame()
+    root = game.new_state("B:W26,28:B24,25")
+    shot = root.parse_move("25-30")
+    line = root.clone()
+    line.apply(shot)
+    for _ in range(2):
+        assert len(line.legal_moves()) == 1
+        line.apply(line.legal_moves()[0])
+    assert line.is_terminal() and line.returns()[0] == 1.0
+    search = PUCTSearch(UniformEvaluator(game.num_actions), pass_forced=pass_forced, leaf_batch=1,
+                        rng=np.random.default_rng(0))
+    search.set_root(root)
+    search.run(40)
+    child = next(c for c in search.root_children() if c.move == shot)
+    assert child.visits >= 10
+    if pass_forced:
+        assert child.value == 1.0
+    else:
+        assert child.value < 1.0        # the two forced positions were valued (at 0) on the way

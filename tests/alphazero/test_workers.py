@@ -84,7 +84,8 @@ def test_groups_cover_every_game_once_and_share_the_tail_evenly():
 def test_two_workers_play_the_run_of_one(tmp_path):
     """Without a cache and with one game at a time, nothing passes from game to game in this process
     either: then a run on two workers is the run on one, game for game and network for network."""
-    same = {"cache_size": 0, "parallel_games": 1}
+    # a threshold of 0 accepts the new network, so the evaluation games are played (and compared) too
+    same = {"cache_size": 0, "parallel_games": 1, "replace_threshold": 0.0}
     assert train(tmp_path / "one", workers=1, **same) == 0
     assert train(tmp_path / "two", workers=2, **same) == 0
     assert_same_chunks(chunks(tmp_path / "one"), chunks(tmp_path / "two"))
