@@ -28,7 +28,7 @@ import numpy as np
 
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.examples import Examples
-from plyground.players.alphazero.learner import Learner, LearnerSettings
+from plyground.players.alphazero.learner import Learner, LearnerSettings, accuracy
 from plyground.options import Spec
 from plyground.players.alphazero.models import build_network, save_model
 from plyground.players.alphazero.rundir import RunDirectory
@@ -46,23 +46,6 @@ def evaluations_per_second(network, observations: np.ndarray, batch: int, second
         network.predict(observations[done % (len(observations) - batch):][:batch])
         done += batch
     return done / (time.perf_counter() - started)
-
-
-def held_out(network, data: Examples, num_actions: int) -> dict[str, float]:
-    logits, values = [], []
-    for start in range(0, len(data), 512):
-        lg, v = network.predict(data.observations[start:start + 512])
-        logits.append(lg)
-        values.append(v)
-    logits, values = np.concatenate(logits), np.concatenate(values)
-    targets = data.dense_policies(np.arange(len(data)), num_actions)
-    legal = targets > 0
-    masked = np.where(legal, logits, -np.inf)
-    masked -= masked.max(axis=1, keepdims=True)
-    log_probs = masked - np.log(np.exp(masked).sum(axis=1, keepdims=True))
-    cross_entropy = float(-(targets * np.where(legal, log_probs, 0.0)).sum(axis=1).mean())
-    top1 = float(np.mean(np.argmax(np.where(legal, logits, -np.inf), axis=1) == np.argmax(targets, axis=1)))
-    return {"policy_ce": cross_entropy, "top1": top1, "value_mse": float(np.mean((values - data.values) ** 2))}
 
 
 def file_name(spec: str) -> str:
@@ -105,7 +88,7 @@ def main() -> None:
             started = time.perf_counter()
             learner.fit(network, train, [], args.epochs, seed_parts=(0,), save=lambda losses: None, prefix="")
             trained = time.perf_counter() - started
-            m = held_out(network, test, game.num_actions)
+            m = accuracy(network, test, game.num_actions)
             print(f"| {spec} | {params:,} | {speed:,.0f} | {trained:.0f} s | {m['policy_ce']:.3f} | "
                   f"{100 * m['top1']:.1f}% | {m['value_mse']:.3f} |", flush=True)
             if args.save is not None:

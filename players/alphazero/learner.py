@@ -6,6 +6,7 @@ game has them, mean losses per epoch) shared by the iterations' training and
 the teacher bootstrap; :meth:`Learner.train_iteration` is an iteration's
 training phase, resumed from the last epoch's checkpoint in the run
 directory, so a killed run loses at most the epoch in progress.
+:func:`accuracy` measures a network on examples (held out ones, to be fair).
 """
 from __future__ import annotations
 
@@ -127,3 +128,22 @@ class Learner:
             copies = self.game.augment(observations[i], policies[i])
             out_obs[i], out_pi[i] = copies[int(rng.integers(len(copies)))]
         return out_obs, out_pi
+
+
+def accuracy(network, data: Examples, num_actions: int) -> dict[str, float]:
+    """How well ``network`` predicts ``data``'s targets: policy cross-entropy, top-1 agreement with the
+    target's most probable move (the search's most visited), value mean squared error."""
+    logits, values = [], []
+    for start in range(0, len(data), 512):
+        batch_logits, batch_values = network.predict(data.observations[start:start + 512])
+        logits.append(batch_logits)
+        values.append(batch_values)
+    logits, values = np.concatenate(logits), np.concatenate(values).reshape(-1)
+    targets = data.dense_policies(np.arange(len(data)), num_actions)
+    legal = targets > 0
+    masked = np.where(legal, logits, -np.inf)
+    masked -= masked.max(axis=1, keepdims=True)
+    log_probs = masked - np.log(np.exp(masked).sum(axis=1, keepdims=True))
+    cross_entropy = float(-(targets * np.where(legal, log_probs, 0.0)).sum(axis=1).mean())
+    top1 = float(np.mean(np.argmax(np.where(legal, logits, -np.inf), axis=1) == np.argmax(targets, axis=1)))
+    return {"policy_ce": cross_entropy, "top1": top1, "value_mse": float(np.mean((values - data.values) ** 2))}

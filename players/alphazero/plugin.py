@@ -36,3 +36,9 @@ def register_players():
 @hookimpl
 def register_trainers():
     return [AlphaZeroTrainer]
+
+
+@hookimpl
+def register_commands(cli):
+    from .command import register
+    register(cli)

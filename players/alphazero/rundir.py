@@ -99,6 +99,12 @@ class RunDirectory:
     def write_state(self, state: dict) -> None:
         write_json(self.state_path, {**state, "version": STATE_VERSION})
 
+    def read_config(self) -> dict[str, Any]:
+        """The options of the run's config.toml (what `plyground train` wrote); {} without one."""
+        from plyground.train_command import CONFIG_NAME, read_toml
+        path = self.root / CONFIG_NAME
+        return dict(read_toml(path).get("options") or {}) if path.is_file() else {}
+
     # ------------------------------------------------------------ metrics
     def read_metrics(self) -> list[dict]:
         return read_json_lines(self.metrics_path)

@@ -165,6 +165,18 @@ class AutogradNetwork(Network):
             return {"loss": loss.total.item(), "value_loss": loss.value_loss.item(),
                     "policy_loss": loss.policy_loss.item()}
 
+    def set_learning_rate(self, lr: float) -> None:
+        """Train on at ``lr`` (the schedule, if any, now scales ``lr``); kept in the saved file, so a
+        reloaded network goes on at it."""
+        self.config["lr"] = float(lr)
+        self.scheduler.base_lrs = [float(lr)] * len(self.optimizer.param_groups)
+        for group in self.optimizer.param_groups:
+            group["initial_lr"] = float(lr)
+        self.scheduler.load_state_dict(self.scheduler.state_dict())      # re-applies the rates, same step
+
+    def learning_rate(self) -> float:
+        return float(self.optimizer.param_groups[0]["lr"])
+
     # ----------------------------------------------------------- save and load
     def save(self, path: Path, metadata: dict | None = None) -> None:
         """Weights, batch-norm statistics, optimiser state and architecture, written atomically: numpy arrays
