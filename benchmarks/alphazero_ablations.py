@@ -3,13 +3,17 @@
     python benchmarks/alphazero_ablations.py --out runs/ablations                 # every variant
     python benchmarks/alphazero_ablations.py --out runs/ablations --only no-pcr,gated
     python benchmarks/alphazero_ablations.py --out runs/ablations --iterations 3 --games 12
+    python benchmarks/alphazero_ablations.py --out runs/size-32x3 --only base --start runs/sizes/resnet-32x3.npz \
+        --change network=resnet:channels=32,blocks=3          # another network size (alphazero_network_sizes.py --save)
 
-Every variant starts from the bootstrap network (checkers-bootstrap.npz) and trains with
+Every variant starts from the bootstrap network (checkers-bootstrap.npz, or ``--start``) and trains with
 ``configs/alphazero-checkers-selfplay.toml`` plus its own changes, for
 ``--iterations`` iterations without the ladder.  The changes keep a
 variant's self-play cost per iteration close to the base config's (fewer
 games where each costs more), so equal iterations are about equal wall time;
-the training time each variant really took is measured and reported.  Then
+the training time each variant really took is measured and reported.
+``--change key=value`` (repeatable) changes every variant, e.g. the network
+size together with a ``--start`` network of that size.  Then
 one round-robin ``plyground tournament`` (2-ply openings, both colours) rates
 every variant's final network, the starting network (``start``) and the
 reference ``mcts:simulations=3000``, anchored on ``start``.  Reported per
@@ -59,11 +63,11 @@ def run(argv: list[str]) -> None:
         raise SystemExit("ablations: the command above failed; fix it and rerun (finished work is kept)")
 
 
-def train(name: str, changes: dict[str, object], out: Path, iterations: int) -> Path:
+def train(name: str, changes: dict[str, object], out: Path, iterations: int, start: Path) -> Path:
     run_dir = out / name
     argv = [sys.executable, "-m", "plyground", "train", "alphazero", "--game", "checkers", "--run", str(run_dir),
             "--config", str(CONFIG), "--set", f"iterations={iterations}", "--set", "ladder=none",
-            "--set", f"initial_model={START}"]
+            "--set", f"initial_model={start}"]
     for key, value in changes.items():
         argv += ["--set", f"{key}={value}"]
     run(argv)
@@ -90,7 +94,18 @@ def main() -> int:
     parser.add_argument("--base-run", type=Path, default=None,
                         help="a finished run of the config itself (the documented run): its first --iterations "
                              "iterations stand for 'base' instead of training it again")
+    parser.add_argument("--start", type=Path, default=START, help="the network every variant starts from "
+                        "(default: the bootstrap network)")
+    parser.add_argument("--change", action="append", default=[], metavar="KEY=VALUE",
+                        help="a trainer option changed in every variant (repeatable)")
     args = parser.parse_args()
+    common = dict(change.split("=", 1) for change in args.change if "=" in change)
+    if len(common) != len(args.change):
+        parser.error("--change takes KEY=VALUE, e.g. --change network=resnet:channels=32,blocks=3")
+    start = args.start.resolve()
+    if args.base_run and (start != START.resolve() or common):
+        parser.error("--base-run stands for the config from the bootstrap network: it cannot go with --start "
+                     "or --change")
     names = [n.strip() for n in args.only.split(",") if n.strip()] or list(VARIANTS)
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
@@ -98,12 +113,12 @@ def main() -> int:
 
     out = args.out.resolve()
     runs = {name: args.base_run.resolve() if name == "base" and args.base_run else
-            train(name, VARIANTS[name], out, args.iterations) for name in names}
+            train(name, {**common, **VARIANTS[name]}, out, args.iterations, start) for name in names}
     hours = {name: training_hours(run_dir, args.iterations) for name, run_dir in runs.items()}
     tournament = out / "tournament"
     argv = [sys.executable, "-m", "plyground", "tournament", "--game", "checkers", "--openings", "2-ply",
             "-n", str(args.games), "--anchor", "start", "--relative-to", "anchor", "--out", str(tournament),
-            "-p", f"start=alphazero:model={START},simulations=200", "-p", f"reference={REFERENCE}"]
+            "-p", f"start=alphazero:model={start},simulations=200", "-p", f"reference={REFERENCE}"]
     for name, run_dir in runs.items():
         final = network_after(run_dir, args.iterations, bool(VARIANTS[name].get("comparison_games")))
         argv += ["-p", f"{name}=alphazero:model={final},simulations=200"]
@@ -111,7 +126,8 @@ def main() -> int:
         argv += ["--workers", str(args.workers)]
     run(argv)
     ratings = {p["name"]: p for p in json.loads((tournament / "summary.json").read_text())["ratings"]["players"]}
-    print(f"\nAblations: {args.iterations} iterations each from the bootstrap network; Elo from one round-robin "
+    print(f"\nAblations: {args.iterations} iterations each from {start.name}"
+          + (f" with {', '.join(args.change)}" if args.change else "") + "; Elo from one round-robin "
           f"({args.games} games per pairing, 2-ply openings), start = 0, 95% intervals of the difference")
     print("| variant | changes | training time | Elo gain | Elo per hour |")
     print("|---|---|---|---|---|")
