@@ -67,7 +67,7 @@ def main() -> None:
 
     game = get_registry().make_game("checkers")
     rundir = RunDirectory(args.run, game)
-    iterations = sorted(int(p.name.split("-")[1]) for p in (args.run / "replay").glob("iter-*"))
+    iterations = rundir.replay_iterations()
     if len(iterations) < 2:
         raise SystemExit(f"{args.run} has self-play examples of {len(iterations)} iteration(s); 2 or more needed")
     shape = tuple(game.observation_shape)

@@ -61,19 +61,6 @@ def parse_iterations(text: str) -> tuple[int, int]:
     return first, last
 
 
-def replay_iterations(rundir: RunDirectory) -> list[int]:
-    """The iterations of the run that have self-play examples, in order."""
-    folder = rundir.root / "replay"
-    found = (re.match(r"^iter-(\d+)$", p.name) for p in folder.iterdir()) if folder.is_dir() else ()
-    return sorted(int(m.group(1)) for m in found if m and rundir.chunks(int(m.group(1))))
-
-
-def _iteration_of(model: Path, game: Game) -> int | None:
-    """The run iteration that trained the model file (its metadata), None when it does not say."""
-    iteration = load_model(model, game).metadata.get("iteration")
-    return int(iteration) if isinstance(iteration, int) else None
-
-
 def run_game(run: Path) -> tuple[RunDirectory, dict, Game]:
     """The run directory at ``run``, its state and its game; UsageError when it is not an AlphaZero run."""
     run = Path(run).expanduser()
@@ -86,20 +73,25 @@ def run_game(run: Path) -> tuple[RunDirectory, dict, Game]:
     return RunDirectory(run, game), state, game
 
 
-def make_plan(rundir: RunDirectory, state: dict, *, start: Path | None, iterations: str | None,
-              lr: float | None, epochs: int, held_out: int | None) -> AnnealPlan:
-    """The plan the options give, with the defaults filled in from the run; UsageError for what it lacks."""
-    have = replay_iterations(rundir)
-    if not have:
-        raise UsageError(f"run {rundir.root} has no self-play examples to anneal on (replay/ is empty)")
+def start_path(rundir: RunDirectory, start: Path | None) -> Path:
+    """The model file to start from: ``start``, or the run's newest checkpoint."""
     if start is None:
-        checkpoints = sorted((rundir.root / "checkpoints").glob("iter-*.npz"))
-        if not checkpoints:
+        start = rundir.newest_checkpoint()
+        if start is None:
             raise UsageError(f"run {rundir.root} has no checkpoint to start from: give --from FILE")
-        start = checkpoints[-1]
     start = Path(start).expanduser()
     if not start.is_file():
         raise ModelFileError(f"--from {start}: no such model file")
+    return start
+
+
+def make_plan(rundir: RunDirectory, state: dict, start: Path, start_iteration: int | None, *,
+              iterations: str | None, lr: float | None, epochs: int, held_out: int | None) -> AnnealPlan:
+    """The plan the options give, with the defaults filled in from the run; UsageError for what it lacks.
+    ``start_iteration``: the run iteration that trained the start network (its metadata), if it says."""
+    have = rundir.replay_iterations()
+    if not have:
+        raise UsageError(f"run {rundir.root} has no self-play examples to anneal on (replay/ is empty)")
     usable = [k for k in have if k != held_out]
     if iterations is None:
         first, last = (usable[-DEFAULT_ITERATIONS:] or usable)[0], usable[-1]
@@ -116,11 +108,11 @@ def make_plan(rundir: RunDirectory, state: dict, *, start: Path | None, iteratio
         if first <= held_out <= last:
             raise UsageError(f"--held-out {held_out} is inside --iterations {first}-{last}: a held-out iteration "
                              f"must not be trained on")
-        trained = _iteration_of(start, rundir.game)
-        if trained is not None and held_out <= trained:
-            raise UsageError(f"--held-out {held_out}: the start network ({start.name}, iteration {trained}) was "
-                             f"trained on the examples of iterations up to {trained}; hold out a newer one or "
-                             f"start from an older checkpoint (--from .../checkpoints/iter-{held_out - 1:04d}.npz)")
+        if start_iteration is not None and held_out <= start_iteration:
+            raise UsageError(f"--held-out {held_out}: the start network ({start.name}, iteration {start_iteration}) "
+                             f"was trained on the examples of iterations up to {start_iteration}; hold out a newer "
+                             f"one or start from an older checkpoint (--from .../checkpoints/iter-"
+                             f"{held_out - 1:04d}.npz)")
     if lr is None:
         lr = float(state.get("fixed", {}).get("lr", 0.001)) / DEFAULT_DROP
     return AnnealPlan(str(start.resolve()), first, last, float(lr), int(epochs), held_out)
@@ -132,9 +124,14 @@ def anneal(run: Path, out: Path, *, start: Path | None = None, iterations: str |
     """Anneal the network of ``run`` (module docstring) into the model file ``out``; returns the plan, the
     epochs' losses and, with ``held_out``, the accuracy on that iteration before and after."""
     rundir, state, game = run_game(run)
-    plan = make_plan(rundir, state, start=start, iterations=iterations, lr=lr, epochs=epochs, held_out=held_out)
+    start = start_path(rundir, start)
+    start_network = load_model(start, game)
+    iteration = start_network.metadata.get("iteration")
+    iteration = int(iteration) if isinstance(iteration, int) else None
+    plan = make_plan(rundir, state, start, iteration, iterations=iterations, lr=lr, epochs=epochs,
+                     held_out=held_out)
     out = Path(out).expanduser()
-    network, losses = _resume_or_start(out, plan, game)
+    network, losses = _resume_or_start(out, plan, start_network, game)
     if len(losses) >= plan.epochs:
         log(f"{out} is this anneal, finished ({plan.epochs} epochs): nothing to do")
         return {"plan": asdict(plan), "losses": losses}
@@ -146,13 +143,13 @@ def anneal(run: Path, out: Path, *, start: Path | None = None, iterations: str |
         f"{plan.last}, learning rate {plan.lr:g}, {plan.epochs} epoch{'s' if plan.epochs != 1 else ''}"
         + (f" (from epoch {len(losses) + 1})" if losses else ""))
     report: dict = {"plan": asdict(plan), "examples": len(data)}
-    if test is not None:
-        report["before"] = _measure(load_model(Path(plan.start), game), test, game, log, "before")
-    config = rundir.read_config()
-    settings = LearnerSettings(plan.epochs, int(config.get("batch_size", 256)), 1, bool(config.get("augment", True)),
-                               str(config.get("network", "resnet")), 0)
-    learner = Learner(game, settings, log)
-    iteration = network.metadata.get("iteration")
+    if test is not None:      # before any training: the start network (the one trained, unless resumed)
+        report["before"] = _measure(start_network, test, game, log, "before")
+    # batch size, augmentation and network family as the run trains (the trainer's defaults where its
+    # config.toml does not say)
+    from .trainer import AlphaZeroTrainer
+    options = {**{o.name: o.default for o in AlphaZeroTrainer.options}, **rundir.read_config()}
+    learner = Learner(game, LearnerSettings.from_options({**options, "epochs": plan.epochs}), log)
 
     def save(epoch_losses: list[dict]) -> None:
         save_model(network, out, game, learner.family, iteration=iteration, role="annealed",
@@ -168,16 +165,16 @@ def anneal(run: Path, out: Path, *, start: Path | None = None, iterations: str |
     return report
 
 
-def _resume_or_start(out: Path, plan: AnnealPlan, game: Game):
+def _resume_or_start(out: Path, plan: AnnealPlan, start_network, game: Game):
     """The network to train and its epochs' losses so far: the partly annealed ``out`` of this same plan, or
-    the start network at the plan's learning rate.  An ``out`` of another plan is not overwritten."""
+    ``start_network`` at the plan's learning rate.  An ``out`` of another plan is not overwritten."""
     if out.exists():
         done = load_model(out, game)
         if done.metadata.get("annealed") == asdict(plan):
             return done, list(done.metadata.get("anneal_losses", []))
         raise UsageError(f"{out} exists and is not a partial anneal with these settings: remove it or choose "
                          f"another --out")
-    network = load_model(Path(plan.start), game)
+    network = start_network
     if not hasattr(network, "set_learning_rate"):
         raise UsageError(f"the network in {plan.start} cannot change its learning rate (its plugin has no "
                          f"set_learning_rate): it cannot be annealed")

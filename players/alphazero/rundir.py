@@ -33,6 +33,7 @@ from .examples import Examples
 
 STATE_VERSION = 1
 _CHUNK = re.compile(r"^games-(\d+)-(\d+)\.npz$")
+_ITERATION = re.compile(r"^iter-(\d+)$")
 _RECORDS_KEY = "records_json"
 
 
@@ -117,6 +118,17 @@ class RunDirectory:
         write_json_lines(self.metrics_path, rows)
 
     # ------------------------------------------------------------ replay buffer
+    def replay_iterations(self) -> list[int]:
+        """The iterations that have self-play examples on disk, in order."""
+        folder = self.root / "replay"
+        found = (_ITERATION.match(p.name) for p in folder.iterdir()) if folder.is_dir() else ()
+        return sorted(k for k in (int(m.group(1)) for m in found if m) if self.chunks(k))
+
+    def newest_checkpoint(self) -> Path | None:
+        """The checkpoint of the latest iteration on disk (``iter-0000.npz``: the initial network), or None."""
+        found = sorted((self.root / "checkpoints").glob("iter-*.npz"))
+        return found[-1] if found else None
+
     def chunks(self, iteration: int) -> list[tuple[int, int, Path]]:
         """The finished chunks of an iteration as (first game, last game, path), in order."""
         folder = self.replay_dir(iteration)
