@@ -16,7 +16,7 @@ def numerical_gradient(func: Callable[[], float], tensor: Tensor, eps: float = 1
     flat = tensor.data.reshape(-1)  # a view: editing it perturbs the tensor in place
     out = grad.reshape(-1)
     for i in range(flat.size):
-        saved = flat[i]
+        saved = float(flat[i])     # a copy: on a GPU flat[i] is a view that the next line would change
         flat[i] = saved + eps
         plus = func()
         flat[i] = saved - eps

@@ -10,6 +10,11 @@ like a CuPy array, refuses what would fail on a GPU:
 * arithmetic with a host (plain numpy) array; numbers and numpy scalars are
   fine, as with CuPy.
 
+And, like a CuPy array, one element taken by integer indexing (``a[i]``) is
+a 0-d array that is a *view* into ``a``, not a copied scalar: writing to
+``a[i]`` later changes it.  Code that keeps an element must copy it
+(``float(a[i])``).
+
 :data:`portable_numpy` is its array module: numpy's namespace, whose functions
 take and return PortableArrays and, like CuPy's, refuse host arrays - except
 ``asarray``/``array``, the ways onto the device.  Reductions give 0-d arrays,
@@ -40,6 +45,12 @@ class PortableArray(np.ndarray):
         if out is not None:
             return out[0] if len(out) == 1 else out
         return wrap(result)
+
+    def __getitem__(self, key: Any) -> Any:
+        result = super().__getitem__(key)
+        if isinstance(result, np.generic):       # one element: a 0-d view into this array, as CuPy gives
+            result = super().__getitem__((*key, Ellipsis) if isinstance(key, tuple) else (key, Ellipsis))
+        return result
 
     def __array_function__(self, func: Callable, types: Any, args: Any, kwargs: Any) -> Any:
         raise TypeError(f"numpy.{func.__name__} was called on a cpu-portable array; on a GPU that fails: call it "

@@ -74,6 +74,17 @@ def test_portable_arrays_refuse_what_a_gpu_refuses():
 
 
 @pytest.mark.parametrize("device", PORTABLE_DEVICES)
+def test_one_element_taken_by_index_is_a_view_as_on_a_gpu(device):
+    # CuPy's a[i] is a 0-d array sharing a's memory; cpu-portable behaves the same, so code that keeps an
+    # element across a write to it (the finite differences of gradcheck did) fails on the CPU too
+    a = get_device(device).asarray(np.arange(6.0))
+    element, row_element = a[2], a.reshape(2, 3)[1, 0]
+    a[2], a[3] = 7.5, -1.0
+    assert element.ndim == 0 and float(element) == 7.5 and float(row_element) == -1.0
+    assert float(a[2] + 1) == 8.5 and a[1:3].shape == (2,)
+
+
+@pytest.mark.parametrize("device", PORTABLE_DEVICES)
 def test_tensors_move_and_gradients_come_back(device):
     x = Tensor([1.0, -2.0, 3.0], requires_grad=True)
     y = x.to(device)
