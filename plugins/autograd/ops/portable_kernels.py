@@ -54,12 +54,23 @@ def relu_backward(grad: Any, out: Any) -> Any:
     return grad * (out > 0)
 
 
+def column_sums(rows: Any) -> Any:
+    """The sum of each column of a (count, columns) matrix, in float64, as one matrix-vector product.
+
+    On a GPU a reduction down the long axis of a tall matrix (batch norm's 65,536 x 64 at batch 1,024) is
+    CuPy's slow case: measured on an H200, the batch norms took 71% of a training step with ``sum(axis=0)``.
+    cuBLAS's product reads the matrix in its memory order."""
+    xp = array_module(rows)
+    return xp.ones(rows.shape[0], dtype=xp.float64) @ rows.astype(xp.float64, copy=False)
+
+
 def channel_moments(rows: Any) -> tuple[Any, Any]:
     """Per-channel mean and (biased) variance of a (count, channels) matrix, in float64."""
     xp = array_module(rows)
-    mean = rows.mean(axis=0, dtype=xp.float64)
+    count = rows.shape[0]
+    mean = column_sums(rows) / count
     centred = rows.astype(xp.float64) - mean        # two passes: no cancellation, whatever the mean
-    return mean, (centred * centred).mean(axis=0)
+    return mean, column_sums(centred * centred) / count
 
 
 def scale_shift(rows: Any, scale: Any, shift: Any, out: Any) -> None:
@@ -71,9 +82,8 @@ def scale_shift(rows: Any, scale: Any, shift: Any, out: Any) -> None:
 
 def backward_sums(grad: Any, rows: Any, mean: Any, inv_std: Any) -> tuple[Any, Any]:
     """Per channel, in float64: sum of the gradient and sum of gradient * normalised input."""
-    xp = array_module(rows)
     normalized = (rows - mean) * inv_std
-    return grad.sum(axis=0, dtype=xp.float64), (grad * normalized).sum(axis=0, dtype=xp.float64)
+    return column_sums(grad), column_sums(grad * normalized)
 
 
 def train_input_gradient(grad: Any, rows: Any, mean: Any, inv_std: Any, scale: Any, sum_grad: Any,
