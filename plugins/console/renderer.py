@@ -14,7 +14,7 @@ from plyground.errors import MoveError, PlygroundError, RecordError
 from plyground.options import Option
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
 from plyground.resume import (WouldReplace, default_save_path, game_so_far, numbered_path, resume_argument,
-                              save_unfinished)
+                              save_unfinished, saves_folder_words)
 
 # {record} is the record command in the game's own format's name: pgn for chess, pdn for checkers.
 HELP = """Commands at the move prompt:
@@ -23,8 +23,8 @@ HELP = """Commands at the move prompt:
   board    show the board again
   fen      the position as text, as --fen takes it (also: position)
   {record:<8} the game so far in the game's record format (also: {aliases})
-  save [F] save the game so far to file F (default {save}; a file holding
-           anything else is replaced only if you say yes); plyground play --resume F plays it on
+  save [F] save the game so far to file F (default {save}; a file of
+           other games is replaced only if you say yes); plyground play --resume F plays it on
   hint     what a bot would play here, and why (the human player's hint= option chooses the bot)
   analysis the last bot move's search: evaluation, depth or simulations, line or top moves
            (also: a); 'analysis on' shows it after every bot move, 'analysis off' stops that
@@ -191,7 +191,7 @@ class ConsoleRenderer(Renderer):
     def _help_text(self) -> str:
         record = record_word(self.game)
         return HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record),
-                           save=default_save_path(self.game))
+                           save=f"{default_save_path(self.game).name} in {saves_folder_words()}")
 
     def _position_text(self, state: State) -> str:
         try:
