@@ -34,7 +34,7 @@ class PygameRenderer(Renderer):
         Option("bot_delay", float, 0.4, "least seconds between a shown move and the next bot move "
                "(so a person can follow bots)", min=0.0, max=60.0),
         Option("end_pause", float, 2.0, "seconds each finished game stays up during a match", min=0.0, max=600.0),
-        Option("save_dir", Path, None, "folder for saved games (none: the saved-games folder, $PLYGROUND_GAMES "
+        Option("save_dir", Path, None, "folder for saved games (default: the saved-games folder, $PLYGROUND_GAMES "
                "or ~/plyground-games, where plyground play --resume NAME looks)", optional=True),
     )
     has_menu = True      # run_menu: the whole application
