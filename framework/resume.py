@@ -33,7 +33,7 @@ def saves_folder_words() -> str:
         shown = str(Path("~") / folder.resolve().relative_to(Path.home().resolve()))
     except ValueError:
         shown = str(folder)
-    return f"{shown} (${SAVES_VARIABLE})" if os.environ.get(SAVES_VARIABLE) else shown
+    return f"{shown}, from ${SAVES_VARIABLE}" if os.environ.get(SAVES_VARIABLE) else shown
 
 
 class WouldReplace(UsageError):

@@ -168,7 +168,7 @@ def test_resume_by_name_finds_the_saved_games_folder_from_any_folder_and_says_wh
     missing = _plyground("play", "--resume", "nothing.pdn", stdin="", cwd=elsewhere, games=games)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     assert (f"cannot resume from nothing.pdn: no such file in the current folder ({elsewhere}) or the "
-            f"saved-games folder ({games} ($PLYGROUND_GAMES))") in missing.stderr
+            f"saved-games folder ({games}, from $PLYGROUND_GAMES)") in missing.stderr
 
 
 def test_resume_with_another_game_is_one_error_and_without_game_plays_the_files(tmp_path):
