@@ -19,8 +19,8 @@ from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
-from .resume import (default_save_path, game_of_record_file, load_unfinished, replay, resumed_players,
-                     save_unfinished)
+from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
+                     replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.command import tournament_command
 
@@ -162,15 +162,21 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 @click.option("--resume", type=click.Path(path_type=Path), default=None,
               help="Play on the last unfinished game saved in this file (the 'save' command or the window's Save "
-                   "button), with its players unless others are given.")
+                   "button), with its players unless others are given.  A name is looked for in the current "
+                   "folder, then in the saved-games folder ($PLYGROUND_GAMES, default ~/plyground-games); the "
+                   "file's game is played (a different --game is refused).")
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
                  move_limit, time_control, save, resume):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     check_time_control(time_control, seconds)
     registry = get_registry()
-    if resume is not None and game_spec is None:
-        game_spec = game_of_record_file(registry, resume)
+    if resume is not None:
+        resume = locate_saved(resume)             # as given, else in the saved-games folder
+        if game_spec is None:                     # the file's own game
+            game_spec = game_of_record_file(registry, resume)
     game = registry.make_game(game_spec or _default_game())
+    if resume is not None:
+        check_resumed_game(registry, resume, game)   # --game chess with a checkers file: one clear error
     if resume is not None and fen is not None:
         raise UsageError("--fen and --resume both give the start: a resumed game starts where it was saved")
     start = _load_start(game, fen)
@@ -189,7 +195,13 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         if time_control is not None:
             raise UsageError("--tc needs the game and players on the command line (e.g. --game checkers --black "
                              "human --white alphabeta): games started from the window's menu have no clock")
-        renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
+        try:
+            renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
+        except KeyboardInterrupt:
+            record = renderer.record
+            _keep_interrupted_game(game if record is None or record.game == game.name
+                                   else registry.make_game(record.game), record)
+            raise
         return
     first, second = _fill_sides(game, *_seat(game, black, white, first, second))
     try:
@@ -221,26 +233,30 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
 
 
 def _keep_interrupted_game(game: Game, record) -> None:
-    """Ctrl-C ended a game with moves played: keep it where --resume finds it, so nothing is lost."""
+    """Ctrl-C ended a game with moves played: keep it, under a new name in the saved-games folder (never
+    over a game saved before), where --resume finds it, so nothing is lost."""
     if record is None or not record.moves:
         return
     try:
-        path = save_unfinished(game, record)
+        path = keep_unfinished(game, record)
     except (PlygroundError, OSError) as exc:
         click.echo(f"\nthe game so far could not be saved: {exc}", err=True)
         return
-    click.echo(f"\nThe game so far is saved in {path}; plyground play --resume {path} plays it on.", err=True)
+    click.echo(f"\nThe game so far is saved in {path}; plyground play --resume {resume_argument(path)} plays it on.",
+               err=True)
 
 
 def offer_saved_game(game: Game) -> None:
-    """Tell about an unfinished game saved under the default name here (``--resume`` plays it on)."""
-    path = default_save_path(game)
-    try:
-        load_unfinished(game, path)
-    except (PlygroundError, OSError):
-        return                       # none, or not one to resume: nothing to offer
-    click.echo(f"An unfinished {game.name} game is saved in {path}: play it on with "
-               f"plyground play --resume {path}", err=True)
+    """Tell about the newest unfinished game saved under the default names (the saved-games folder, then the
+    current one): ``--resume`` plays it on."""
+    for path in saved_games(game)[:10]:
+        try:
+            load_unfinished(game, path)
+        except (PlygroundError, OSError):
+            continue                 # not one to resume: look at the next
+        click.echo(f"An unfinished {game.name} game is saved in {path}: play it on with "
+                   f"plyground play --resume {resume_argument(path)}", err=True)
+        return
 
 
 def _check_humans_can_play(specs, players, renderer) -> None:

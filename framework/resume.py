@@ -9,12 +9,39 @@ fails on the move that is wrong -- and play goes on from there.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Sequence
 
-from .errors import MoveError, PositionError, RecordError, UsageError
+from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
 from .protocols import Game, GameRecord, State
-from .recordio import format_name, read_record_file, record_reader, write_records
+from .recordio import _read_json_lines, format_name, read_record_file, record_reader, write_records
+
+#: The environment variable that moves the saved-games folder (tests point it at a temporary one).
+SAVES_VARIABLE = "PLYGROUND_GAMES"
+
+
+def saves_folder() -> Path:
+    """The one folder for saved games: ``$PLYGROUND_GAMES``, else ``~/plyground-games``."""
+    return Path(os.environ.get(SAVES_VARIABLE) or "~/plyground-games").expanduser()
+
+
+def saves_folder_words() -> str:
+    """The saved-games folder as messages name it (``~/plyground-games``; with the variable that set it)."""
+    folder = saves_folder()
+    try:
+        shown = str(Path("~") / folder.resolve().relative_to(Path.home().resolve()))
+    except ValueError:
+        shown = str(folder)
+    return f"{shown}, from ${SAVES_VARIABLE}" if os.environ.get(SAVES_VARIABLE) else shown
+
+
+class WouldReplace(UsageError):
+    """Saving would replace a file that holds something else than an earlier state of the game being saved."""
+
+    def __init__(self, path: Path, holds: str) -> None:
+        super().__init__(f"{path} already {holds}; saving would replace it")
+        self.path, self.holds = path, holds
 
 
 def game_so_far(record: GameRecord) -> GameRecord:
@@ -24,22 +51,154 @@ def game_so_far(record: GameRecord) -> GameRecord:
                       reason=f"saved before its end, after {len(record.moves)} plies", tags=dict(record.tags))
 
 
-def save_unfinished(game: Game, record: GameRecord, path: Path | None = None) -> Path:
+def save_unfinished(game: Game, record: GameRecord, path: Path | None = None, *, replace: bool = False) -> Path:
     """Write the game being played (``record``, as the match runner keeps it) unfinished, result ``*``, to
-    ``path`` (default :func:`default_save_path`) atomically, replacing what it held; returns the path.
+    ``path`` (default :func:`default_save_path`) atomically; returns the path.
 
-    The file holds just this game, so ``--resume`` finds it whatever was saved before.
+    The file holds just this game, so ``--resume`` finds it whatever was saved before.  A file that holds
+    only an earlier state of this game (saved before, or the file it was resumed from) is brought up to
+    date; one that holds anything else raises :class:`WouldReplace` unless ``replace`` (the user said
+    yes).  A folder, a missing folder (other than the saved-games one), something that is not a regular
+    file, or a file that is not this game's records is refused with a UsageError naming it.
     """
     path = Path(path or default_save_path(game)).expanduser()
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder; give a file name such as {path / ('game' + game.record_suffix)}")
+    holds = what_saving_replaces(game, record, path)
+    if holds and not replace:
+        raise WouldReplace(path, holds)
     write_records(game, [game_so_far(record)], path)
     return path
 
 
+def keep_unfinished(game: Game, record: GameRecord, folder: Path | None = None) -> Path:
+    """An automatic save (Ctrl-C): the game so far under a new name in ``folder`` (default: the
+    saved-games folder), ``checkers-saved.pdn`` or, when that is taken, the first free
+    ``checkers-saved-2.pdn``, ... -- never over anything saved before; returns the path."""
+    return save_unfinished(game, record, numbered_path(default_save_path(game, folder)))
+
+
+def what_saving_replaces(game: Game, record: GameRecord, path: Path) -> str:
+    """What saving ``record`` to ``path`` would lose, in words ("holds 3 checkers games"); "" when
+    nothing: no file there, an empty one, or one holding only an earlier state of this very game.  A
+    place no saved game can go raises a UsageError naming it and what would be valid."""
+    example = f"{game.name}-game{game.record_suffix}"
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name such as {path / example}")
+    parent = path.parent
+    if not parent.exists() and parent.resolve() != saves_folder().resolve():
+        raise UsageError(f"cannot save to {path}: the folder {parent} does not exist (create it first, or give "
+                         f"a bare name such as {example} to save in the current folder)")
+    if not path.exists():
+        return ""
+    kind = f"a {format_name(game)} file of {game.name} games"
+    if not path.is_file():
+        raise UsageError(f"cannot save to {path}: it is not a regular file (a pipe, device or socket); "
+                         f"give a new file name or {kind}")
+    # JSON lines as format_records writes them by default, for a game without a reader of its own
+    reader = record_reader(game) or (_read_json_lines if game.record_suffix == ".jsonl" else None)
+    try:
+        text = read_record_file(path, format_name(game), kind)
+        records = reader(text) if reader is not None and text.strip() else []
+    except (PlygroundError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"cannot save to {path}: it is not {kind} ({exc}); give a new file name") from None
+    if not text.strip():
+        return ""
+    if reader is None:
+        return "exists"
+    if not records:
+        raise UsageError(f"cannot save to {path}: it holds no {game.name} game, so it is not {kind}; "
+                         f"give a new file name")
+    if len(records) == 1 and _earlier_state_of(records[0], record):
+        return ""
+    others = [r for r in records if r.game == game.name]
+    return f"holds {len(others)} other {game.name} game{'s' if len(others) != 1 else ''}" \
+        if len(others) == len(records) else f"holds {len(records)} games"
+
+
+def _earlier_state_of(saved: GameRecord, record: GameRecord) -> bool:
+    """Whether ``saved`` is ``record`` as it was some plies ago (same start and players, its moves a prefix)."""
+    return (not saved.finished and (saved.start or None) == (record.start or None)
+            and tuple(saved.players) == tuple(record.players)
+            and list(record.moves[:len(saved.moves)]) == list(saved.moves))
+
+
+def numbered_path(path: Path) -> Path:
+    """``path`` if nothing is there, else the first free ``stem-2.ext``, ``stem-3.ext``, ..."""
+    path = Path(path)
+    for candidate in _numbered(path):
+        if not (candidate.exists() or candidate.is_symlink()):
+            return candidate
+
+
+def save_beside(game: Game, record: GameRecord, path: Path) -> Path:
+    """Save as :func:`save_unfinished` does, to ``path`` or, when that holds anything else, to the first
+    of ``stem-2.ext``, ``stem-3.ext``, ... that is free or holds an earlier state of this game (so saving
+    again updates the same file); returns the path written."""
+    for candidate in _numbered(Path(path).expanduser()):
+        try:
+            return save_unfinished(game, record, candidate)
+        except UsageError:
+            if not (candidate.exists() or candidate.is_symlink()):
+                raise                # not a name taken by something else: a folder that is missing
+
+
+def _numbered(path: Path):
+    """``path``, then ``stem-2.ext``, ``stem-3.ext``, ... without end."""
+    yield path
+    number = 2
+    while True:
+        yield path.with_name(f"{path.stem}-{number}{path.suffix}")
+        number += 1
+
+
 def default_save_path(game: Game, folder: Path | None = None) -> Path:
-    """``checkers-saved.pdn`` and the like, in ``folder`` (default: the current one)."""
-    return Path(folder or ".") / f"{game.name}-saved{game.record_suffix}"
+    """``checkers-saved.pdn`` and the like, in ``folder`` (default: the saved-games folder)."""
+    return Path(folder or saves_folder()) / f"{game.name}-saved{game.record_suffix}"
+
+
+def saved_games(game: Game, folders: Sequence[Path] | None = None) -> list[Path]:
+    """The files automatic and default saves of ``game`` wrote (``checkers-saved.pdn``,
+    ``checkers-saved-2.pdn``, ...) in ``folders`` (default: the saved-games folder, then the current
+    one), newest first."""
+    found: dict[Path, Path] = {}
+    for folder in folders if folders is not None else (saves_folder(), Path(".")):
+        try:
+            paths = list(Path(folder).glob(f"{game.name}-saved*{game.record_suffix}"))
+        except OSError:
+            continue
+        for path in paths:
+            if path.is_file():
+                found.setdefault(path.resolve(), path)
+    return sorted(found.values(), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+
+
+def locate_saved(path: Path) -> Path:
+    """The file ``--resume NAME`` means: NAME as given (from the current folder), else NAME in the
+    saved-games folder; a RecordError saying where it looked when neither holds it."""
+    path = Path(path).expanduser()
+    if path.exists():
+        return path
+    if path.is_absolute():
+        raise RecordError(f"cannot resume from {path}: no such file")
+    in_saves = saves_folder() / path
+    if in_saves.exists():
+        return in_saves
+    raise RecordError(f"cannot resume from {path}: no such file in the current folder ({Path.cwd()}) or the "
+                      f"saved-games folder ({saves_folder_words()}); save a game with 'save' at the move prompt "
+                      f"or the window's Save button")
+
+
+def resume_argument(path: Path) -> str:
+    """What to give ``--resume`` for ``path``: its bare name when it is in the saved-games folder (found
+    from anywhere), else the path."""
+    path = Path(path)
+    try:
+        in_saves = path.parent.resolve() == saves_folder().resolve()
+    except OSError:
+        in_saves = False
+    bare = Path(path.name)
+    if in_saves and (not bare.exists() or bare.resolve() == path.resolve()):   # --resume looks here first
+        return path.name
+    return str(path)
 
 
 def load_unfinished(game: Game, path: Path) -> GameRecord:
@@ -49,9 +208,9 @@ def load_unfinished(game: Game, path: Path) -> GameRecord:
     if reader is None:
         raise UsageError(f"{game.name} cannot read its records back, so its games cannot be resumed")
     kind = format_name(game)
+    path = locate_saved(path)
     if not path.is_file():
-        raise RecordError(f"cannot resume from {path}: no such file (save a game with 'save' at the move "
-                          f"prompt or the window's Save button)")
+        raise RecordError(f"cannot resume from {path}: it is not a regular file")
     text = read_record_file(path, kind, f"a {kind} file written by plyground")
     try:
         records = reader(text)
@@ -103,6 +262,18 @@ def game_of_record_file(registry, path: Path) -> str:
         return games[0]
     raise UsageError(f"cannot tell which game {path} holds from its suffix {suffix or '(none)'!r}; "
                      f"add --game (e.g. --game checkers)")
+
+
+def check_resumed_game(registry, path: Path, game: Game) -> None:
+    """Refuse to resume ``path`` as ``game`` (an explicit ``--game``) when the file holds another game's
+    records: one UsageError naming the file, the game it holds and the game asked for."""
+    try:
+        held = game_of_record_file(registry, path)
+    except UsageError:
+        return                       # its game cannot be told: the game's reader judges the file
+    if held != game.name:
+        raise UsageError(f"--resume {path} holds a {held} game, not {game.name} (--game {game.name}); leave out "
+                         f"--game to play it on as {held}, or give --game {held}")
 
 
 def resumed_players(record: GameRecord, given: Sequence[str | None]) -> list[str | None]:

@@ -11,6 +11,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # Players use the largest endgame database built (endgame=auto): the tests see none unless they build one,
 # whatever the machine running them has built.
 os.environ["PLYGROUND_ENDGAME_DIR"] = tempfile.mkdtemp(prefix="plyground-tests-no-endgame-")
+# Saved games (Ctrl-C, 'save', the window's Save) never land in the user's ~/plyground-games; a test that
+# looks at them points PLYGROUND_GAMES at its own folder.
+os.environ["PLYGROUND_GAMES"] = tempfile.mkdtemp(prefix="plyground-tests-games-")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"

@@ -13,7 +13,8 @@ from plyground.clock import clock_line
 from plyground.errors import MoveError, PlygroundError, RecordError
 from plyground.options import Option
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
-from plyground.resume import default_save_path, game_so_far, save_unfinished
+from plyground.resume import (WouldReplace, default_save_path, game_so_far, numbered_path, resume_argument,
+                              save_unfinished, saves_folder_words)
 
 # {record} is the record command in the game's own format's name: pgn for chess, pdn for checkers.
 HELP = """Commands at the move prompt:
@@ -22,7 +23,8 @@ HELP = """Commands at the move prompt:
   board    show the board again
   fen      the position as text, as --fen takes it (also: position)
   {record:<8} the game so far in the game's record format (also: {aliases})
-  save [F] save the game so far to file F (default {save}); plyground play --resume F plays it on
+  save [F] save the game so far to file F (default {save}; a file of
+           other games is replaced only if you say yes); plyground play --resume F plays it on
   hint     what a bot would play here, and why (the human player's hint= option chooses the bot)
   analysis the last bot move's search: evaluation, depth or simulations, line or top moves
            (also: a); 'analysis on' shows it after every bot move, 'analysis off' stops that
@@ -189,7 +191,7 @@ class ConsoleRenderer(Renderer):
     def _help_text(self) -> str:
         record = record_word(self.game)
         return HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record),
-                           save=default_save_path(self.game))
+                           save=f"{default_save_path(self.game).name} in {saves_folder_words()}")
 
     def _position_text(self, state: State) -> str:
         try:
@@ -206,20 +208,35 @@ class ConsoleRenderer(Renderer):
             return f"cannot write the game so far as a {self.game.name} record: {exc}"
 
     def _save(self, name: str) -> None:
-        """Write the game so far (result ``*``) to ``name`` (default: ``<game>-saved<suffix>`` here)."""
+        """Write the game so far (result ``*``) to ``name`` (default: ``<game>-saved<suffix>`` in the
+        saved-games folder); a file holding anything but an earlier state of this game is replaced only
+        when the person says yes."""
         if self.record is None:
             self._print("cannot save: this game is not played by plyground's match runner")
             return
-        path = Path(name) if name else default_save_path(self.game)
+        path = Path(name).expanduser() if name else default_save_path(self.game)
         try:
-            path = save_unfinished(self.game, self.record, path)
+            try:
+                path = save_unfinished(self.game, self.record, path)
+            except WouldReplace as exc:
+                if not self._confirm(f"{exc.path} already {exc.holds}; replace it with this game? [y/N] "):
+                    self._print(f"not saved; keep {exc.path} and give another name, e.g. save "
+                                f"{numbered_path(exc.path)}")
+                    return
+                path = save_unfinished(self.game, self.record, path, replace=True)
         except OSError as exc:
             self._print(f"cannot save to {path}: {exc.strerror or exc}")
         except PlygroundError as exc:
             self._print(f"cannot save: {exc}")
         else:
             self._print(f"saved the game so far ({len(self.record.moves)} plies) to {path}; "
-                        f"play it on later with: plyground play --resume {path}")
+                        f"play it on later with: plyground play --resume {resume_argument(path)}")
+
+    def _confirm(self, question: str) -> bool:
+        """Ask a yes/no question at the prompt; only yes (y) is yes, end of input is no."""
+        self.out.write(question)
+        self.out.flush()
+        return self.stdin.readline().strip().lower() in ("y", "yes")
 
     def end(self, state: State, record: GameRecord) -> None:
         if record.finished:

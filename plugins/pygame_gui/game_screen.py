@@ -13,7 +13,7 @@ from plyground.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
-from plyground.resume import save_unfinished
+from plyground.resume import resume_argument, save_beside
 
 from . import theme
 from .session import GameLink
@@ -138,7 +138,7 @@ class GameScreen:
         self.set_message(f"{headline}: {reason}" if reason else headline, "good")
         if not self.save_field.text:
             stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = Path(self.app.config.get("save_dir") or ".") / f"{self.game.name}-{stamp}{self.game.record_suffix}"
+            path = self.app.save_folder() / f"{self.game.name}-{stamp}{self.game.record_suffix}"
             self.save_field.set_text(str(path))
 
     def _on_error(self, text: str, details: str) -> None:
@@ -214,17 +214,18 @@ class GameScreen:
             self.set_message(f"Saved to {path.name} in {_home_relative(path.parent)}", "good")
 
     def _save_unfinished(self) -> None:
-        """Save the game so far (result ``*``); ``plyground play --resume FILE`` plays it on."""
+        """Save the game so far (result ``*``); ``plyground play --resume NAME`` plays it on.  A file there
+        that holds another game is kept: this one goes to a new numbered name, and the message says which."""
         if self.live_record is None:
             return
         path = self.app.saved_game_path(self.game)
         try:
-            path = save_unfinished(self.game, self.live_record, path)
+            path = save_beside(self.game, self.live_record, path)
         except (OSError, PlygroundError) as exc:
             self.set_message(f"Could not save to {path}: {getattr(exc, 'strerror', None) or exc}", "error")
         else:
             self.set_message(f"Saved the game so far to {path.name} in {_home_relative(path.parent)}; "
-                             f"play on later with --resume {path.name}", "good")
+                             f"play on later with --resume {resume_argument(path)}", "good")
 
     def _answer(self, choice) -> None:
         self.input = None

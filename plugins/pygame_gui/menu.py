@@ -10,7 +10,7 @@ import pygame
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord
-from plyground.resume import load_unfinished
+from plyground.resume import load_unfinished, saved_games
 
 from . import theme
 from .views import has_view
@@ -311,21 +311,24 @@ class MenuScreen:
         self.app.start_game(game, players, tuple(str(s) for s in specs), {"start": start}, from_menu=True)
 
     def saved_game(self) -> tuple[Path, GameRecord] | None:
-        """The unfinished game saved for the chosen game (``<save_dir>/<game>-saved.<ext>``), if any;
-        read again only when the file changes."""
+        """The newest unfinished game saved for the chosen game (``<game>-saved*.<ext>`` in the window's
+        save folder, then the current one), if any; files are read again only when they change."""
         game = self.default_game()
         if game is None:
             return None
-        path = self.app.saved_game_path(game)
         try:
-            stamp = (str(path), path.stat().st_mtime_ns)
+            paths = saved_games(game, (self.app.save_folder(), Path(".")))
+            stamp = tuple((str(path), path.stat().st_mtime_ns) for path in paths)
         except OSError:
             return None
         if self._saved_cache is None or self._saved_cache[0] != stamp:
-            try:
-                found = (path, load_unfinished(game, path))
-            except (PlygroundError, OSError):
-                found = None
+            found = None
+            for path in paths:
+                try:
+                    found = (path, load_unfinished(game, path))
+                    break
+                except (PlygroundError, OSError):
+                    continue
             self._saved_cache = (stamp, found)
         return self._saved_cache[1]
 

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Player, Renderer, State
-from plyground.resume import default_save_path, game_so_far
+from plyground.resume import default_save_path, game_so_far, saves_folder
 
 from .views import has_view, view_for
 
@@ -34,7 +34,8 @@ class PygameRenderer(Renderer):
         Option("bot_delay", float, 0.4, "least seconds between a shown move and the next bot move "
                "(so a person can follow bots)", min=0.0, max=60.0),
         Option("end_pause", float, 2.0, "seconds each finished game stays up during a match", min=0.0, max=600.0),
-        Option("save_dir", Path, Path("~/plyground-games"), "folder offered for saving finished games"),
+        Option("save_dir", Path, None, "folder for saved games (default: the saved-games folder, $PLYGROUND_GAMES "
+               "or ~/plyground-games, where plyground play --resume NAME looks)", optional=True),
     )
     has_menu = True      # run_menu: the whole application
     runs_games = True    # play: the window's loop runs the game, bots think in a background thread
@@ -95,11 +96,20 @@ class PygameRenderer(Renderer):
         self.frames += 1
 
     def run(self) -> None:
-        """Frames until the window is closed (or the game shown by :meth:`play` is left)."""
+        """Frames until the window is closed (or the game shown by :meth:`play` is left).
+
+        Ctrl-C leaves ``record`` holding the game being played, unfinished, for the caller to keep
+        (``plyground play`` saves it as it does a console game's)."""
         self.running = True
-        while self.running:
-            self.step()
-            self.clock.tick(self.settings["fps"])
+        try:
+            while self.running:
+                self.step()
+                self.clock.tick(self.settings["fps"])
+        except KeyboardInterrupt:
+            screen = self.game_screen
+            if screen is not None and not screen.over and screen.live_record is not None:
+                self.record = game_so_far(screen.live_record)
+            raise
 
     def _resize(self, width: int, height: int) -> None:
         import pygame
@@ -159,9 +169,14 @@ class PygameRenderer(Renderer):
         self.screen = self.game_screen
         self.session.start()
 
+    def save_folder(self) -> Path:
+        """Where this window saves games: the ``save_dir`` option, else the saved-games folder."""
+        chosen = self.config.get("save_dir")
+        return Path(chosen).expanduser() if chosen else saves_folder()
+
     def saved_game_path(self, game: Game) -> Path:
-        """Where this window saves (and its menu looks for) an unfinished game of ``game``: ``save_dir``."""
-        return default_save_path(game, Path(self.config.get("save_dir") or ".").expanduser())
+        """Where this window saves (and its menu looks for) an unfinished game of ``game``."""
+        return default_save_path(game, self.save_folder())
 
     def game_left(self, screen) -> None:
         """The Menu / Close button of a game screen."""

@@ -114,7 +114,7 @@ def test_undo_while_the_bot_thinks_takes_back_the_persons_move_and_quit_leaves()
 
 
 def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PLYGROUND_GAMES=str(tmp_path))
     proc = subprocess.Popen(
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
          "--black", "alphabeta:eval=learned,depth=40", "--white", "alphabeta:eval=learned,depth=40",
@@ -139,18 +139,20 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
     assert waited < 1.0 + 0.5, f"the process took {waited:.2f} s to end after Ctrl-C"
     assert "Aborted." in rest and "Traceback" not in rest
     assert proc.returncode == 130
-    assert not (tmp_path / "checkers-saved.pdn").exists()       # no move was played: nothing to keep
+    assert not list(tmp_path.iterdir())       # no move was played: nothing to keep
 
 
-def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+def _ctrl_c_while_the_bot_thinks(cwd, games, typed: str) -> str:
+    """Play ``typed`` at a real ``plyground play`` against a bot that thinks for an hour, send SIGINT as
+    Ctrl-C at a terminal does once it thinks; returns what the process printed after it."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PLYGROUND_GAMES=str(games))
     proc = subprocess.Popen(
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
          "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=tmp_path,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=cwd,
         preexec_fn=ctrl_c_as_at_a_terminal)
     try:
-        proc.stdin.write("9-13\n")
+        proc.stdin.write(typed)
         proc.stdin.flush()
         seen = ""
         deadline = time.monotonic() + 120
@@ -162,9 +164,35 @@ def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130
-    saved = tmp_path / "checkers-saved.pdn"
-    assert f"The game so far is saved in {saved.name}" in rest
+    assert proc.returncode == 130, rest
+    return rest
+
+
+def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
+    rest = _ctrl_c_while_the_bot_thinks(tmp_path, tmp_path / "games", "9-13\n")
+    saved = tmp_path / "games" / "checkers-saved.pdn"
+    assert f"The game so far is saved in {saved}; plyground play --resume {saved.name} plays it on." in rest
     game = get_registry().make_game("checkers")
     from plyground.resume import load_unfinished
     assert load_unfinished(game, saved).moves == ["9-13"]
+
+
+def test_ctrl_c_never_replaces_a_saved_game(tmp_path):
+    """save, quit; a new game, one move, Ctrl-C while the bot thinks: the first save is intact, the
+    second game is under a new name, and the message names it."""
+    games = tmp_path / "games"
+    env = dict(os.environ, PLYGROUND_GAMES=str(games))
+    first = subprocess.run([sys.executable, "-m", "plyground", "play", "--game", "checkers", "--white",
+                            "alphabeta:eval=learned,depth=4"], input="9-13\nsave\nquit\n", capture_output=True,
+                           text=True, env=env, cwd=tmp_path, timeout=300)
+    saved = games / "checkers-saved.pdn"
+    assert first.returncode == 0 and saved.is_file(), first.stderr
+    kept = saved.read_bytes()
+
+    rest = _ctrl_c_while_the_bot_thinks(tmp_path, games, "10-14\n")
+    second = games / "checkers-saved-2.pdn"
+    assert f"The game so far is saved in {second}; plyground play --resume {second.name} plays it on." in rest
+    assert saved.read_bytes() == kept
+    game = get_registry().make_game("checkers")
+    from plyground.resume import load_unfinished
+    assert load_unfinished(game, second).moves == ["10-14"]

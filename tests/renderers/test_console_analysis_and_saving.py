@@ -1,8 +1,10 @@
 """The console's analysis view and hint, and a game saved mid-way then played on with ``--resume``."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from plyground.resume import load_unfinished
 from plyground.registry import get_registry
@@ -46,16 +48,19 @@ def test_analysis_before_any_bot_move_says_so():
     assert "no analysis yet: it comes with a bot's move or a hint" in answers(out, "Black")[0]
 
 
-def _plyground(*args, stdin: str, cwd) -> subprocess.CompletedProcess:
+def _plyground(*args, stdin: str, cwd, games=None) -> subprocess.CompletedProcess:
+    """``plyground ARGS`` run in ``cwd``, with ``games`` as the saved-games folder (default ``cwd/games``)."""
+    env = dict(os.environ, PLYGROUND_GAMES=str(games or Path(cwd) / "games"))
     return subprocess.run([sys.executable, "-m", "plyground", *args], input=stdin, capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+                          cwd=cwd, timeout=300, env=env)
 
 
 def test_save_mid_game_then_resume_plays_on_with_the_saved_players(tmp_path):
     done = _plyground("play", "--game", "checkers", "--white", AB, stdin="9-13\nsave\nquit\n", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    saved = tmp_path / "checkers-saved.pdn"
-    assert f"saved the game so far (2 plies) to {saved.name}" in done.stdout
+    saved = tmp_path / "games" / "checkers-saved.pdn"          # the saved-games folder, created for it
+    assert f"saved the game so far (2 plies) to {saved}" in done.stdout
+    assert "plyground play --resume checkers-saved.pdn" in done.stdout
     game = get_registry().make_game("checkers")
     first = load_unfinished(game, saved)
     assert first.moves[0] == "9-13" and len(first.moves) == 2 and first.players == ("human", AB)
@@ -90,5 +95,88 @@ def test_resume_refuses_a_finished_game_a_damaged_file_and_fen(tmp_path):
     assert out.returncode == 2 and "no such file" in out.stderr
     out = _plyground("play", "--resume", str(bad), "--fen", "B:W21:B1", stdin="", cwd=tmp_path)
     assert out.returncode == 2 and "--fen and --resume" in out.stderr
+    (tmp_path / "game.txt").write_text("9-13\n")
     out = _plyground("play", "--resume", str(tmp_path / "game.txt"), stdin="", cwd=tmp_path)
     assert out.returncode == 2 and "add --game" in out.stderr
+
+
+# --------------------------------------------------------------------------- what `save` may replace
+
+def _archive(path: Path, count: int = 3) -> bytes:
+    """A PDN file of ``count`` finished checkers games (the user's archive); returns its bytes."""
+    from plyground.protocols import GameRecord
+    game = get_registry().make_game("checkers")
+    start = game.new_initial_state().to_text()
+    records = [GameRecord(game="checkers", players=(f"a{i}", f"b{i}"), start=start, moves=["9-13", "22-18"],
+                          returns=(1.0, -1.0), reason="resigned") for i in range(count)]
+    path.write_text(game.format_records(records))
+    return path.read_bytes()
+
+
+def test_save_onto_a_file_of_other_games_asks_and_no_keeps_it(tmp_path):
+    archive = tmp_path / "archive.pdn"
+    before = _archive(archive)
+    _, out = play_in_console("checkers", ("human", AB), ["9-13", f"save {archive}", "n", "quit"])
+    assert f"{archive} already holds 3 other checkers games; replace it with this game? [y/N]" in out
+    assert f"not saved; keep {archive} and give another name, e.g. save {tmp_path / 'archive-2.pdn'}" in out
+    assert archive.read_bytes() == before
+
+
+def test_save_onto_a_file_of_other_games_replaces_it_when_told_yes(tmp_path):
+    archive = tmp_path / "archive.pdn"
+    _archive(archive)
+    record, out = play_in_console("checkers", ("human", AB), ["9-13", f"save {archive}", "yes", "quit"])
+    assert f"saved the game so far (2 plies) to {archive}" in out
+    assert load_unfinished(get_registry().make_game("checkers"), archive).moves == record.moves[:2]
+
+
+def test_saving_again_updates_the_same_games_file_without_asking(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_GAMES", str(tmp_path))
+    record, out = play_in_console("checkers", ("human", AB), ["9-13", "save", "10-14", "save", "quit"])
+    assert "replace it" not in out and out.count(f"to {tmp_path / 'checkers-saved.pdn'}") == 2
+    assert load_unfinished(get_registry().make_game("checkers"), tmp_path / "checkers-saved.pdn").moves == \
+        record.moves[:4]
+
+
+def test_save_refuses_a_text_file_a_fifo_and_a_missing_folder(tmp_path):
+    notes = tmp_path / "notes.pdn"
+    notes.write_text("my notes, not a game\n")
+    fifo = tmp_path / "pipe.pdn"
+    os.mkfifo(fifo)
+    missing = tmp_path / "no-such-folder" / "game.pdn"
+    _, out = play_in_console("checkers", ("human", AB),
+                             ["9-13", f"save {notes}", f"save {fifo}", f"save {missing}", "quit"])
+    said = answers(out, "Black")
+    assert f"cannot save: cannot save to {notes}: it is not a PDN file of checkers games" in said[1]
+    assert notes.read_text() == "my notes, not a game\n"
+    assert f"cannot save: cannot save to {fifo}: it is not a regular file" in said[2]
+    assert f"cannot save: cannot save to {missing}: the folder {missing.parent} does not exist" in said[3]
+    assert not missing.parent.exists()
+
+
+# --------------------------------------------------------------------------- where --resume looks
+
+def test_resume_by_name_finds_the_saved_games_folder_from_any_folder_and_says_where_it_looked(tmp_path):
+    games, elsewhere = tmp_path / "games", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = _plyground("play", "--game", "checkers", "--white", AB, stdin="9-13\nsave\nquit\n", cwd=tmp_path,
+                      games=games)
+    assert done.returncode == 0, done.stderr
+    resumed = _plyground("play", "--resume", "checkers-saved.pdn", stdin="quit\n", cwd=elsewhere, games=games)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Last move:" in resumed.stdout
+    missing = _plyground("play", "--resume", "nothing.pdn", stdin="", cwd=elsewhere, games=games)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    assert (f"cannot resume from nothing.pdn: no such file in the current folder ({elsewhere}) or the "
+            f"saved-games folder ({games}, from $PLYGROUND_GAMES)") in missing.stderr
+
+
+def test_resume_with_another_game_is_one_error_and_without_game_plays_the_files(tmp_path):
+    saved = tmp_path / "mine.pdn"
+    saved.write_text('[Event "x"]\n[Black "human"]\n[White "random"]\n[Result "*"]\n\n1. 9-13 *\n')
+    out = _plyground("play", "--resume", str(saved), "--game", "chess", stdin="", cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert (f"--resume {saved} holds a checkers game, not chess (--game chess); leave out --game to play it on "
+            f"as checkers, or give --game checkers") in out.stderr
+    same = _plyground("play", "--resume", str(saved), "--game", "checkers", stdin="quit\n", cwd=tmp_path)
+    assert same.returncode == 0 and "Last move: 9-13" in same.stdout, same.stderr

@@ -5,13 +5,18 @@ searches, made endless where a test must catch one thinking.
 """
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
+import sys
 import time
 
 import pygame
 
 from plyground.resume import load_unfinished
 
+from process_table import ctrl_c_as_at_a_terminal
 from renderer_helpers import wait_turn
 
 
@@ -144,3 +149,98 @@ def test_the_menu_offers_a_saved_game_and_resumes_it(make_renderer, registry, tm
     wait_turn(d2, screen2)
     assert screen2.moves == played and screen2.names == ("human", "alphabeta:eval=learned,depth=4")
     assert load_unfinished(game, tmp_path / "checkers-saved.pdn").moves == played
+
+
+# --------------------------------------------------------------------------- the saved-games folder
+
+def _plyground(*args, cwd, games, stdin="") -> subprocess.CompletedProcess:
+    env = dict(os.environ, PLYGROUND_GAMES=str(games), PYTHONUNBUFFERED="1")
+    return subprocess.run([sys.executable, "-m", "plyground", *args], input=stdin, capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=300)
+
+
+def test_a_window_save_resumes_by_name_from_another_folder(make_renderer, registry, tmp_path, monkeypatch):
+    games, elsewhere = tmp_path / "games", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("PLYGROUND_GAMES", str(games))
+    renderer, d = make_renderer()                     # no save_dir: the saved-games folder
+    game, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
+    wait_turn(d, screen)
+    _play(d, screen, "11-15")
+    wait_turn(d, screen)
+    d.key(pygame.K_s)
+    assert screen.message.endswith("play on later with --resume checkers-saved.pdn"), screen.message
+    played = list(screen.moves)
+    d.click(screen.buttons["leave"].rect.center)
+
+    resumed = _plyground("play", "--resume", "checkers-saved.pdn", cwd=elsewhere, games=games, stdin="pdn\nquit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"1. 11-15 {played[1]} {{saved" in resumed.stdout
+
+
+def test_a_window_save_keeps_a_file_of_another_game_and_picks_a_new_name(make_renderer, registry, tmp_path):
+    other = tmp_path / "checkers-saved.pdn"
+    other.write_text('[Event "x"]\n[Black "me"]\n[White "you"]\n[Result "*"]\n\n1. 9-13 *\n')
+    kept = other.read_bytes()
+    renderer, d = make_renderer(save_dir=str(tmp_path))
+    game, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
+    wait_turn(d, screen)
+    _play(d, screen, "11-15")
+    wait_turn(d, screen)
+    d.key(pygame.K_s)
+    assert "Saved the game so far to checkers-saved-2.pdn" in screen.message, screen.message
+    move = screen.state.move_to_text(screen.state.legal_moves()[0])
+    _play(d, screen, move)
+    wait_turn(d, screen)
+    d.key(pygame.K_s)                                  # again: the same new file, brought up to date
+    assert "Saved the game so far to checkers-saved-2.pdn" in screen.message, screen.message
+    assert other.read_bytes() == kept and not (tmp_path / "checkers-saved-3.pdn").exists()
+    assert load_unfinished(game, tmp_path / "checkers-saved-2.pdn").moves == screen.moves
+    d.click(screen.buttons["leave"].rect.center)
+
+
+#: ``plyground ARGS`` that prints "thinking" once a bot's search runs (its thread is named plyground-move-N),
+#: so the test knows when to press Ctrl-C; nothing in plyground is changed.
+_WATCHED = """
+import sys, threading, time
+def watch():
+    while not any(t.name.startswith("plyground-move-") for t in threading.enumerate()):
+        time.sleep(0.02)
+    print("thinking", flush=True)
+threading.Thread(target=watch, daemon=True).start()
+from plyground.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_ctrl_c_in_a_window_game_keeps_it_under_a_new_name(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    earlier = games / "checkers-saved.pdn"
+    earlier.write_text('[Event "x"]\n[Black "me"]\n[White "you"]\n[Result "*"]\n\n1. 11-15 *\n')
+    kept = earlier.read_bytes()
+    start = tmp_path / "start.pdn"        # Black has moved: the bot, White, thinks at once
+    start.write_text('[Event "x"]\n[Black "human"]\n[White "alphabeta:eval=learned,depth=40"]\n[Result "*"]\n\n'
+                     '1. 9-13 *\n')
+    env = dict(os.environ, PLYGROUND_GAMES=str(games), PYTHONUNBUFFERED="1", SDL_VIDEODRIVER="dummy")
+    proc = subprocess.Popen([sys.executable, "-c", _WATCHED, "play", "--renderer", "pygame", "--resume", str(start),
+                             "--move-limit", "3600"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=tmp_path, preexec_fn=ctrl_c_as_at_a_terminal)
+    try:
+        seen = ""
+        deadline = time.monotonic() + 120
+        while "thinking" not in seen.splitlines() and time.monotonic() < deadline and proc.poll() is None:
+            seen += proc.stdout.readline()
+        assert "thinking" in seen.splitlines(), seen
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, rest
+    second = games / "checkers-saved-2.pdn"
+    assert f"The game so far is saved in {second}; plyground play --resume {second.name} plays it on." in rest
+    assert earlier.read_bytes() == kept
+    from plyground.registry import get_registry
+    assert load_unfinished(get_registry().make_game("checkers"), second).moves == ["9-13"]
