@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import queue
+import re
 import sys
 import threading
 from contextlib import contextmanager
@@ -41,6 +42,9 @@ MOST_SECONDS = 10**6
 QUOTED = 60
 #: The longest error message sent (what it quotes is clipped before; this is the last guard).
 MOST_ERROR_CHARS = 1000
+
+#: A word of a message too long to quote whole (the quotes, brackets and punctuation around it are kept).
+_LONG_WORD = re.compile(r"[^\s'\"()\[\]:;,]{%d,}" % (QUOTED + 4))
 
 _SEARCH_DONE = object()          # the search thread has answered
 _END_OF_INPUT = object()
@@ -226,7 +230,10 @@ class EngineServer:
         raise NotImplementedError
 
     def error(self, message: str) -> None:
-        """Tell the client, in its protocol's words, that a line could not be used."""
+        """Tell the client, in its protocol's words, that a line could not be used.  What the message quotes
+        of the client's input is clipped here too (a game's own messages quote a bad move or FEN whole):
+        every word to :data:`QUOTED` characters, the whole to :data:`MOST_ERROR_CHARS`."""
+        message = _LONG_WORD.sub(lambda word: clip(word.group()), message)
         self.send_line(self.format_error(clip(message, MOST_ERROR_CHARS)))
 
     def failure(self, label: str, exc: Exception) -> str:

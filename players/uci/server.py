@@ -43,8 +43,6 @@ from plyground.errors import PlygroundError
 from plyground.options import Option, Spec
 from plyground.protocols import Budget, Game, Player, State
 
-#: A FEN is at most 71 characters of board and 20 of the rest.
-LONGEST_FEN = 100
 #: What each numeric ``go`` argument may be: (least, most); clock times below 0 mean the clock has run out.
 _MOST_MILLIS = MOST_SECONDS * 1000
 GO_LIMITS = {"depth": (1, 10**6), "nodes": (1, MOST_NODES), "movetime": (0, _MOST_MILLIS),
@@ -135,7 +133,7 @@ class UciServer(EngineServer):
         name, _, value = (text[:-len(" value")], "", "") if text.endswith(" value") else text.partition(" value ")
         option = self.option_named(name.strip())
         if option is None:
-            raise ValueError(f"no option {name.strip()!r}; options: {', '.join(self.declared) or 'none'}")
+            raise ValueError(f"no option {clip(name.strip())!r}; options: {', '.join(self.declared) or 'none'}")
         self.set_option(option, value.strip())
 
     def _cmd_position(self, rest: str) -> None:
@@ -152,11 +150,7 @@ class UciServer(EngineServer):
         if setup == ["startpos"]:
             state = self.game.new_initial_state()
         elif setup[0] == "fen" and len(setup) > 1:
-            fen = " ".join(setup[1:])
-            if len(fen) > LONGEST_FEN:         # quoted whole by the FEN's own errors
-                raise ValueError(f"bad FEN {clip(fen)!r}: it has {len(fen)} characters; a FEN has at most "
-                                 f"{LONGEST_FEN}")
-            state = self.game.new_state(fen)
+            state = self.game.new_state(" ".join(setup[1:]))
         else:
             raise ValueError("expected 'startpos' or 'fen FEN' after 'position'")
         for number, text in enumerate(moves, start=1):

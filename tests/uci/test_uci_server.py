@@ -232,11 +232,13 @@ def test_bad_lines_are_echoed_short_and_bad_go_limits_are_refused():
     session = EngineSession("uci", "alphabeta")
     try:
         session.send("x" * 1_000_000, "y" * 60_000, "position fen " + "z" * 60_000, b"\xff\xfe isready",
-                     "go depth -5", "go nodes 0", "go movetime 99999999999999999999", "isready")
+                     "go depth -5", "go nodes 0", "go movetime 99999999999999999999",
+                     "position startpos moves " + "e" * 60_000, "setoption name " + "n" * 60_000 + " value 1",
+                     "position fen " + "8/" * 20_000, "isready")
         lines = session.until("readyok", timeout=30)
     finally:
         assert "Traceback" not in session.close()
-    assert len(lines) == 8 and all(line.startswith("info string error: ") for line in lines[:-1]), lines
+    assert len(lines) == 11 and all(line.startswith("info string error: ") for line in lines[:-1]), lines
     assert all(len(line) < 400 for line in lines), [len(line) for line in lines]
     assert "a line longer than 65536 characters was ignored (it starts 'xxxxxxxx" in lines[0]
     assert "unknown command 'yyyyyyyy" in lines[1]
