@@ -51,6 +51,8 @@ MAX_QUEUED_LINES = 256
 #: an engine with many options writes a few hundred lines.
 MAX_HANDSHAKE_LINES = 10_000
 MAX_HANDSHAKE_CHARS = 4 * 1024 * 1024
+#: What is kept of each of the engine's last lines on stderr, which its error messages quote.
+STDERR_KEPT = 300
 
 
 class EngineError(PlygroundError):
@@ -410,4 +412,4 @@ def _keep_stderr(kept: collections.deque, line) -> None:
     if isinstance(line, LongLine):
         line = f"{line.start}..."
     if line is not None:
-        kept.append(line)
+        kept.append(line if len(line) <= STDERR_KEPT else line[:STDERR_KEPT] + "...")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 import threading
 import time
 import tracemalloc
@@ -188,6 +189,15 @@ def test_an_engine_that_floods_its_handshake_is_stopped_with_one_error_in_bounde
     assert "did not start as a UCI engine" in message and said in message and message.endswith("it was stopped")
     assert time.monotonic() - started < 5          # well before the start-up time-out
     assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_an_engine_that_dies_with_a_long_line_on_stderr_is_quoted_briefly(tmp_path):
+    script = _flood_script(tmp_path, f"{sys.executable} -c \"import sys; sys.stderr.write('e' * 50000)\"; exit 3")
+    with pytest.raises(UsageError) as info:
+        UciEngine(script)
+    message = str(info.value)
+    assert "died while waiting for uciok: it exited with code 3; it wrote: eeeeeeee" in message
+    assert len(message) < 600, len(message)
 
 
 @pytest.mark.parametrize("mode, said", [("flood", "did not answer within 0.5 s"),
