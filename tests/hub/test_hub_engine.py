@@ -207,3 +207,19 @@ def test_bad_bytes_long_lines_and_overflowing_levels_are_one_short_error_each():
         assert engine.until("done", timeout=10)[-1].startswith("done move=")
     finally:
         assert "Traceback" not in engine.close()
+
+
+def test_pydraughts_init_returns_after_a_parameter_that_fails_at_build():
+    pytest.importorskip("draughts")
+    import threading
+
+    from draughts.engine import HubEngine
+    engine = HubEngine([PLYGROUND, "hub", "alphabeta"])
+    try:
+        engine.configure({"eval": "/no/such/weights.npz"})
+        waiting = threading.Thread(target=engine.init, daemon=True)
+        waiting.start()
+        waiting.join(30)
+        assert not waiting.is_alive(), "pydraughts still waits for ready"
+    finally:
+        _quit(engine)
