@@ -4,7 +4,11 @@ The UCI client (players/uci/engine.py) and the Hub client (players/hub/engine.py
 each speak their protocol over one :class:`EngineProcess`.  A reader thread
 turns the engine's output into a queue of lines, so every wait has a
 deadline; an engine whose output ends raises :class:`EngineError` telling
-how it ended (exit code or signal, its last lines on stderr).
+how it ended (exit code or signal, its last lines on stderr).  An engine
+cannot flood its reader: a line longer than :data:`MAX_LINE` ends it with an
+error, the queue holds a bounded number of lines (beyond them the engine
+waits), a handshake's answer must come within a bounded number of lines, and
+a deadline holds while lines keep coming.
 
 The engine runs in a session (and process group) of its own, so everything
 it starts ends with it: an engine named by a wrapper script that does not
@@ -27,6 +31,7 @@ import subprocess
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import PlygroundError, UsageError
@@ -37,6 +42,17 @@ QUIT_GRACE = 1.0
 TERM_GRACE = 0.5
 #: Seconds between looks at a stop request while an engine searches.
 STOP_POLL_SECONDS = 0.05
+#: The longest line read from either side of an engine protocol (a UCI ``info`` line with a long pv is a
+#: few KB): a longer one is never held whole in memory.
+MAX_LINE = 64 * 1024
+#: Lines read from an engine and not yet taken; the reader waits (and the engine with it) beyond them.
+MAX_QUEUED_LINES = 256
+#: What an engine may write before it answers a handshake (``uci`` ... ``uciok``, ``hub`` ... ``wait``):
+#: an engine with many options writes a few hundred lines.
+MAX_HANDSHAKE_LINES = 10_000
+MAX_HANDSHAKE_CHARS = 4 * 1024 * 1024
+#: What is kept of each of the engine's last lines on stderr, which its error messages quote.
+STDERR_KEPT = 300
 
 
 class EngineError(PlygroundError):
@@ -45,6 +61,31 @@ class EngineError(PlygroundError):
 
 class Timeout(Exception):
     """No line came before the deadline (the engine still runs)."""
+
+
+@dataclass(frozen=True)
+class LongLine:
+    """A line longer than :data:`MAX_LINE`, of which only its ``start`` was kept."""
+
+    start: str | bytes
+
+
+def bounded_lines(stream, limit: int = MAX_LINE):
+    """The lines of ``stream`` (text or bytes) without their line ends, never more than ``limit`` characters
+    of one in memory: a longer line comes as a :class:`LongLine` (its first 80 characters), and the rest of
+    it is read and dropped only when the next line is asked for (so a reader can stop at a line that never
+    ends)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        newline = "\n" if isinstance(line, str) else b"\n"
+        if len(line) > limit and not line.endswith(newline):
+            yield LongLine(line[:80])
+            while line and not line.endswith(newline):
+                line = stream.readline(limit + 1)
+            continue
+        yield line.rstrip("\r\n" if isinstance(line, str) else b"\r\n")
 
 
 def find_program(word: str, what: str, hint: str, extra_dirs=()) -> str:
@@ -101,7 +142,7 @@ class EngineProcess:
         self.argv = list(argv)
         self.label = label
         self.proc: subprocess.Popen | None = None
-        self._lines: queue.SimpleQueue = queue.SimpleQueue()
+        self._lines: queue.Queue = queue.Queue(MAX_QUEUED_LINES)
         self._stderr: collections.deque = collections.deque(maxlen=12)
         self._finalizer: weakref.finalize | None = None
         self._closed = False
@@ -117,12 +158,13 @@ class EngineProcess:
             raise UsageError(f"cannot start {self.label} ({self.argv[0]}): {exc.strerror or exc}; {hint}") from None
         self.proc = proc
         self._closed = self._stopped = False
-        self._lines = lines = queue.SimpleQueue()
+        self._lines = lines = queue.Queue(MAX_QUEUED_LINES)
         self._stderr = stderr = collections.deque(maxlen=12)
-        self._finalizer = weakref.finalize(self, _shutdown, proc)
-        threading.Thread(target=_pump, args=(proc.stdout, lines.put), daemon=True,
+        ended = threading.Event()            # set once the engine is ended: the readers stop waiting for room
+        self._finalizer = weakref.finalize(self, _shutdown, proc, ended)
+        threading.Thread(target=_pump, args=(proc.stdout, _put_while(lines, ended)), daemon=True,
                          name=f"engine-stdout-{proc.pid}").start()
-        threading.Thread(target=_pump, args=(proc.stderr, lambda l: l is not None and stderr.append(l)),
+        threading.Thread(target=_pump, args=(proc.stderr, lambda l: _keep_stderr(stderr, l)),
                          daemon=True, name=f"engine-stderr-{proc.pid}").start()
 
     @property
@@ -165,23 +207,31 @@ class EngineProcess:
         except queue.Empty:
             raise Timeout(waiting_for) from None
         if line is None:
-            self._lines.put(None)          # the end stays the end for the next reader
+            self._lines.put_nowait(None)   # the end stays the end for the next reader (there is room: it was taken)
             message = self.died_message(f"while waiting for {waiting_for}")
             if not self._closed:           # what a dead engine started must not outlive it
                 self._end()
             raise EngineError(message)
+        if isinstance(line, LongLine):
+            self.kill()
+            raise EngineError(f"{self.label} wrote a line longer than {MAX_LINE} characters (it starts "
+                              f"{line.start!r}) while {waiting_for} was awaited; it was stopped")
         return line
 
-    def lines_until(self, is_last, timeout: float | None, waiting_for: str, stop=None, send_stop=None):
+    def lines_until(self, is_last, timeout: float | None, waiting_for: str, stop=None, send_stop=None,
+                    max_lines: int | None = None, max_chars: int | None = None):
         """The engine's lines, up to and including the first one ``is_last`` accepts (a search's answer).
 
         ``timeout``: seconds to wait for it (None: forever); past it the engine is killed and
-        :class:`Timeout` raised, for the caller to say what it was waiting for.  ``stop`` (a
-        :class:`~plyground.stopping.StopSignal`): once set from another thread, ``send_stop()`` is
-        called once -- the protocol's stop command, after which the engine answers at once.
+        :class:`Timeout` raised, for the caller to say what it was waiting for -- also while lines keep
+        coming.  ``stop`` (a :class:`~plyground.stopping.StopSignal`): once set from another thread,
+        ``send_stop()`` is called once -- the protocol's stop command, after which the engine answers at
+        once.  An engine that writes more than ``max_lines`` lines or ``max_chars`` characters before the
+        answer is killed (EngineError).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         stop_sent = False
+        lines = chars = 0
         while True:
             if stop is not None and not stop_sent and stop.is_set():
                 send_stop()
@@ -198,15 +248,26 @@ class EngineProcess:
                     continue
                 self.kill()
                 raise
-            yield line
             if is_last(line):
+                yield line
                 return
+            if deadline is not None and time.monotonic() > deadline:     # an engine that talks and never answers
+                self.kill()
+                raise Timeout(waiting_for)
+            lines, chars = lines + 1, chars + len(line)
+            if (max_lines is not None and lines > max_lines) or (max_chars is not None and chars > max_chars):
+                self.kill()
+                raise EngineError(f"{self.label} wrote {lines} lines ({chars} characters) without answering "
+                                  f"{waiting_for}, more than an engine may ({max_lines} lines, {max_chars} "
+                                  f"characters); it was stopped")
+            yield line
 
     def read_until(self, is_last, timeout: float | None, waiting_for: str) -> list[str]:
         """The lines up to and including the first one ``is_last`` accepts (a handshake's answer); past
         ``timeout`` seconds the engine is killed and EngineError raised, naming ``waiting_for``."""
         try:
-            return list(self.lines_until(is_last, timeout, waiting_for))
+            return list(self.lines_until(is_last, timeout, waiting_for, max_lines=MAX_HANDSHAKE_LINES,
+                                         max_chars=MAX_HANDSHAKE_CHARS))
         except Timeout:
             raise EngineError(f"{self.label} did not answer {waiting_for} in time; it was stopped") from None
 
@@ -261,8 +322,9 @@ def _describe_exit(returncode: int | None) -> str:
     return f"it exited with code {returncode}"
 
 
-def _shutdown(proc: subprocess.Popen, grace: float = QUIT_GRACE) -> None:
+def _shutdown(proc: subprocess.Popen, ended: threading.Event, grace: float = QUIT_GRACE) -> None:
     """End ``proc`` and its process group: ask politely, then terminate, then kill; always reap it."""
+    ended.set()
     if proc.poll() is None:
         try:
             proc.stdin.write("quit\n")
@@ -313,11 +375,41 @@ def _signal_group(group: int, signum: int) -> bool:
 
 
 def _pump(stream, put) -> None:
-    """Copy lines from ``stream`` to ``put`` until the end (then ``put(None)``)."""
+    """Copy lines from ``stream`` to ``put`` until the end (then ``put(None)``); a line too long to hold is
+    passed on as a :class:`LongLine`."""
     try:
-        for line in stream:
-            put(line.rstrip("\r\n"))
+        for line in bounded_lines(stream):
+            put(line)
     except (OSError, ValueError):
         pass
     finally:
         put(None)
+
+
+def _put_while(lines: queue.Queue, ended: threading.Event):
+    """``put`` for the engine's lines: waits while the queue is full (so an engine that floods its output
+    waits too); once the engine has been ended, a line that finds no room is dropped, but the end (None)
+    takes the place of the oldest line, so a reader still learns that the output has ended."""
+    def put(line) -> None:
+        while True:
+            try:
+                lines.put(line, timeout=0.1)
+                return
+            except queue.Full:
+                if not ended.is_set():
+                    continue
+            if line is not None:
+                return
+            try:
+                lines.get_nowait()
+            except queue.Empty:
+                pass
+    return put
+
+
+def _keep_stderr(kept: collections.deque, line) -> None:
+    """Keep one of the engine's stderr lines for the story of its end (a long line: its start)."""
+    if isinstance(line, LongLine):
+        line = f"{line.start}..."
+    if line is not None:
+        kept.append(line if len(line) <= STDERR_KEPT else line[:STDERR_KEPT] + "...")

@@ -2,25 +2,99 @@
 
 What the protocol servers share, whatever their protocol: the player the
 spec names (rebuilt before the next search once an option changed), one
-search at a time on a thread while the loop keeps reading (a ``stop`` or a
-ping must be answered during a search), a search depth asked for by the
-client, and output lines written whole from either thread.  A subclass reads
-its protocol's lines in :meth:`EngineServer.handle` and formats its answers.
+search at a time on a thread, a search depth asked for by the client, output
+lines written whole from either thread, and the loop that reads the client.
+
+The loop never waits for a search: input is read on a thread of its own, so
+``stop``, a ping and the end of input are seen at once however long a search
+runs.  A command that needs the player idle (a new search, a new game) and
+arrives during a search waits in a queue, with every later command but
+``stop`` and ``quit`` behind it so that their order holds, and runs when the
+search has answered.  ``quit`` and the end of input stop the search, run
+what is queued with every search stopped at once, and end the loop.  A line
+that is too long or not UTF-8 text is one error, never the end.
+A subclass reads its protocol's lines in :meth:`EngineServer.handle` and
+formats its answers.
 """
 from __future__ import annotations
 
+import math
+import queue
+import re
 import sys
 import threading
 from contextlib import contextmanager
 from typing import Any, Callable, TextIO
 
-from .errors import PlygroundError
+from .engine_process import MAX_LINE, LongLine, bounded_lines
+from .errors import PlygroundError, UsageError
 from .options import Option, Spec, resolve_options
-from .protocols import Game, Player
+from .protocols import Game, Player, State
+
+#: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
+INFINITE_NODES = 10**9
+#: The deepest alpha-beta iteration an ``infinite`` search asks for.
+INFINITE_DEPTH = 64
+#: The most a client may ask of one search: more nodes or seconds than a player's arithmetic holds.
+MOST_NODES = 10**12
+MOST_SECONDS = 10**6
+#: How much of a client's line an error message quotes.
+QUOTED = 60
+#: The longest error message sent (what it quotes is clipped before; this is the last guard).
+MOST_ERROR_CHARS = 1000
+
+#: A word of a message too long to quote whole (the quotes, brackets and punctuation around it are kept).
+_LONG_WORD = re.compile(r"[^\s'\"()\[\]:;,]{%d,}" % (QUOTED + 4))
+
+_SEARCH_DONE = object()          # the search thread has answered
+_END_OF_INPUT = object()
+
+
+class _Unreadable(str):
+    """An input line that could not be read (too long, not UTF-8): the error message about it."""
+
+
+def clip(text: str, limit: int = QUOTED) -> str:
+    """``text``, or its first ``limit`` characters and '...': what a message quotes of a client's input."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def search_limit(named: str, text: str, least: float, most: float, whole: bool = True) -> float:
+    """The number ``text`` given for a search limit (a whole number, or seconds), checked to lie in
+    [``least``, ``most``]; UsageError starting with ``named`` (how the client gave it) and saying what
+    would be valid otherwise."""
+    valid = f"{'a whole number' if whole else 'a number of seconds'} from {_number(least)} to {_number(most)}"
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        raise UsageError(f"{named}: expected {valid}") from None
+    if not math.isfinite(value) or not least <= value <= most:
+        raise UsageError(f"{named}: expected {valid}")
+    return value
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def engine_spec(registry, text: str) -> Spec:
+    """The player spec ``text`` of ``plyground uci``/``plyground hub``; UsageError for a player that takes its
+    moves from a person (an engine must answer by itself)."""
+    spec = Spec.parse(text)
+    if registry.get("players", spec.name).cls.needs_renderer:
+        raise UsageError(f"player '{spec.name}' takes its moves from a person at a renderer; an engine must "
+                         f"answer by itself (try alphabeta, mcts or random)")
+    return spec
 
 
 class EngineServer:
     """The player of ``spec`` for ``game`` behind a protocol loop over ``inp``/``out``."""
+
+    #: The protocol's words: ``stop`` is handled at once, even with commands waiting; the commands that
+    #: need the player idle wait for a running search to answer; ``quit`` ends the loop.
+    STOP = "stop"
+    QUIT = "quit"
+    NEEDS_IDLE: frozenset[str] = frozenset()
 
     def __init__(self, game: Game, spec: Spec, make_player: Callable[[Spec, Game], Player],
                  inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
@@ -35,6 +109,12 @@ class EngineServer:
         self._write_lock = threading.Lock()
         self._search: threading.Thread | None = None
         self._infinite = False
+        self._events: queue.SimpleQueue = queue.SimpleQueue()   # input lines, and the search's end
+        self._waiting: list[str] = []       # commands that wait for the search to answer
+        self._quitting = False              # quit or end of input: every search stops at once
+        # The game with the draw rules that players claim left to the client (see playable).
+        claimed = {name: 0 for name in ("repetitions", "no_progress_plies") if name in game.params}
+        self.client_rules: Game = type(game)(**{**game.params, **claimed}) if claimed else game
 
     # ------------------------------------------------------------ output
     def send_line(self, line: str) -> None:
@@ -49,32 +129,140 @@ class EngineServer:
 
     # ------------------------------------------------------------ the loop
     def run(self) -> None:
-        """Answer every line until ``handle`` says stop or the input ends; then stop and close the player."""
+        """Answer every line until ``quit`` or the end of the input; then stop the search and close the player."""
+        threading.Thread(target=self._read_input, daemon=True, name="engine-input").start()
         try:
-            for raw in self.inp:
-                if raw.strip() and not self.handle(raw.strip()):
-                    break
+            while self._serve(self._events.get()):
+                pass
         finally:
+            self._quitting = True
             self.stop_search()
+            if self._search is not None:
+                self._search.join()
             self.player.close()
 
-    def handle(self, line: str) -> bool:
-        """Answer one line; False to end the loop (``quit``)."""
+    def _read_input(self) -> None:
+        """Put each line of the input on the event queue (a line too long or not UTF-8: its error), then the end."""
+        put = self._events.put
+        stream = getattr(self.inp, "buffer", self.inp)          # bytes where there are: decoded line by line
+        try:
+            for line in bounded_lines(stream, MAX_LINE):
+                if isinstance(line, LongLine):
+                    start = line.start.decode("utf-8", "replace") if isinstance(line.start, bytes) else line.start
+                    put(_Unreadable(f"a line longer than {MAX_LINE} characters was ignored (it starts "
+                                    f"{clip(start, 40)!r})"))
+                    continue
+                if isinstance(line, bytes):
+                    try:
+                        line = line.decode("utf-8")
+                    except UnicodeDecodeError as exc:
+                        put(_Unreadable(f"a line that is not UTF-8 text was ignored (byte "
+                                        f"{exc.object[exc.start]:#04x} at {exc.start + 1}, in "
+                                        f"{clip(line.decode('utf-8', 'replace'), 40)!r}); lines are UTF-8 text"))
+                        continue
+                put(line)
+        except (OSError, ValueError):
+            pass
+        finally:
+            put(_END_OF_INPUT)
+
+    def _serve(self, event) -> bool:
+        """Act on one event of the queue; False when the loop is over."""
+        if event is _SEARCH_DONE:
+            self._search_answered()
+        elif self._quitting:
+            pass                                       # input after quit is not read
+        elif event is _END_OF_INPUT:
+            self._quit()
+        elif isinstance(event, _Unreadable):
+            self.error(event)
+        elif event.strip():
+            line = event.replace("\t", " ").strip()
+            command = self.command_of(line)
+            if command == self.QUIT:
+                self._quit()
+            elif command == self.STOP:
+                self.stop_search()
+            elif self._waiting or (command in self.NEEDS_IDLE and self.searching()):
+                self._waiting.append(line)
+                if self._infinite:                     # it would never answer by itself
+                    self.player.stop_signal.set()
+            else:
+                self.dispatch(self.handle, line, self.label_of(line))
+        return not (self._quitting and not self.searching() and not self._waiting)
+
+    def _quit(self) -> None:
+        self._quitting = True
+        if self.searching():
+            self.player.stop_signal.set()
+        self._run_waiting()
+
+    def _search_answered(self) -> None:
+        if self._search is not None:
+            self._search.join()
+            self._search = None
+        self._run_waiting()
+
+    def _run_waiting(self) -> None:
+        """Run the commands that waited, in order, until one starts a search (the rest wait for it)."""
+        while self._waiting and not self.searching():
+            line = self._waiting.pop(0)
+            self.dispatch(self.handle, line, self.label_of(line))
+
+    def searching(self) -> bool:
+        """A search has started and not yet answered."""
+        return self._search is not None
+
+    def command_of(self, line: str) -> str:
+        """The command word of a line (its first word)."""
+        return line.partition(" ")[0]
+
+    def label_of(self, line: str) -> str:
+        """How an error about ``line`` names it (its command)."""
+        return self.command_of(line)
+
+    def handle(self, line: str) -> None:
+        """Answer one line (not ``quit``: the loop ends on it)."""
+        raise NotImplementedError
+
+    def format_error(self, message: str) -> str:
+        """The protocol's line telling the client that something it sent could not be used."""
         raise NotImplementedError
 
     def error(self, message: str) -> None:
-        """Tell the client, in its protocol's words, that a line could not be used."""
-        raise NotImplementedError
+        """Tell the client, in its protocol's words, that a line could not be used.  What the message quotes
+        of the client's input is clipped here too (a game's own messages quote a bad move or FEN whole):
+        every word to :data:`QUOTED` characters, the whole to :data:`MOST_ERROR_CHARS`."""
+        message = _LONG_WORD.sub(lambda word: clip(word.group()), message)
+        self.send_line(self.format_error(clip(message, MOST_ERROR_CHARS)))
+
+    def failure(self, label: str, exc: Exception) -> str:
+        """The error message for ``exc`` raised while answering ``label``."""
+        if isinstance(exc, (PlygroundError, ValueError)):
+            return f"{label}: {exc}"
+        return f"{label} failed: {type(exc).__name__}: {exc}"
 
     def dispatch(self, handler: Callable[[Any], None], argument: Any, label: str) -> None:
         """``handler(argument)``; whatever goes wrong is one :meth:`error` naming ``label`` -- a GUI must
         never see the engine die of one line."""
         try:
             handler(argument)
-        except (PlygroundError, ValueError) as exc:
-            self.error(f"{label}: {exc}")
         except Exception as exc:  # noqa: BLE001 - see above
-            self.error(f"{label} failed: {type(exc).__name__}: {exc}")
+            self.error(self.failure(clip(label), exc))
+
+    @contextmanager
+    def answering(self, label: str, answer: Callable[[], None], only_on_failure: bool = False):
+        """Within the block, a failure is told (one error naming ``label``) and then ``answer()`` is sent --
+        whatever happened, or ``only_on_failure``: a client waits for it (``readyok``, ``ready``, a move),
+        and an error after it would be taken for one about the next command."""
+        try:
+            yield
+        except Exception as exc:  # noqa: BLE001 - told to the client
+            self.error(self.failure(clip(label), exc))
+            answer()
+        else:
+            if not only_on_failure:
+                answer()
 
     # ------------------------------------------------------------ the player
     def option_named(self, name: str) -> Option | None:
@@ -82,8 +270,8 @@ class EngineServer:
         return self.declared.get(name) or {n.lower(): o for n, o in self.declared.items()}.get(name.lower())
 
     def set_option(self, option: Option, value: str) -> None:
-        """Set ``option`` for the searches to come; the value is checked now (a UsageError naming it)."""
-        self.need_idle()
+        """Set ``option`` for the searches to come (a running one keeps its player); the value is checked now
+        (a UsageError naming it)."""
         changed = {**self.options, option.name: value}
         resolve_options(type(self.player).options, changed, f"player {self.spec.name}")
         self.options = changed
@@ -105,6 +293,11 @@ class EngineServer:
             self.player_rebuilt()
         return self.player
 
+    def settings(self) -> dict[str, Any]:
+        """The value in force of each player option, as a client is told it: the options set so far, checked
+        (not the player's config, which holds a search's own depth while it runs)."""
+        return resolve_options(type(self.player).options, self.options, f"player {self.spec.name}")
+
     def player_rebuilt(self) -> None:
         """Called after :meth:`ready_player` made a new player (a subclass forgets what the old one knew)."""
 
@@ -123,30 +316,40 @@ class EngineServer:
         finally:
             player.config["depth"] = saved
 
+    # ------------------------------------------------------------ positions
+    def playable(self, state: State) -> State:
+        """``state``, or where the game is over by a draw rule of ours (a repetition, no progress) though moves
+        remain, the same position without its history -- or else under the client's rules, where the draws
+        that players claim are its to claim: the client, not this engine, decides when its game ends.  The
+        state itself when its game is over by any rules (mate, no moves)."""
+        if not state.is_terminal():
+            return state
+        for game in (self.game, self.client_rules):
+            fresh = game.new_state(state.to_text())
+            if not fresh.is_terminal():
+                return fresh
+        return state
+
     # ------------------------------------------------------------ searching
     def start_search(self, think: Callable[..., None], *args: Any, infinite: bool = False) -> None:
-        """Run ``think(player, *args)`` on a thread with the player's stop signal cleared."""
-        self.need_idle()
+        """Run ``think(player, *args)`` on a thread with the player's stop signal cleared (set when the engine
+        is quitting: the search answers at once)."""
         player = self.ready_player()
         player.stop_signal.clear()
+        if self._quitting:
+            player.stop_signal.set()
         self._infinite = infinite
-        self._search = threading.Thread(target=think, args=(player, *args), daemon=True, name="engine-search")
+
+        def search() -> None:
+            try:
+                think(player, *args)
+            finally:
+                self._events.put(_SEARCH_DONE)
+
+        self._search = threading.Thread(target=search, daemon=True, name="engine-search")
         self._search.start()
 
-    def need_idle(self) -> None:
-        """Let a running search finish first, as Stockfish does (an infinite one is stopped: it would never
-        finish, and this thread, waiting, could not read the ``stop``)."""
-        search = self._search
-        if search is not None and search.is_alive():
-            if self._infinite:
-                self.player.stop_signal.set()
-            search.join()
-        self._search = None
-
     def stop_search(self) -> None:
-        """Stop the running search (it answers with its best move so far) and wait for it."""
-        search = self._search
-        if search is not None and search.is_alive():
+        """Stop the running search: it answers with its best move so far, at once."""
+        if self.searching():
             self.player.stop_signal.set()
-            search.join()
-        self._search = None

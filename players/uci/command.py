@@ -12,9 +12,9 @@ def register(cli) -> None:
     def uci_command(spec, game_spec):
         """Run the player SPEC as a UCI engine, e.g. `plyground uci alphazero` or `plyground uci
         alphabeta:depth=4`, for chess GUIs (cutechess, Arena, lichess-bot) and python-chess."""
+        from plyground.engine_server import engine_spec
         from plyground.errors import UsageError
         from plyground.notices import set_quiet
-        from plyground.options import Spec
         from plyground.registry import get_registry
 
         from .server import UciServer
@@ -22,5 +22,6 @@ def register(cli) -> None:
         game = registry.make_game(game_spec)
         if game.name != "chess":
             raise UsageError(f"--game {game_spec}: UCI engines play chess; for checkers use 'plyground hub {spec}'")
+        parsed = engine_spec(registry, spec)
         set_quiet(True)                 # stdout belongs to the protocol; notes would only confuse a GUI
-        UciServer(game, Spec.parse(spec), registry.make_player).run()
+        UciServer(game, parsed, registry.make_player).run()

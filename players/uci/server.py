@@ -10,13 +10,20 @@ zero or more lines out, in the order of the UCI protocol:
 * ``isready`` -> ``readyok`` (at once, even while a search runs);
 * ``ucinewgame`` -> the player forgets the last game (``reset``);
 * ``position startpos|fen FEN [moves m1 m2 ...]`` -> the position (every
-  move checked; a bad FEN or move leaves the previous position in force);
+  move checked; a bad FEN or move leaves the previous position in force).
+  A position that plyground's rules call drawn by a rule that players claim
+  (threefold repetition, 50-move rule) but that has moves is searched as
+  given: the GUI decides when its game ends;
 * ``go`` with ``depth``, ``nodes``, ``movetime``, ``wtime``/``btime``/
   ``winc``/``binc``/``movestogo``, ``infinite`` -> the search runs on a
   thread, then ``info depth .. score cp|mate .. nodes .. nps .. time .. pv
   ..`` from the player's analysis and ``bestmove``;
 * ``stop`` -> the player's stop signal: it answers with its best move so far;
 * ``quit`` (or the end of input) -> the search is stopped and the engine exits.
+
+``go`` and ``ucinewgame`` sent during a search wait for its ``bestmove``
+(with what follows them); everything else is answered at once
+(framework/engine_server.py).
 
 A line it cannot use gets one ``info string error: ...`` line naming what
 was wrong and what would be valid, never an exception: GUIs show those
@@ -30,15 +37,17 @@ from typing import Any, TextIO
 
 from plyground.analysis import principal_variation, protocol_score
 from plyground.clock import allot_seconds
-from plyground.engine_server import EngineServer
+from plyground.engine_server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
+                                     search_limit)
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec
 from plyground.protocols import Budget, Game, Player, State
 
-#: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
-INFINITE_NODES = 10**9
-#: The deepest alpha-beta iteration an ``infinite`` search asks for.
-INFINITE_DEPTH = 64
+#: What each numeric ``go`` argument may be: (least, most); clock times below 0 mean the clock has run out.
+_MOST_MILLIS = MOST_SECONDS * 1000
+GO_LIMITS = {"depth": (1, 10**6), "nodes": (1, MOST_NODES), "movetime": (0, _MOST_MILLIS),
+             "wtime": (-_MOST_MILLIS, _MOST_MILLIS), "btime": (-_MOST_MILLIS, _MOST_MILLIS),
+             "winc": (0, _MOST_MILLIS), "binc": (0, _MOST_MILLIS), "movestogo": (1, 10**6), "mate": (1, 10**6)}
 
 
 def uci_score(analysis: dict) -> str | None:
@@ -71,6 +80,8 @@ def uci_option_line(option: Option, value: Any) -> str:
 class UciServer(EngineServer):
     """The UCI loop for the player ``spec`` of ``game`` (see the module docstring)."""
 
+    NEEDS_IDLE = frozenset({"go", "ucinewgame"})
+
     def __init__(self, game: Game, spec: Spec, make_player, inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
         super().__init__(game, spec, make_player, inp, out)
         self.state: State = game.new_initial_state()
@@ -78,42 +89,40 @@ class UciServer(EngineServer):
     def send(self, line: str) -> None:
         self.send_line(line)
 
-    def error(self, message: str) -> None:
-        self.send(f"info string error: {message}")
+    def format_error(self, message: str) -> str:
+        return f"info string error: {message}"
 
-    def handle(self, line: str) -> bool:
-        """Answer one line; False on ``quit``."""
-        command, _, rest = line.replace("\t", " ").partition(" ")
+    def label_of(self, line: str) -> str:
+        return repr(clip(line))
+
+    def handle(self, line: str) -> None:
+        """Answer one line."""
+        command, _, rest = line.partition(" ")
         handler = getattr(self, "_cmd_" + command, None)
-        if command == "quit":
-            return False
         if handler is None:
-            self.error(f"unknown command {command!r}; this engine understands uci, isready, setoption, ucinewgame, "
-                       f"position, go, stop, quit")
-            return True
-        self.dispatch(handler, rest.strip(), repr(line))
-        return True
+            self.error(f"unknown command {clip(command)!r}; this engine understands uci, isready, setoption, "
+                       f"ucinewgame, position, go, stop, quit")
+            return
+        handler(rest.strip())
 
     # ------------------------------------------------------------ commands
     def _cmd_uci(self, _: str) -> None:
         self.send(f"id name plyground {self.spec}")
         self.send("id author the plyground authors")
+        settings = self.settings()
         for option in type(self.player).options:      # the defaults announced are the values in force
-            self.send(uci_option_line(option, self.player.config.get(option.name, option.default)))
+            self.send(uci_option_line(option, settings[option.name]))
         self.send("uciok")
 
     def _cmd_isready(self, _: str) -> None:
-        try:
-            if self._search is None:
+        with self.answering("isready", lambda: self.send("readyok")):    # whatever happens, the GUI gets it
+            if not self.searching():
                 self.ready_player()
-        finally:
-            self.send("readyok")          # whatever happened, the GUI waiting for it gets it
 
     def _cmd_debug(self, _: str) -> None:
         pass
 
     def _cmd_ucinewgame(self, _: str) -> None:
-        self.need_idle()
         self.ready_player().reset()
 
     def _cmd_setoption(self, rest: str) -> None:
@@ -124,11 +133,10 @@ class UciServer(EngineServer):
         name, _, value = (text[:-len(" value")], "", "") if text.endswith(" value") else text.partition(" value ")
         option = self.option_named(name.strip())
         if option is None:
-            raise ValueError(f"no option {name.strip()!r}; options: {', '.join(self.declared) or 'none'}")
+            raise ValueError(f"no option {clip(name.strip())!r}; options: {', '.join(self.declared) or 'none'}")
         self.set_option(option, value.strip())
 
     def _cmd_position(self, rest: str) -> None:
-        self.need_idle()
         words = rest.split()
         if not words:
             raise ValueError("expected: position startpos|fen FEN [moves MOVE ...]")
@@ -146,28 +154,25 @@ class UciServer(EngineServer):
         else:
             raise ValueError("expected 'startpos' or 'fen FEN' after 'position'")
         for number, text in enumerate(moves, start=1):
+            state = self.playable(state)               # past a draw that nobody claimed, the game goes on
             try:
                 state.apply(state.parse_move(text))
             except PlygroundError as exc:
-                raise ValueError(f"move {number} ({text}): {exc}; the position is unchanged") from None
+                raise ValueError(f"move {number} ({clip(text)}): {exc}; the position is unchanged") from None
         self.state = state
 
     def _cmd_go(self, rest: str) -> None:
-        self.need_idle()
-        if self.state.is_terminal():
-            self.send("info string the game is over: " + self.state.outcome_reason())
+        state = self.playable(self.state)
+        if state.is_terminal():
+            self.send("info string the game is over: " + state.outcome_reason())
             self.send("bestmove 0000")
             return
         budget, depth = self._budget(rest.split())
         infinite = budget.simulations == INFINITE_NODES
-        try:
-            self.start_search(self._think, self.state.clone(), budget, depth, infinite, infinite=infinite)
-        except Exception:
-            self.send(f"bestmove {self.state.legal_moves()[0].uci()}")     # a GUI waits for one whatever
-            raise
-
-    def _cmd_stop(self, _: str) -> None:
-        self.stop_search()
+        # A GUI waits for a bestmove whatever happens: when the search cannot start, the first legal move.
+        with self.answering(f"'go {clip(rest)}'", lambda: self.send(f"bestmove {state.legal_moves()[0].uci()}"),
+                            only_on_failure=True):
+            self.start_search(self._think, state.clone(), budget, depth, infinite, infinite=infinite)
 
     def _cmd_ponderhit(self, _: str) -> None:
         pass                                    # pondering is not offered (no 'Ponder' option)
@@ -183,24 +188,25 @@ class UciServer(EngineServer):
             if key in ("infinite", "ponder"):
                 flags.add(key)
                 i += 1
-            elif key in ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"):
+            elif key in GO_LIMITS:
+                least, most = GO_LIMITS[key]
                 if i + 1 >= len(words) or not words[i + 1].lstrip("-").isdigit():
-                    raise ValueError(f"'go {key}' needs a whole number")
-                numbers[key] = int(words[i + 1])
+                    raise ValueError(f"'go {key}' needs a whole number from {least} to {most}")
+                numbers[key] = int(search_limit(f"{key} {clip(words[i + 1])}", words[i + 1], least, most))
                 i += 2
             elif key == "searchmoves":
                 raise ValueError("'go searchmoves' is not supported")
             else:
-                raise ValueError(f"unknown 'go' argument {key!r}; expected depth, nodes, movetime, wtime, btime, "
-                                 f"winc, binc, movestogo or infinite")
+                raise ValueError(f"unknown 'go' argument {clip(key)!r}; expected depth, nodes, movetime, wtime, "
+                                 f"btime, winc, binc, movestogo or infinite")
         if "infinite" in flags:
             return Budget(simulations=INFINITE_NODES, seconds=None), INFINITE_DEPTH
         seconds = numbers["movetime"] / 1000 if "movetime" in numbers else None
         white = self.game.side_names[self.state.current_player()] == "White"
         left = numbers.get("wtime" if white else "btime")
-        if seconds is None and left is not None:
+        if seconds is None and left is not None:          # a clock below zero has run out: move at once
             increment = numbers.get("winc" if white else "binc", 0)
-            seconds = allot_seconds(left / 1000, increment / 1000, numbers.get("movestogo"))
+            seconds = allot_seconds(max(0, left) / 1000, increment / 1000, numbers.get("movestogo"))
         return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
 
     def _think(self, player: Player, state: State, budget: Budget, depth: int | None, infinite: bool) -> None:

@@ -14,6 +14,10 @@ from plyground.protocols import Budget
 from plyground.registry import get_registry
 
 
+#: White's answers to Black's 11-15.
+WHITE_REPLIES_TO_11_15 = ("21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20")
+
+
 def _quit(engine) -> None:
     """End a pydraughts HubEngine: quit, and kill its process group only if it lingers."""
     try:
@@ -90,7 +94,7 @@ def test_each_bad_line_gets_one_error_and_the_engine_carries_on():
         assert engine.until("ready") == ["ready"]
         engine.send(f'pos pos={START} moves="11-15"', "level nodes=10", "go think")
         done = engine.until("done")[-1]
-        assert done.split("=")[1] in ("21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20")
+        assert done.split("=")[1] in WHITE_REPLIES_TO_11_15
     finally:
         err = engine.close()
     assert "Traceback" not in err
@@ -149,3 +153,73 @@ def test_a_player_that_cannot_play_checkers_is_refused_before_the_protocol_start
     result = subprocess.run([PLYGROUND, "hub", "human"], capture_output=True, text=True, timeout=60,
                             stdin=subprocess.DEVNULL)
     assert result.returncode == 2 and "takes its moves from a person at a renderer" in result.stderr
+
+
+def test_a_long_search_goes_on_reading_pos_stop_ping_and_the_end_of_input():
+    engine = EngineSession("mcts:seed=2")
+    try:
+        engine.send("init")
+        engine.until("ready", timeout=60)
+        engine.send(f"pos pos={START}", "level move-time=600 nodes=1000000000", "go think", "hub")
+        assert engine.until("wait", timeout=10)[0].startswith("id name=plyground-mcts")     # answered meanwhile
+        engine.send(f'pos pos={START} moves="11-15"', "stop", "ping")
+        lines = engine.until_all("done move=", "pong", timeout=10)
+        assert lines.index("pong") > [line.startswith("done") for line in lines].index(True)   # pong after the pos
+        engine.send("level nodes=50", "go think")      # the position sent during the search is in force
+        assert engine.until("done", timeout=10)[-1].split()[1].split("=")[1] in WHITE_REPLIES_TO_11_15
+        engine.send("level move-time=600 nodes=1000000000", "go think")
+        lines, code = engine.end_input(timeout=10)     # the end of input stops the search and ends the engine
+        assert code == 0 and any(line.startswith("done move=") for line in lines), lines
+    finally:
+        assert "Traceback" not in engine.close()
+
+
+def test_init_answers_ready_after_a_parameter_that_fails_at_build_and_errors_come_before_done():
+    engine = EngineSession("alphabeta")
+    try:
+        engine.send("set-param name=eval value=/no/such/weights.npz", "init")
+        error, ready = engine.until("ready", timeout=20)
+        assert error.startswith('error message="init: ') and "/no/such/weights.npz" in error and ready == "ready"
+        engine.send("set-param name=eval value=/no/such/weights.npz", f"pos pos={START}", "go think")
+        error, done = engine.until("done", timeout=20)
+        assert error.startswith('error message="go: ') and "/no/such/weights.npz" in error
+        assert done.startswith("done move=")
+    finally:
+        assert "Traceback" not in engine.close()
+
+
+def test_bad_bytes_long_lines_and_overflowing_levels_are_one_short_error_each():
+    engine = EngineSession("random:seed=1")
+    try:
+        engine.send("x" * 1_000_000, "y" * 60_000, b"\xff ping", "level move-time=1e308",
+                    "level nodes=99999999999999999999", "ping")
+        lines = engine.until("pong", timeout=30)
+        assert len(lines) == 6 and all(line.startswith('error message="') for line in lines[:-1]), lines
+        assert all(len(line) < 400 for line in lines), [len(line) for line in lines]
+        assert "a line longer than 65536 characters was ignored (it starts 'xxxxxxxx" in lines[0]
+        assert "unknown command 'yyyyyyyy" in lines[1]
+        assert "a line that is not UTF-8 text was ignored (byte 0xff at 1" in lines[2]
+        assert "move-time='1e308': expected a number of seconds from 0 to 1000000" in lines[3]
+        assert "nodes='99999999999999999999': expected a whole number from 1 to 1000000000000" in lines[4]
+        # A clock below zero (pydraughts: the time less the increment) is the least time, not a refusal that
+        # leaves a longer level in force.
+        engine.send("level move-time=600", "level time=-0.05 inc=0.1", f"pos pos={START}", "go think")
+        assert engine.until("done", timeout=10)[-1].startswith("done move=")
+    finally:
+        assert "Traceback" not in engine.close()
+
+
+def test_pydraughts_init_returns_after_a_parameter_that_fails_at_build():
+    pytest.importorskip("draughts")
+    import threading
+
+    from draughts.engine import HubEngine
+    engine = HubEngine([PLYGROUND, "hub", "alphabeta"])
+    try:
+        engine.configure({"eval": "/no/such/weights.npz"})
+        waiting = threading.Thread(target=engine.init, daemon=True)
+        waiting.start()
+        waiting.join(30)
+        assert not waiting.is_alive(), "pydraughts still waits for ready"
+    finally:
+        _quit(engine)

@@ -4,8 +4,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -127,6 +129,26 @@ def test_a_bad_engine_command_gives_one_clear_message(game, tmp_path, cli):
     assert code == 2 and out == ""
     assert err.strip().startswith("plyground: error: Hub engine not found: there is no file /opt/nowhere/scan")
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command, said", [
+    ("sh -c 'exec yes'", "wrote 10001 lines (10001 characters) without answering wait, more than an engine may"),
+    (f"{sys.executable} -c \"import sys; [sys.stdout.write('x' * 4096) for _ in iter(int, 1)]\"",
+     "wrote a line longer than 65536 characters (it starts 'xxxxxxxx"),
+])
+def test_an_engine_that_floods_its_output_is_stopped_with_one_error_in_bounded_memory(command, said):
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(UsageError) as info:
+            HubEngine(command, startup_timeout=5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    assert "did not start as a Hub engine" in message and said in message and message.endswith("it was stopped")
+    assert time.monotonic() - started < 5          # well before the start-up time-out
+    assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MB"
 
 
 def test_hub_engines_play_checkers_only():

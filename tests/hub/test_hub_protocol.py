@@ -88,8 +88,20 @@ def test_levels_become_budgets():
     assert parse_level({"moves": "10", "time": "30"}).budget.seconds == pytest.approx(3.0 * 0.9 - 0.02)   # a tenth, less the margin
     with pytest.raises(UsageError, match="move-time='soon': expected a number of seconds"):
         parse_level({"move-time": "soon"})
-    with pytest.raises(UsageError, match="depth=0: expected a number >= 1"):
+    with pytest.raises(UsageError, match="depth='0': expected a whole number from 1 to 1000000"):
         parse_level({"depth": "0"})
+
+
+def test_levels_beyond_what_a_search_holds_are_refused_and_a_clock_below_zero_means_move_at_once():
+    with pytest.raises(UsageError, match="move-time='1e308': expected a number of seconds from 0 to 1000000$"):
+        parse_level({"move-time": "1e308"})
+    with pytest.raises(UsageError, match="nodes='99999999999999999999': expected a whole number from 1 to "
+                                         "1000000000000$"):
+        parse_level({"nodes": "99999999999999999999"})
+    with pytest.raises(UsageError, match="inc='-1': expected a number of seconds from 0"):
+        parse_level({"time": "10", "inc": "-1"})
+    # pydraughts sends the time less the increment, below zero when time is short: the least time there is.
+    assert parse_level({"time": "-0.05", "inc": "0.1"}) == Level(Budget(seconds=0.001))
 
 
 def test_scores_are_in_men_and_wins_are_99_something():

@@ -3,7 +3,9 @@
 Modes: ``ok`` plays the first legal move; ``hang`` never answers ``go``;
 ``crash`` exits with code 3 (and a word on stderr) when asked to move;
 ``illegal`` answers an illegal move; ``silent`` never finishes the ``uci``
-handshake; ``chatter`` prints a line that is not UCI and exits.
+handshake; ``chatter`` prints a line that is not UCI and exits; ``flood``
+answers ``go`` with ``info`` lines that never end, ``longline`` with one line
+that never ends.
 
 ``fake_engine.py MODE PIDFILE`` also starts a helper process that ignores
 SIGTERM, does not read the engine's input and sleeps for 1000 s (what a
@@ -80,6 +82,12 @@ for line in sys.stdin:
         if mode == "illegal":
             say("bestmove a1a1")
             continue
+        if mode == "flood":
+            while True:
+                say("info string thinking")
+        if mode == "longline":
+            while True:
+                out.write("x" * 4096)
         move = next(iter(board.legal_moves))
         say(f"info depth 1 score cp 12 nodes 1 pv {move.uci()}")
         say(f"bestmove {move.uci()}")

@@ -4,8 +4,10 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 import threading
 import time
+import tracemalloc
 
 import pytest
 
@@ -161,6 +163,56 @@ def test_an_engine_that_hangs_is_killed_after_the_timeout(game, fake_engine):
     player.reset()
     assert player.engine.alive() and player.pid != pid
     player.close()
+
+
+def _flood_script(tmp_path, script: str) -> str:
+    path = tmp_path / "flood"
+    path.write_text(f"#!/bin/sh\n{script}\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("script, said", [
+    ("exec yes", "wrote 10001 lines (10001 characters) without answering uciok, more than an engine may"),
+    ("yes | tr -d '\\n'", "wrote a line longer than 65536 characters (it starts 'yyyyyyyy"),
+])
+def test_an_engine_that_floods_its_handshake_is_stopped_with_one_error_in_bounded_memory(tmp_path, script, said):
+    tracemalloc.start()
+    started = time.monotonic()
+    try:
+        with pytest.raises(UsageError) as info:
+            UciEngine(_flood_script(tmp_path, script), startup_timeout=5)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    assert "did not start as a UCI engine" in message and said in message and message.endswith("it was stopped")
+    assert time.monotonic() - started < 5          # well before the start-up time-out
+    assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+def test_an_engine_that_dies_with_a_long_line_on_stderr_is_quoted_briefly(tmp_path):
+    script = _flood_script(tmp_path, f"{sys.executable} -c \"import sys; sys.stderr.write('e' * 50000)\"; exit 3")
+    with pytest.raises(UsageError) as info:
+        UciEngine(script)
+    message = str(info.value)
+    assert "died while waiting for uciok: it exited with code 3; it wrote: eeeeeeee" in message
+    assert len(message) < 600, len(message)
+
+
+@pytest.mark.parametrize("mode, said", [("flood", "did not answer within 0.5 s"),
+                                        ("longline", "wrote a line longer than 65536 characters")])
+def test_an_engine_that_floods_while_searching_is_stopped(game, fake_engine, mode, said):
+    player = UciPlayer(game, path=fake_engine(mode), depth=1, timeout=0.5)
+    pid = player.pid
+    started = time.monotonic()
+    try:
+        with pytest.raises(EngineError, match=said):
+            player.choose_move(game.new_initial_state(), Budget())
+        assert time.monotonic() - started < 5
+        assert process_gone(pid)
+    finally:
+        player.close()
 
 
 def test_an_illegal_answer_is_an_error(game, fake_engine):

@@ -11,6 +11,7 @@ import chess.engine
 import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
+from engine_session import EngineSession
 
 PLYGROUND = str(Path(sys.executable).parent / "plyground")
 
@@ -169,3 +170,95 @@ def test_an_infinite_search_answers_only_after_stop_even_with_a_mate_found():
     finally:
         say("quit")
         proc.wait(10)
+
+
+def test_a_long_search_goes_on_reading_position_stop_isready_and_the_end_of_input():
+    session = EngineSession("uci", "alphabeta:depth=3")
+    try:
+        session.send("isready")
+        session.until("readyok", timeout=30)
+        session.send("position startpos", "go depth 30", "position startpos moves e2e4", "uci")
+        announced = session.until("uciok", timeout=10)
+        # The depth in force is the spec's, not the one this search was asked for.
+        assert "option name depth type spin default 3 min 1 max 64" in announced, announced
+        session.send("stop", "isready")
+        lines = session.until_all("bestmove ", "readyok", timeout=10)
+        assert chess.Move.from_uci([l for l in lines if l.startswith("bestmove ")][0].split()[1]) in \
+            chess.Board().legal_moves
+        session.send("go depth 1")            # the position sent during the search is in force
+        best = session.until("bestmove", timeout=10)[-1].split()[1]
+        after_e4 = chess.Board()
+        after_e4.push_uci("e2e4")
+        assert chess.Move.from_uci(best) in after_e4.legal_moves
+        session.send("go depth 30")
+        lines, code = session.end_input(timeout=10)     # the end of input stops the search and ends the engine
+        assert code == 0 and any(line.startswith("bestmove ") for line in lines)
+    finally:
+        assert "Traceback" not in session.close()
+
+
+def test_commands_that_need_the_engine_wait_for_the_search_in_order():
+    session = EngineSession("uci", "alphabeta")
+    try:
+        session.send("position startpos", "go depth 30", "go depth 1", "position startpos moves e2e4", "go depth 1")
+        time.sleep(0.5)
+        session.send("stop")
+        lines = session.until("bestmove", timeout=10)
+        lines += session.until("bestmove", timeout=10)   # the waiting 'go depth 1', in the start position
+        lines += session.until("bestmove", timeout=10)   # then the position after e4
+        best = [chess.Move.from_uci(l.split()[1]) for l in lines if l.startswith("bestmove ")]
+        after_e4 = chess.Board()
+        after_e4.push_uci("e2e4")
+        assert len(best) == 3 and best[1] in chess.Board().legal_moves and best[2] in after_e4.legal_moves
+    finally:
+        assert "Traceback" not in session.close()
+
+
+def test_a_position_past_a_draw_nobody_claimed_is_searched_as_given():
+    board = chess.Board()
+    for _ in range(2):
+        for move in ("g1f3", "g8f6", "f3g1", "f6g8"):
+            board.push_uci(move)
+    fifty = chess.Board("4k3/8/8/8/8/8/8/R3K3 w - - 100 120")
+    assert board.can_claim_threefold_repetition() and fifty.can_claim_fifty_moves()
+    with engine("alphabeta:depth=2") as ours:
+        assert ours.play(board, chess.engine.Limit(depth=1)).move in board.legal_moves
+        board.push_uci("g1f3")                  # and on past it
+        assert ours.play(board, chess.engine.Limit(depth=1)).move in board.legal_moves
+        assert ours.play(fifty, chess.engine.Limit(depth=1)).move in fifty.legal_moves
+
+
+def test_bad_lines_are_echoed_short_and_bad_go_limits_are_refused():
+    session = EngineSession("uci", "alphabeta")
+    try:
+        session.send("x" * 1_000_000, "y" * 60_000, "position fen " + "z" * 60_000, b"\xff\xfe isready",
+                     "go depth -5", "go nodes 0", "go movetime 99999999999999999999",
+                     "position startpos moves " + "e" * 60_000, "setoption name " + "n" * 60_000 + " value 1",
+                     "position fen " + "8/" * 20_000, "isready")
+        lines = session.until("readyok", timeout=30)
+    finally:
+        assert "Traceback" not in session.close()
+    assert len(lines) == 11 and all(line.startswith("info string error: ") for line in lines[:-1]), lines
+    assert all(len(line) < 400 for line in lines), [len(line) for line in lines]
+    assert "a line longer than 65536 characters was ignored (it starts 'xxxxxxxx" in lines[0]
+    assert "unknown command 'yyyyyyyy" in lines[1]
+    assert "a line that is not UTF-8 text was ignored (byte 0xff at 1" in lines[3]
+    assert "'go depth -5': depth -5: expected a whole number from 1 to 1000000" in lines[4]
+    assert "'go nodes 0': nodes 0: expected a whole number from 1 to 1000000000000" in lines[5]
+    assert "movetime 99999999999999999999: expected a whole number from 0 to 1000000000" in lines[6]
+
+
+def test_an_error_about_a_search_comes_before_its_bestmove():
+    lines = ["setoption name eval value /no/such/weights.npz", "position startpos", "go depth 1", "quit"]
+    done = subprocess.run([PLYGROUND, "uci", "alphabeta"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=60)
+    out = done.stdout.splitlines()
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert len(out) == 2 and "/no/such/weights.npz" in out[0] and out[0].startswith("info string error: ")
+    assert out[1].startswith("bestmove ")
+
+
+def test_a_person_is_not_an_engine():
+    done = subprocess.run([PLYGROUND, "uci", "human"], input="uci\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "player 'human' takes its moves from a person at a renderer; an engine must answer by itself" in done.stderr

@@ -13,9 +13,9 @@ def register(cli) -> None:
         """Run the player SPEC as a Hub engine (the protocol of Scan and pydraughts), e.g. `plyground hub
         alphabeta:eval=learned,depth=8` or `plyground hub mcts:simulations=2000`.  See docs/hub.md."""
         from plyground.capabilities import has_position_layout
+        from plyground.engine_server import engine_spec
         from plyground.errors import UsageError
         from plyground.notices import set_quiet
-        from plyground.options import Spec
         from plyground.registry import get_registry
 
         from .server import HubServer
@@ -23,9 +23,6 @@ def register(cli) -> None:
         game = registry.make_game(game_spec)
         if not has_position_layout(game, "checkers-bitboard"):
             raise UsageError(f"--game {game_spec}: Hub engines play checkers; for chess use 'plyground uci {spec}'")
-        parsed = Spec.parse(spec)
-        if registry.get("players", parsed.name).cls.needs_renderer:
-            raise UsageError(f"player '{parsed.name}' takes its moves from a person at a renderer; a Hub engine "
-                             f"must answer by itself (try alphabeta, mcts or random)")
+        parsed = engine_spec(registry, spec)
         set_quiet(True)                 # stdout belongs to the protocol; notes would only confuse a client
         HubServer(game, parsed, registry.make_player).run()

@@ -13,7 +13,8 @@ out, as Scan's protocol.txt orders them:
   position or move leaves no position, so a following ``go`` is refused
   rather than searching one the client is not in;
 * ``level`` with ``move-time``, ``depth``, ``nodes``, ``time``/``inc``/
-  ``moves`` or ``infinite`` -> the budget of the following searches;
+  ``moves`` or ``infinite`` -> the budget of the following searches (a
+  ``time`` below zero: the clock has run out, move at once);
 * ``go think|ponder|analyze`` -> the search runs on a thread, then ``info``
   (depth, score in men, nodes, time, pv) and ``done move=M [ponder=P]``;
   a ponder search is an ordinary one (Hub lets an engine answer at any time;
@@ -22,13 +23,16 @@ out, as Scan's protocol.txt orders them:
 * ``ping`` -> ``pong`` (at once, even while searching); ``new-game`` -> the
   player's ``reset``; ``quit`` or the end of input -> the engine exits.
 
+``go``, ``pos``, ``init`` and ``new-game`` sent during a search wait for its
+``done`` (with what follows them); everything else is answered at once
+(framework/engine_server.py).
+
 A line it cannot use gets one ``error message="..."`` naming what was wrong
 and what would be valid, never a traceback; unknown arguments are ignored,
 as the protocol asks.
 """
 from __future__ import annotations
 
-import math
 import sys
 import threading
 import time
@@ -38,17 +42,19 @@ from typing import Any, TextIO
 from plyground import __version__
 from plyground.analysis import principal_variation, protocol_score
 from plyground.clock import allot_seconds
-from plyground.engine_server import EngineServer
+from plyground.engine_server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
+                                     search_limit)
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec
 from plyground.protocols import Budget, Game, Player, State
 
 from . import protocol
 
-#: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
-INFINITE_NODES = 10**9
-#: The deepest alpha-beta iteration an ``infinite`` search asks for.
-INFINITE_DEPTH = 64
+#: What each ``level`` argument may be: (least, most, whole number); a ``time`` below zero means the clock
+#: has run out (pydraughts sends the time less the increment).
+LEVEL_LIMITS = {"depth": (1, 10**6, True), "nodes": (1, MOST_NODES, True), "moves": (1, 10**6, True),
+                "move-time": (0, MOST_SECONDS, False), "time": (-MOST_SECONDS, MOST_SECONDS, False),
+                "inc": (0, MOST_SECONDS, False)}
 #: ``init``'s short search: enough to compile the kernels and load a model, too short to matter.
 WARM_UP = Budget(seconds=0.05, simulations=8)
 #: Seconds after which that search is stopped.
@@ -70,27 +76,16 @@ class Level:
 
 
 def parse_level(args: dict[str, str]) -> Level:
-    """The level of a ``level`` line's arguments; UsageError naming a value that is not a number."""
+    """The level of a ``level`` line's arguments; UsageError naming a value that is not a number in its range."""
     if "infinite" in args:
         return Level(Budget(simulations=INFINITE_NODES), INFINITE_DEPTH, infinite=True)
-    numbers: dict[str, float] = {}
-    for name in ("depth", "nodes", "moves", "move-time", "time", "inc"):
-        if name not in args:
-            continue
-        text = args[name]
-        try:
-            value = float(text) if name in ("move-time", "time", "inc") else int(text)
-        except ValueError:
-            kind = "a number of seconds" if name in ("move-time", "time", "inc") else "a whole number"
-            raise UsageError(f"{name}={text!r}: expected {kind}") from None
-        if not math.isfinite(value) or value < 0 or (name in ("depth", "nodes", "moves") and value < 1):
-            least = ">= 1" if name in ("depth", "nodes", "moves") else ">= 0"
-            raise UsageError(f"{name}={text}: expected a number {least}")
-        numbers[name] = value
+    numbers = {name: search_limit(f"{name}={clip(args[name])!r}", args[name], least, most, whole)
+               for name, (least, most, whole) in LEVEL_LIMITS.items() if name in args}
     seconds = numbers.get("move-time")
     if seconds is None and "time" in numbers:
         moves = numbers.get("moves")
-        seconds = allot_seconds(numbers["time"], numbers.get("inc", 0.0), None if moves is None else int(moves))
+        seconds = allot_seconds(max(0.0, numbers["time"]), numbers.get("inc", 0.0),
+                                None if moves is None else int(moves))
     nodes = numbers.get("nodes")
     depth = numbers.get("depth")
     return Level(Budget(simulations=None if nodes is None else int(nodes), seconds=seconds),
@@ -136,6 +131,8 @@ def param_line(option: Option, value: Any) -> str | None:
 class HubServer(EngineServer):
     """The Hub loop for the player ``spec`` of ``game`` (see the module docstring)."""
 
+    NEEDS_IDLE = frozenset({"go", "pos", "init", "new-game"})
+
     def __init__(self, game: Game, spec: Spec, make_player, inp: TextIO = sys.stdin,
                  out: TextIO = sys.stdout) -> None:
         super().__init__(game, spec, make_player, inp, out)
@@ -145,32 +142,29 @@ class HubServer(EngineServer):
         self._line: tuple[str, list[str]] | None = None   # the game of the last search: start, Hub moves
         self._warmed = False
         self._handlers = {"hub": self._hub, "set-param": self._set_param, "init": self._init, "pos": self._pos,
-                          "level": self._level, "go": self._go, "stop": self._stop, "ping": self._ping,
+                          "level": self._level, "go": self._go, "ping": self._ping,
                           "ponder-hit": self._ponder_hit, "new-game": self._new_game}
 
     # ------------------------------------------------------------ output
     def send(self, command: str, args: dict | None = None) -> None:
         self.send_line(protocol.format_line(command, args))
 
-    def error(self, message: str) -> None:
-        self.send("error", {"message": message})
+    def format_error(self, message: str) -> str:
+        return protocol.format_line("error", {"message": message})
 
     # ------------------------------------------------------------ the loop
-    def handle(self, raw: str) -> bool:
-        """Answer one line; False on ``quit``."""
+    def handle(self, raw: str) -> None:
+        """Answer one line."""
         try:
             line = protocol.parse_line(raw)
         except PlygroundError as exc:
             self.error(str(exc))
-            return True
-        if line.command == "quit":
-            return False
+            return
         handler = self._handlers.get(line.command)
         if handler is None:
-            self.error(f"unknown command {line.command!r}; this engine understands {', '.join(COMMANDS)}")
-            return True
-        self.dispatch(handler, line.args, line.command)
-        return True
+            self.error(f"unknown command {clip(line.command)!r}; this engine understands {', '.join(COMMANDS)}")
+            return
+        handler(line.args)
 
     # ------------------------------------------------------------ set-up
     def _hub(self, _: dict) -> None:
@@ -179,30 +173,33 @@ class HubServer(EngineServer):
         self.send("id", {"name": f"plyground-{self.spec.name}", "version": __version__,
                          "author": "the plyground authors"})
         self.send("param", {"name": "variant", "value": "english", "type": "enum", "values": "english"})
+        settings = self.settings()
         for option in type(self.player).options:       # the values announced are the values in force
-            line = param_line(option, self.options.get(option.name, self.player.config.get(option.name)))
+            line = param_line(option, settings[option.name])
             if line is not None:
                 self.send_line(line)
         self.send("wait")
 
     def _set_param(self, args: dict) -> None:
-        self.need_idle()
         name, value = args.get("name"), args.get("value")
         if not name or value is None:
             raise UsageError("expected set-param name=NAME value=VALUE")
         if name == "variant":
             if value.lower() not in protocol.VARIANTS:
-                raise UsageError(f"variant {value!r}: this engine plays English checkers only "
+                raise UsageError(f"variant {clip(value)!r}: this engine plays English checkers only "
                                  f"(variant {' or '.join(protocol.VARIANTS)})")
             return
         option = self.declared.get(name)
         if option is None:
-            raise UsageError(f"no parameter {name!r}; parameters: variant, {', '.join(self.declared)}")
+            raise UsageError(f"no parameter {clip(name)!r}; parameters: variant, {', '.join(self.declared)}")
         self.set_option(option, value)
 
     def _init(self, _: dict) -> None:
-        self.need_idle()
-        player = self.ready_player()
+        # The client waits for 'ready' whatever happens (a parameter that fails when the player is built).
+        with self.answering("init", lambda: self.send("ready")):
+            self._warm_up(self.ready_player())
+
+    def _warm_up(self, player: Player) -> None:
         if not self._warmed:
             self._warmed = True
             # Stopped after a moment whatever the player is (one told to think slowly, say): what takes
@@ -216,16 +213,13 @@ class HubServer(EngineServer):
                 timer.cancel()
                 player.stop_signal.clear()
             player.reset()
-        self.send("ready")
 
     def _new_game(self, _: dict) -> None:
-        self.need_idle()
         self.ready_player().reset()
         self._line = None
 
     # ------------------------------------------------------------ position and level
     def _pos(self, args: dict) -> None:
-        self.need_idle()
         self.state, self.refused = None, ""
         try:
             if "pos" not in args:
@@ -238,15 +232,12 @@ class HubServer(EngineServer):
             seen = len(line[1]) if line is not None and line[0] == start and moves[:len(line[1])] == line[1] else None
             self._line = None
             for number, text in enumerate(moves, start=1):
-                if state.is_terminal():
-                    fresh = self.game.new_state(state.to_text())
-                    if not fresh.is_terminal():     # drawn by a rule of ours; the client's rules decide
-                        state = fresh
+                state = self.playable(state)    # drawn by a rule of ours: the client's rules decide
                 try:
                     move = protocol.parse_state_move(state, text)
                 except PlygroundError as exc:
                     over = f"the game is already over ({state.outcome_reason()})" if state.is_terminal() else exc
-                    raise UsageError(f"move {number} ({text}): {over}") from None
+                    raise UsageError(f"move {number} ({clip(text)}): {over}") from None
                 if seen is not None and number > seen:
                     self.player.observe_move(state.clone(), move)
                 state.apply(move)
@@ -262,31 +253,18 @@ class HubServer(EngineServer):
 
     # ------------------------------------------------------------ searching
     def _go(self, args: dict) -> None:
-        self.need_idle()
         if not any(mode in args for mode in ("think", "ponder", "analyze")):
             raise UsageError("expected go think, go ponder or go analyze")
         if self.state is None:
             raise UsageError(f"no position to search: the last pos was refused ({self.refused})" if self.refused
                              else "no position to search: send pos pos=... first")
-        state = self.playable(self.state)
-        try:
-            self.start_search(self._think, state, self.level, infinite=self.level.infinite)
-        except Exception:
-            self.send("done", {"move": protocol.state_move(state, state.legal_moves()[0])})   # a client waits
-            raise
-
-    def playable(self, state: State) -> State:
-        """``state``, or where the game is over by a draw rule of ours but moves remain, the same position
-        without its history (the client's rules, not ours, decide when its game ends)."""
-        if not state.is_terminal():
-            return state.clone()
-        fresh = self.game.new_state(state.to_text())
-        if fresh.is_terminal():
+        state = self.playable(self.state).clone()
+        if state.is_terminal():
             raise UsageError(f"the game is over ({state.outcome_reason()}): there is no move to search")
-        return fresh
-
-    def _stop(self, _: dict) -> None:
-        self.stop_search()
+        # A client waits for 'done' whatever happens: when the search cannot start, the first legal move.
+        first = protocol.state_move(state, state.legal_moves()[0])
+        with self.answering("go", lambda: self.send("done", {"move": first}), only_on_failure=True):
+            self.start_search(self._think, state, self.level, infinite=self.level.infinite)
 
     def _ping(self, _: dict) -> None:
         self.send("pong")
