@@ -227,7 +227,8 @@ class ConsoleRenderer(Renderer):
         except OSError as exc:
             self._print(f"cannot save to {path}: {exc.strerror or exc}")
         except PlygroundError as exc:
-            self._print(f"cannot save: {exc}")
+            message = str(exc)             # the reasons from plyground.resume name the file already
+            self._print(message if message.startswith("cannot save") else f"cannot save: {message}")
         else:
             self._print(f"saved the game so far ({len(self.record.moves)} plies) to {path}; "
                         f"play it on later with: plyground play --resume {resume_argument(path)}")

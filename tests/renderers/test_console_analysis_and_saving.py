@@ -147,11 +147,12 @@ def test_save_refuses_a_text_file_a_fifo_and_a_missing_folder(tmp_path):
     _, out = play_in_console("checkers", ("human", AB),
                              ["9-13", f"save {notes}", f"save {fifo}", f"save {missing}", "quit"])
     said = answers(out, "Black")
-    assert f"cannot save: cannot save to {notes}: it is not a PDN file of checkers games" in said[1]
+    assert f"cannot save to {notes}: it is not a PDN file of checkers games" in said[1]
     assert notes.read_text() == "my notes, not a game\n"
-    assert f"cannot save: cannot save to {fifo}: it is not a regular file" in said[2]
-    assert f"cannot save: cannot save to {missing}: the folder {missing.parent} does not exist" in said[3]
+    assert f"cannot save to {fifo}: it is not a regular file" in said[2]
+    assert f"cannot save to {missing}: the folder {missing.parent} does not exist" in said[3]
     assert not missing.parent.exists()
+    assert "cannot save: cannot save" not in out          # each reason said once
 
 
 # --------------------------------------------------------------------------- where --resume looks
