@@ -21,7 +21,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .errors import ModelFileError, UsageError
-from .recordio import atomic_write_text, atomic_writer, describe_os_error
+from .recordio import atomic_write_text, atomic_writer, check_regular_file, describe_os_error
 
 try:
     import fcntl
@@ -78,8 +78,7 @@ def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str
     label = label or str(path)
     if not path.exists():
         raise ModelFileError(f"{label} does not exist")
-    if not path.is_file():
-        raise ModelFileError(f"{label} is not a file")
+    check_regular_file(path, error=ModelFileError, label=label)
     if not zipfile.is_zipfile(path):
         raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
     try:
@@ -135,7 +134,7 @@ def write_json(path: Path, value: Any, indent: int | None = 2, sort_keys: bool =
 
 def read_json(path: Path, advice: str = "") -> Any:
     """The JSON value in ``path``, None when there is no such file; a ModelFileError when it is unreadable."""
-    path = Path(path)
+    path = check_regular_file(Path(path), "JSON file", ModelFileError)
     if not path.exists():
         return None
     try:
@@ -152,7 +151,7 @@ def write_json_lines(path: Path, rows: list[dict]) -> None:
 def read_json_lines(path: Path) -> list[dict]:
     """The rows of a JSON-lines file ([] when there is none); a line that does not parse (the last one,
     cut short by a crash) is left out."""
-    path = Path(path)
+    path = check_regular_file(Path(path), "JSON-lines file", ModelFileError)
     if not path.exists():
         return []
     rows = []

@@ -27,6 +27,7 @@ from pathlib import Path
 from ..capabilities import record_reader
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, State
+from ..recordio import check_regular_file
 from .config import Opening
 
 _PLY = re.compile(r"^(\d+)-?ply$", re.IGNORECASE)
@@ -65,7 +66,7 @@ def all_openings(game: Game, plies: int) -> list[Opening]:
 
 def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Opening]:
     """Openings from a file of games (the game's record format) or of position texts."""
-    path = Path(path)
+    path = check_regular_file(Path(path), "opening file")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

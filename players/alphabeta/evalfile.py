@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.recordio import atomic_writer
+from plyground.recordio import atomic_writer, check_regular_file
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1
@@ -46,6 +46,7 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     if path.is_dir():
         hint = " (did you mean " + str(path / "eval.npz") + "?)" if (path / "eval.npz").exists() else ""
         raise ModelFileError(f"evaluation weights file {path} is a directory{hint}")
+    check_regular_file(path, "evaluation weights file", ModelFileError)
     try:
         with np.load(path, allow_pickle=False) as data:
             names = set(data.files)
