@@ -17,6 +17,7 @@ import numpy as np
 
 from plyground.errors import ModelFileError
 from plyground.recordio import atomic_writer, check_regular_file
+from plyground.storage import parse_json
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1
@@ -64,8 +65,8 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     if raw.dtype != np.uint8 or raw.ndim != 1:
         raise ModelFileError(f"{path}: its metadata is not JSON bytes (found a {raw.dtype} array of shape {raw.shape})")
     try:
-        metadata = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        metadata = parse_json(raw.tobytes().decode("utf-8"))
+    except ValueError as exc:      # not UTF-8, not JSON, or nested too deeply
         raise ModelFileError(f"{path}: its metadata is not valid JSON: {exc}") from None
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
         raise ModelFileError(f"{path} is not a plyground evaluation file (metadata format is "
