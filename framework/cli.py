@@ -22,6 +22,7 @@ from .registry import get_registry
 from .resume import (default_save_path, game_of_record_file, load_unfinished, replay, resumed_players,
                      save_unfinished)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
+from .tournament.config import MAX_GAMES
 from .tournament.command import tournament_command
 
 
@@ -282,7 +283,7 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--white", default=None, help="White's spec.")
 @click.option("--first", default=None, help="Player A: moves first in the odd-numbered games.")
 @click.option("--second", default=None, help="Player B.")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games.")
+@click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=10, show_default=True, help="Number of games.")
 @click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")

@@ -11,7 +11,7 @@ from ..durations import format_duration
 from ..errors import UsageError
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
-from .config import FORMATS, TournamentConfig, parse_entrants
+from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
 from .runner import Progress, TournamentRun, default_workers, games_file_path, run_tournament
@@ -37,7 +37,7 @@ def default_out_dir(config: TournamentConfig) -> Path:
                    "specs may also be given as arguments).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="round-robin", show_default=True,
               help="round-robin: everyone plays everyone; gauntlet: the first player plays each of the others.")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=None,
+@click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
               help="Games per pairing (default: 10, or each opening twice).")
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
               help="Start positions: none, every N-ply opening (e.g. 3-ply: the checkers ballots), "
