@@ -67,8 +67,10 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[IO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not exc.filename:
+            exc.filename = str(path)      # a full disk's write names no file; the message must name this one
         raise
 
 

@@ -1,4 +1,5 @@
-"""A file a user names must be a regular file (or not exist yet): devices, named pipes and folders are refused.
+"""A file a user names must be a regular file (or not exist yet): devices, named pipes and folders are refused;
+a file that cannot be written for a full disk is named.
 
 ``/dev/full`` never fills and ``/dev/zero`` reads forever (memory grows until
 the kernel kills plyground); a named pipe waits forever for its other end.
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from processes import one_error_line, run_plyground
+from processes import in_namespace, one_error_line, run_plyground
 from plyground.errors import ModelFileError, UsageError
 from plyground.recordio import atomic_write_text, check_regular_file
 from plyground.storage import read_json
@@ -64,3 +65,14 @@ def test_the_check_lets_regular_and_missing_files_through_and_writers_refuse_the
     with pytest.raises(UsageError, match="named pipe"):      # the rename would have replaced the pipe
         atomic_write_text(fifo, "x")
     assert fifo.exists() and not fifo.is_file()
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(tmp_path):
+    # An atomic write's ENOSPC comes from write(), which names no file: it said "no space left on device".
+    full = tmp_path / "full"
+    full.mkdir()
+    result = in_namespace(f"mount -t tmpfs -o size=64k tmpfs {full}", "endgame", "build", "--pieces", "3",
+                          "--dir", full, timeout=120)
+    line = result.stderr.strip().splitlines()[-1]
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert line.startswith(f"plyground: error: {full}/slice-") and line.endswith(".npz: no space left on device")
