@@ -15,7 +15,7 @@ from .capabilities import supports_uci
 from .clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
-from .options import Spec
+from .options import MAX_SIMULATIONS, Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
@@ -156,7 +156,7 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--fen", default=None, help="Start from this position.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None, help="Per-move simulation budget for bots.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option
@@ -287,7 +287,7 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None, help="Per-move simulation budget.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option

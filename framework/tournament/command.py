@@ -9,6 +9,7 @@ from .. import notices
 from ..clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from ..durations import format_duration
 from ..errors import UsageError
+from ..options import MAX_SIMULATIONS
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
 from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
@@ -44,7 +45,7 @@ def default_out_dir(config: TournamentConfig) -> Path:
                    "or a file of games (PDN for checkers) or of positions, one per line.")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,
               help="Use only the first N plies of each game in an openings file.")
-@click.option("--simulations", type=click.IntRange(min=1), default=None,
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
               help="Per-move simulation budget for every player (overrides their own options).")
 @click.option("--seconds", type=SECONDS, default=None,
               help="Per-move time budget for every player (results then depend on machine load).")
