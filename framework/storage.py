@@ -92,7 +92,7 @@ def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str
     if not zipfile.is_zipfile(path):
         raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
     try:
-        _check_declared_sizes(path, label, advice)
+        check_npz_sizes(path, label, advice)
         with np.load(path, allow_pickle=False) as archive:
             return {name: archive[name] for name in archive.files}
     except MemoryError as exc:
@@ -103,7 +103,7 @@ def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str
         raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
 
 
-def _check_declared_sizes(path: Path, label: str, advice: str) -> None:
+def check_npz_sizes(path: Path, label: str, advice: str = "") -> None:
     """Refuse an ``.npz`` member whose header declares more (or fewer) numbers than it holds.
 
     ``np.load`` allocates what the header declares before reading a byte, so
@@ -258,6 +258,6 @@ class RunLock:
         self.release()
 
 
-__all__ = ["LOCK_FILE", "METADATA_KEY", "RunLock", "array_json", "check_format", "copy_file", "json_array",
-           "load_npz", "parse_json", "pop_metadata", "read_json", "read_json_lines", "save_npz", "write_bytes",
-           "write_json", "write_json_lines"]
+__all__ = ["LOCK_FILE", "METADATA_KEY", "RunLock", "array_json", "check_format", "check_npz_sizes", "copy_file",
+           "json_array", "load_npz", "parse_json", "pop_metadata", "read_json", "read_json_lines", "save_npz",
+           "write_bytes", "write_json", "write_json_lines"]

@@ -17,7 +17,7 @@ import numpy as np
 
 from plyground.errors import ModelFileError
 from plyground.recordio import atomic_writer, check_regular_file
-from plyground.storage import parse_json
+from plyground.storage import check_npz_sizes, parse_json
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1
@@ -49,6 +49,8 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
         raise ModelFileError(f"evaluation weights file {path} is a directory{hint}")
     check_regular_file(path, "evaluation weights file", ModelFileError)
     try:
+        if zipfile.is_zipfile(path):
+            check_npz_sizes(path, str(path))          # before np.load allocates what a header declares
         with np.load(path, allow_pickle=False) as data:
             names = set(data.files)
             missing = {"weights", "metadata"} - names
