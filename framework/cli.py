@@ -156,7 +156,8 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--fen", default=None, help="Start from this position.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None, help="Per-move simulation budget for bots.")
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
+              help="Per-move simulation budget for bots.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option
@@ -283,11 +284,13 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--white", default=None, help="White's spec.")
 @click.option("--first", default=None, help="Player A: moves first in the odd-numbered games.")
 @click.option("--second", default=None, help="Player B.")
-@click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=10, show_default=True, help="Number of games.")
+@click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=10, show_default=True,
+              help="Number of games.")
 @click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None, help="Per-move simulation budget.")
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
+              help="Per-move simulation budget.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option

@@ -47,8 +47,8 @@ def all_openings(game: Game, plies: int) -> list[Opening]:
         raise UsageError(f"an opening needs at least 1 ply, not {plies}")
     estimate = _estimated_sequences(game, plies)
     if estimate > MAX_OPENING_SEQUENCES:
-        raise UsageError(f"--openings {plies}-ply: {game.name} has about {_about(estimate)} sequences of {plies} moves, "
-                         f"more than the {MAX_OPENING_SEQUENCES:,} an opening set may walk; give fewer plies "
+        raise UsageError(f"--openings {plies}-ply: {game.name} has about {_about(estimate)} sequences of {plies} "
+                         f"moves, more than the {MAX_OPENING_SEQUENCES:,} an opening set may walk; give fewer plies "
                          f"or a file of openings")
     state = game.new_initial_state()
     seen: set[str] = set()

@@ -184,7 +184,8 @@ def load_results(directory: Path) -> tuple[TournamentConfig, list[GameResult]]:
     config_path = directory / CONFIG_FILE
     if not config_path.exists():
         raise UsageError(f"{directory} is not a tournament directory (no {CONFIG_FILE})")
-    config = TournamentConfig.from_json(json.loads(check_regular_file(config_path, "tournament config").read_text(encoding="utf-8")))
+    check_regular_file(config_path, "tournament config")
+    config = TournamentConfig.from_json(json.loads(config_path.read_text(encoding="utf-8")))
     results = []
     path = directory / RESULTS_FILE
     if check_regular_file(path, "tournament results file").exists():
