@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from plyground import notices
 from plyground.registry import get_registry
 from plyground.tournament import all_openings
 from plyground.tournament import openings as openings_module
@@ -35,6 +36,7 @@ def test_an_opening_set_too_large_to_walk_is_refused_at_once(plies, about):
 
 def test_a_long_generation_notes_its_progress(monkeypatch, capsys):
     monkeypatch.setattr(openings_module, "_PROGRESS_SECONDS", 0.0)     # a note at every check, not every 5 s
+    monkeypatch.setattr(notices, "_quiet", False)                       # whatever an earlier --quiet left
     openings = all_openings(get_registry().make_game("tictactoe"), 6)
     assert len(openings) == 1372
     notes = capsys.readouterr().err.splitlines()
