@@ -69,7 +69,7 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[IO]:
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and not exc.filename:
+        if isinstance(exc, OSError) and exc.errno is not None and not exc.filename:
             exc.filename = str(path)      # a full disk's write names no file; the message must name this one
         raise
 
