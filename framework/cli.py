@@ -15,13 +15,14 @@ from .capabilities import supports_uci
 from .clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
-from .options import Spec
+from .options import MAX_SIMULATIONS, Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
 from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
                      replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
+from .tournament.config import MAX_GAMES
 from .tournament.command import tournament_command
 
 
@@ -155,7 +156,8 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 @click.option("--fen", default=None, help="Start from this position.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget for bots.")
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
+              help="Per-move simulation budget for bots.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option
@@ -298,11 +300,13 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--white", default=None, help="White's spec.")
 @click.option("--first", default=None, help="Player A: moves first in the odd-numbered games.")
 @click.option("--second", default=None, help="Player B.")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=10, show_default=True, help="Number of games.")
+@click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=10, show_default=True,
+              help="Number of games.")
 @click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1), default=None, help="Per-move simulation budget.")
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
+              help="Per-move simulation budget.")
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option

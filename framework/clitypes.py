@@ -8,15 +8,17 @@ import click
 from .clock import TC_FORMS, TimeControl
 from .errors import UsageError
 from .match import DEFAULT_MOVE_LIMIT
+from .options import MAX_SECONDS
 
 
 class Seconds(click.ParamType):
-    """A finite, positive number of seconds: ``nan``, ``inf`` and 0 are refused, naming the value."""
+    """A finite, positive number of seconds up to MAX_SECONDS: ``nan``, ``inf``, 0 and ``1e308`` are refused,
+    naming the value."""
 
     name = "seconds"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, float) and math.isfinite(value) and value > 0:
+        if isinstance(value, float) and 0 < value <= MAX_SECONDS:
             return value
         try:
             seconds = float(value)
@@ -24,6 +26,9 @@ class Seconds(click.ParamType):
             self.fail(f"{value!r} is not a number of seconds; give a positive number such as 0.5", param, ctx)
         if not math.isfinite(seconds) or seconds <= 0:
             self.fail(f"{value!r} is not a usable number of seconds; give a finite number above 0, such as 0.5",
+                      param, ctx)
+        if seconds > MAX_SECONDS:
+            self.fail(f"{value!r} is more seconds than plyground can time; give at most {MAX_SECONDS:.0f}",
                       param, ctx)
         return seconds
 

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
+from decimal import Decimal
+from dataclasses import dataclass, field
 
 from .errors import UsageError
+from .options import MAX_SECONDS
 
 #: The forms of a time control, for messages.
 TC_FORMS = "SECONDS[+INCREMENT] or MOVES/SECONDS[+INCREMENT], e.g. 60+1, 10+0.1, 40/60+1, 5m+3"
@@ -39,6 +41,9 @@ class TimeControl:
     seconds: float                  # on the clock at the start, and again after each ``moves`` moves
     increment: float = 0.0          # added after each move
     moves: int | None = None        # moves per period; None: sudden death
+    #: The control as the user wrote it, in seconds (``1000000``, not ``1e+06``; ``10+0.1234567`` to the last
+    #: digit; ``5m+3`` as ``300+3``): what ``str`` gives; "" when built in code.
+    text: str = field(default="", compare=False)
 
     @classmethod
     def parse(cls, text: str) -> "TimeControl":
@@ -51,11 +56,23 @@ class TimeControl:
         increment = float(inc) * (60 if inc_minutes else 1) if inc else 0.0
         if seconds <= 0 or (moves is not None and int(moves) < 1):
             raise UsageError(f"--tc {text!r}: the time and the number of moves must be positive; write {TC_FORMS}")
-        return cls(seconds, increment, int(moves) if moves else None)
+        if max(seconds, increment) > MAX_SECONDS:
+            raise UsageError(f"--tc {text!r}: more seconds than plyground can time; the time and the increment "
+                             f"are at most {MAX_SECONDS:.0f} seconds each")
+        written = _in_seconds(base, base_minutes) + (f"+{_in_seconds(inc, inc_minutes)}" if inc else "")
+        return cls(seconds, increment, int(moves) if moves else None, f"{moves}/{written}" if moves else written)
 
     def __str__(self) -> str:
+        if self.text:
+            return self.text
         text = f"{self.seconds:g}" + (f"+{self.increment:g}" if self.increment else "")
         return f"{self.moves}/{text}" if self.moves else text
+
+
+def _in_seconds(number: str, minutes: str) -> str:
+    """A number of the time control as written, in seconds: exact decimal digits, never ``%g``'s rounding."""
+    value = Decimal(number) * (60 if minutes else 1)
+    return format(value.normalize() if value == value.to_integral_value() else value, "f")
 
 
 class Clock:

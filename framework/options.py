@@ -15,6 +15,11 @@ from .errors import OptionError
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
+#: The most seconds any time setting takes (a move's budget, a move limit, a clock: about 11.6 days).  Beyond
+#: it a deadline stops being a number the system's timers take (``1e308`` ended games in OverflowError).
+MAX_SECONDS = 1_000_000.0
+#: The most simulations (or search nodes) a move's budget takes: more is a search that never ends.
+MAX_SIMULATIONS = 10**9
 #: The grammar of a plugin spec, quoted by every message about a malformed one.
 SPEC_FORM = "NAME or NAME:key=value,key=value"
 

@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import re
+import stat
 import tempfile
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -20,6 +21,31 @@ from typing import IO, Callable, Iterable, Iterator, Sequence
 
 from .errors import PlygroundError, RecordError, UsageError
 from .protocols import Game, GameRecord
+
+
+def check_regular_file(path: Path, what: str = "file", error: type[PlygroundError] = UsageError,
+                       label: str | None = None) -> Path:
+    """``path`` if it is a regular file or does not exist yet; else one ``error`` naming it and what it is.
+
+    Every file a user names goes through this before it is opened: a device
+    (``/dev/zero`` reads forever, ``/dev/full`` never fills), a named pipe (it
+    waits for a writer that never comes), a socket or a folder is refused.
+    ``what`` says what the file is for ("--save", "opening file"); a ``label``
+    replaces both it and the path in the message.
+    """
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return path
+    except OSError:
+        return path     # cannot look (no permission, a file as a folder): the open that follows says why
+    if stat.S_ISREG(mode):
+        return path
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "not a plain file")
+    raise error(f"{label or f'{what} {path}'} is {kind}, not a regular file; name a regular file")
 
 
 @contextmanager
@@ -31,7 +57,7 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[IO]:
     new one, never half of one.  The file gets the usual permissions (0666 less
     the umask), not mkstemp's 0600.  ``mode`` is ``"w"`` (UTF-8 text) or ``"wb"``.
     """
-    path = Path(path)
+    path = check_regular_file(Path(path))      # the rename would replace a device or a pipe
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -41,8 +67,10 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[IO]:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno is not None and not exc.filename:
+            exc.filename = str(path)      # a full disk's write names no file; the message must name this one
         raise
 
 
@@ -81,7 +109,7 @@ def read_record_file(path: Path, format_name: str, looks_like: str) -> str:
     A file that cannot be read, or holds binary data, raises one RecordError
     naming it; ``looks_like`` tells what ``format_name`` text looks like.
     """
-    path = Path(path)
+    path = check_regular_file(Path(path), f"{format_name} file", RecordError)
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -156,7 +184,7 @@ def _wrap(tokens: list[str], width: int = 79) -> str:
 def write_records(game: Game, records: Sequence[GameRecord], path: Path, append: bool = False) -> None:
     """Write ``records`` to ``path`` atomically (after what it holds, with ``append``)."""
     text = game.format_records(records)
-    path = Path(path)
+    path = check_regular_file(Path(path), "record file")
     if append and path.exists():
         previous = path.read_text(encoding="utf-8")
         if previous and not previous.endswith("\n"):
@@ -208,6 +236,7 @@ def check_save_path(game: Game, path: Path, flag: str = "--save") -> Path:
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise UsageError(f"{where} is a directory; give a file name such as {path / ('games' + game.record_suffix)}")
+    check_regular_file(path, flag)
     if not parent.exists():
         raise UsageError(f"{where}: the folder {parent} does not exist")
     if not parent.is_dir():
@@ -307,6 +336,7 @@ class RecordAppender:
         self._separator = _separator(game)
 
     def append(self, record: GameRecord) -> None:
+        check_regular_file(self.path, "record file")
         data = self.game.format_records([record]).encode("utf-8")
         size = None
         written = False

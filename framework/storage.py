@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import zipfile
 from pathlib import Path
 from typing import Any, Mapping
@@ -21,7 +22,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .errors import ModelFileError, UsageError
-from .recordio import atomic_write_text, atomic_writer, describe_os_error
+from .recordio import atomic_write_text, atomic_writer, check_regular_file, describe_os_error
 
 try:
     import fcntl
@@ -43,7 +44,16 @@ def json_array(value: Any, sort_keys: bool = False) -> np.ndarray:
 
 def array_json(array: np.ndarray) -> Any:
     """The value :func:`json_array` stored (a ValueError when the bytes are not UTF-8 JSON)."""
-    return json.loads(np.asarray(array).astype(np.uint8).tobytes().decode("utf-8"))
+    return parse_json(np.asarray(array).astype(np.uint8).tobytes().decode("utf-8"))
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads(text)``, with JSON nested deeper than Python's recursion limit a ValueError like any other
+    malformed JSON (not a RecursionError)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("it is nested too deeply (arrays or objects inside each other thousands of times)") from None
 
 
 # --------------------------------------------------------------------------- .npz files
@@ -78,17 +88,48 @@ def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str
     label = label or str(path)
     if not path.exists():
         raise ModelFileError(f"{label} does not exist")
-    if not path.is_file():
-        raise ModelFileError(f"{label} is not a file")
+    check_regular_file(path, error=ModelFileError, label=label)
     if not zipfile.is_zipfile(path):
         raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
     try:
+        check_npz_sizes(path, label, advice)
         with np.load(path, allow_pickle=False) as archive:
             return {name: archive[name] for name in archive.files}
+    except MemoryError as exc:
+        raise ModelFileError(f"{label} holds arrays too large for this machine's memory ({exc}){advice}") from None
     except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
         raise ModelFileError(f"{label} is corrupt or not an .npz archive ({exc}){advice}") from None
     except ValueError as exc:     # an object array: allow_pickle=False refuses it, nothing is unpickled
         raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
+
+
+def check_npz_sizes(path: Path, label: str, advice: str = "") -> None:
+    """Refuse an ``.npz`` member whose header declares more (or fewer) numbers than it holds.
+
+    ``np.load`` allocates what the header declares before reading a byte, so
+    a few crafted bytes declaring shape (10**14,) would ask for hundreds of
+    terabytes; the member's size in the archive says what it really holds.
+    """
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                continue
+            with archive.open(info) as member:
+                try:
+                    version = np.lib.format.read_magic(member)
+                    read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                                   else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read_header(member)
+                except ValueError as exc:
+                    raise ModelFileError(f"{label} is corrupt: its array {info.filename[:-4]!r} has an unreadable "
+                                         f"header ({exc}){advice}") from None
+                if dtype.hasobject:
+                    continue         # np.load refuses it without allow_pickle, allocating nothing
+                declared = math.prod(shape) * dtype.itemsize
+                held = info.file_size - member.tell()
+            if declared != held:
+                raise ModelFileError(f"{label} is corrupt: its array {info.filename[:-4]!r} declares shape "
+                                     f"{tuple(shape)} ({declared:,} bytes) but holds {held:,} bytes{advice}")
 
 
 def pop_metadata(arrays: dict[str, np.ndarray], label: str, key: str = METADATA_KEY) -> Any:
@@ -135,11 +176,11 @@ def write_json(path: Path, value: Any, indent: int | None = 2, sort_keys: bool =
 
 def read_json(path: Path, advice: str = "") -> Any:
     """The JSON value in ``path``, None when there is no such file; a ModelFileError when it is unreadable."""
-    path = Path(path)
+    path = check_regular_file(Path(path), "JSON file", ModelFileError)
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return parse_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ModelFileError(f"{path} is unreadable ({exc}){advice}") from None
 
@@ -152,14 +193,14 @@ def write_json_lines(path: Path, rows: list[dict]) -> None:
 def read_json_lines(path: Path) -> list[dict]:
     """The rows of a JSON-lines file ([] when there is none); a line that does not parse (the last one,
     cut short by a crash) is left out."""
-    path = Path(path)
+    path = check_regular_file(Path(path), "JSON-lines file", ModelFileError)
     if not path.exists():
         return []
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             try:
-                rows.append(json.loads(line))
+                rows.append(parse_json(line))
             except ValueError:
                 continue
     return rows
@@ -217,6 +258,6 @@ class RunLock:
         self.release()
 
 
-__all__ = ["LOCK_FILE", "METADATA_KEY", "RunLock", "array_json", "check_format", "copy_file", "json_array",
-           "load_npz", "pop_metadata", "read_json", "read_json_lines", "save_npz", "write_bytes", "write_json",
-           "write_json_lines"]
+__all__ = ["LOCK_FILE", "METADATA_KEY", "RunLock", "array_json", "check_format", "check_npz_sizes", "copy_file",
+           "json_array", "load_npz", "parse_json", "pop_metadata", "read_json", "read_json_lines", "save_npz",
+           "write_bytes", "write_json", "write_json_lines"]

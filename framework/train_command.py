@@ -27,7 +27,7 @@ import click
 from . import notices
 from .errors import UsageError
 from .options import Spec, resolve_options
-from .recordio import atomic_write_text, check_output_dir
+from .recordio import atomic_write_text, check_output_dir, check_regular_file
 from .registry import get_registry
 
 CONFIG_NAME = "config.toml"
@@ -42,6 +42,7 @@ def read_toml(path: Path) -> dict[str, Any]:
             import tomli as tomllib  # type: ignore[no-redef]
         except ImportError:
             raise UsageError("reading TOML config files needs Python 3.11+ or the 'tomli' package") from None
+    check_regular_file(path, "config file")
     try:
         with open(path, "rb") as handle:
             return tomllib.load(handle)

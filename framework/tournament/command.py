@@ -9,9 +9,10 @@ from .. import notices
 from ..clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from ..durations import format_duration
 from ..errors import UsageError
+from ..options import MAX_SIMULATIONS
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
-from .config import FORMATS, TournamentConfig, parse_entrants
+from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
 from .runner import Progress, TournamentRun, default_workers, games_file_path, run_tournament
@@ -37,14 +38,14 @@ def default_out_dir(config: TournamentConfig) -> Path:
                    "specs may also be given as arguments).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="round-robin", show_default=True,
               help="round-robin: everyone plays everyone; gauntlet: the first player plays each of the others.")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=None,
+@click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
               help="Games per pairing (default: 10, or each opening twice).")
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
               help="Start positions: none, every N-ply opening (e.g. 3-ply: the checkers ballots), "
                    "or a file of games (PDN for checkers) or of positions, one per line.")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,
               help="Use only the first N plies of each game in an openings file.")
-@click.option("--simulations", type=click.IntRange(min=1), default=None,
+@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
               help="Per-move simulation budget for every player (overrides their own options).")
 @click.option("--seconds", type=SECONDS, default=None,
               help="Per-move time budget for every player (results then depend on machine load).")

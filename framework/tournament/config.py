@@ -20,6 +20,9 @@ from ..options import Spec
 from ..protocols import Budget
 
 FORMATS = ("round-robin", "gauntlet")
+#: The most games one match or tournament plays: every game is scheduled and its result kept in memory
+#: (a million take seconds to schedule; -n 100000000 took minutes before the first game, then ran out of memory).
+MAX_GAMES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,11 @@ class TournamentConfig:
             seen[e.name] = e
         if self.games_per_pairing < 1:
             raise UsageError(f"games per pairing must be at least 1, not {self.games_per_pairing}")
+        if self.total_games > MAX_GAMES:
+            pairings = len(self.pairings())
+            raise UsageError(f"{self.total_games:,} games ({pairings} pairing{'s' if pairings != 1 else ''} of "
+                             f"{self.games_per_pairing:,}) are more than one tournament plays (at most "
+                             f"{MAX_GAMES:,}); give a smaller -n")
         if self.openings and self.games_per_pairing % 2:
             raise UsageError(f"with openings the games per pairing must be even (each opening is played "
                              f"twice, colours reversed), not {self.games_per_pairing}")

@@ -22,26 +22,53 @@ from __future__ import annotations
 import random
 import re
 import sys
+import time
 from pathlib import Path
 
 from ..capabilities import record_reader
 from ..errors import PlygroundError, UsageError
+from ..notices import note
 from ..protocols import Game, GameRecord, State
+from ..recordio import check_regular_file
 from .config import Opening
 
 _PLY = re.compile(r"^(\d+)-?ply$", re.IGNORECASE)
+#: The most move sequences an N-ply opening set may walk (checkers' 8-ply set: about 1.1 million, 40 s).
+MAX_OPENING_SEQUENCES = 2_000_000
+#: Random descents that estimate how many sequences an N-ply set has before any is walked.
+_PROBES = 64
+#: Seconds between progress notes while a large set is generated.
+_PROGRESS_SECONDS = 5.0
 
 
 def all_openings(game: Game, plies: int) -> list[Opening]:
     """Every distinct position reachable in exactly ``plies`` legal moves, as move sequences."""
     if plies < 1:
         raise UsageError(f"an opening needs at least 1 ply, not {plies}")
+    estimate = _estimated_sequences(game, plies)
+    if estimate > MAX_OPENING_SEQUENCES:
+        raise UsageError(f"--openings {plies}-ply: {game.name} has about {_about(estimate)} sequences of {plies} "
+                         f"moves, more than the {MAX_OPENING_SEQUENCES:,} an opening set may walk; give fewer plies "
+                         f"or a file of openings")
     state = game.new_initial_state()
     seen: set[str] = set()
     found: list[Opening] = []
     path: list[str] = []
+    walked = 0
+    started = last_note = time.monotonic()
 
     def walk(depth: int) -> None:
+        nonlocal walked, last_note
+        walked += 1
+        if walked % 4096 == 0:
+            if walked > MAX_OPENING_SEQUENCES:      # the estimate fell short: stop here, not hours later
+                raise UsageError(f"--openings {plies}-ply: {game.name} has more than {MAX_OPENING_SEQUENCES:,} "
+                                 f"sequences of up to {plies} moves to walk; give fewer plies or a file of openings")
+            now = time.monotonic()
+            if now - last_note >= _PROGRESS_SECONDS:
+                last_note = now
+                note(f"generating {plies}-ply openings: {walked:,} of about {estimate:,.0f} move sequences walked, "
+                     f"{len(found):,} openings so far ({now - started:.0f} s)")
         if state.is_terminal():
             return
         if depth == plies:
@@ -63,9 +90,32 @@ def all_openings(game: Game, plies: int) -> list[Opening]:
     return found
 
 
+def _estimated_sequences(game: Game, plies: int) -> float:
+    """About how many move sequences of up to ``plies`` moves there are: the mean over seeded random
+    descents of the product of the branching factors on the way (Knuth's estimator): a few
+    milliseconds, where walking them all can take hours."""
+    rng = random.Random(plies)
+    total = 0.0
+    for _ in range(_PROBES):
+        state, width, nodes = game.new_initial_state(), 1.0, 1.0
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            moves = list(state.legal_moves())
+            width *= len(moves)
+            nodes += width
+            state.apply(rng.choice(moves))
+        total += nodes
+    return total / _PROBES
+
+
+def _about(count: float) -> str:
+    return f"{count:,.0f}" if count < 1e12 else f"{count:.1e}"
+
+
 def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Opening]:
     """Openings from a file of games (the game's record format) or of position texts."""
-    path = Path(path)
+    path = check_regular_file(Path(path), "opening file")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

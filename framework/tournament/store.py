@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import RecordError, UsageError
 from ..protocols import GameRecord
-from ..recordio import check_output_dir, describe_os_error, record_from_json
+from ..recordio import check_output_dir, check_regular_file, describe_os_error, record_from_json
 from ..storage import LOCK_FILE, RunLock, write_json
 from .config import GameTask, TournamentConfig
 
@@ -117,6 +117,7 @@ class ResultStore:
                                  f"it is not a tournament directory, choose another --out")
             write_json(path, self.config.to_json())
             return
+        check_regular_file(path, "tournament config")
         try:
             stored = TournamentConfig.from_json(json.loads(path.read_text(encoding="utf-8")))
         except (ValueError, KeyError, TypeError) as exc:
@@ -131,7 +132,7 @@ class ResultStore:
         done: dict[tuple[str, str, int], GameResult] = {}
         if not path.exists():
             return done
-        data = path.read_bytes()
+        data = check_regular_file(path, "tournament results file").read_bytes()
         lines = data.split(b"\n")       # a complete file ends with b"\n", so the last piece is empty
         offset = 0
         for lineno, line in enumerate(lines, 1):
@@ -183,10 +184,11 @@ def load_results(directory: Path) -> tuple[TournamentConfig, list[GameResult]]:
     config_path = directory / CONFIG_FILE
     if not config_path.exists():
         raise UsageError(f"{directory} is not a tournament directory (no {CONFIG_FILE})")
+    check_regular_file(config_path, "tournament config")
     config = TournamentConfig.from_json(json.loads(config_path.read_text(encoding="utf-8")))
     results = []
     path = directory / RESULTS_FILE
-    if path.exists():
+    if check_regular_file(path, "tournament results file").exists():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 try:

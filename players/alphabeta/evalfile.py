@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.recordio import atomic_writer
+from plyground.recordio import atomic_writer, check_regular_file
+from plyground.storage import check_npz_sizes, parse_json
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1
@@ -46,7 +47,10 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     if path.is_dir():
         hint = " (did you mean " + str(path / "eval.npz") + "?)" if (path / "eval.npz").exists() else ""
         raise ModelFileError(f"evaluation weights file {path} is a directory{hint}")
+    check_regular_file(path, "evaluation weights file", ModelFileError)
     try:
+        if zipfile.is_zipfile(path):
+            check_npz_sizes(path, str(path))          # before np.load allocates what a header declares
         with np.load(path, allow_pickle=False) as data:
             names = set(data.files)
             missing = {"weights", "metadata"} - names
@@ -63,8 +67,8 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     if raw.dtype != np.uint8 or raw.ndim != 1:
         raise ModelFileError(f"{path}: its metadata is not JSON bytes (found a {raw.dtype} array of shape {raw.shape})")
     try:
-        metadata = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        metadata = parse_json(raw.tobytes().decode("utf-8"))
+    except ValueError as exc:      # not UTF-8, not JSON, or nested too deeply
         raise ModelFileError(f"{path}: its metadata is not valid JSON: {exc}") from None
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
         raise ModelFileError(f"{path} is not a plyground evaluation file (metadata format is "

@@ -10,7 +10,7 @@ import numpy as np
 from plyground import protocols
 from plyground.capabilities import has_position_layout
 from plyground.errors import ModelFileError, MoveError
-from plyground.options import Option
+from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
@@ -27,9 +27,10 @@ class AlphaBetaPlayer(Player):
         Option("depth", int, 10, "deepest iteration in plies (quiescence searches captures beyond it)",
                min=1, max=64),
         Option("seconds", float, None, "time per move in seconds; none = no limit (the match budget "
-               "overrides it); the search stops after the last iteration that fits", min=0.0, optional=True),
+               "overrides it); the search stops after the last iteration that fits", min=0.0, max=MAX_SECONDS,
+               optional=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
-               "overrides it)", min=1, optional=True),
+               "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True),
         Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; other games: 0), "
                "'learned' (the bundled evaluation learned from the ACF archive) "
                "or the path of a learned weights file (eval.npz from the bonanza trainer)"),

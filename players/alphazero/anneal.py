@@ -14,6 +14,7 @@ it stopped when the same command is run again.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -34,6 +35,8 @@ from .rundir import RunDirectory
 DEFAULT_ITERATIONS = 10
 #: The learning rate is the run's divided by this unless told.
 DEFAULT_DROP = 10.0
+#: The largest --lr taken: an SGD or Adam step beyond it sends a network's weights to NaN or infinity.
+MAX_LR = 1.0
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+))?\s*$")
 
 
@@ -97,10 +100,13 @@ def make_plan(rundir: RunDirectory, state: dict, start: Path, start_iteration: i
         first, last = (usable[-DEFAULT_ITERATIONS:] or usable)[0], usable[-1]
     else:
         first, last = parse_iterations(iterations)
-        missing = [k for k in range(first, last + 1) if k not in have]
-        if missing:
+        # Only up to the newest iteration on disk is looked at: 1-99999999999999999 must not count to the end.
+        on_disk = set(have)
+        missing = next((k for k in range(first, min(last, have[-1]) + 1) if k not in on_disk),
+                       max(first, have[-1] + 1) if last > have[-1] else None)
+        if missing is not None:
             raise UsageError(f"--iterations {iterations}: run {rundir.root} has no self-play examples of "
-                             f"iteration {missing[0]} (it has {have[0]}-{have[-1]})")
+                             f"iteration {missing} (it has {have[0]}-{have[-1]})")
     if held_out is not None:
         if held_out not in have:
             raise UsageError(f"--held-out {held_out}: run {rundir.root} has no self-play examples of that "
@@ -115,6 +121,9 @@ def make_plan(rundir: RunDirectory, state: dict, start: Path, start_iteration: i
                              f"{held_out - 1:04d}.npz)")
     if lr is None:
         lr = float(state.get("fixed", {}).get("lr", 0.001)) / DEFAULT_DROP
+    if not (math.isfinite(lr) and 0 < lr <= MAX_LR):
+        raise UsageError(f"--lr {lr!r} is not a usable learning rate: give a number above 0 and at most {MAX_LR:g} "
+                         f"(annealing lowers the run's: it used {state.get('fixed', {}).get('lr', 'its default')})")
     return AnnealPlan(str(start.resolve()), first, last, float(lr), int(epochs), held_out)
 
 

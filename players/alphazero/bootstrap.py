@@ -33,6 +33,7 @@ import numpy as np
 from plyground.errors import RecordError, UsageError
 from plyground.protocols import Budget, Game, State
 from plyground.durations import format_duration
+from plyground.recordio import check_regular_file
 from plyground.storage import load_npz, save_npz
 
 from .examples import Examples
@@ -64,6 +65,7 @@ class Position:
 def expert_positions(game: Game, path: Path, seed: int, siblings: bool) -> Iterator[Position]:
     """Distinct non-terminal positions (more than one legal move) of the games in ``path``, games in a
     seeded random order; with ``siblings`` each is followed by the position after a random other move."""
+    check_regular_file(path, "bootstrap games file")
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:

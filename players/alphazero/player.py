@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import MoveError, UsageError
-from plyground.options import Option, resolve_options
+from plyground.options import MAX_SECONDS, Option, resolve_options
 from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, Player, State,
                                  missing_state_api)
 
@@ -28,7 +28,8 @@ class AlphaZeroPlayer(Player):
     options = (
         Option("model", Path, None, "model file (.npz) or a training run directory (uses DIR/best.npz); "
                "none: the model bundled for the game", optional=True),
-        Option("seconds", float, None, "time per move in seconds; none = no limit", min=0.0, optional=True),
+        Option("seconds", float, None, "time per move in seconds; none = no limit", min=0.0, max=MAX_SECONDS,
+               optional=True),
         *SEARCH_OPTIONS,
         *SEARCH_KIND_OPTIONS,
         Option("temperature", float, 0.0, "0 plays the most visited move; > 0 samples moves with "

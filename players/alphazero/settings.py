@@ -17,14 +17,14 @@ from typing import Any, Mapping
 import numpy as np
 
 from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
-from plyground.options import Option
+from plyground.options import MAX_SIMULATIONS, Option
 
 from .gumbel import SEARCH_KIND_OPTIONS, build_search
 from .search import Evaluate, PUCTSearch
 
 #: The search options, with the player's defaults.
 SEARCH_OPTIONS = (
-    Option("simulations", int, 200, "simulations per move (the match budget overrides it)", min=1, max=10**9),
+    Option("simulations", int, 200, "simulations per move (the match budget overrides it)", min=1, max=MAX_SIMULATIONS),
     Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
     Option("fpu", float, 0.2, "first-play urgency: an unvisited move is valued at its parent's value "
            "minus this", min=-2.0, max=2.0),

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import MoveError, UsageError
-from plyground.options import Option, resolve_options
+from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
 from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for
@@ -27,9 +27,9 @@ class MCTSPlayer(Player):
     description = "Monte Carlo tree search (UCT) with random playouts; compiled when the game has kernels."
     options = (
         Option("simulations", int, 1000, "simulations per move (the match budget overrides it)",
-               min=1, max=10**9),
+               min=1, max=MAX_SIMULATIONS),
         Option("seconds", float, None, "time per move in seconds; none = no limit; whichever of "
-               "simulations and seconds ends first stops the search", min=0.0, optional=True),
+               "simulations and seconds ends first stops the search", min=0.0, max=MAX_SECONDS, optional=True),
         Option("c", float, math.sqrt(2), "UCT exploration constant (> 0) for scores in [0, 1]",
                min=1e-6, max=100.0),
         Option("playouts", int, 1, "random playouts per new leaf", min=1, max=1000),

@@ -215,6 +215,7 @@ class AutogradNetwork(Network):
         arrays, meta = load_arrays(path)
         if meta.get("kind") != FORMAT_KIND or not isinstance(meta.get("architecture"), dict):
             raise ModelFileError(f"model file {path} is not a saved network (kind {meta.get('kind')!r})")
+        _check_metadata(path, meta)
         arch = meta["architecture"]
         family = arch.get("family")
         if cls.name and family != cls.name:
@@ -234,7 +235,7 @@ class AutogradNetwork(Network):
             network = FAMILIES[family].build(found_shape, arch.get("num_actions"), config)
         except NotEnoughMemoryError as exc:   # not a damaged file: one trained on a larger machine
             raise NotEnoughMemoryError(f"model file {path}: {exc}") from None
-        except PlygroundError as exc:
+        except (PlygroundError, ValueError, TypeError, KeyError) as exc:   # options of the wrong type or range
             raise ModelFileError(f"model file {path} has an architecture this version cannot build: {exc}") from None
         model_arrays = {name[len("model/"):]: a for name, a in arrays.items() if name.startswith("model/")}
         check_arrays(path, model_arrays, network.model.state_dict())
@@ -326,6 +327,35 @@ class MLPNetwork(AutogradNetwork):
 
 
 FAMILIES: dict[str, type[AutogradNetwork]] = {ResNetNetwork.name: ResNetNetwork, MLPNetwork.name: MLPNetwork}
+
+
+def _check_metadata(path: Path, meta: dict[str, Any]) -> None:
+    """A ModelFileError naming the first field of a saved network's metadata that is not what
+    :meth:`AutogradNetwork.save` writes (a hand-edited or crafted file), before anything is built from it."""
+    for key in ("architecture", "config", "optimizer", "scheduler", "user"):
+        if meta.get(key) is not None and not isinstance(meta[key], dict):
+            raise ModelFileError(f"model file {path}: its metadata's {key!r} is {_short(meta[key])}, not a JSON object")
+    arch = meta["architecture"]
+    shape = arch.get("observation_shape")
+    if not (isinstance(shape, list) and shape and all(_positive_int(n) for n in shape)):
+        raise ModelFileError(f"model file {path}: its observation shape is {_short(shape)}, not a list of positive "
+                             f"whole numbers")
+    if not _positive_int(arch.get("num_actions")):
+        raise ModelFileError(f"model file {path}: its number of actions is {_short(arch.get('num_actions'))}, "
+                             f"not a positive whole number")
+    if not (isinstance(meta.get("train_steps", 0), int) and meta.get("train_steps", 0) >= 0):
+        raise ModelFileError(f"model file {path}: its train_steps is {_short(meta.get('train_steps'))}, not a "
+                             f"whole number >= 0")
+
+
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _short(value: Any) -> str:
+    """A metadata value as a message quotes it: at most 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_network(path: Path, **expected: Any) -> AutogradNetwork:

@@ -25,7 +25,12 @@ FORMAT_VERSION = 1
 
 
 def save_arrays(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, Any]) -> None:
-    """Write ``arrays`` and ``metadata`` (JSON-serialisable) atomically to ``path``."""
+    """Write ``arrays`` and ``metadata`` (JSON-serialisable) atomically to ``path``.
+
+    Weights holding NaN or infinity (a training that diverged) are refused, and nothing is written: a
+    file every load would refuse must not replace a good one.
+    """
+    check_finite(path, arrays, writing=True)
     save_npz(Path(path), arrays, {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata})
 
 
@@ -39,8 +44,9 @@ def load_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[st
     return arrays, metadata
 
 
-def check_finite(path: str | os.PathLike, arrays: Mapping[str, np.ndarray]) -> None:
-    """Raise a ModelFileError naming the first array that holds NaN or infinity.
+def check_finite(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], writing: bool = False) -> None:
+    """Raise a ModelFileError naming the first array that holds NaN or infinity (``writing``: about to be
+    written to ``path``, which is then left as it was).
 
     Such weights make every prediction NaN: a search would then play
     arbitrary moves and a training would go on from garbage, both silently.
@@ -49,6 +55,9 @@ def check_finite(path: str | os.PathLike, arrays: Mapping[str, np.ndarray]) -> N
         if array.dtype.kind not in "fc" or np.isfinite(array).all():
             continue
         bad = int(array.size - np.count_nonzero(np.isfinite(array)))
+        if writing:
+            raise ModelFileError(f"not writing model file {path}: array '{name}' holds {bad} NaN/inf value(s) of "
+                                 f"{array.size}; the training diverged (lower the learning rate)")
         raise ModelFileError(f"model file {path}: array '{name}' holds {bad} NaN/inf value(s) of {array.size}; "
                              f"the file is corrupt (a training run that diverged?): retrain or use another "
                              f"checkpoint")

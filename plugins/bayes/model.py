@@ -14,6 +14,7 @@ file whose values differ from what the caller expects with a
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,8 @@ from plyground.storage import check_format, load_npz, pop_metadata, save_npz
 FORMAT = "plyground-bayes"
 FORMAT_VERSION = 1
 KINDS = ("urgency", "boardval")
+#: The parameters a model's player and trainer compute with: each must be a positive, finite number.
+NUMBER_PARAMS = ("beta", "prior_variance", "threshold")
 
 
 @dataclass
@@ -94,6 +97,7 @@ class BayesModel:
         label = f"model file {path}"
         arrays = load_npz(path, label)
         meta = check_format(pop_metadata(arrays, label), label, FORMAT, FORMAT_VERSION, "bayes model")
+        _check_metadata(label, meta)
         try:
             model = cls(meta["kind"], meta["game"], meta["adapter_version"], meta["id_set"],
                         arrays["tau"], arrays["rho"], arrays["count"], meta.get("params", {}), meta.get("info", {}))
@@ -132,3 +136,17 @@ class BayesModel:
                 raise ModelFileError(f"model file {path} has {self.size} ids for '{self.id_set}'; "
                                      f"the {adapter.game} adapter has {size}")
 
+
+def _check_metadata(label: str, meta: dict) -> None:
+    """A ModelFileError naming the file and the first metadata field that is not what :meth:`BayesModel.save`
+    writes, so a crafted file is refused at load and not by every game it would play."""
+    if meta.get("kind") not in KINDS:
+        raise ModelFileError(f"{label}: its kind is {meta.get('kind')!r}; a bayes model is one of {', '.join(KINDS)}")
+    for key in ("params", "info"):
+        if not isinstance(meta.get(key, {}), dict):
+            raise ModelFileError(f"{label}: its {key!r} is {meta[key]!r:.60}, not a JSON object")
+    for name in NUMBER_PARAMS:
+        value = meta.get("params", {}).get(name)
+        if name in meta.get("params", {}) and not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                                   and math.isfinite(value) and value > 0):
+            raise ModelFileError(f"{label}: its {name} is {value!r:.60}, not a positive finite number")

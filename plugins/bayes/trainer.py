@@ -23,7 +23,7 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
-from plyground.options import Option, resolve_options
+from plyground.options import MAX_SECONDS, Option, resolve_options
 from plyground.protocols import Game, Trainer
 from plyground.storage import RunLock, write_json
 
@@ -71,7 +71,7 @@ class BayesTrainer(Trainer):
         Option("train_games", int, None, "learn from at most this many games", min=1, optional=True),
         Option("seed", int, 0, "shuffles the games (the split and the training order)"),
         Option("chunk_games", int, 500, "games encoded at a time (memory vs overhead)", min=1),
-        Option("checkpoint_seconds", float, 60.0, "seconds between checkpoints", min=0.0),
+        Option("checkpoint_seconds", float, 60.0, "seconds between checkpoints", min=0.0, max=MAX_SECONDS),
         Option("plots", bool, True, "write PNG plots with the report"),
     )
 

@@ -2,6 +2,7 @@
 something else; the player's options and its registration as a plugin."""
 import io
 import json
+import zipfile
 
 import numpy as np
 import pytest
@@ -126,3 +127,20 @@ def test_registered_as_a_plugin(tmp_path):
     assert isinstance(player, AlphaBetaPlayer) and player.config["depth"] == 4
     with pytest.raises(UsageError, match="option 'depth'"):
         registry.make_player("alphabeta:depth=-1", game)
+
+
+def test_crafted_weights_files_are_refused_naming_the_file(tmp_path):
+    # A header declaring 10**14 weights made np.load ask for 800 TB; metadata nested 100,000 deep ended in a
+    # RecursionError.
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10 ** 14,)})
+    huge = tmp_path / "huge.npz"
+    with zipfile.ZipFile(huge, "w") as archive:
+        archive.writestr("weights.npy", header.getvalue() + bytes(8))
+    with pytest.raises(ModelFileError, match=r"huge.npz is corrupt: its array 'weights' declares shape "
+                                             r"\(100000000000000,\)"):
+        read_weights(huge)
+    deep = tmp_path / "deep.npz"
+    np.savez(deep, weights=learned(), metadata=np.frombuffer(("[" * 100_000 + "]" * 100_000).encode(), np.uint8))
+    with pytest.raises(ModelFileError, match="deep.npz: its metadata is not valid JSON: .*nested too deeply"):
+        read_weights(deep)

@@ -200,3 +200,44 @@ def test_finite_weights_load(tmp_path):
     small_resnet().save(path)
     _poison(path, "model/tower.0.conv1.weight", [np.finfo(np.float32).max, -1e30])
     assert isinstance(load_network(path), ResNetNetwork)
+
+
+def test_a_network_whose_weights_went_to_nan_is_never_written(tmp_path):
+    path = tmp_path / "kept.npz"
+    net = small_resnet(optimizer="sgd", lr=1e30)
+    net.save(path)
+    before = path.read_bytes()
+    with np.errstate(all="ignore"):
+        for _ in range(3):              # steps of 1e30 send the weights to NaN or infinity
+            net.train_step(*data())
+    with pytest.raises(ModelFileError, match=r"not writing model file .*kept.npz: array "
+                                             r"'model/stem.0.weight' holds \d+ NaN/inf .*lower the learning rate"):
+        net.save(path)
+    assert path.read_bytes() == before and list(tmp_path.iterdir()) == [path]
+
+
+def _crafted(path, change):
+    """Rewrite the metadata of the model file at ``path`` with ``change(metadata)``, as a hand edit would."""
+    with np.load(path, allow_pickle=False) as archive:
+        arrays = {key: archive[key] for key in archive.files}
+    metadata = json.loads(arrays[METADATA_KEY].tobytes())
+    change(metadata)
+    arrays[METADATA_KEY] = np.frombuffer(json.dumps(metadata).encode(), np.uint8)
+    np.savez(path, **arrays)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda m: m.update(config="notadict"), "its metadata's 'config' is 'notadict', not a JSON object"),
+    (lambda m: m.update(user=[1]), "its metadata's 'user' is \\[1\\], not a JSON object"),
+    (lambda m: m["architecture"].update(observation_shape=["x", None]),
+     r"its observation shape is \['x', None\], not a list of positive whole numbers"),
+    (lambda m: m["architecture"].update(num_actions=-3), "its number of actions is -3"),
+    (lambda m: m["config"].update(channels="wide"), "has an architecture this version cannot build: .*'wide'"),
+    (lambda m: m.update(train_steps="many"), "its train_steps is 'many'"),
+])
+def test_crafted_metadata_is_refused_with_one_message_naming_the_file(tmp_path, change, message):
+    path = tmp_path / "crafted.npz"
+    small_resnet().save(path)
+    _crafted(path, change)
+    with pytest.raises(ModelFileError, match=f"model file {path}:? {message}"):
+        ResNetNetwork.load(path)

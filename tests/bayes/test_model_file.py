@@ -68,3 +68,16 @@ def test_broken_files_are_refused_with_a_reason(tmp_path):
     bad.rho[0] = np.nan
     with pytest.raises(ModelFileError, match="non-finite"):
         BayesModel.load(bad.save(tmp_path / "nan.npz"))
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"beta": 1.0, "prior_variance": "x"}, "its prior_variance is 'x', not a positive finite number"),
+    ({"beta": float("nan")}, "its beta is nan"),
+    ({"beta": 1.0, "threshold": -1}, "its threshold is -1"),
+])
+def test_a_model_with_parameters_no_game_can_use_is_refused_at_load_naming_the_file(tmp_path, params, message):
+    # Such a model once loaded and then failed every game it played, naming no file.
+    m = BayesModel.empty("urgency", "checkers", CheckersAdapter.version, "hybrid", 8192, **params)
+    path = m.save(tmp_path / "crafted.npz")
+    with pytest.raises(ModelFileError, match=f"^model file {path}: {message}"):
+        BayesModel.load(path, game="checkers", adapter=CheckersAdapter())

@@ -91,3 +91,27 @@ def test_a_slice_file_of_another_size_is_refused(built, tmp_path):
     from plyground.errors import ModelFileError
     with pytest.raises(ModelFileError, match="slice-0101.npz does not hold slice"):
         store.open_database(3, tmp_path)
+
+
+SEVEN = "W:WK1,K3,K5,K7:BK32,K30,K28"
+
+
+def test_a_database_too_large_for_memory_is_refused_before_anything_is_allocated(cli, tmp_path):
+    # 7 pieces: 124,909,766,240 entries of 3 bytes; numpy once said "Unable to allocate 116 GiB" instead.
+    need = "a 7-piece endgame database needs 374.7 GB of memory (124,909,766,240 entries); this machine has "
+    for args in (["build", "--pieces", "7"], ["probe", "--fen", SEVEN]):
+        code, _, err = cli("endgame", *args, "--dir", tmp_path / "none")
+        assert code == 2 and need in err and "Unable to allocate" not in err, err
+    code, _, err = cli("match", "--game", "checkers", "--black", f"alphabeta:endgame=7", "--white", "random",
+                       "-n", "1")
+    assert code == 2 and need in err, err
+    assert not (tmp_path / "none").exists()
+
+
+@pytest.mark.parametrize("fen, empty", [("W:W20:B", "Black has"), ("B:B20:W", "White has"),
+                                        ("W:W:B", "Black and White have")])
+def test_a_position_where_a_side_has_no_pieces_is_no_probe(cli, built, fen, empty):
+    # W:W20:B was called a draw (its one move "wins"), W:W:B a "loss in 0 plies".
+    code, out, err = cli("endgame", "probe", "--fen", fen, "--dir", built[0])
+    assert code == 2 and out == "", out
+    assert f"--fen {fen!r}: {empty} no pieces, so the game is over (or never was): there is nothing to probe" in err

@@ -27,6 +27,33 @@ def test_bad_time_controls_name_the_valid_forms(text):
         TimeControl.parse(text)
 
 
+@pytest.mark.parametrize("text, written", [("1000000", "1000000"), ("10+0.1234567", "10+0.1234567"),
+                                           ("5m+3", "300+3"), ("1.5m", "90"), ("40/90m+30", "40/5400+30")])
+def test_a_time_control_keeps_the_digits_the_user_wrote(text, written):
+    # %g once made 1000000 into '1e+06' (refused when read back) and 10+0.1234567 into 10+0.123457.
+    control = TimeControl.parse(text)
+    assert str(control) == written and TimeControl.parse(written) == control
+
+
+def test_a_match_with_a_million_second_clock_stores_it_as_written(cli, tmp_path):
+    save = tmp_path / "games.jsonl"
+    for tc in ("1000000", "10+0.1234567"):
+        code, _, err = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random", "-n", "1",
+                           "--tc", tc, "--save", save, "--quiet")
+        assert code == 0, err
+        assert json.loads(save.read_text().splitlines()[-1])["tags"]["TimeControl"] == tc
+
+
+@pytest.mark.parametrize("flag, value", [("--tc", "1000001"), ("--tc", "60+1000001"), ("--tc", "99999999999m"),
+                                         ("--seconds", "1e308"), ("--move-limit", "1e308"),
+                                         ("--black", "mcts:seconds=1e308"), ("--black", "alphabeta:seconds=1e7")])
+def test_more_seconds_than_can_be_timed_are_refused_naming_the_limit(cli, flag, value):
+    args = {"--black": "random", "--white": "random", flag: value}
+    code, _, err = cli("match", "--game", "tictactoe", "-n", "1", *[x for pair in args.items() for x in pair])
+    assert code == 2 and "Traceback" not in err, err
+    assert repr(value.split("=")[-1]) in err and "1000000" in err, err
+
+
 def test_the_clock_adds_increments_and_periods_and_flags_at_zero():
     clock = Clock(TimeControl(10, 1, moves=2))
     assert clock.charge(0, 3.0) and clock.left[0] == 8.0                  # 10 - 3 + 1

@@ -62,3 +62,17 @@ def test_typed_values_from_config_files_are_checked_too():
     with pytest.raises(OptionError):
         resolve_options(ALL, {"simulations": 0}, "x")
     assert resolve_options(ALL, {"model": None}, "x")["model"] is None
+
+
+@pytest.mark.parametrize("args, message", [
+    (["match", "--black", "random", "--white", "random", "--simulations", "99999999999999999999"],
+     "'--simulations': 99999999999999999999 is not in the range 1<=x<=1000000000"),
+    (["tournament", "random", "r2=random", "--simulations", "99999999999999999999"],
+     "'--simulations': 99999999999999999999 is not in the range 1<=x<=1000000000"),
+    (["match", "--black", "alphabeta:nodes=10000000000", "--white", "random"],
+     "bad value '10000000000' for option 'nodes': expected integer in [1, 1000000000] or none"),
+])
+def test_a_budget_no_search_finishes_is_refused_naming_the_limit(cli, args, message):
+    # --simulations 99999999999999999999 once started a search that never returned.
+    code, _, err = cli(args[0], "--game", "tictactoe", *args[1:])
+    assert code == 2 and message in err, err

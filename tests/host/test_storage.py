@@ -44,7 +44,7 @@ def test_only_numbers_are_written_and_the_metadata_name_is_reserved(tmp_path):
 def test_unreadable_npz_files_name_the_file_and_the_reason(tmp_path):
     with pytest.raises(ModelFileError, match=r"^model file .*nope.npz does not exist$"):
         load_npz(tmp_path / "nope.npz", f"model file {tmp_path / 'nope.npz'}")
-    with pytest.raises(ModelFileError, match="is not a file"):
+    with pytest.raises(ModelFileError, match="is a folder, not a regular file"):
         load_npz(tmp_path)
     junk = tmp_path / "junk.npz"
     junk.write_bytes(b"not a zip")

@@ -33,13 +33,18 @@ def register(cli) -> None:
     @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None, help=DIR_HELP)
     def probe_command(fen, pieces, directory):
         """The result of a position for the side to move, and of each of its moves."""
-        from plyground.errors import UsageError
+        from plyground.errors import PositionError, UsageError
         from plyground.games.checkers import CheckersGame
 
         from . import store
-        from .oracle import EndgameOracle, pieces_on_board, result_words
+        from .oracle import EndgameOracle, pieces_on_board, result_words, sides_without_pieces
         game = CheckersGame()
         state = game.new_state(fen)
+        empty = [game.side_names[player] for player in sides_without_pieces(state)]
+        if empty:
+            raise PositionError(f"--fen {fen!r}: {' and '.join(empty)} {'have' if len(empty) == 2 else 'has'} no "
+                                f"pieces, so the game is over (or never was): there is nothing to probe; give a "
+                                f"position with a piece of each side, e.g. W:WK1,K3:BK32")
         on_board = pieces_on_board(state)
         pieces = pieces or max(2, on_board)
         if on_board > pieces:

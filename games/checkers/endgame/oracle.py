@@ -86,6 +86,13 @@ def pieces_on_board(state) -> int:
     return sum(int(board).bit_count() for board in state_to_pos(state)[:4])
 
 
+def sides_without_pieces(state) -> list[int]:
+    """The players (0 Black, 1 White) with no piece on the board of a checkers State: the game is over,
+    or was never one; a database holds no such position for a probe to ask about."""
+    pos = state_to_pos(state)
+    return [player for player in (0, 1) if not (int(pos[2 * player]) | int(pos[2 * player + 1]))]
+
+
 class EndgameOracle:
     """Exact results of the positions of one database (see the module docstring)."""
 

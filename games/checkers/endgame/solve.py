@@ -41,6 +41,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from plyground.errors import UsageError
+from plyground.memory import available_memory, format_bytes
+
 from ..bits import lowest_square, popcount
 from ..board import FULL, STEP
 from ..kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, generate
@@ -48,6 +51,26 @@ from .index import position_at, position_index, slice_size, slices
 
 UNKNOWN, WIN, LOSS, DRAW, HOLE = 0, 1, 2, 3, 4
 RESULT_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
+#: Bytes of memory per index entry: its result (int8) and its distance (int16).
+ENTRY_BYTES = 3
+
+
+def entries(pieces: int) -> int:
+    """Index entries (both sides to move) of every slice of up to ``pieces`` pieces; nothing allocated."""
+    return sum(2 * slice_size(*s) for s in slices(pieces))
+
+
+def check_fits_in_memory(pieces: int) -> None:
+    """UsageError when the ``pieces``-piece database cannot be held in this machine's memory, naming what it
+    needs and the largest that fits -- asked before any array is allocated (7 pieces: 375 GB)."""
+    available = available_memory()
+    needed = entries(pieces) * ENTRY_BYTES
+    if available is None or needed <= available:
+        return
+    fits = [p for p in range(2, pieces) if entries(p) * ENTRY_BYTES <= available]
+    largest = f"; the largest that fits is {fits[-1]} pieces" if fits else ""
+    raise UsageError(f"a {pieces}-piece endgame database needs {format_bytes(needed)} of memory "
+                     f"({entries(pieces):,} entries); this machine has {format_bytes(available)} available{largest}")
 
 
 @njit(cache=True)
@@ -256,7 +279,9 @@ class Database:
 
     @classmethod
     def empty(cls, pieces: int) -> "Database":
-        """Every slice of up to ``pieces`` pieces laid out (see the module docstring), nothing solved yet."""
+        """Every slice of up to ``pieces`` pieces laid out (see the module docstring), nothing solved yet;
+        a UsageError, before any allocation, when it cannot fit in memory."""
+        check_fits_in_memory(pieces)
         dim = pieces + 1
         offsets = np.full((dim,) * 4, -1, dtype=np.int64)
         sizes = np.zeros((dim,) * 4, dtype=np.int64)

@@ -95,6 +95,7 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
     """Solve (or load, when already on disk) every slice of up to ``pieces`` pieces, writing each."""
     if not 2 <= pieces <= 8:
         raise UsageError(f"--pieces must be between 2 and 8, not {pieces}")
+    solve.check_fits_in_memory(pieces)     # before a folder is made for it
     directory = Path(directory) if directory else default_directory()
     directory.mkdir(parents=True, exist_ok=True)
     db = solve.Database.empty(pieces)
@@ -132,13 +133,14 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
 def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
     """A finished build of up to ``pieces`` pieces from ``directory``; UsageError naming what is missing."""
     directory = Path(directory) if directory else default_directory()
-    db = solve.Database.empty(pieces)
-    for s in slices(pieces):
-        path = slice_path(directory, s)
-        if not path.exists():
+    solve.check_fits_in_memory(pieces)     # 7 pieces: no use looking for files this machine cannot hold
+    for s in slices(pieces):        # every file is looked for before memory for all of them is allocated
+        if not slice_path(directory, s).exists():
             raise UsageError(f"no {pieces}-piece endgame database in {directory} (slice {_name(s)} is missing); "
                              f"build it with: plyground endgame build --pieces {pieces} --dir {directory}")
-        _load_slice(db, s, path)
+    db = solve.Database.empty(pieces)
+    for s in slices(pieces):
+        _load_slice(db, s, slice_path(directory, s))
     return db
 
 
