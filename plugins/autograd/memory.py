@@ -16,7 +16,7 @@ import os
 import sys
 
 from plyground.errors import OptionError
-from plyground.memory import available_memory, format_bytes  # noqa: F401 - this plugin's callers import them here
+from plyground.memory import available_memory, format_bytes
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3

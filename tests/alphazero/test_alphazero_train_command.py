@@ -11,7 +11,7 @@ from plyground.cli import main
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero import AlphaZeroPlayer, AlphaZeroTrainer
 from plyground.players.alphazero.rundir import RunDirectory
-from plyground.plugins.autograd.memory import available_memory
+from plyground.memory import available_memory
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.train_command import read_toml
