@@ -49,7 +49,8 @@ class BonanzaTrainer(Trainer):
                    "training on the leaves of shallow searches).")
     produces = "alphabeta:eval={run}/eval.npz"
     options = (
-        Option("games", Path, None, "expert games to learn from: a PDN file, or acf (the bundled ACF archive)", optional=True),
+        Option("games", Path, None, "expert games to learn from: a PDN file, or acf (the bundled ACF archive)",
+               optional=True),
         Option("test_split", float, 0.1, "share of the games held out (by game, seeded) for the agreement report",
                min=0.0, max=0.9),
         Option("max_games", int, None, "use only the first N readable games (quick runs); none = all",
