@@ -185,9 +185,9 @@ def test_residual_network_train_step_matches_the_cpu(device):
 
 
 #: The test network's float32 bound (tests/float_bounds.py): its longest dot product is a 3x3 convolution over
-#: 16 channels (n = 144); the value head passes 7 products (stem, 2 blocks x 2, head convolution, two linear
-#: layers of fewer terms).  2 * 7 * gamma_144 = 1.2e-4.
-FORWARD_RTOL = forward_rtol(144, 7)
+#: 16 channels (n = 144); the value path chains 8 products (stem, 2 blocks x 2, the 1x1 head convolution, two
+#: linear layers of fewer terms) and the loss two sums more.  2 * 10 * gamma_144 = 1.7e-4.
+FORWARD_RTOL = forward_rtol(144, 10)
 
 
 @pytest.mark.parametrize("device", PORTABLE_DEVICES)
