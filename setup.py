@@ -1,4 +1,5 @@
-"""Maps the top-level folders into the one ``plyground`` namespace (see DEVELOPERS.md).
+"""Maps the top-level folders into the one ``plyground`` namespace (the table in
+README.md, "Layout").
 
 pyproject.toml holds the metadata; only the package list, which must be derived
 from the mapping, is computed here.

@@ -20,11 +20,11 @@ import statistics
 import time
 from pathlib import Path
 
+from plyground.bundled_data import records_file
 from plyground.games.checkers.pdn import PdnError, read_pdn
 from plyground.players.search.tree import EXPANDED
 from plyground.registry import get_registry
 
-ARCHIVE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "acf.pdn"
 
 
 def sample_positions(game, archive: Path, count: int, seed: int) -> list:
@@ -68,12 +68,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--simulations", type=int, default=800)
     parser.add_argument("--model", default=None, help="model file (default: the bundled network)")
-    parser.add_argument("--archive", type=Path, default=ARCHIVE)
+    parser.add_argument("--archive", default="acf", help="a PDN file, or acf: the ACF archive the checkers game ships")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     registry = get_registry()
     game = registry.make_game("checkers")
-    positions = sample_positions(game, args.archive, args.positions, args.seed)
+    positions = sample_positions(game, records_file(game, args.archive, "--archive"), args.positions, args.seed)
     model = f",model={args.model}" if args.model else ""
     rows, moves = {}, {}
     for pass_forced in (True, False):

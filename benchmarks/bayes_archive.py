@@ -8,8 +8,8 @@ The runs are ordinary ``bayes`` trainer runs in ``runs/bayes/urgency``
 and ``runs/bayes/boardval`` (each with its model.npz, report.md, report.json
 and plots), the same as
 
-    plyground train bayes --game checkers --run runs/bayes/urgency --set games=../shared/data/acf.pdn
-    plyground train bayes --game checkers --run runs/bayes/boardval --set games=../shared/data/acf.pdn --set model=boardval
+    plyground train bayes --game checkers --run runs/bayes/urgency --set games=acf
+    plyground train bayes --game checkers --run runs/bayes/boardval --set games=acf --set model=boardval
 
 Both use the same held-out 10% of the games (seed 0).  Two more runs,
 ``runs/bayes/urgency-all`` and ``boardval-all``, learn from every game
@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from plyground.bundled_data import records_file
 from plyground.games.checkers import CheckersGame
 from plyground.plugins.bayes import boardval, evaluation, reports, training, urgency
 from plyground.plugins.bayes.checkers_keys import CheckersAdapter
@@ -35,7 +36,6 @@ from plyground.plugins.bayes.model import BayesModel
 from plyground.plugins.bayes.trainer import BayesTrainer
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "acf.pdn"
 ABLATION = [  # (model, key or feature set, shared_features, beta)
     ("urgency", "hybrid-reply", "-", 1.0), ("urgency", "hybrid", "-", 1.0), ("urgency", "piece", "-", 1.0),
     ("urgency", "type", "-", 1.0), ("urgency", "fromto", "-", 1.0),
@@ -121,12 +121,13 @@ def ablation(data: Path) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--data", default="acf", help="a PDN file, or acf: the ACF archive the checkers game ships")
     parser.add_argument("--runs", type=Path, default=REPO / "runs" / "bayes")
     parser.add_argument("--docs", type=Path, default=REPO / "docs" / "bayes")
     parser.add_argument("--fresh", action="store_true", help="delete the run directories first")
     parser.add_argument("--ablation", action="store_true", help="also train the configurations of the ablation table")
     args = parser.parse_args()
+    args.data = records_file(CheckersGame(), args.data, "--data")
     by_model = train_runs(args.data, args.runs, args.fresh)
     whole = train_runs(args.data, args.runs, args.fresh, whole=True)
     args.docs.mkdir(parents=True, exist_ok=True)

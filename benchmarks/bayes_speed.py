@@ -3,7 +3,7 @@
     python benchmarks/bayes_speed.py                         # 2,000 ACF games, both models
     python benchmarks/bayes_speed.py --games 9377 --repeat 3
 
-Reads ../shared/data/acf.pdn (beside the repository), encodes the games once,
+Reads the ACF archive (``acf``, shipped with the checkers game; ``--data`` another PDN file), encodes the games once,
 then times, for each model configuration: the compiled ADF loop alone
 (``engine.train_chunk``, the inner loop with the greater-than factor) and the
 whole pipeline per chunk (encoding moves and board features, building the
@@ -14,29 +14,29 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 
+from plyground.bundled_data import records_file
+from plyground.games.checkers import CheckersGame
 from plyground.plugins.bayes import boardval, training, urgency
 from plyground.plugins.bayes.checkers_keys import CheckersAdapter
 from plyground.plugins.bayes.model import BayesModel
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "acf.pdn"
 CONFIGS = [("urgency", "hybrid-reply", "keep"), ("urgency", "hybrid", "keep"),
            ("boardval", "hybrid", "cancel"), ("boardval", "hybrid", "keep"), ("boardval", "pp", "cancel")]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--data", default="acf", help="a PDN file, or acf: the ACF archive the checkers game ships")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--chunk", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
     adapter = CheckersAdapter()
     started = time.perf_counter()
-    games = adapter.read_games(args.data).games[:args.games]
+    games = adapter.read_games(records_file(CheckersGame(), args.data, "--data")).games[:args.games]
     print(f"read {len(games):,} games in {time.perf_counter() - started:.1f} s")
     print(f"{'model':9} {'ids':13} {'shared':7} {'positions':>10} {'sweeps/pos':>10} "
           f"{'ADF loop pos/s':>15} {'end-to-end pos/s':>17}")

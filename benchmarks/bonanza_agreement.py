@@ -15,6 +15,8 @@ import argparse
 import time
 from pathlib import Path
 
+from plyground.bundled_data import records_file
+from plyground.games.checkers import CheckersGame
 from plyground.players.alphabeta import features
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.plugins.bonanza import dataset
@@ -25,13 +27,13 @@ from plyground.plugins.bonanza.objective import agreement, random_agreement
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--eval", required=True, type=Path)
-    parser.add_argument("--games", type=Path, default=Path(__file__).resolve().parents[2] / "shared/data/acf.pdn")
+    parser.add_argument("--games", default="acf", help="a PDN file, or acf: the ACF archive the checkers game ships")
     parser.add_argument("--depths", type=int, nargs="+", default=[0, 1, 2, 3])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--test-split", type=float, default=0.1)
     args = parser.parse_args()
     learned, _ = load_weights(args.eval, features.metadata())
-    games, errors = dataset.read_games(args.games, log=lambda m: None)
+    games, errors = dataset.read_games(records_file(CheckersGame(), args.games, "--games"), log=lambda m: None)
     _, test_idx = dataset.split_games(len(games), args.test_split, args.seed)
     test = dataset.build_positions(games, test_idx)
     r1, r3 = random_agreement(test.offsets)

@@ -5,7 +5,7 @@ endings, how well the bundled networks' values know the truth, and how fast the 
     python benchmarks/endgame_oracle.py --pieces 5 --dir DIR --positions 500 --conversions 40
 
 Positions with at most ``--pieces`` pieces (not finished, more than one legal move) are sampled from
-two sources: the ACF archive (``../shared/data/acf.pdn``, real games) and self-play (``alphabeta``
+two sources: the ACF archive (``acf``, shipped with the checkers game; real games) and self-play (``alphabeta``
 depth 4 against itself from the 216 three-move ballots).  For each player and position the player
 chooses a move; the move *throws the result away* when the database's result after it is worse for
 the mover than before it (a win becomes a draw or a loss, a draw becomes a loss).  Then, from
@@ -176,7 +176,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pieces", type=int, default=4)
     parser.add_argument("--dir", type=Path, default=None, help="database folder (default: the endgame folder)")
-    parser.add_argument("--acf", type=Path, default=REPO.parent / "shared" / "data" / "acf.pdn")
+    parser.add_argument("--acf", default="acf", help="a PDN file, or acf: the ACF archive the checkers game ships")
     parser.add_argument("--acf-games", type=int, default=9377)
     parser.add_argument("--selfplay-games", type=int, default=216)
     parser.add_argument("--positions", type=int, default=300, help="positions sampled per source")
@@ -194,6 +194,7 @@ def main(argv=None) -> int:
     from plyground.games.checkers import CheckersGame
     from plyground.games.checkers.endgame.oracle import oracle_for
     from plyground.registry import get_registry
+    from plyground.bundled_data import records_file
     game = CheckersGame()
     oracle = oracle_for(game, str(args.pieces), log=lambda line: print(line, file=sys.stderr))
     rng = np.random.default_rng(args.seed)
@@ -201,7 +202,7 @@ def main(argv=None) -> int:
     print(f"database: {args.pieces} pieces in {oracle.directory}; load average {load:.2f}", flush=True)
 
     started = time.perf_counter()
-    sources = {"acf": acf_positions(game, args.acf, args.pieces, args.acf_games) if args.acf.exists() else [],
+    sources = {"acf": acf_positions(game, records_file(game, args.acf, "--acf"), args.pieces, args.acf_games),
                "selfplay": selfplay_positions(game, args.pieces, args.seed, args.selfplay_games)}
     for name in sources:
         found = sources[name]

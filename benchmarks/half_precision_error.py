@@ -8,7 +8,7 @@ The network predicts the same positions in float32 and in float16 on one
 device (``cpu-portable`` by default: the GPU's code path with numpy's float16,
 whose matrix products accumulate in float32 as a GPU's do; slow on a CPU - no
 BLAS - so a few thousand positions take minutes).  Positions: distinct
-positions of the ACF archive's games (../shared/data/acf.pdn) with more than
+positions of the ACF archive's games (``acf``, shipped with checkers) with more than
 one legal move, each followed by the position after a random other move (as
 the teacher bootstrap takes them); without the archive, positions of random
 games.  Reported: the value's absolute difference (max, mean, 99th
@@ -28,16 +28,14 @@ import numpy as np
 
 from plyground.errors import PlygroundError
 
-ROOT = Path(__file__).resolve().parents[1]
-ARCHIVE = ROOT.parent / "shared" / "data" / "acf.pdn"
 
 
 def positions(game, count: int, seed: int) -> tuple[list, str]:
     """``count`` positions with more than one legal move: from the ACF archive, else from random games."""
-    if game.name == "checkers" and ARCHIVE.exists():
+    if game.name == "checkers":
         from plyground.players.alphazero.bootstrap import expert_positions
         found = []
-        for position in expert_positions(game, ARCHIVE, seed, siblings=True):
+        for position in expert_positions(game, Path("acf"), seed, siblings=True):
             found.append(position.state)
             if len(found) == count:
                 break

@@ -22,12 +22,15 @@ actions to moves       :class:`ActionDecoder`,    :func:`decodes_actions`,
 list its moves         :class:`MovesListing`      :func:`legal_moves_text` (sorted otherwise)
 name players in its    (``players=`` of           :func:`pictures_name_players`
 picture's status line  ``render_text``)
+games shipped by name  :class:`BundledRecords`    :func:`bundled_records`, :func:`records_advice`
+                                                  (resolved by :mod:`plyground.bundled_data`)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Protocol, Sequence, runtime_checkable
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .board_text import sorted_moves_line
 from .protocols import Game, GameRecord, Move, State
@@ -36,7 +39,7 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
            "ActionDecoder", "SharedActions", "record_reader", "reads_records", "supports_uci",
            "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
            "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "MovesListing", "legal_moves_text",
-           "pictures_name_players"]
+           "pictures_name_players", "BundledRecords", "bundled_records", "records_advice"]
 
 
 # ------------------------------------------------------------------ game records
@@ -67,6 +70,28 @@ def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
 
 def reads_records(game: Game) -> bool:
     return record_reader(game) is not None
+
+
+@runtime_checkable
+class BundledRecords(Protocol):
+    """A game that ships record files (archives of real games) inside its package, each by a short name
+    that ``--openings NAME`` and a trainer's ``games=NAME`` accept (checkers: ``acf``, the ACF archive)."""
+
+    #: One line for a message about a missing record file: where records of this game come from.
+    records_advice: str
+
+    def bundled_records(self) -> Mapping[str, Path]:
+        """Name -> the file in the package, compressed with xz (``.xz``); may be empty."""
+
+
+def bundled_records(game: Game) -> Mapping[str, Path]:
+    """The record files ``game`` ships, by name (empty when it ships none)."""
+    return game.bundled_records() if isinstance(game, BundledRecords) else {}
+
+
+def records_advice(game: Game) -> str:
+    """Where records of ``game`` come from, for a message about a missing file ("" when the game does not say)."""
+    return game.records_advice if isinstance(game, BundledRecords) else ""
 
 
 # ------------------------------------------------------------------ console pictures

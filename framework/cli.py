@@ -310,7 +310,7 @@ def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str,
 @click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
 @move_limit_option
 @time_control_option
-@click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
+@click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE|NAME",
               help="Start positions, each played twice with colours reversed (see `plyground tournament`).")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,
               help="Use only the first N plies of each game in an openings file.")

@@ -20,11 +20,17 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 @pytest.fixture(scope="session")
-def acf_pdn() -> Path:
+def acf_pdn(tmp_path_factory) -> Path:
+    """The ACF archive: ../shared/data/acf.pdn beside the repository, else the copy the checkers game ships
+    (unpacked into a cache folder of the test session's own, never the user's)."""
     path = SHARED_DATA / "acf.pdn"
-    if not path.exists():
-        pytest.skip(f"the ACF archive is not at {path} (tests read ../shared/data beside the repository)")
-    return path
+    if path.exists():
+        return path
+    from plyground.bundled_data import records_file
+    from plyground.games.checkers.game import CheckersGame
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        return records_file(CheckersGame(), "acf", "the ACF archive")
 
 
 @pytest.fixture

@@ -40,9 +40,10 @@ def default_out_dir(config: TournamentConfig) -> Path:
               help="round-robin: everyone plays everyone; gauntlet: the first player plays each of the others.")
 @click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
               help="Games per pairing (default: 10, or each opening twice).")
-@click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE",
+@click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE|NAME",
               help="Start positions: none, every N-ply opening (e.g. 3-ply: the checkers ballots), "
-                   "or a file of games (PDN for checkers) or of positions, one per line.")
+                   "a file of games (PDN for checkers) or of positions, one per line, or games the game ships "
+                   "by name (checkers: acf, the ACF archive).")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,
               help="Use only the first N plies of each game in an openings file.")
 @click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,

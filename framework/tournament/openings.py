@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..bundled_data import records_file
 from ..capabilities import record_reader
 from ..errors import PlygroundError, UsageError
 from ..notices import note
@@ -212,7 +213,8 @@ def start_state(game: Game, opening: Opening | None) -> State:
 
 
 def choose_openings(game: Game, source: str | None, seed: int, plies: int | None = None) -> list[Opening]:
-    """Resolve ``--openings``: ``none``, ``N-ply`` or a file path; shuffled with the tournament seed.
+    """Resolve ``--openings``: ``none``, ``N-ply``, a file path or the name of games the game ships (``acf``);
+    shuffled with the tournament seed.
 
     Shuffling means that a tournament playing fewer games than there are
     openings uses a random sample of them, not the first few in move order.
@@ -224,8 +226,7 @@ def choose_openings(game: Game, source: str | None, seed: int, plies: int | None
     if match and not Path(source).exists():
         openings = all_openings(game, int(match.group(1)))
     else:
-        if not Path(source).exists():
-            raise UsageError(f"--openings {source!r} is neither 'none', 'N-ply' (e.g. 3-ply) nor an existing file")
-        openings = read_openings(game, Path(source), plies)
+        openings = read_openings(game, records_file(game, source, "--openings", "'none', 'N-ply' (e.g. 3-ply), "),
+                                 plies)
     random.Random(seed).shuffle(openings)
     return openings

@@ -7,6 +7,7 @@ Python ints, so listing and applying moves costs one compiled call each.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
@@ -216,6 +217,8 @@ class CheckersGame(Game):
     #: The kernels' position arrays (docs/kernels.md, "Checkers"), which alphabeta's evaluation
     #: features and compiled search read directly (the PositionLayout ability of plyground.capabilities).
     position_layout = "checkers-bitboard"
+    #: Where records come from (the BundledRecords ability): the package ships the ACF archive.
+    records_advice = "the ACF archive of 9,377 expert games ships with plyground as 'acf'"
 
     def new_initial_state(self) -> CheckersState:
         return CheckersState(self, _INITIAL_POSITION.copy())
@@ -250,3 +253,7 @@ class CheckersGame(Game):
         """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""
         from .pdn import read_records
         return read_records(text)
+
+    def bundled_records(self) -> dict[str, Path]:
+        """The games shipped in the package by name: ``acf``, the ACF archive (data/README.md)."""
+        return {"acf": Path(__file__).with_name("data") / "acf.pdn.xz"}

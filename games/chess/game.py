@@ -336,6 +336,9 @@ class ChessGame(Game):
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT
     # No augment override (no symmetries): castling and pawn direction break every reflection of the board.
+    #: Where records come from (the BundledRecords ability): none ship with the package (docs/bayes.md).
+    records_advice = ("give a PGN file of chess games, e.g. master games from the PGN Mentor player files "
+                      "(https://www.pgnmentor.com/files.html; docs/bayes.md, \"Measured on chess masters\")")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -386,6 +389,10 @@ class ChessGame(Game):
         """GameRecords from PGN text (the inverse of format_records); RecordError names game and line."""
         from .pgn import read_records
         return read_records(text)
+
+    def bundled_records(self) -> dict:
+        """No games ship with the package (master games have no licence to redistribute them)."""
+        return {}
 
 
 def _perft(board: chess.Board, depth: int) -> int:

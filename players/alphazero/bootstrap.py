@@ -30,10 +30,10 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from plyground.bundled_data import records_file
 from plyground.errors import RecordError, UsageError
 from plyground.protocols import Budget, Game, State
 from plyground.durations import format_duration
-from plyground.recordio import check_regular_file
 from plyground.storage import load_npz, save_npz
 
 from .examples import Examples
@@ -64,10 +64,11 @@ class Position:
 
 def expert_positions(game: Game, path: Path, seed: int, siblings: bool) -> Iterator[Position]:
     """Distinct non-terminal positions (more than one legal move) of the games in ``path``, games in a
-    seeded random order; with ``siblings`` each is followed by the position after a random other move."""
-    check_regular_file(path, "bootstrap games file")
+    seeded random order; with ``siblings`` each is followed by the position after a random other move.
+    ``path`` may name games the game ships (checkers: ``acf``)."""
+    path = records_file(game, path, "bootstrap_games")
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UsageError(f"bootstrap games file {path}: {exc.strerror or exc}") from None
     try:
@@ -77,7 +78,7 @@ def expert_positions(game: Game, path: Path, seed: int, siblings: bool) -> Itera
     if not any(record.moves for record in records):
         detail = f"{len(records)} without moves" if records else "it holds no games"
         raise UsageError(f"bootstrap games file {path} holds no games with moves ({detail}); give a file of "
-                         f"expert {game.name} games, e.g. ../shared/data/acf.pdn for checkers")
+                         f"expert {game.name} games, e.g. acf for checkers (the bundled ACF archive)")
     seen: set = set()
     order = np.random.default_rng([seed, 7]).permutation(len(records))
     for number in order:

@@ -154,7 +154,8 @@ class AlphaZeroTrainer(Trainer):
                "network: its weights and optimiser state) instead of a fresh network; its architecture and "
                "optimiser settings must be those of network, optimizer, lr, ...", optional=True),
         # teacher bootstrap of the initial network (bootstrap.py)
-        Option("bootstrap_games", Path, None, "record file of expert games (e.g. PDN) whose positions, labelled "
+        Option("bootstrap_games", Path, None, "record file of expert games (e.g. PDN; checkers: acf, the bundled "
+               "ACF archive) whose positions, labelled "
                "by bootstrap_teacher, train the initial network before iteration 1 (none: no bootstrap)",
                optional=True),
         Option("bootstrap_teacher", str, "alphabeta:eval=learned,depth=8", "player spec whose search labels the "

@@ -36,6 +36,7 @@ from typing import Any, Callable, ContextManager, Iterator
 
 import numpy as np
 
+from plyground.bundled_data import records_file
 from plyground.durations import format_duration
 from plyground.errors import UsageError
 from plyground.storage import array_json, load_npz, save_npz
@@ -91,7 +92,7 @@ def pgn_positions(game: Any, path: str | Path, log: Callable[[str], None] = lamb
     """Every non-terminal position of the main lines of a PGN file's games (states of ``game``); unreadable
     games are reported through ``log`` and skipped; a file without a single move is a UsageError."""
     from plyground.games.chess.pgn import read_pgn
-    reader = read_pgn(Path(path), strict=False)
+    reader = read_pgn(records_file(game, path, "pretrain_pgn"), strict=False)
     games = with_moves = reported = 0
     for pgn_game in reader:
         for error in reader.errors[reported:]:
@@ -112,7 +113,8 @@ def pgn_positions(game: Any, path: str | Path, log: Callable[[str], None] = lamb
         detail = f"{games} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
         first = f"; the first: {errors[0]}" if errors else ""
         raise UsageError(f"pretrain_pgn {path} holds no games with moves ({detail}{first}); give a PGN file of "
-                         f"chess games, e.g. ../shared/data/chess-masters.pgn, or none for Stockfish self-play")
+                         f"chess games (e.g. master games from https://www.pgnmentor.com/files.html), or none for "
+                         f"Stockfish self-play")
 
 
 @dataclass(frozen=True)

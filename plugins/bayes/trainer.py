@@ -1,6 +1,6 @@
 """The ``bayes`` trainer: learns an Urgency or BoardVal model from expert games, with a held-out report.
 
-``plyground train bayes --game checkers --run runs/urgency --set games=../shared/data/acf.pdn``
+``plyground train bayes --game checkers --run runs/urgency --set games=acf``
 builds it as ``BayesTrainer(game, run_dir, **options)`` and calls :meth:`run`.
 
 The games are shuffled with ``seed``; the first ``test_split`` of them are
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from plyground.bundled_data import records_file
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import MAX_SECONDS, Option, resolve_options
@@ -44,7 +45,7 @@ class BayesTrainer(Trainer):
     description = "Bayesian move prediction (Urgency or BoardVal factor graph) learned from expert games."
     produces = "bayes:model={run}/model.npz"
     options = (
-        Option("games", Path, None, "record file of expert games (checkers: PDN, e.g. ../shared/data/acf.pdn)",
+        Option("games", Path, None, "record file of expert games (checkers: PDN, or acf: the bundled ACF archive)",
                optional=True),
         Option("model", str, "urgency", "urgency: a belief per move key; boardval: a belief per board feature",
                choices=("urgency", "boardval")),
@@ -150,14 +151,12 @@ class BayesTrainer(Trainer):
         games_path = self.config["games"]
         if games_path is None:
             raise UsageError("trainer bayes needs option 'games': a record file of expert games, e.g. "
-                             "--set games=../shared/data/acf.pdn")
-        games_path = Path(games_path)
-        for name in _FILE_OPTIONS:
-            if self.config[name] is not None and not Path(self.config[name]).is_file():
-                raise UsageError(f"{name} file {self.config[name]} does not exist")
+                             "--set games=acf (checkers: the bundled ACF archive)")
+        games_path, test_path = (records_file(self.game, self.config[name], name) if self.config[name] else None
+                                 for name in _FILE_OPTIONS)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         with RunLock(self.run_dir, "training run"):
-            return self._train(games_path)
+            return self._train(games_path, test_path)
 
     def _read(self, path: Path):
         """The games of ``path``, with a progress line every few seconds; UsageError when none has moves."""
@@ -173,12 +172,12 @@ class BayesTrainer(Trainer):
             raise UsageError(_no_games_with_moves(path, game_set, self.game.name))
         return game_set
 
-    def _train(self, games_path: Path) -> Path:
+    def _train(self, games_path: Path, test_path: Path | None) -> Path:
         started = time.perf_counter()
         game_set = self._read(games_path)
         n_games = len(game_set.games)
         if self.config["test_games"] is not None:
-            test_set = self._read(Path(self.config["test_games"]))
+            test_set = self._read(test_path)
             test_games = test_set.games
             _, train_order = training.split(n_games, 0.0, self.config["seed"], self.config["train_games"])
         else:

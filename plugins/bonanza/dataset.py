@@ -81,7 +81,7 @@ def read_games(path: Path, max_games: int | None = None, log=print) -> tuple[lis
         detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
         first = f"; the first: {errors[0]}" if errors else ""
         raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); give a PDN file of expert "
-                         f"checkers games, e.g. ../shared/data/acf.pdn")
+                         f"checkers games, e.g. games=acf (the bundled ACF archive)")
     return games, errors
 
 

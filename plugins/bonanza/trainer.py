@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from plyground.bundled_data import records_file
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import Option
@@ -48,7 +49,8 @@ class BonanzaTrainer(Trainer):
                    "training on the leaves of shallow searches).")
     produces = "alphabeta:eval={run}/eval.npz"
     options = (
-        Option("games", Path, None, "expert games to learn from (PDN), e.g. ../shared/data/acf.pdn", optional=True),
+        Option("games", Path, None, "expert games to learn from: a PDN file, or acf (the bundled ACF archive)",
+               optional=True),
         Option("test_split", float, 0.1, "share of the games held out (by game, seeded) for the agreement report",
                min=0.0, max=0.9),
         Option("max_games", int, None, "use only the first N readable games (quick runs); none = all",
@@ -74,7 +76,7 @@ class BonanzaTrainer(Trainer):
         super().__init__(game, run_dir, **options)
         if options["games"] is None:
             raise UsageError("trainer bonanza needs expert games: set games=PATH (a PDN file), "
-                             "e.g. --set games=../shared/data/acf.pdn")
+                             "e.g. --set games=acf (the bundled ACF archive)")
         self._check_config()
 
     @classmethod
@@ -115,8 +117,9 @@ class BonanzaTrainer(Trainer):
 
         t0 = time.perf_counter()
         # Replaying thousands of games takes seconds before the next line: say what is going on.
+        games_file = records_file(self.game, cfg["games"], "games")
         self.log(f"reading and replaying the games of {cfg['games']}...")
-        games, errors = dataset.read_games(cfg["games"], cfg["max_games"], log=self.log)
+        games, errors = dataset.read_games(games_file, cfg["max_games"], log=self.log)
         train_idx, test_idx = dataset.split_games(len(games), cfg["test_split"], cfg["seed"])
         train = dataset.build_positions(games, train_idx)
         test = dataset.build_positions(games, test_idx)

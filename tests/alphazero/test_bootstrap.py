@@ -114,7 +114,8 @@ def test_a_teacher_without_a_search_value_is_refused(checkers, few_games, tmp_pa
 
 def test_a_missing_games_file_is_one_clear_message(checkers, tmp_path):
     from plyground.errors import UsageError
-    with pytest.raises(UsageError, match="bootstrap games file .*nothing.pdn"):
+    with pytest.raises(UsageError, match=r"bootstrap_games '.*nothing.pdn' is neither an existing file nor the name of games "
+                                         r"bundled with checkers \(acf\)"):
         list(bootstrap.expert_positions(checkers, tmp_path / "nothing.pdn", 0, True))
 
 

@@ -7,6 +7,9 @@ from plyground.plugins.autograd import functional as F
 from plyground.plugins.autograd.gradcheck import gradcheck
 from plyground.plugins.autograd.ops import conv as conv_module
 from plyground.plugins.autograd.ops import workspace
+from plyground.plugins.autograd.ops.winograd import choose_tiling
+
+from float_bounds import gamma, winograd_chain, winograd_magnitude
 
 
 @pytest.fixture(params=["im2col", "winograd"])
@@ -15,6 +18,17 @@ def algorithm(request, monkeypatch):
     monkeypatch.setattr(conv_module, "WINOGRAD_MIN_CHANNELS", 10**9 if request.param == "im2col" else 1)
     return request.param
 
+
+
+def float32_bound(x, w, algorithm: str) -> np.ndarray:
+    """Elementwise float32 error bound of a 3x3, stride-1, padding-1 convolution (tests/float_bounds.py):
+    im2col - gamma_n of the convolution of |x| by |w| (n = 9 C terms a sum); winograd - gamma_K of the same
+    chain of products on absolute values, K its length (the tiling the code picks for the output size)."""
+    if algorithm == "im2col":
+        magnitude = reference_conv2d(np.abs(x).astype(np.float64), np.abs(w).astype(np.float64), None, (1, 1), (1, 1))
+        return gamma(9 * x.shape[1]) * magnitude
+    tiling = choose_tiling(*x.shape[2:])
+    return gamma(winograd_chain(x.shape[1], tiling)) * winograd_magnitude(x, w, tiling)
 
 
 def reference_conv2d(x, w, b, stride, padding):
@@ -62,7 +76,10 @@ def test_winograd_is_used_for_the_tower_and_matches_im2col(rng, monkeypatch):
     assert conv_module.use_winograd((3, 3), (1, 1), 32, 32)
     fast = F.conv2d(Tensor(x), Tensor(w), padding=1).data
     monkeypatch.setattr(conv_module, "WINOGRAD_MIN_CHANNELS", 10**9)
-    np.testing.assert_allclose(fast, F.conv2d(Tensor(x), Tensor(w), padding=1).data, atol=2e-5)
+    slow = F.conv2d(Tensor(x), Tensor(w), padding=1).data
+    # each within its float32 bound of the exact result (tests/float_bounds.py), so within their sum of each other
+    assert np.all(np.abs(fast - slow) <= float32_bound(x, w, "winograd") + float32_bound(x, w, "im2col"))
+    assert not np.array_equal(fast, slow)                           # two algorithms did run
 
 
 @pytest.mark.parametrize("kernel, stride, padding, in_shape, out_channels", CASES)
@@ -87,8 +104,8 @@ def test_float32_batch_matches_reference(algorithm, rng):
     w = (rng.normal(size=(12, 8, 3, 3)) * 0.1).astype(np.float32)
     out = F.conv2d(Tensor(x), Tensor(w), padding=1)
     assert out.dtype == np.float32
-    np.testing.assert_allclose(out.data, reference_conv2d(x.astype(np.float64), w.astype(np.float64), None,
-                                                          (1, 1), (1, 1)), atol=1e-4)
+    exact = reference_conv2d(x.astype(np.float64), w.astype(np.float64), None, (1, 1), (1, 1))
+    assert np.all(np.abs(out.data - exact) <= float32_bound(x, w, algorithm))
 
 
 def test_channels_last_output_feeds_next_layer(algorithm, rng):

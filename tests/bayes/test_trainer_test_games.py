@@ -53,7 +53,8 @@ def test_a_run_resumes_only_with_the_same_test_file(chess_game, two_files, tmp_p
 
 def test_a_missing_test_file_is_named(chess_game, two_files, tmp_path):
     from plyground.errors import UsageError
-    with pytest.raises(UsageError, match="test_games file .*nope.pgn does not exist"):
+    with pytest.raises(UsageError, match=r"test_games '.*nope.pgn' is neither an existing file nor a name: chess bundles no games; "
+                                         r"give a PGN file of chess games"):
         BayesTrainer(chess_game, tmp_path / "run", games=two_files[0], test_games=tmp_path / "nope.pgn").run()
 
 
