@@ -106,7 +106,8 @@ def test_a_run_directory_with_other_settings_is_refused(checkers, small_pdn, tmp
 def test_bad_trainer_options_are_named(checkers, tmp_path):
     with pytest.raises(UsageError, match="needs option 'games'"):
         BayesTrainer(checkers, tmp_path).run()
-    with pytest.raises(UsageError, match="does not exist"):
+    with pytest.raises(UsageError, match=r"games .*none\.pdn. is neither an existing file nor the name of games "
+                                         r"bundled with checkers \(acf\)"):
         BayesTrainer(checkers, tmp_path, games=tmp_path / "none.pdn").run()
     with pytest.raises(UsageError, match="unknown key set 'xyz'"):
         BayesTrainer(checkers, tmp_path, key_set="xyz")

@@ -127,7 +127,8 @@ def test_bad_options_are_refused(tmp_path, small_pdn):
         BonanzaTrainer(CheckersGame(), tmp_path)
     with pytest.raises(UsageError, match="cannot train tictactoe"):
         BonanzaTrainer(TicTacToe(), tmp_path, games=str(small_pdn))
-    with pytest.raises(UsageError, match="does not exist"):
+    with pytest.raises(UsageError, match=r"games .*missing\.pdn. is neither an existing file nor the name of games "
+                                         r"bundled with checkers \(acf\)"):
         quick(tmp_path / "x", tmp_path / "missing.pdn").run()
     with pytest.raises(UsageError, match="option 'penalty'"):
         quick(tmp_path / "x", small_pdn, penalty="l3")
