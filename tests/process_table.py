@@ -8,6 +8,7 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import Callable
 
 HAS_PROC = Path("/proc/self/stat").exists()
 
@@ -88,3 +89,24 @@ def ctrl_c_as_at_a_terminal() -> None:
     ignored, and Python then never installs its KeyboardInterrupt handler.
     """
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt_when_seen(proc, seen: Callable[[str], bool], settle: float, timeout: float = 120) -> tuple[str, float]:
+    """Read ``proc``'s output until ``seen(output so far)`` (at most ``timeout`` s), let it run ``settle`` s
+    more, send SIGINT as Ctrl-C at a terminal does; returns what it printed after that and the seconds it
+    took to end.  ``proc`` is a text-mode Popen with stdout piped (and :func:`ctrl_c_as_at_a_terminal`);
+    it is killed if it is still running when this returns or fails."""
+    try:
+        out, deadline = "", time.monotonic() + timeout
+        while not seen(out) and time.monotonic() < deadline and proc.poll() is None:
+            out += proc.stdout.readline()
+        assert seen(out), out
+        time.sleep(settle)
+        assert proc.poll() is None, out
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=30)
+        return rest, time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()

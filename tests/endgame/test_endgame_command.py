@@ -102,7 +102,7 @@ def test_a_database_too_large_for_memory_is_refused_before_anything_is_allocated
     for args in (["build", "--pieces", "7"], ["probe", "--fen", SEVEN]):
         code, _, err = cli("endgame", *args, "--dir", tmp_path / "none")
         assert code == 2 and need in err and "Unable to allocate" not in err, err
-    code, _, err = cli("match", "--game", "checkers", "--black", f"alphabeta:endgame=7", "--white", "random",
+    code, _, err = cli("match", "--game", "checkers", "--black", "alphabeta:endgame=7", "--white", "random",
                        "-n", "1")
     assert code == 2 and need in err, err
     assert not (tmp_path / "none").exists()

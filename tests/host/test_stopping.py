@@ -1,6 +1,5 @@
 """Stopping a thinking bot: the window's undo or menu, and Ctrl-C, end its search within a second."""
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -12,7 +11,7 @@ from plyground.match import Interrupted, ask_for_move, play_game
 from plyground.protocols import Budget, Command, Player, Renderer
 from plyground.registry import get_registry
 from plyground.stopping import STOP_WITHIN
-from process_table import ctrl_c_as_at_a_terminal
+from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 
 #: Bots given budgets they would need minutes (or forever) to use up.
 ENDLESS = [
@@ -121,21 +120,8 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
          "--move-limit", "3600"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
         cwd=tmp_path, preexec_fn=ctrl_c_as_at_a_terminal)
-    try:
-        seen = ""
-        deadline = time.monotonic() + 120
-        while "is thinking" not in seen and time.monotonic() < deadline:
-            seen += proc.stdout.readline()
-        assert "is thinking" in seen, seen
-        time.sleep(1.0)                            # deep in the first search now
-        assert proc.poll() is None
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=30)
-        waited = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    # one second after "is thinking": deep in the first search
+    rest, waited = interrupt_when_seen(proc, lambda out: "is thinking" in out, settle=1.0)
     assert waited < 1.0 + 0.5, f"the process took {waited:.2f} s to end after Ctrl-C"
     assert "Aborted." in rest and "Traceback" not in rest
     assert proc.returncode == 130
@@ -151,19 +137,9 @@ def _ctrl_c_while_the_bot_thinks(cwd, games, typed: str) -> str:
          "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=cwd,
         preexec_fn=ctrl_c_as_at_a_terminal)
-    try:
-        proc.stdin.write(typed)
-        proc.stdin.flush()
-        seen = ""
-        deadline = time.monotonic() + 120
-        while "is thinking" not in seen and time.monotonic() < deadline:
-            seen += proc.stdout.readline()
-        time.sleep(0.5)
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc.stdin.write(typed)
+    proc.stdin.flush()
+    rest, _ = interrupt_when_seen(proc, lambda out: "is thinking" in out, settle=0.5)
     assert proc.returncode == 130, rest
     return rest
 

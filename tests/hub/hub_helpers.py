@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import engine_session
-from engine_session import PLYGROUND  # noqa: F401 - imported from here by the hub tests
 
 START = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww"
 

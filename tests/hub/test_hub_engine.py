@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hub_helpers import PLYGROUND, START, EngineSession
+from engine_session import PLYGROUND
+from hub_helpers import START, EngineSession
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import read_pdn
 from plyground.protocols import Budget

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from hub_helpers import PLYGROUND, START
+from engine_session import PLYGROUND
+from hub_helpers import START
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import read_pdn

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ import pygame
 
 from plyground.resume import load_unfinished
 
-from process_table import ctrl_c_as_at_a_terminal
+from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 from renderer_helpers import wait_turn
 
 
@@ -226,18 +225,7 @@ def test_ctrl_c_in_a_window_game_keeps_it_under_a_new_name(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", _WATCHED, "play", "--renderer", "pygame", "--resume", str(start),
                              "--move-limit", "3600"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=env, cwd=tmp_path, preexec_fn=ctrl_c_as_at_a_terminal)
-    try:
-        seen = ""
-        deadline = time.monotonic() + 120
-        while "thinking" not in seen.splitlines() and time.monotonic() < deadline and proc.poll() is None:
-            seen += proc.stdout.readline()
-        assert "thinking" in seen.splitlines(), seen
-        time.sleep(0.3)
-        proc.send_signal(signal.SIGINT)
-        rest, _ = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    rest, _ = interrupt_when_seen(proc, lambda out: "thinking" in out.splitlines(), settle=0.3)
     assert proc.returncode == 130, rest
     second = games / "checkers-saved-2.pdn"
     assert f"The game so far is saved in {second}; plyground play --resume {second.name} plays it on." in rest
