@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import UsageError
 from ..match import DEFAULT_MOVE_LIMIT
@@ -215,8 +215,16 @@ class GameTask:
 
 def game_seed(seed: int, a: str, b: str, index: int) -> int:
     """A game's seed from (tournament seed, pairing, game index): stable across runs and workers."""
-    digest = hashlib.sha256(json.dumps([seed, a, b, index]).encode()).digest()
-    return int.from_bytes(digest[:4], "big") >> 1          # 31 bits: safe for every RNG API
+    return _seed_of(f"[{seed}, {json.dumps(a)}, {json.dumps(b)}, ")(index)
+
+
+def _seed_of(head: str) -> Callable[[int], int]:
+    """The seeds of one pairing's games: the hash of ``json.dumps([seed, a, b, index])``, its constant
+    head (``head``) written once."""
+    def seed_of(index: int) -> int:
+        digest = hashlib.sha256(f"{head}{index}]".encode()).digest()
+        return int.from_bytes(digest[:4], "big") >> 1          # 31 bits: safe for every RNG API
+    return seed_of
 
 
 def schedule(config: TournamentConfig) -> list[GameTask]:
@@ -227,13 +235,13 @@ def schedule(config: TournamentConfig) -> list[GameTask]:
     ``i`` is even: each opening is played twice with colours reversed.
     """
     tasks = []
-    pairings = config.pairings()
+    pairings = [(a, b, _seed_of(f"[{config.seed}, {json.dumps(a.name)}, {json.dumps(b.name)}, "))
+                for a, b in config.pairings()]
     for index in range(config.games_per_pairing):
-        for a, b in pairings:
+        for a, b, seed_of in pairings:
             k = (index // 2) % len(config.openings) if config.openings else None
             tasks.append(GameTask(config.game, a, b, index, index % 2 == 0,
-                                  None if k is None else config.openings[k], k,
-                                  game_seed(config.seed, a.name, b.name, index),
+                                  None if k is None else config.openings[k], k, seed_of(index),
                                   config.simulations, config.seconds, config.max_plies, config.move_limit,
                                   config.time_control))
     return tasks

@@ -1,4 +1,5 @@
 """Schedules, seeding, storage and resuming, played in this process with cheap players."""
+import hashlib
 import json
 
 import pytest
@@ -158,3 +159,15 @@ def test_mcts_outranks_random():
     ratings = rate(cfg, run.results)
     assert [p.name for p in ratings.players] == ["m50", "random"]
     assert ratings.players[0].lower > ratings.players[1].upper
+
+
+@pytest.mark.parametrize("seed, a, b", [(0, "random", "random#2"), (-3, 'quo"te', "tab\tand é"), (10**20, "x", "y")])
+def test_game_seeds_are_the_hash_of_seed_pairing_and_index_as_json(seed, a, b):
+    # the definition stored tournaments were seeded by: a stored run must resume with the same seeds
+    def defined(index):
+        digest = hashlib.sha256(json.dumps([seed, a, b, index]).encode()).digest()
+        return int.from_bytes(digest[:4], "big") >> 1
+    tasks = schedule(TournamentConfig("tictactoe", [Entrant(a, "random"), Entrant(b, "random")], 50, seed=seed))
+    assert [t.seed for t in tasks] == [defined(i) for i in range(50)]
+    assert game_seed(seed, a, b, 7) == defined(7)
+
