@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, TextIO
 
 from .engine_process import MAX_LINE, LongLine, bounded_lines
-from .errors import PlygroundError, UsageError
+from .errors import PlygroundError, UsageError, clip
 from .options import Option, Spec, resolve_options
 from .protocols import Game, Player, State
 
@@ -52,11 +52,6 @@ _END_OF_INPUT = object()
 
 class _Unreadable(str):
     """An input line that could not be read (too long, not UTF-8): the error message about it."""
-
-
-def clip(text: str, limit: int = QUOTED) -> str:
-    """``text``, or its first ``limit`` characters and '...': what a message quotes of a client's input."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def search_limit(named: str, text: str, least: float, most: float, whole: bool = True) -> float:

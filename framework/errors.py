@@ -31,3 +31,9 @@ class RecordError(PlygroundError, ValueError):
 
 class ModelFileError(PlygroundError):
     """A model or checkpoint file that is missing, corrupt or for something else."""
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """Text a user gave, as an error message quotes it: at most ``limit`` characters, then '...'."""
+    return text if len(text) <= limit else text[:limit] + "..."
+

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from plyground.errors import MoveError, PositionError
+from plyground.errors import MoveError, PositionError, clip
 
 from .board import JUMP, KING_ROW, MAN_DIRECTIONS, STEP
 from .kernels import BLACK_KINGS, BLACK_MEN, SIDE, WHITE_KINGS, WHITE_MEN
@@ -125,13 +125,13 @@ def parse_squares(text: str) -> list[int]:
         raise MoveError(f"move text must be a string, not {type(text).__name__}")
     stripped = text.strip()
     if not _MOVE_SHAPE.fullmatch(stripped):
-        raise MoveError(f"cannot read move {_clip(text)!r}: write squares 1-32 joined by '-' for a move "
+        raise MoveError(f"cannot read move {clip(text)!r}: write squares 1-32 joined by '-' for a move "
                         f"or 'x' for a capture, e.g. 11-15, 15x22 or 22x15x8")
     squares = []
     for part in _SEPARATOR.split(stripped):
         number = _number(part)
         if not 1 <= number <= 32:
-            raise MoveError(f"cannot read move {_clip(text)!r}: there is no square {_clip(part)} "
+            raise MoveError(f"cannot read move {clip(text)!r}: there is no square {clip(part)} "
                             f"(squares are numbered 1-32)")
         squares.append(number - 1)
     return squares
@@ -141,10 +141,6 @@ def _number(digits: str) -> int:
     # Python refuses to convert thousands of digits; any long number is off the board anyway.
     return int(digits) if len(digits) <= 6 else 10**6
 
-
-def _clip(text: str, limit: int = 60) -> str:
-    """User text shortened for an error message."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _follows(path: Sequence[int], squares: Sequence[int]) -> bool:
@@ -245,11 +241,11 @@ def parse_fen(text: str) -> list[int]:
         body = body[:-1]
     fields = [f.strip() for f in body.split(":")]
     if len(fields) != 3:
-        raise PositionError(f"bad FEN {_clip(text)!r}: expected three fields separated by ':', "
+        raise PositionError(f"bad FEN {clip(text)!r}: expected three fields separated by ':', "
                             f"side to move then both colours' squares, e.g. {INITIAL_FEN}")
     side_text = fields[0].upper()
     if side_text not in ("B", "W"):
-        raise PositionError(f"bad FEN {_clip(text)!r}: the side to move must be B or W, not {_clip(fields[0])!r}")
+        raise PositionError(f"bad FEN {clip(text)!r}: the side to move must be B or W, not {clip(fields[0])!r}")
     pos = [0] * 7
     pos[SIDE] = 0 if side_text == "B" else 1
     owner_of: dict[int, str] = {}
@@ -257,10 +253,10 @@ def parse_fen(text: str) -> list[int]:
     for field in fields[1:]:
         colour = field[:1].upper()
         if colour not in ("B", "W"):
-            raise PositionError(f"bad FEN {_clip(text)!r}: a piece list must start with W or B, not {field[:1]!r}"
-                                if field else f"bad FEN {_clip(text)!r}: empty piece list (write W or B before it)")
+            raise PositionError(f"bad FEN {clip(text)!r}: a piece list must start with W or B, not {field[:1]!r}"
+                                if field else f"bad FEN {clip(text)!r}: empty piece list (write W or B before it)")
         if colour in seen_colours:
-            raise PositionError(f"bad FEN {_clip(text)!r}: {SIDE_NAMES[colour == 'W']}'s pieces are given twice")
+            raise PositionError(f"bad FEN {clip(text)!r}: {SIDE_NAMES[colour == 'W']}'s pieces are given twice")
         seen_colours.add(colour)
         owner = 0 if colour == "B" else 1
         items = field[1:].strip()
@@ -269,32 +265,32 @@ def parse_fen(text: str) -> list[int]:
     for owner in (0, 1):
         count = bin(pos[2 * owner] | pos[2 * owner + 1]).count("1")
         if count > 12:
-            raise PositionError(f"bad FEN {_clip(text)!r}: {SIDE_NAMES[owner]} has {count} pieces; a side has at most 12")
+            raise PositionError(f"bad FEN {clip(text)!r}: {SIDE_NAMES[owner]} has {count} pieces; a side has at most 12")
     return pos
 
 
 def _add_fen_item(pos: list[int], owner: int, item: str, owner_of: dict[int, str], text: str) -> None:
     match = _FEN_ITEM.fullmatch(item)
     if not match:
-        raise PositionError(f"bad FEN {_clip(text)!r}: cannot read {_clip(item)!r} in {SIDE_NAMES[owner]}'s list "
+        raise PositionError(f"bad FEN {clip(text)!r}: cannot read {clip(item)!r} in {SIDE_NAMES[owner]}'s list "
                             f"(expected a square 1-32, K before a king, or a range like 1-12)")
     king = bool(match.group(1))
     first = _number(match.group(2))
     last = _number(match.group(3)) if match.group(3) else first
     for number, digits in ((first, match.group(2)), (last, match.group(3))):
         if not 1 <= number <= 32:
-            raise PositionError(f"bad FEN {_clip(text)!r}: there is no square {_clip(digits)} "
+            raise PositionError(f"bad FEN {clip(text)!r}: there is no square {clip(digits)} "
                                 f"(squares are numbered 1-32)")
     if last < first:
-        raise PositionError(f"bad FEN {_clip(text)!r}: the range {_clip(item)!r} runs backwards")
+        raise PositionError(f"bad FEN {clip(text)!r}: the range {clip(item)!r} runs backwards")
     label = piece_name(owner, king)
     for number in range(first, last + 1):
         s = number - 1
         if s in owner_of:
-            raise PositionError(f"bad FEN {_clip(text)!r}: square {number} is given twice "
+            raise PositionError(f"bad FEN {clip(text)!r}: square {number} is given twice "
                                 f"({owner_of[s]} and {label})")
         if not king and (KING_ROW[owner] >> s) & 1:
-            raise PositionError(f"bad FEN {_clip(text)!r}: a {label} on {number} is on its king row, where it "
+            raise PositionError(f"bad FEN {clip(text)!r}: a {label} on {number} is on its king row, where it "
                                 f"would have been crowned (write K{number} for a king)")
         owner_of[s] = label
         pos[2 * owner + int(king)] |= 1 << s

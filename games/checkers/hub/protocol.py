@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from plyground.errors import MoveError, PositionError, UsageError
+from plyground.errors import MoveError, PositionError, UsageError, clip
 
 from ..board import KING_ROW
 from ..kernels import BLACK_KINGS, BLACK_MEN, SIDE, WHITE_KINGS, WHITE_MEN, state_to_pos
@@ -81,7 +81,7 @@ def parse_line(line: str) -> HubLine:
         if match is None:
             left = rest[at:].strip()
             problem = "a quote is not closed" if left.count('"') % 2 else "it is not name=value"
-            raise UsageError(f"cannot read {_clip(left)!r} in {_clip(text)!r}: {problem} (arguments are "
+            raise UsageError(f"cannot read {clip(left)!r} in {clip(text)!r}: {problem} (arguments are "
                              f'name=value, name="value with spaces" or a flag name)')
         value = match.group("quoted") if match.group("quoted") is not None else match.group("plain") or ""
         args[match.group("name")] = value
@@ -104,9 +104,6 @@ def format_line(command: str, args: Mapping[str, Any] | None = None) -> str:
     return " ".join(parts)
 
 
-def _clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
-
 
 # ------------------------------------------------------------------ positions
 
@@ -128,11 +125,11 @@ def parse_position(text: str) -> list[int]:
     body = text.strip() if isinstance(text, str) else ""
     if len(body) != SQUARES + 1:
         draughts = " (a 50-square draughts position: this engine plays English checkers)" if len(body) == 51 else ""
-        raise PositionError(f"bad position {_clip(body)!r}: it has {len(body)} characters, expected 33, the side to "
+        raise PositionError(f"bad position {clip(body)!r}: it has {len(body)} characters, expected 33, the side to "
                             f"move (W: Black, B: White) then 32 squares of w, b, W, B or e{draughts}; the start "
                             f"is {INITIAL_POSITION}")
     if body[0] not in _SIDE_LETTERS:
-        raise PositionError(f"bad position {_clip(body)!r}: it starts with {body[0]!r}; the side to move is W "
+        raise PositionError(f"bad position {clip(body)!r}: it starts with {body[0]!r}; the side to move is W "
                             f"(Black, who moves first) or B (White)")
     pos = [0] * 7
     pos[SIDE] = _SIDE_LETTERS.index(body[0])
@@ -141,18 +138,18 @@ def parse_position(text: str) -> list[int]:
             continue
         kind = _PIECE_OF.get(letter)
         if kind is None:
-            raise PositionError(f"bad position {_clip(body)!r}: letter {k + 1} is {letter!r}; a square is w, b "
+            raise PositionError(f"bad position {clip(body)!r}: letter {k + 1} is {letter!r}; a square is w, b "
                                 f"(men), W, B (kings) or e (empty)")
         square = SQUARES - k
         owner = 0 if kind in (BLACK_MEN, BLACK_KINGS) else 1
         if kind in (BLACK_MEN, WHITE_MEN) and (KING_ROW[owner] >> square) & 1:
-            raise PositionError(f"bad position {_clip(body)!r}: a {('Black', 'White')[owner]} man on square "
+            raise PositionError(f"bad position {clip(body)!r}: a {('Black', 'White')[owner]} man on square "
                                 f"{square + 1}, its king row, would have been crowned")
         pos[kind] |= 1 << square
     for owner in (0, 1):
         count = bin(pos[2 * owner] | pos[2 * owner + 1]).count("1")
         if count > 12:
-            raise PositionError(f"bad position {_clip(body)!r}: {('Black', 'White')[owner]} has {count} pieces; "
+            raise PositionError(f"bad position {clip(body)!r}: {('Black', 'White')[owner]} has {count} pieces; "
                                 f"a side has at most 12")
     return pos
 
@@ -207,7 +204,7 @@ def parse_move(pos, legal: Sequence[int], text: str) -> int:
     """
     stripped = text.strip() if isinstance(text, str) else ""
     if not _MOVE_SHAPE.fullmatch(stripped):
-        raise MoveError(f"cannot read move {_clip(stripped)!r}: a Hub move is from-to (11-15) or "
+        raise MoveError(f"cannot read move {clip(stripped)!r}: a Hub move is from-to (11-15) or "
                         f"from x to x captured... (15x22x18); legal moves: {moves_text(pos, legal)}")
     numbers = [int(n) for n in re.split("[-xX]", stripped)]
     bad = [n for n in numbers if not 1 <= n <= SQUARES]
