@@ -200,6 +200,12 @@ def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
     return reader_of(game)
 
 
+def saved_records_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
+    """The reader of the record files plyground writes for ``game``: the game's own (PDN, PGN), else, for a
+    game whose records are the default JSON lines (``.jsonl``), the JSON-lines reader; None when neither."""
+    return record_reader(game) or (_read_json_lines if game.record_suffix == ".jsonl" else None)
+
+
 def format_name(game: Game) -> str:
     """The record format in words: "PDN", "PGN", "JSON lines"."""
     suffix = game.record_suffix.lstrip(".")
@@ -257,9 +263,9 @@ def _check_same_format(game: Game, path: Path, where: str) -> None:
         raise UsageError(f"{where}: cannot read it ({describe_os_error(exc)})") from None
     if not text.strip():
         return
-    reader = record_reader(game)
+    reader = saved_records_reader(game) or _read_json_lines
     try:
-        records = reader(text) if reader is not None else _read_json_lines(text)
+        records = reader(text)
     except (PlygroundError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{where} exists and is not {kind} ({exc}); give a new file or {kind} to append to") from None
     if not records or any(r.game != game.name for r in records):

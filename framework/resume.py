@@ -15,7 +15,7 @@ from typing import Sequence
 
 from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
 from .protocols import Game, GameRecord, State
-from .recordio import _read_json_lines, format_name, read_record_file, record_reader, write_records
+from .recordio import format_name, read_record_file, record_reader, saved_records_reader, write_records
 
 #: The environment variable that moves the saved-games folder (tests point it at a temporary one).
 SAVES_VARIABLE = "PLYGROUND_GAMES"
@@ -93,8 +93,7 @@ def what_saving_replaces(game: Game, record: GameRecord, path: Path) -> str:
     if not path.is_file():
         raise UsageError(f"cannot save to {path}: it is not a regular file (a pipe, device or socket); "
                          f"give a new file name or {kind}")
-    # JSON lines as format_records writes them by default, for a game without a reader of its own
-    reader = record_reader(game) or (_read_json_lines if game.record_suffix == ".jsonl" else None)
+    reader = saved_records_reader(game)
     try:
         text = read_record_file(path, format_name(game), kind)
         records = reader(text) if reader is not None and text.strip() else []
