@@ -20,7 +20,7 @@ from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
 from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
-                     replay, resume_argument, resumed_players, saved_games)
+                     newest_unfinished, replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.config import MAX_GAMES
 from .tournament.command import tournament_command
@@ -251,14 +251,11 @@ def _keep_interrupted_game(game: Game, record) -> None:
 def offer_saved_game(game: Game) -> None:
     """Tell about the newest unfinished game saved under the default names (the saved-games folder, then the
     current one): ``--resume`` plays it on."""
-    for path in saved_games(game)[:10]:
-        try:
-            load_unfinished(game, path)
-        except (PlygroundError, OSError):
-            continue                 # not one to resume: look at the next
+    found = newest_unfinished(game, saved_games(game)[:10])
+    if found is not None:
+        path = found[0]
         click.echo(f"An unfinished {game.name} game is saved in {path}: play it on with "
                    f"plyground play --resume {resume_argument(path)}", err=True)
-        return
 
 
 def _check_humans_can_play(specs, players, renderer) -> None:

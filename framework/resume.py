@@ -170,6 +170,17 @@ def saved_games(game: Game, folders: Sequence[Path] | None = None) -> list[Path]
     return sorted(found.values(), key=lambda p: p.stat().st_mtime_ns, reverse=True)
 
 
+def newest_unfinished(game: Game, paths: Sequence[Path]) -> tuple[Path, GameRecord] | None:
+    """The first of ``paths`` (newest first, as :func:`saved_games` lists them) that holds an unfinished
+    ``game`` to play on, with that game; None when none does (a file that is not one is passed over)."""
+    for path in paths:
+        try:
+            return path, load_unfinished(game, path)
+        except (PlygroundError, OSError):
+            continue
+    return None
+
+
 def locate_saved(path: Path) -> Path:
     """The file ``--resume NAME`` means: NAME as given (from the current folder), else NAME in the
     saved-games folder; a RecordError saying where it looked when neither holds it."""

@@ -10,7 +10,7 @@ import pygame
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord
-from plyground.resume import load_unfinished, saved_games
+from plyground.resume import newest_unfinished, saved_games
 
 from . import theme
 from .views import has_view
@@ -322,14 +322,7 @@ class MenuScreen:
         except OSError:
             return None
         if self._saved_cache is None or self._saved_cache[0] != stamp:
-            found = None
-            for path in paths:
-                try:
-                    found = (path, load_unfinished(game, path))
-                    break
-                except (PlygroundError, OSError):
-                    continue
-            self._saved_cache = (stamp, found)
+            self._saved_cache = (stamp, newest_unfinished(game, paths))
         return self._saved_cache[1]
 
     def resume(self) -> None:
