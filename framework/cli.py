@@ -172,12 +172,13 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     check_time_control(time_control, seconds)
     registry = get_registry()
+    game_given = game_spec is not None
     if resume is not None:
         resume = locate_saved(resume)             # as given, else in the saved-games folder
-        if game_spec is None:                     # the file's own game
+        if not game_given:                        # the file's own game
             game_spec = game_of_record_file(registry, resume)
     game = registry.make_game(game_spec or _default_game())
-    if resume is not None:
+    if resume is not None and game_given:
         check_resumed_game(registry, resume, game)   # --game chess with a checkers file: one clear error
     if resume is not None and fen is not None:
         raise UsageError("--fen and --resume both give the start: a resumed game starts where it was saved")
