@@ -73,6 +73,12 @@ def action_of(side, code):
     return frm * 32 + to
 
 
+@njit(cache=True)
+def action_of_move(pos, code):
+    """The action index of move ``code`` in ``pos`` (the kernels' ``action_of``)."""
+    return action_of(pos[SIDE], code)
+
+
 def observation(pos, no_progress_limit: int) -> np.ndarray:
     out = np.empty(OBSERVATION_SHAPE, dtype=np.float32)
     encode_into(pos, no_progress_limit, out)

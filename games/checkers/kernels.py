@@ -413,6 +413,7 @@ def perft(pos, depth, merge):
 
 # ------------------------------------------------------------- the contract
 
+
 def state_to_pos(state) -> np.ndarray:
     """The int64 position array of a State (a copy the caller owns)."""
     return state._pos.copy()
@@ -442,11 +443,19 @@ def make_kernels(no_progress_limit: int = 80, ply_cap: int = 0) -> SimpleNamespa
     def playout(pos, max_plies):
         return playout_with(pos, max_plies, no_progress_limit, ply_cap)
 
+    from .encoding import action_of_move, encode_into     # encoding.py reads this module's layout
+
+    @njit(cache=True)
+    def encode(pos, out):
+        encode_into(pos, no_progress_limit, out)
+
     return SimpleNamespace(
         pos_size=POS_SIZE, max_moves=MAX_MOVES,
         gen_moves=gen_moves, apply_move=apply_move, outcome=outcome, playout=playout, seed=seed,
         current_player=current_player, state_to_pos=state_to_pos, code_to_move=code_to_move,
         move_to_code=move_to_code,
+        # The learner kernels (docs/kernels.md): the compiled AlphaZero search encodes its leaves with them.
+        encode=encode, action_of=action_of_move, position_key=hash_position,
         # Beyond the contract: hashing, counting and perft for search code that wants them.
         hash_position=hash_position, apply_move_hashed=apply_move_hashed, count_moves=count_moves,
         perft=perft, no_progress_limit=no_progress_limit, ply_cap=ply_cap,
