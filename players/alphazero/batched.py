@@ -27,6 +27,7 @@ import numpy as np
 from plyground.protocols import Game, GameRecord
 
 from .examples import Examples
+from ..search.compiled import CompiledPUCTSearch
 from .search import EvaluationCache, Evaluate, PUCTSearch
 from .selfplay import SelfPlayGame, SelfPlaySettings
 
@@ -82,7 +83,7 @@ def play_selfplay_games(game: Game, specs: Iterable[GameSpec], make_search: Call
     started = time.perf_counter()       # stats.seconds leaves out the caller's time between yields
     pending = iter(specs)
     idle: list[PUCTSearch] = []
-    cache: EvaluationCache | None = None
+    cache: EvaluationCache | None = None     # (a compiled search's cache is a LeafCache: shared the same way)
     slots: list[_Slot] = []
     finished: list[tuple[int, Examples, GameRecord]] = []
 
@@ -112,6 +113,8 @@ def play_selfplay_games(game: Game, specs: Iterable[GameSpec], make_search: Call
         idle.append(slot.selfplay.search)
         start_next()
 
+    observation_shape = tuple(game.observation_shape)
+    batch = np.zeros((0,) + observation_shape, dtype=np.float32)
     try:
         for _ in range(parallel_games):
             if not start_next():
@@ -124,18 +127,28 @@ def play_selfplay_games(game: Game, specs: Iterable[GameSpec], make_search: Call
             if not slots:
                 break
             gathered = []
+            rows = 0
             for slot in list(slots):
                 search = slot.selfplay.search
-                leaves, done = search.gather(min(search.leaf_batch, slot.remaining))
+                limit = min(search.leaf_batch, slot.remaining)
+                if isinstance(search, CompiledPUCTSearch):
+                    # compiled: the tree encodes its leaves straight into the batch
+                    batch = _rows(batch, rows + limit, observation_shape)
+                    leaves, done = search.gather(limit, out=batch, offset=rows)
+                else:
+                    leaves, done = search.gather(limit)
+                    if leaves:
+                        batch = _rows(batch, rows + len(leaves), observation_shape)
+                        batch[rows:rows + len(leaves)] = [leaf.observation for leaf in leaves]
                 slot.remaining -= len(leaves) + done
                 gathered.append((slot, leaves))
-            batch = [leaf.observation for _, leaves in gathered for leaf in leaves]
-            if batch:
+                rows += len(leaves)
+            if rows:
                 t0 = time.perf_counter()
-                logits, values = evaluate(np.stack(batch))
+                logits, values = evaluate(batch[:rows])
                 stats.network_seconds += time.perf_counter() - t0
                 stats.network_calls += 1
-                stats.evaluations += len(batch)
+                stats.evaluations += rows
             offset = 0
             for slot, leaves in gathered:
                 if leaves:
@@ -147,3 +160,12 @@ def play_selfplay_games(game: Game, specs: Iterable[GameSpec], make_search: Call
                     advance(slot)
     finally:
         stats.seconds += time.perf_counter() - started
+
+
+def _rows(batch: np.ndarray, rows: int, shape: tuple) -> np.ndarray:
+    """``batch`` with room for ``rows`` observations (doubled when it must grow; the rows kept)."""
+    if rows <= len(batch):
+        return batch
+    grown = np.zeros((max(rows, 2 * len(batch)),) + shape, dtype=np.float32)
+    grown[:len(batch)] = batch
+    return grown

@@ -12,7 +12,8 @@ import numpy as np
 from plyground.errors import UsageError
 from plyground.options import Option
 
-from ..search.gumbel import Q_NORMALISATIONS, GumbelSearch, Halving, halving_schedule  # noqa: F401 - re-exported
+from ..search.compiled import CompiledGumbelSearch, CompiledPUCTSearch, compiled_kernels
+from ..search.gumbel import Q_NORMALISATIONS, GumbelRoot, GumbelSearch, Halving, halving_schedule  # noqa: F401 - re-exported
 from .search import Evaluate, PUCTSearch
 
 SEARCH_KINDS = ("puct", "gumbel")
@@ -39,22 +40,29 @@ TRAINER_SEARCH_KIND_OPTIONS = tuple(dataclasses.replace(o, default=0.1) if o.nam
 
 
 def build_search(evaluate: Evaluate, config: Mapping[str, Any], *, simulations: int, dirichlet_epsilon: float,
-                 rng: np.random.Generator | None = None) -> PUCTSearch:
+                 rng: np.random.Generator | None = None, game=None) -> PUCTSearch:
     """The search ``config["search"]`` names, from a player's or trainer's options.
 
     ``simulations`` is the Gumbel search's budget when a driver calls
     ``gather`` itself (``run`` sets it per call); ``dirichlet_epsilon`` is
-    used by PUCT only.
+    used by PUCT only.  With ``config["compiled"]`` (the default) and a
+    ``game`` whose kernels include the learner kernels, the search runs in
+    compiled code (:mod:`plyground.players.search.compiled`); otherwise
+    through the State API.
     """
     common = dict(c_puct=config["c_puct"], fpu=config["fpu"], leaf_batch=config["leaf_batch"],
                   cache_size=config["cache_size"], repetition_draws=config["repetition_draws"],
                   pass_forced=config["pass_forced"], rng=rng)
+    kernels = compiled_kernels(game) if game is not None and config.get("compiled", True) else None
+    if kernels is not None:
+        common.update(kernels=kernels, observation_shape=tuple(game.observation_shape))
     kind = config.get("search", "puct")
     if kind == "gumbel":
-        return GumbelSearch(evaluate, simulations=simulations, max_considered=config["gumbel_actions"],
-                            c_visit=config["gumbel_c_visit"], c_scale=config["gumbel_c_scale"],
-                            gumbel_scale=config["gumbel_scale"], **common)
+        cls = GumbelSearch if kernels is None else CompiledGumbelSearch
+        return cls(evaluate, simulations=simulations, max_considered=config["gumbel_actions"],
+                   c_visit=config["gumbel_c_visit"], c_scale=config["gumbel_c_scale"],
+                   gumbel_scale=config["gumbel_scale"], **common)
     if kind != "puct":
         raise UsageError(f"unknown search {kind!r}: expected one of {', '.join(SEARCH_KINDS)}")
-    return PUCTSearch(evaluate, dirichlet_alpha=config["dirichlet_alpha"], dirichlet_epsilon=dirichlet_epsilon,
-                      **common)
+    cls = PUCTSearch if kernels is None else CompiledPUCTSearch
+    return cls(evaluate, dirichlet_alpha=config["dirichlet_alpha"], dirichlet_epsilon=dirichlet_epsilon, **common)

@@ -14,7 +14,7 @@ from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, 
 
 from .compute import limit_blas
 from .models import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
-from .gumbel import SEARCH_KIND_OPTIONS, GumbelSearch
+from .gumbel import SEARCH_KIND_OPTIONS, GumbelRoot
 from .settings import DIRICHLET_EPSILON, SEARCH_OPTIONS, SearchSettings
 
 #: The State methods the search calls, beyond the learner encodings.
@@ -64,7 +64,8 @@ class AlphaZeroPlayer(Player):
         self.network = network
         self._rng = np.random.default_rng(options["seed"])
         evaluate = limit_blas(network_evaluator(network), options["threads"])
-        self.settings = SearchSettings.from_options(options)
+        # Another player's priors are mixed in through the State API: that search has no compiled loop.
+        self.settings = SearchSettings.from_options(options, **({"compiled": False} if options["prior"] else {}))
         self.search = self.settings.build(evaluate, rng=self._rng, game=game)
         self.search.stop = self.stop_signal
         if options["prior"]:
@@ -146,9 +147,13 @@ class AlphaZeroPlayer(Player):
             "seconds": seconds,
             "nodes": self.search.size,
             "engine": self.search.kind,
+            "compiled": self.search.compiled,
         }
         if self.search.oracle is not None:
             info["database"] = self.search.oracle.words(state)
-        if isinstance(self.search, GumbelSearch):
+        proof = self.search.root_proof() if self.search.compiled else None
+        if proof is not None:
+            info["proven"] = f"{proof[0]} in {proof[1]} plies" if proof[0] != "draw" else "draw"
+        if isinstance(self.search, GumbelRoot):
             info.update(self.search.root_analysis(text))
         return info

@@ -36,6 +36,8 @@ SEARCH_OPTIONS = (
     Option("pass_forced", bool, True, "a position with one legal move (a forced capture) costs no network "
            "evaluation: the simulation goes on to the position after it, so the search sees past forced moves"),
     ENDGAME_OPTION,
+    Option("compiled", bool, True, "run the search in compiled code where the game's kernels allow it (checkers, "
+           "tic-tac-toe, connect four); false: the Python State-API loop, which grows the same tree more slowly"),
 )
 
 #: Root noise weight (self-play uses it; 0 for play).
@@ -89,6 +91,7 @@ class SearchSettings:
     gumbel_c_scale: float = 1.0
     gumbel_scale: float | None = None
     endgame: str = "auto"
+    compiled: bool = True
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], **overrides: Any) -> "SearchSettings":
@@ -109,6 +112,6 @@ class SearchSettings:
         the positions of the ``endgame`` database are terminal with their exact result."""
         parse_spec(self.endgame)
         search = build_search(evaluate, dataclasses.asdict(self), simulations=self.simulations,
-                              dirichlet_epsilon=self.dirichlet_epsilon, rng=rng)
+                              dirichlet_epsilon=self.dirichlet_epsilon, rng=rng, game=game)
         search.oracle = None if game is None else oracle_for(game, self.endgame)
         return search

@@ -111,7 +111,7 @@ class AlphaZeroTrainer(Trainer):
         *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
         Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
                "plies", min=1, optional=True),
-        *trainer_search_options("cache_size", "repetition_draws", "pass_forced"),
+        *trainer_search_options("cache_size", "repetition_draws", "pass_forced", "compiled"),
         # puct or gumbel, in self-play, comparison and evaluation games
         *trainer_search_options(*(o.name for o in SEARCH_KIND_OPTIONS)),
         # comparison and evaluation

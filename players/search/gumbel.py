@@ -112,8 +112,10 @@ class Halving:
         return self.phase_over and self.phase >= len(self.schedule) - 1
 
 
-class GumbelSearch(PUCTSearch):
-    """Gumbel root search over the PUCT tree: sequential halving at the root, PUCT below it."""
+class GumbelRoot:
+    """The Gumbel root rule over a PUCT search (a mixin: :class:`GumbelSearch` over the State-API loop,
+    :class:`~.compiled.CompiledGumbelSearch` over the compiled one): sequential halving at the root,
+    PUCT below it."""
 
     kind = "gumbel"
 
@@ -164,18 +166,18 @@ class GumbelSearch(PUCTSearch):
         self._budget, self._spent = simulations, 0
         return super().run(simulations, deadline)
 
-    def gather(self, limit: int) -> tuple[list[Leaf], int]:
+    def gather(self, limit: int, **where: Any) -> tuple[list[Leaf], int]:
         """As :meth:`PUCTSearch.gather`, each simulation going to the root move the halving schedules
         next; a batch stops at the end of a phase, whose halving needs all its values backed up."""
         if limit <= 0:
             return [], 0
         if self.flag[self.root] != EXPANDED:
-            leaves, finished = super().gather(1)       # the root's own expansion
+            leaves, finished = super().gather(1, **where)       # the root's own expansion
             self._spent += len(leaves) + finished
             return leaves, finished
         halving = self._current_halving()
         start = halving.position
-        leaves, finished = super().gather(min(limit, len(halving.queue) - start))
+        leaves, finished = super().gather(min(limit, len(halving.queue) - start), **where)
         # _descend() took one queue entry per descent, also for a descent that found a pending leaf and
         # ended the batch without a simulation: only the simulations made count.
         halving.position = start + len(leaves) + finished
@@ -189,6 +191,13 @@ class GumbelSearch(PUCTSearch):
             return None
         halving.position += 1
         return int(self.first[self.root]) + halving.queue[halving.position - 1]
+
+    def _root_queue(self) -> np.ndarray | None:
+        """The root moves (offsets) the halving schedules next, for a compiled loop that takes them in order."""
+        halving = self._halving
+        if self.flag[self.root] != EXPANDED or halving is None or halving.phase_over:
+            return None
+        return np.asarray(halving.queue[halving.position:], dtype=np.int64)
 
     def _current_halving(self) -> Halving:
         """The halving in progress, moved on to its next phase when the last one is done (all its
@@ -290,7 +299,7 @@ class GumbelSearch(PUCTSearch):
         """The improved policy over every legal root move (the paper's completed-Q target)."""
         if self.root < 0 or self.flag[self.root] != EXPANDED:
             return [], np.zeros(0)
-        return list(self.moves[self._children()]), self.improved_policy()
+        return self._child_moves(self._children()), self.improved_policy()
 
     def choose_move(self, temperature: float, rng: np.random.Generator) -> Any:
         """The halving's last survivor: the best remaining move by g + logits + sigma(q).  The
@@ -300,13 +309,14 @@ class GumbelSearch(PUCTSearch):
         scores = self.scores()
         candidates = self._halving.remaining if self._halving is not None else range(len(scores))
         best = max(candidates, key=lambda a: (scores[a], -a))
-        return self.moves[int(self.first[self.root]) + best]
+        child = int(self.first[self.root]) + best
+        return self._child_moves(slice(child, child + 1))[0]
 
     def root_analysis(self, text: Callable[[Any], str]) -> dict:
         """What the Gumbel root did: considered moves, phases, improved policy, completed q."""
         if self.root < 0 or self.flag[self.root] != EXPANDED:
             return {}
-        moves = self.moves[self._children()]
+        moves = self._child_moves(self._children())
         policy = self.improved_policy()
         q = self.completed_q()
         halving = self._halving
@@ -319,3 +329,7 @@ class GumbelSearch(PUCTSearch):
             "completed_q": {text(moves[a]): round(float(q[a]), 4) for a in order},
             "gumbel_noise": bool(np.any(self._root_noise() != 0)),
         }
+
+
+class GumbelSearch(GumbelRoot, PUCTSearch):
+    """Gumbel root search over the State-API PUCT tree."""

@@ -47,6 +47,7 @@ class PUCTSearch(StateSearch):
     """One PUCT search tree (the shared array tree, the PUCT rule, a network evaluator); :meth:`run` adds simulations from the root set by :meth:`set_root`."""
 
     kind = "puct"
+    compiled = False            # the simulations run through the State API (see .compiled for the other loop)
 
     def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
                  dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 0,
@@ -203,6 +204,10 @@ class PUCTSearch(StateSearch):
             out.append(ChildInfo(self.moves[c], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
                                  float(self.prior[c])))
         return out
+
+    def _child_moves(self, children: slice) -> list:
+        """The moves of the nodes in ``children`` (a slice of one children block)."""
+        return list(self.moves[children])
 
     def root_value(self) -> float:
         """Mean value of the root for the side to move there."""

@@ -24,6 +24,7 @@ network).  The arrays:
 ``returns``              a terminal node's result for each player
 ``proven proof``         MCTS-Solver: WIN / DRAW / LOSS / UNKNOWN for the mover, plies to the end
 ``code``                 the move as a kernel code (compiled games); ``moves`` holds Python moves
+``pkey parent``          a visited node's position key and each node's parent (the compiled PUCT search)
 
 A configuration keeps only the arrays it uses (``FIELDS``, ``LISTS``): the
 compiled mcts search has no priors, virtual losses or Python moves.
@@ -46,6 +47,7 @@ _ARRAYS = {   # name: (dtype, extra shape)
     "flag": (np.int8, ()), "visits": (np.float64, ()), "value_sum": (np.float64, ()),
     "vloss": (np.float64, ()), "prior": (np.float64, ()), "returns": (np.float64, (2,)),
     "proven": (np.int8, ()), "proof": (np.int32, ()), "code": (np.int64, ()),
+    "pkey": (np.int64, ()), "parent": (np.int64, ()),
 }
 
 
@@ -53,7 +55,7 @@ class Tree:
     """The node arrays and what every search does with them: grow, expand, back up, prove, re-root."""
 
     #: the arrays this configuration keeps, and whether it keeps Python moves and position keys
-    FIELDS: tuple[str, ...] = tuple(_ARRAYS)
+    FIELDS: tuple[str, ...] = tuple(name for name in _ARRAYS if name not in ("pkey", "parent"))
     LISTS = True
 
     def __init__(self, capacity: int = 1024) -> None:
