@@ -377,6 +377,7 @@ def check_kernels(state: State, kernels: Any = None, playout_seed: int | None = 
     (found out when not given).  ``state`` is left as it was."""
     game = state.game
     kernels = _kernels(game) if kernels is None else kernels
+    assert kernels is not None, f"{game.name}: kernels() is None: the game has no compiled kernels to check"
     if learnable is None:
         learnable = LEARNABLE in layers_of(game)
     where = _where(state)

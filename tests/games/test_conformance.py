@@ -9,10 +9,11 @@ import pytest
 
 from plyground.errors import MoveError
 from plyground.games.checkers import CheckersGame
+from plyground.games.chess import ChessGame
 from plyground.games.tictactoe import TicTacToe, TicTacToeState
 from plyground.games.tictactoe.kernels import KERNELS as TICTACTOE_KERNELS
 from plyground.protocols import State
-from plyground.testing import check_clone, check_encodings, check_game, check_position
+from plyground.testing import check_clone, check_encodings, check_game, check_kernels, check_position
 
 
 # ------------------------------------------------------------------ the built-in games conform
@@ -174,7 +175,13 @@ def test_finer_checks_run_on_one_position():
     state = TicTacToe().new_state("XO./.X./..O X")
     check_clone(state)
     check_encodings(state)
+    check_kernels(state, playout_seed=1)
     assert state.to_text() == "XO./.X./..O X" and state.ply == 0
+
+
+def test_kernels_of_a_game_without_them_are_refused_by_name():
+    with pytest.raises(AssertionError, match=r"^chess: kernels\(\) is None: the game has no compiled kernels to check$"):
+        check_kernels(ChessGame().new_initial_state())
 
 
 # ------------------------------------------------------------------ broken kernels are caught
