@@ -180,7 +180,8 @@ def test_finer_checks_run_on_one_position():
 
 
 def test_kernels_of_a_game_without_them_are_refused_by_name():
-    with pytest.raises(AssertionError, match=r"^chess: kernels\(\) is None: the game has no compiled kernels to check$"):
+    with pytest.raises(AssertionError, match=r"^chess: kernels\(\) is None: the game has no compiled kernels "
+                                             r"to check$"):
         check_kernels(ChessGame().new_initial_state())
 
 
