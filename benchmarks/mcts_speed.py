@@ -3,6 +3,7 @@
     python benchmarks/mcts_speed.py                      # checkers start, then tic-tac-toe
     python benchmarks/mcts_speed.py --game checkers --position "<position text>" --simulations 200000
     python benchmarks/mcts_speed.py --generic            # also time the Python-API search
+    python benchmarks/mcts_speed.py --game connect-four  # any installed game with kernels (examples/connect-four)
 
 Single-threaded, one random playout per simulation, a fresh tree per run.  The
 profile comes from a separately compiled build of the same loop that reads the

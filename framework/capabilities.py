@@ -38,7 +38,8 @@ from .protocols import Game, GameRecord, Move, State
 __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "PositionLayout",
            "ActionDecoder", "SharedActions", "record_reader", "reads_records", "supports_uci",
            "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
-           "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "MovesListing", "legal_moves_text",
+           "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "LEARNER_KERNEL_ATTRIBUTES",
+           "MovesListing", "legal_moves_text",
            "pictures_name_players", "BundledRecords", "bundled_records", "records_advice"]
 
 
@@ -203,6 +204,10 @@ KERNEL_ATTRIBUTES = ("gen_moves", "apply_move", "outcome", "playout", "seed", "c
 def missing_kernel_attributes(kernels: Any) -> list[str]:
     """The attributes of the kernels contract that ``kernels`` lacks (empty: it is complete)."""
     return [name for name in KERNEL_ATTRIBUTES if not hasattr(kernels, name)]
+
+
+#: The learner kernels (docs/kernels.md) a kernels object adds for the compiled AlphaZero search, all or none.
+LEARNER_KERNEL_ATTRIBUTES = ("encode", "action_of", "position_key")
 
 
 def kernels_of(game: Game) -> CompiledKernels | None:

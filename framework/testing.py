@@ -42,6 +42,17 @@ learnable (alphazero, expert iteration)
     ``game.augment`` keeps shapes, includes the example itself and permutes
     the policy.
 
+compiled kernels (the compiled mcts and AlphaZero search; docs/kernels.md)
+    where ``game.kernels()`` is not ``None``: the object has every attribute
+    of the contract, and at every position ``gen_moves`` lists the legal
+    moves in ``legal_moves()`` order, ``outcome`` agrees with
+    ``is_terminal()``/``returns()`` (positions the State ends as a draw by
+    repetition, which kernels cannot see, are left out), ``current_player``
+    agrees, ``apply_move`` of each legal move gives ``state_to_pos`` of the
+    State after it, ``playout`` is seeded and ends; with the learner kernels
+    ``encode`` is ``observation()``, ``action_of`` is ``action_index`` and
+    ``position_key`` is ``key()`` (as unsigned 64-bit numbers).
+
 What no generic check can see (that the observation is drawn from the side
 to move's view, that the rules are the right ones) belongs in your own tests:
 ``examples/connect-four/tests`` shows both.
@@ -60,7 +71,8 @@ from typing import Any
 
 import numpy as np
 
-from .capabilities import decodes_actions, record_reader, shares_action_indices
+from .capabilities import (LEARNER_KERNEL_ATTRIBUTES, decodes_actions, missing_kernel_attributes, record_reader,
+                           shares_action_indices)
 from .errors import MoveError
 from .protocols import LEARNABLE, PLAYABLE, SEARCHABLE, Game, GameRecord, State, unsupported_reason
 
@@ -69,7 +81,8 @@ UNREADABLE_MOVE = "?! not a move !?"
 
 __all__ = ["ConformanceReport", "check_game", "check_position", "check_apply_undo", "check_clone",
            "check_notation", "check_text_round_trip", "check_returns", "check_encodings", "check_augment",
-           "check_undo_history", "check_records", "layers_of"]
+           "check_undo_history", "check_records", "check_kernels", "layers_of"]
+_MASK64 = 0xFFFF_FFFF_FFFF_FFFF
 
 
 @dataclass
@@ -82,12 +95,14 @@ class ConformanceReport:
     positions: int = 0           # positions checked
     moves: int = 0               # legal moves played and taken back (searchable games)
     finished: int = 0            # playouts that reached the end of the game (the rest hit max_plies)
+    kernel_positions: int = 0    # positions where the compiled kernels were compared with the State
     skipped: list[str] = field(default_factory=list)   # checks the game gives nothing to run on
 
     def __str__(self) -> str:
         text = (f"{self.game} ({', '.join(self.layers)}): {self.playouts} random playouts "
                 f"({self.finished} to the end), {self.positions} positions, "
-                f"{self.moves} moves applied and undone")
+                f"{self.moves} moves applied and undone"
+                + (f", {self.kernel_positions} positions compared with the kernels" if self.kernel_positions else ""))
         return text + (f"; not checked: {'; '.join(self.skipped)}" if self.skipped else "")
 
 
@@ -112,6 +127,9 @@ def check_game(game: Game | str, playouts: int = 50, seed: int = 0, max_plies: i
         report.skipped.append("text round trip (new_state is not implemented)")
     if _key(game.new_initial_state()) is None:
         report.skipped.append("key (not implemented)")
+    kernels = _kernels(game)
+    if kernels is not None and not _has_learner_kernels(kernels) and learnable:
+        report.skipped.append(f"learner kernels (the kernels have no {', '.join(LEARNER_KERNEL_ATTRIBUTES)})")
 
     rng = random.Random(seed)
     for _ in range(playouts):
@@ -119,6 +137,10 @@ def check_game(game: Game | str, playouts: int = 50, seed: int = 0, max_plies: i
         path, played = [], []                   # a snapshot of every position, the moves as text
         while True:
             check_position(state, rng=rng, zero_sum=zero_sum, searchable=searchable, learnable=learnable)
+            if kernels is not None and not _repetition_draw(state, path):
+                check_kernels(state, kernels, playout_seed=seed + report.playouts if not path else None,
+                              learnable=learnable)
+                report.kernel_positions += 1
             if learnable and report.playouts == 0 and not state.is_terminal():
                 check_augment(state)            # along the first game: symmetries of real positions
             report.positions += 1
@@ -341,6 +363,114 @@ def check_text_round_trip(state: State) -> None:
             f"{where}: new_state(to_text()) has player {loaded.current_player()} to move, not {state.current_player()}"
         assert loaded.legal_moves() == state.legal_moves(), (
             f"{where}: new_state(to_text()) has legal moves {_moves_text(loaded)}, not {_moves_text(state)}")
+
+
+# ---------------------------------------------------------------------------- compiled kernels
+
+def check_kernels(state: State, kernels: Any = None, playout_seed: int | None = None,
+                  learnable: bool | None = None) -> None:
+    """The compiled kernels (docs/kernels.md) agree with ``state``: legal moves in order, outcome, side to
+    move, the position after each legal move and, where present, the learner kernels.  ``kernels``
+    defaults to ``state.game.kernels()``; with ``playout_seed``, a seeded ``playout`` from here must end
+    with an outcome code and repeat itself.  A position the State has ended by repetition is not for this
+    check (the kernels cannot know it).  The learner kernels are compared where the game is learnable
+    (found out when not given).  ``state`` is left as it was."""
+    game = state.game
+    kernels = _kernels(game) if kernels is None else kernels
+    assert kernels is not None, f"{game.name}: kernels() is None: the game has no compiled kernels to check"
+    if learnable is None:
+        learnable = LEARNABLE in layers_of(game)
+    where = _where(state)
+    pos = kernels.state_to_pos(state)
+    assert isinstance(pos, np.ndarray) and pos.dtype == np.int64 and pos.shape == (kernels.pos_size,), \
+        (f"{where}: state_to_pos gave {type(pos).__name__} {getattr(pos, 'dtype', '')} "
+         f"{getattr(pos, 'shape', '')}; expected an int64 array of shape ({kernels.pos_size},) (pos_size)")
+    kept = pos.copy()
+    out = np.empty(kernels.max_moves, dtype=np.int64)
+    n = kernels.gen_moves(pos, out)
+    assert np.array_equal(pos, kept), f"{where}: gen_moves changed the position array {kept.tolist()} to {pos.tolist()}"
+    codes = [int(c) for c in out[:n]]
+    moves = state.legal_moves()
+    listed = [kernels.code_to_move(state, code) for code in codes]
+    assert listed == moves, (f"{where}: the kernels' gen_moves gives {len(codes)} moves (codes {codes}, i.e. "
+                             f"{_moves_text(state, listed)}), but legal_moves() is {_moves_text(state)}, in that order")
+    if state.is_terminal():
+        a, b = (float(r) for r in state.returns())
+        expected = 0 if a > b else 1 if b > a else 2
+    else:
+        expected = -1
+    result = kernels.outcome(pos, n)
+    assert result == expected, (f"{where}: the kernels' outcome is {result}, but the State's is {expected} "
+                                f"(-1 goes on, 0/1 that player won, 2 draw; returns() {state.returns()!r})")
+    if moves:
+        player = kernels.current_player(pos)
+        assert player == state.current_player(), \
+            f"{where}: the kernels' current_player is {player}, the State's {state.current_player()}"
+    learner = learnable and _has_learner_kernels(kernels)
+    if learner:
+        observation = np.full(tuple(game.observation_shape), np.nan, dtype=np.float32)
+        kernels.encode(pos, observation)
+        expected_observation = state.observation()
+        differ = np.argwhere(~(observation == expected_observation))
+        assert len(differ) == 0, (f"{where}: the kernels' encode differs from observation() at "
+                                  f"{len(differ)} entries, first at index {tuple(differ[0].tolist())}: "
+                                  f"{observation[tuple(differ[0])]} instead of "
+                                  f"{expected_observation[tuple(differ[0])]}")
+        key, state_key = int(kernels.position_key(pos)) & _MASK64, _key(state)
+        assert state_key is not None, f"{where}: the kernels have position_key, but the State has no key()"
+        assert key == state_key & _MASK64, \
+            f"{where}: the kernels' position_key is {key:#x}, key() is {state_key & _MASK64:#x} (as unsigned 64-bit)"
+    for code, move in zip(codes, moves):
+        at = _where(state, None, _move_text(state, move))
+        back = kernels.move_to_code(state, move)
+        assert back == code, f"{at}: move_to_code gave {back!r}, but gen_moves lists the move as code {code}"
+        if learner:
+            index, expected_index = kernels.action_of(pos, code), state.action_index(move)
+            assert index == expected_index, f"{at}: the kernels' action_of is {index}, action_index {expected_index}"
+        child = pos.copy()
+        kernels.apply_move(child, code)
+        played = state.clone()               # not apply and undo: kernels need no undo (playable games)
+        played.apply(move)
+        after = kernels.state_to_pos(played)
+        assert np.array_equal(child, after), (f"{at}: the kernels' apply_move gives the position array "
+                                              f"{child.tolist()}, state_to_pos after apply() {after.tolist()}")
+    if playout_seed is not None:
+        ends = []
+        for _ in range(2):
+            kernels.seed(playout_seed)
+            played = pos.copy()
+            ends.append((kernels.playout(played, 10_000), played.tolist()))
+        assert ends[0][0] in (0, 1, 2), f"{where}: playout returned {ends[0][0]}, not an outcome code 0, 1 or 2"
+        assert ends[0] == ends[1], (f"{where}: two playouts after seed({playout_seed}) differ: they end with "
+                                    f"{ends[0]} and {ends[1]} (the playout must draw from the seeded generator)")
+
+
+def _kernels(game: Game) -> Any | None:
+    """``game.kernels()``, checked for the whole contract (and all or none of the learner kernels)."""
+    kernels = game.kernels()
+    if kernels is None:
+        return None
+    missing = missing_kernel_attributes(kernels)
+    assert not missing, f"{game.name}: kernels() lacks {', '.join(missing)} of the contract in docs/kernels.md"
+    present = [name for name in LEARNER_KERNEL_ATTRIBUTES if hasattr(kernels, name)]
+    assert not present or len(present) == len(LEARNER_KERNEL_ATTRIBUTES), (
+        f"{game.name}: kernels() has {', '.join(present)} but not "
+        f"{', '.join(n for n in LEARNER_KERNEL_ATTRIBUTES if n not in present)}: the learner kernels come as all three")
+    return kernels
+
+
+def _has_learner_kernels(kernels: Any) -> bool:
+    return all(hasattr(kernels, name) for name in LEARNER_KERNEL_ATTRIBUTES)
+
+
+def _repetition_draw(state: State, path: list["_Snapshot"]) -> bool:
+    """Whether the State ended the game as a draw at a position seen before (a repetition rule, which
+    kernels do not know: docs/kernels.md)."""
+    if not state.is_terminal() or any(float(r) for r in state.returns()):
+        return False
+    key = _key(state)
+    text = state.to_text()
+    return any((snap.key == key) if key is not None else (snap.text == text) for snap in path)
 
 
 # ---------------------------------------------------------------------------- learner encodings

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from plyground.errors import MoveError
 from plyground.games.checkers import CheckersGame
+from plyground.games.chess import ChessGame
 from plyground.games.tictactoe import TicTacToe, TicTacToeState
+from plyground.games.tictactoe.kernels import KERNELS as TICTACTOE_KERNELS
 from plyground.protocols import State
-from plyground.testing import check_clone, check_encodings, check_game, check_position
+from plyground.testing import check_clone, check_encodings, check_game, check_kernels, check_position
 
 
 # ------------------------------------------------------------------ the built-in games conform
@@ -19,11 +22,19 @@ def test_tictactoe_conforms():
     report = check_game("tictactoe", playouts=50, seed=0)
     assert report.playouts == report.finished == 50 and report.positions > 400
     assert report.skipped == []
+    assert report.kernel_positions == report.positions         # its kernels, compared everywhere
 
 
 def test_checkers_conforms():
     report = check_game("checkers", playouts=15, seed=0)
     assert report.finished == 15 and report.moves > 5000
+    assert report.kernel_positions == report.positions
+
+
+def test_positions_drawn_by_repetition_are_left_out_of_the_kernel_comparison():
+    # Kernels do not know repetition (docs/kernels.md): the State's draw there is not a disagreement.
+    report = check_game("checkers:repetitions=2", playouts=15, seed=0)
+    assert report.finished == 15 and 0 < report.positions - report.kernel_positions <= 15
 
 
 def test_checkers_captures_sharing_an_action_index_conform():
@@ -164,4 +175,76 @@ def test_finer_checks_run_on_one_position():
     state = TicTacToe().new_state("XO./.X./..O X")
     check_clone(state)
     check_encodings(state)
+    check_kernels(state, playout_seed=1)
     assert state.to_text() == "XO./.X./..O X" and state.ply == 0
+
+
+def test_kernels_of_a_game_without_them_are_refused_by_name():
+    with pytest.raises(AssertionError, match=r"^chess: kernels\(\) is None: the game has no compiled kernels "
+                                             r"to check$"):
+        check_kernels(ChessGame().new_initial_state())
+
+
+# ------------------------------------------------------------------ broken kernels are caught
+
+def kernels_with(**replaced) -> dict:
+    """Game attributes for broken_tictactoe: tic-tac-toe's kernels with ``replaced`` (None: left out)."""
+    attributes = {**vars(TICTACTOE_KERNELS), **replaced}
+    kernels = SimpleNamespace(**{name: f for name, f in attributes.items() if f is not None})
+    return {"kernels": lambda self: kernels}
+
+
+def _moves_backwards(pos, out):
+    n = TICTACTOE_KERNELS.gen_moves(pos, out)
+    out[:n] = out[:n][::-1].copy()
+    return n
+
+
+def _no_wins(pos, n_legal):
+    return 2 if n_legal == 0 else -1
+
+
+def _apply_without_ply(pos, code):
+    TICTACTOE_KERNELS.apply_move(pos, code)
+    pos[10] -= 1
+
+
+def _planes_swapped(pos, out):
+    TICTACTOE_KERNELS.encode(pos, out)
+    out[:] = out[::-1].copy()
+
+
+_playout_seeds = itertools.count(1)
+
+
+def _unseeded_playout(pos, max_plies):
+    TICTACTOE_KERNELS.seed(next(_playout_seeds))     # the bug: not the generator seed() set
+    return TICTACTOE_KERNELS.playout(pos, max_plies)
+
+
+X_TO_MOVE = r"broken-tictactoe: at '\.\.\./\.\.\./\.\.\. X'"
+
+
+@pytest.mark.parametrize("replaced, message", [
+    ({"gen_moves": _moves_backwards}, X_TO_MOVE + r": the kernels' gen_moves gives 9 moves \(codes \[8, 7, 6, 5, 4, 3, "
+                                      r"2, 1, 0\], i\.e\. \['c1', 'b1', .*\]\), but legal_moves\(\) is \['a3', "),
+    ({"outcome": _no_wins}, r"broken-tictactoe: at 'XOO/XOX/X\.\. O': the kernels' outcome is 2, but the State's "
+                            r"is 0 \(-1 goes on, 0/1 that player won, 2 draw; returns\(\) \(1\.0, -1\.0\)\)"),
+    ({"current_player": lambda pos: 1 - pos[9]}, X_TO_MOVE + r": the kernels' current_player is 1, the State's 0"),
+    ({"apply_move": _apply_without_ply}, X_TO_MOVE + r", move 'a3': the kernels' apply_move gives the position array "
+                                         r"\[0, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0\], state_to_pos after apply\(\) "
+                                         r"\[0, -1, -1, -1, -1, -1, -1, -1, -1, 1, 1\]"),
+    ({"encode": _planes_swapped}, r"the kernels' encode differs from observation\(\) at 2 entries, first at index "),
+    ({"action_of": lambda pos, code: 8 - code},
+     X_TO_MOVE + r", move 'a3': the kernels' action_of is 8, action_index 0"),
+    ({"position_key": lambda pos: TICTACTOE_KERNELS.position_key(pos) + 1},
+     X_TO_MOVE + r": the kernels' position_key is 0x1, key\(\) is 0x0"),
+    ({"playout": _unseeded_playout}, X_TO_MOVE + r": two playouts after seed\(0\) differ"),
+    ({"playout": None}, r"broken-tictactoe: kernels\(\) lacks playout of the contract in docs/kernels\.md"),
+    ({"position_key": None}, r"broken-tictactoe: kernels\(\) has encode, action_of but not position_key: the learner "
+                             r"kernels come as all three"),
+], ids=["move-order", "outcome", "player", "apply", "encode", "action", "key", "playout-seed", "missing",
+        "learner-half"])
+def test_kernels_that_disagree_with_the_states_are_caught(replaced, message):
+    with pytest.raises(AssertionError, match=message):
+        check_game(broken_tictactoe(kernels_with(**replaced)), playouts=3, seed=0)

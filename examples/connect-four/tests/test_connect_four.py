@@ -7,9 +7,11 @@ import pytest
 
 from plyground.errors import MoveError, PositionError
 from plyground.match import play_game
+from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.testing import check_game, check_position
 from plyground_connect_four import ConnectFour
+from plyground_connect_four.game import BOTTOM
 
 EMPTY = "......./......./......./......./......./......."
 FULL_DRAW = "YYRRYYR/RRYYRRY/YYRRYYR/RRYYRRY/YYRRYYR/RRYYRRY"   # no four anywhere
@@ -34,6 +36,7 @@ def test_conforms_to_the_plyground_game_api(game):
     report = check_game(game, playouts=100, seed=0)
     assert report.layers == ["playable", "searchable", "learnable"]   # random/human, mcts, alphazero
     assert report.finished == 100 and report.skipped == []
+    assert report.kernel_positions == report.positions               # kernels.py agrees with game.py
 
 
 def test_the_installed_plugin_conforms():
@@ -101,6 +104,18 @@ def test_impossible_positions_are_refused(game, text, message):
         game.new_state(text)
 
 
+def test_the_key_is_the_bitboard_key(game):
+    """key() is the number kernels.position_key computes: per column, the side to move's discs plus a
+    1 on the first empty cell (bit column * 7 + row)."""
+    assert game.new_initial_state().key() == BOTTOM == sum(1 << (7 * c) for c in range(7))
+    red_on_d1 = play(game, "4")                     # Yellow to move, no Yellow disc: d's marker moves up
+    assert red_on_d1.key() == BOTTOM - (1 << 21) + (1 << 22)
+    yellow_on_d2 = play(game, "44")                 # Red to move: Red's d1 counts, the marker is on d3
+    assert yellow_on_d2.key() == BOTTOM - (1 << 21) + (1 << 23) + (1 << 21)
+    keys = {play(game, columns).key() for columns in ("", "4", "44", "43", "34", "4433", "3344")}
+    assert len(keys) == 6                           # "4433" and "3344" reach the same position
+
+
 # -------------------------------------------------------------- learner encodings
 
 def test_the_observation_is_drawn_from_the_side_to_moves_view(game):
@@ -131,3 +146,12 @@ def test_bundled_players_play_it(game, first, second):
     record = play_game(game, players, names=(first, second), seed=0)
     assert record.finished and record.reason in ("four in a row", "board full")
     assert len(record.moves) >= 7
+
+
+def test_mcts_searches_with_the_compiled_kernels_and_takes_a_win():
+    game = get_registry().make_game("connect-four")
+    state = game.new_state("......./......./......./......./YYY..../RRR.... R")   # Red wins on column 4
+    player = get_registry().make_player("mcts:simulations=200,seed=1", game)
+    assert state.move_to_text(player.choose_move(state, Budget())) == "4"
+    analysis = player.analysis()
+    assert analysis["engine"] == player.engine_kind == "fast" and analysis["proven"] == "win"

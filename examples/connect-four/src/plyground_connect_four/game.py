@@ -7,6 +7,11 @@ the column a disc is dropped into, 0-6, written ``1``..``7`` (or ``a``..``g``).
 Position text lists the rows from the top, ``.`` for empty, ``R`` and ``Y``
 for the discs, then the side to move: the starting position is
 ``......./......./......./......./......./....... R``.
+
+``key()`` and the compiled kernels (``kernels.py``, docs/kernels.md) share
+one bitboard layout: cell (row, column) is bit ``column * 7 + row``, each
+column seven bits tall (six cells and an always-empty bit above them, so
+that no line of four wraps from one column into the next).
 """
 from __future__ import annotations
 
@@ -18,6 +23,27 @@ from plyground.protocols import Game, State
 COLUMNS, ROWS = 7, 6
 DISCS = "RY"                                   # player 0 is Red, player 1 Yellow
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # (row step, column step): across, up, two diagonals
+COLUMN_BITS = ROWS + 1                         # the bitboards' column height: six cells and an empty bit
+BOTTOM = sum(1 << (c * COLUMN_BITS) for c in range(COLUMNS))   # the bottom cell of every column
+
+
+def bitboards(cells: list[int], to_move: int) -> tuple[int, int]:
+    """(the side to move's discs, all discs) as bitboards: cell (row, column) is bit ``column * 7 + row``."""
+    own = every = 0
+    for index, value in enumerate(cells):
+        if value >= 0:
+            bit = 1 << ((index % COLUMNS) * COLUMN_BITS + index // COLUMNS)
+            every |= bit
+            if value == to_move:
+                own |= bit
+    return own, every
+
+
+def bitboard_key(own: int, every: int) -> int:
+    """A number that differs for every position: per column, the side to move's discs plus a 1 on the
+    first empty cell (the discs of all columns added to ``BOTTOM``).  The side to move follows from
+    the number of discs; the largest key is below 2**49."""
+    return own + every + BOTTOM
 
 
 def column_name(column: int) -> str:
@@ -142,8 +168,8 @@ class ConnectFourState(State):
         return "/".join(rows) + " " + DISCS[self.to_move]
 
     def key(self) -> int:
-        # Python hashes a tuple of small ints the same way in every process.
-        return hash((tuple(self.cells), self.to_move)) & 0xFFFF_FFFF_FFFF_FFFF
+        """The unique bitboard key (:func:`bitboard_key`), which the kernels' ``position_key`` computes too."""
+        return bitboard_key(*bitboards(self.cells, self.to_move))
 
     def __repr__(self) -> str:
         return f"<ConnectFourState {self.to_text()!r}>"
@@ -202,6 +228,11 @@ class ConnectFour(Game):
             raise PositionError(f"side to move {parts[1]!r} in {text!r} contradicts the disc counts: "
                                 f"{DISCS[state.to_move]} is to move")
         return state
+
+    def kernels(self):
+        """The compiled kernels (kernels.py): the compiled mcts, and the compiled AlphaZero search, use them."""
+        from .kernels import KERNELS                 # imported on first use: numba loads only when asked
+        return KERNELS
 
     def render_text(self, state: ConnectFourState, last_move=None, color: bool = False) -> str:
         lines = []
