@@ -41,6 +41,7 @@ class _Target:
 
     device: Device
     dtype: np.dtype
+    fused: bool = True  # False: the plan as it was before the fused F(4x4) convolution and batch chunks
 
     @property
     def xp(self) -> Any:
@@ -51,20 +52,41 @@ class _Target:
         return self.device.asarray(np.asarray(host_array).astype(self.dtype, copy=False))
 
 
-def compile_inference(module: Module, dtype: Any = None) -> Step:
+# On the CPU a large batch runs in chunks of this many images: one chunk's Winograd scratch (about 1.2 MB
+# at 64 channels) stays in the L2/L3 caches, where a whole batch of 256 spilled to memory and ran 1.3x slower
+# per position than a batch of 16 (benchmarks/inference_small_batch.py).
+CPU_CHUNK = 16
+
+
+def compile_inference(module: Module, dtype: Any = None, fused: bool = True) -> Step:
     """A graph-free function computing ``module``'s eval-mode output (call ``module.eval()`` first) on the
-    module's device, in ``dtype`` (default: the type of the module's weights)."""
+    module's device, in ``dtype`` (default: the type of the module's weights).  ``fused=False`` builds the
+    earlier CPU plan (generic Winograd transforms, whole batches), kept for benchmarks to compare against."""
     if any(m.training for m in module.modules()):
         raise RuntimeError("compile_inference needs the model in eval mode: call model.eval() first")
     first = next(module.parameters(), None)
     weights = first.data if first is not None else np.zeros(0, np.float32)
-    target = _Target(device_of(weights), np.dtype(weights.dtype if dtype is None else dtype))
+    target = _Target(device_of(weights), np.dtype(weights.dtype if dtype is None else dtype), fused)
     step = _compile(module, target)
+    if fused and not target.device.portable:
+        step = _in_chunks(step, CPU_CHUNK)
     if target.dtype == weights.dtype:
         return step
 
     def run(x: Any) -> Any:  # another precision: the input converted in, the outputs as they come
         return step(x.astype(target.dtype, copy=False))
+    return run
+
+
+def _in_chunks(step: Step, chunk: int) -> Step:
+    """``step`` run over ``chunk`` images at a time, the outputs (an array or a tuple of arrays) joined."""
+    def run(x: np.ndarray) -> Any:
+        if x.shape[0] <= chunk:
+            return step(x)
+        parts = [step(x[start:start + chunk]) for start in range(0, x.shape[0], chunk)]
+        if isinstance(parts[0], tuple):
+            return tuple(np.concatenate(outputs) for outputs in zip(*parts))
+        return np.concatenate(parts)
     return run
 
 
@@ -167,10 +189,13 @@ def _conv_nhwc(layer: Any, weight: np.ndarray, bias: np.ndarray, relu: bool, tar
     if use_winograd(kernel, stride, layer.in_channels, layer.out_channels) and not target.device.portable:
         transformed: dict = {}  # per tiling, computed on first use (the tiling depends on the board size)
         weight, bias = weight.astype(target.dtype), bias.astype(target.dtype)
+        fused = winograd.InferenceConv(weight, bias, padding) if target.fused else None
 
         def run_winograd(x: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
             size = output_size(x.shape[1], x.shape[2], kernel, stride, padding)
             tiling = winograd.choose_tiling(*size)
+            if fused is not None and tiling is winograd.F4:
+                return fused(x, size, relu, skip)
             if tiling not in transformed:
                 transformed[tiling] = winograd.transform_weights(weight, tiling)
             return winograd.inference_forward(x, transformed, bias, padding, size, relu, skip)
