@@ -13,6 +13,7 @@ from plyground.games.checkers.endgame.oracle import oracle_for
 from plyground.registry import get_registry
 
 from endgame_checks import check_slice
+from search_pairs import assert_same_tree, pair
 
 GAME = CheckersGame()
 #: "First Position" (e.g. the ACF's standard positions): White's king and man against Black's king and
@@ -121,3 +122,18 @@ def test_auto_passes_over_a_database_it_cannot_read_and_a_number_names_it(four, 
     assert get_registry().make_player("alphabeta", GAME).choose_move(GAME.new_initial_state()) is not None
     with pytest.raises(ModelFileError, match="slice-0101.npz"):
         oracle_for(GAME, "4")
+
+
+def test_the_compiled_alphazero_search_reads_the_database_as_the_state_loop_does(endgame_dir):
+    """Five pieces: every capture leads into the 4-piece database, whose positions end the searches with their
+    exact result -- in the compiled loop (the oracle's compiled lookup) exactly as in the State-API loop."""
+    state = GAME.new_state("W:W20,22,K15:B12,K28")
+    a, b = pair(GAME)
+    for search in (a, b):
+        search.oracle = oracle_for(GAME, "4")
+        search.set_root(state.clone(), reuse=False)
+        search.run(400)
+    assert_same_tree(a, b)
+    known = [node for node in range(b.size) if b.flag[node] == 2 and b.proof[node] > 0]
+    assert known, "no search reached the database"
+    assert b.root_proof() is None or b.root_proof()[0] in ("win", "draw", "loss")

@@ -1,0 +1,138 @@
+"""The compiled PUCT search (players/search/compiled.py) grows the very tree of the State-API loop.
+
+Both loops get the same deterministic evaluator (a fixed random linear map of
+the observation: logits, and tanh of another for the value), so any
+difference in selection, virtual loss, pass_forced, repetition draws, the
+cache, root noise, Gumbel's halving or tree reuse shows as a node whose
+visits, value, prior or shape differ.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from plyground.players.alphazero.batched import GameSpec, play_selfplay_games
+from plyground.players.alphazero.selfplay import SelfPlaySettings
+from plyground.players.search.compiled import compiled_kernels
+from plyground.registry import get_registry
+
+from search_pairs import assert_same_tree, linear_evaluator, pair
+
+def random_position(game, plies: int, seed: int):
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        state.apply(moves[rng.integers(len(moves))])
+    return state
+
+
+@pytest.mark.parametrize("kind", ["puct", "gumbel"])
+@pytest.mark.parametrize("game_name, plies, seed", [("checkers", 12, 1), ("checkers", 20, 5), ("checkers", 30, 2),
+                                                    ("tictactoe", 1, 1), ("tictactoe", 2, 1)])
+def test_both_loops_grow_the_same_tree(game_name, plies, seed, kind):
+    game = get_registry().make_game(game_name)
+    state = random_position(game, plies, seed)
+    a, b = pair(game, kind)
+    for search in (a, b):
+        search.set_root(state.clone(), reuse=False, temperature=1.0)
+        assert search.run(400) == 400
+    assert_same_tree(a, b)
+    assert a.evaluations == b.evaluations and a.network_calls == b.network_calls
+    assert a.policy_target()[0] == b.policy_target()[0]
+    assert np.allclose(a.policy_target()[1], b.policy_target()[1], rtol=0, atol=0)
+    rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
+    assert a.choose_move(1.0, rng_a) == b.choose_move(1.0, rng_b)
+
+
+def test_the_same_tree_after_moves_with_tree_reuse_and_the_game_history():
+    """Three moves of a game: each search keeps the played move's subtree (the compiled one recomputes its
+    parents after re-rooting) and values returns to the game's positions as draws."""
+    game = get_registry().make_game("checkers")
+    state = random_position(game, 24, 3)
+    a, b = pair(game)
+    for _ in range(3):
+        for search in (a, b):
+            search.set_root(state.clone(), reuse=True)
+            search.run(300)
+        assert_same_tree(a, b)
+        move = a.choose_move(0.0, np.random.default_rng(0))
+        for search in (a, b):
+            search.note_position(state)
+            search.advance(state, move)
+            search._compact()
+        state.apply(move)
+        assert_same_tree(a, b)
+
+
+def test_repetition_draws_in_a_kings_ending_match_the_state_loop():
+    """Kings shuffling back and forth: many leaves repeat the game's or the line's positions."""
+    game = get_registry().make_game("checkers")
+    state = game.new_state("W:WK10,K19:BK27,K32")
+    history = []
+    for move in state.legal_moves()[:1] * 1:
+        history.append(state.clone())
+        state.apply(move)
+    a, b = pair(game)
+    for search in (a, b):
+        for earlier in history:
+            search.note_position(earlier)
+        search.set_root(state.clone(), reuse=False)
+        search.run(600)
+    assert_same_tree(a, b)
+    draws = sum(1 for node in range(b.size) if b.flag[node] == 2 and not b.returns[node].any())
+    assert draws > 0                        # the ending did produce repetitions
+
+
+def test_a_transposition_is_evaluated_once_through_the_compiled_cache():
+    game = get_registry().make_game("checkers")
+    _, search = pair(game)
+    search.set_root(game.new_initial_state(), reuse=False)
+    search.run(800)
+    assert search.cache.hits > 0
+    assert search.evaluations + search.cache.hits <= 800
+
+
+def test_selfplay_with_compiled_trees_plays_the_games_of_the_state_loop():
+    """The batched driver over compiled trees (leaves encoded straight into its batch) plays, move for
+    move, the games it plays over State-API trees, and records the same examples."""
+    game = get_registry().make_game("tictactoe")
+    settings = SelfPlaySettings(simulations=24, temperature_plies=2, fast_simulations=8, full_search_share=0.5)
+    evaluate = linear_evaluator(game)
+    results = []
+    for compiled in (False, True):
+        def make_search(compiled=compiled):
+            a, b = pair(game, leaf_batch=4)
+            return b if compiled else a
+        specs = [GameSpec(n, np.random.default_rng(100 + n)) for n in range(6)]
+        games = sorted(play_selfplay_games(game, specs, make_search, evaluate, settings, parallel_games=3),
+                       key=lambda item: item[0])
+        results.append(games)
+    for (n_a, ex_a, rec_a), (n_b, ex_b, rec_b) in zip(*results):
+        assert n_a == n_b and rec_a.moves == rec_b.moves and rec_a.returns == rec_b.returns
+        assert np.array_equal(ex_a.observations, ex_b.observations)
+        for name in ("policy_actions", "policy_probs", "policy_offsets", "values", "players"):
+            assert np.array_equal(getattr(ex_a, name), getattr(ex_b, name)), name
+
+
+def test_the_player_runs_compiled_where_the_game_has_learner_kernels():
+    registry = get_registry()
+    game = registry.make_game("tictactoe")
+    compiled = registry.make_player("alphazero:simulations=50", game)
+    plain = registry.make_player("alphazero:simulations=50,compiled=false", game)
+    state = game.new_state("XX./OO./... X")
+    assert compiled.choose_move(state.clone()) == plain.choose_move(state.clone()) == 2
+    assert compiled.analysis()["compiled"] is True and plain.analysis()["compiled"] is False
+    assert compiled.analysis()["visits"] == plain.analysis()["visits"]
+    chess = registry.make_game("chess")
+    assert compiled_kernels(chess) is None
+
+
+def test_a_proven_win_is_reported():
+    """The compiled tree keeps solver proofs: a mate in one is proven at the root."""
+    game = get_registry().make_game("tictactoe")
+    player = get_registry().make_player("alphazero:simulations=200", game)
+    player.choose_move(game.new_state("XX./OO./... X"))
+    assert player.analysis()["proven"] == "win in 1 plies"
