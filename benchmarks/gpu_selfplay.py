@@ -20,8 +20,10 @@ configs/alphazero-checkers.toml (simulations, leaf_batch, max_plies, ...;
    trainer's CPU setting (parallel_games 16, 2 worker processes, one BLAS
    thread each) - the issue's target is 50x that;
 3. **the tree's ceiling**: the same self-play with a network that costs
-   nothing (uniform priors, value 0), i.e. what one process's Python search
-   and move generation can feed a GPU at most.
+   nothing (uniform priors, value 0), i.e. what one process's search and
+   move generation can feed a GPU at most: the State-API loop and the
+   compiled one (players/search/compiled.py), side by side; "evaluations/s"
+   is the leaves per second per process.
 
 ``--modes`` picks the parts (evaluations, process, workers, cpu, ceiling); on
 a machine that limits a command's time, run them one by one.  Without CuPy or
@@ -180,9 +182,13 @@ def main() -> None:
             rows.append(("CPU baseline: 16 games per worker, 2 workers (2 cores)", stats, wall, args.cpu_games,
                          plies))
         if "ceiling" in modes:
-            # the same games and batches as the device modes, the network's cost taken out
-            stats, wall, plies = selfplay(game, device_config, free_network(game.num_actions), args.games, parallel)
-            rows.append(("no network cost (the tree's ceiling), 1 process", stats, wall, args.games, plies))
+            # the same games and batches as the device modes, the network's cost taken out: the State-API
+            # loop (the search before players/search/compiled.py) and the compiled one
+            for label, compiled in (("State-API loop", False), ("compiled loop", True)):
+                stats, wall, plies = selfplay(game, {**device_config, "compiled": compiled},
+                                              free_network(game.num_actions), args.games, parallel)
+                rows.append((f"no network cost (the tree's ceiling), {label}, 1 process", stats, wall, args.games,
+                             plies))
 
     if rows:
         print("\n| mode | games/hour | plies/s | evaluations/s | mean batch | time in network | "
