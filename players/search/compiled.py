@@ -34,7 +34,6 @@ more legal moves than its width are not cached.
 """
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -48,7 +47,6 @@ from .gumbel import GumbelRoot
 from .loop import MAX_PASSES
 from .priors import priors_from_legal
 from .puct import ChildInfo, PUCTSearch
-from .root import root_signature
 from .rules import puct_select
 from .tree import DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, prove
 
@@ -436,6 +434,18 @@ def _build_gather(kernels, known_outcome):
 
 # ------------------------------------------------------------ the search object
 
+class BatchEvaluator(NetworkEvaluator):
+    """The network over the search's own batch of encoded leaves (the State-API loop's ``run`` calls it)."""
+
+    def __init__(self, evaluate: Evaluate, search: "CompiledPUCTSearch") -> None:
+        super().__init__(evaluate, 0)
+        self.search = search
+
+    def evaluate(self, leaves: range) -> tuple[np.ndarray, np.ndarray]:
+        self.network_calls += 1
+        return self.evaluate_fn(self.search.observations[:len(leaves)])
+
+
 class CompiledPUCTSearch(PUCTSearch):
     """:class:`~.puct.PUCTSearch` with its simulations in compiled code over ``kernels`` (see module doc).
 
@@ -466,7 +476,7 @@ class CompiledPUCTSearch(PUCTSearch):
         super().__init__(evaluate, **puct)
         self._leaf_capacity = 0
         self._leaf_buffers(self.leaf_batch)
-        self.evaluator = NetworkEvaluator(evaluate, 0)        # the network and its counters; the cache is ours
+        self.evaluator = BatchEvaluator(evaluate, self)       # the network and its counters; the cache is ours
         self._cache = LeafCache(puct.get("cache_size", 0), min(CACHE_WIDTH, int(kernels.max_moves)))
 
     # ------------------------------------------------------------ buffers
@@ -532,23 +542,11 @@ class CompiledPUCTSearch(PUCTSearch):
         super().clear()
         self._root_pos = None
 
-    def set_root(self, state: State, reuse: bool = True, temperature: float = 0.0) -> bool:
-        signature = root_signature(state)
-        kept = reuse and self.root >= 0 and self._signature == signature
-        if not kept:
-            self._new_root(1 - state.current_player())
-            self._root_noised = False
-            self._root_network_value = None
-        self.state = state.clone()
-        self._signature = signature
+    def _mark_root(self, state: State) -> None:
+        """The root's position array and key; a root valued as a repetition before is searched afresh."""
         self._root_pos = self._pos_of(state)
-        if self.flag[self.root] == TERMINAL:
-            self.flag[self.root] = UNEXPANDED
-            self.proven[self.root] = UNKNOWN
+        self.proven[self.root] = UNKNOWN if self.flag[self.root] != EXPANDED else self.proven[self.root]
         self.pkey[self.root] = int(self.k.position_key(self._root_pos))
-        if self.flag[self.root] == EXPANDED:
-            self._noise_root()
-        return kept
 
     def child_with_move(self, node: int, move: Any) -> int | None:
         code = int(self.k.move_to_code(self.state, move))
@@ -565,21 +563,6 @@ class CompiledPUCTSearch(PUCTSearch):
         return [self.k.code_to_move(self.state, int(c)) for c in self.code[children]]
 
     # ------------------------------------------------------------ search
-    def run(self, simulations: int, deadline: float | None = None) -> int:
-        done = 0
-        while done < simulations:
-            leaves, finished = self.gather(min(self.leaf_batch, simulations - done))
-            if leaves:
-                logits, values = self.evaluator.evaluate_fn(self.observations[:len(leaves)])
-                self.evaluator.network_calls += 1
-                self.complete(leaves, logits, values)
-            done += len(leaves) + finished
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            if self.stop is not None and self.stop.is_set():
-                break
-        return done
-
     def gather(self, limit: int, out: np.ndarray | None = None, offset: int = 0) -> tuple[range, int]:
         """Simulate until ``limit`` simulations are finished or pending; returns the pending leaves
         (``range(n)``: rows of the leaf buffers, observations in ``out[offset:offset + n]`` or in

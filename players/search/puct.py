@@ -122,10 +122,14 @@ class PUCTSearch(StateSearch):
         if self.flag[self.root] == TERMINAL:
             # Valued as a repetition from an earlier root; the game goes on, so search it.
             self.flag[self.root] = UNEXPANDED
-        self.keys[self.root] = _key(state)
+        self._mark_root(state)
         if self.flag[self.root] == EXPANDED:
             self._noise_root()
         return kept
+
+    def _mark_root(self, state: State) -> None:
+        """What the loop keeps about the root position (here its key, for repetitions)."""
+        self.keys[self.root] = _key(state)
 
     def advance(self, state: State, move: Any) -> None:
         """``move`` was played from ``state``: make its subtree the tree (or forget the tree)."""
