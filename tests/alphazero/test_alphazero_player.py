@@ -192,3 +192,29 @@ def test_bad_device_options_are_refused_in_one_line(cli, ttt_model, option, mess
                          "--white", f"alphazero:model={ttt_model},{option}")
     assert code == 2 and "Traceback" not in err
     assert message in err
+
+
+def test_threads_split_a_leaf_batch_and_give_the_same_evaluations():
+    """threads=2: a batch of 8 checkers positions runs as two shares on two threads; every row matches the
+    one-thread evaluation (per-row arithmetic; only the BLAS blocking may differ, hence the float32 bound)."""
+    import threading
+
+    from plyground.players.alphazero.compute import limit_blas
+    from plyground.players.alphazero.models import load_model, network_evaluator, resolve_model_path
+
+    game = CheckersGame()
+    network = load_model(resolve_model_path(None, game), game)
+    seen = []
+
+    def evaluate(x):
+        seen.append((threading.current_thread().name, len(x)))
+        return network_evaluator(network)(x)
+    x = np.random.default_rng(0).integers(0, 2, size=(8, *game.observation_shape)).astype(np.float32)
+    one = limit_blas(evaluate, 1)(x)
+    seen.clear()
+    two = limit_blas(evaluate, 2)(x)
+    assert sorted(size for _, size in seen) == [4, 4]
+    assert all(name.startswith("plyground-network") for name, _ in seen)
+    for a, b in zip(one, two):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-4 * float(np.abs(a).max()))
