@@ -8,7 +8,8 @@
 loop (``compiled=false``) over the network's earlier inference plan
 (``compile_inference(fused=False)``); "new" is the compiled loop over the
 current plan.  Same network, same settings, same simulations, one BLAS
-thread per process.
+thread per process (the player part: ``--threads``, the player's option,
+for both).
 
 * **player**: ``--positions`` positions with a choice of moves from the
   ACF archive's games (seeded, as benchmarks/alphazero_forced_moves.py
@@ -92,15 +93,15 @@ def player_part(game, args) -> None:
     players, timers = {}, {}
     for label, old in (("old", True), ("new", False)):
         player = AlphaZeroPlayer(game, network=network_for(game, args.model, old), simulations=args.simulations,
-                                 compiled=not old, seed=1)
+                                 compiled=not old, seed=1, threads=args.threads)
         timers[label] = Timed(player.search.evaluator.evaluate_fn)
         player.search.evaluator.evaluate_fn = timers[label]
         players[label] = player
         player.choose_move(positions[0].clone())                  # compile and warm up
     rows = {label: [] for label in players}
     print(f"player: {len(positions)} ACF positions, {args.simulations} simulations, leaf_batch "
-          f"{players['new'].settings.leaf_batch}, one BLAS thread; load {load()} at the start")
-    with compute_threads(1):
+          f"{players['new'].settings.leaf_batch}, threads={args.threads}; load {load()} at the start")
+    with compute_threads(args.threads):
         for state in positions:
             for label, player in players.items():
                 player.reset()
@@ -188,6 +189,7 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="model file (default: the bundled network)")
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--simulations", type=int, default=800, help="the player's simulations per move")
+    parser.add_argument("--threads", type=int, default=1, help="the players' network threads (option threads)")
     parser.add_argument("--archive", default="acf", help="where the positions come from (a PDN file or acf)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", type=int, default=32, help="self-play games per mode")
