@@ -44,8 +44,8 @@ class AlphaZeroPlayer(Player):
                "next alphazero option)", optional=True),
         Option("prior_weight", float, 0.5, "weight of that player's priors (0..1; the network's get the rest)",
                min=0.0, max=1.0),
-        Option("threads", int, 1, "BLAS threads for the network (1 is fastest for small networks and on "
-               "busy machines)", min=1, max=256),
+        Option("threads", int, 1, "threads for the network: a leaf batch is split into this many shares run side "
+               "by side, one BLAS thread each (1 is fastest on a busy machine)", min=1, max=256),
         *NETWORK_RUNTIME_OPTIONS,
         Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
     )
