@@ -219,6 +219,8 @@ class CheckersGame(Game):
     position_layout = "checkers-bitboard"
     #: Where records come from (the BundledRecords ability): the package ships the ACF archive.
     records_advice = "the ACF archive of 9,377 expert games ships with plyground as 'acf'"
+    #: The endgame databases there can be (the EndgameDatabases ability; docs/endgame.md), by pieces.
+    endgame_pieces = range(2, 9)
 
     def new_initial_state(self) -> CheckersState:
         return CheckersState(self, _INITIAL_POSITION.copy())
@@ -253,6 +255,12 @@ class CheckersGame(Game):
         """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""
         from .pdn import read_records
         return read_records(text)
+
+    def endgame_oracle(self, spec: str | int, directory: Path | None = None, log=None):
+        """The EndgameDatabases ability: the database of ``spec`` ("auto" or a number of pieces) as an
+        ``EndgameOracle`` (endgame/oracle.py), or None when ``auto`` finds none built."""
+        from .endgame.oracle import open_oracle      # the endgame package loads only when a database is asked for
+        return open_oracle(spec, directory, log)
 
     def bundled_records(self) -> dict[str, Path]:
         """The games shipped in the package by name: ``acf``, the ACF archive (data/README.md)."""
