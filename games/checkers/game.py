@@ -158,11 +158,15 @@ class CheckersState(CachedRulesState):
         return notation.move_text(self._pos, int(move), moves)
 
     def move_path(self, move: int) -> list[int]:
-        """The squares (1-32) the moving piece visits, start first."""
+        """The squares (1-32) the moving piece visits, start first (the first of :meth:`move_paths`)."""
+        return self.move_paths(move)[0]
+
+    def move_paths(self, move: int) -> list[list[int]]:
+        """Every sequence of squares (1-32, start first) the moving piece can visit playing ``move``: more
+        than one when several jump orders take the same pieces and end on the same square."""
         if not isinstance(move, (int, np.integer)) or move not in self._generated():
             raise MoveError(self._illegal_message(move))
-        paths = notation.capture_paths(self._pos, int(move))
-        return [s + 1 for s in paths[0]]
+        return [[s + 1 for s in path] for path in notation.capture_paths(self._pos, int(move))]
 
     def parse_move(self, text: str) -> int:
         return notation.match_move(self._pos, self.legal_moves(), text, self.outcome_reason())
