@@ -268,8 +268,8 @@ class EndgameDatabases(Protocol):
 #: The ``endgame`` option of the search players (alphabeta, mcts, alphazero) and the AlphaZero trainer.
 ENDGAME_OPTION = Option(
     "endgame", str, "auto",
-    "the game's endgame database, where it has them (checkers): 'auto' (the largest one built; none if none is), "
-    "'off', or a number of pieces N (checkers builds N <= 4 on first use; larger ones by "
+    "the game's endgame database, where it has them (checkers): 'auto' (the largest one built; none if "
+    "none is), 'off', or a number of pieces N (checkers builds N <= 4 on first use; larger ones by "
     "'plyground endgame build --pieces N')")
 
 
@@ -285,7 +285,8 @@ def parse_endgame(spec: Any, game: Game | None = None) -> str | int:
     if text.isdigit() and (int(text) in pieces if pieces is not None else int(text) >= 1):
         return int(text)
     if game is not None and pieces is None:
-        raise UsageError(f"endgame={spec!r} is not valid: use 'auto' or 'off' ({game.name} has no endgame database)")
+        raise UsageError(f"endgame={spec!r} is not valid: use 'auto' or 'off' "
+                         f"({game.name} has no endgame database)")
     numbers = f"from {pieces.start} to {pieces.stop - 1}" if pieces is not None else "(such as 4)"
     raise UsageError(f"endgame={spec!r} is not valid: use 'auto', 'off' or a number of pieces {numbers}")
 
@@ -302,8 +303,9 @@ def endgame_oracle(game: Game, spec: Any, directory: Path | None = None,
     if wanted == "auto":
         return None
     having = _games_with_endgame_databases()
-    raise UsageError(f"endgame={spec}: endgame databases exist for {' and '.join(having) or 'no installed game'} "
-                     f"only, not {game.name}; use endgame=off")
+    where = (f"endgame databases exist for {' and '.join(having)} only" if having
+             else "no installed game has endgame databases")
+    raise UsageError(f"endgame={spec}: {where}, not {game.name}; use endgame=off")
 
 
 def _games_with_endgame_databases() -> list[str]:
