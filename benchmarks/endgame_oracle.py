@@ -192,11 +192,11 @@ def main(argv=None) -> int:
     if args.dir is not None:
         os.environ["PLYGROUND_ENDGAME_DIR"] = str(args.dir)
     from plyground.games.checkers import CheckersGame
-    from plyground.games.checkers.endgame.oracle import oracle_for
+    from plyground.capabilities import endgame_oracle
     from plyground.registry import get_registry
     from plyground.bundled_data import records_file
     game = CheckersGame()
-    oracle = oracle_for(game, str(args.pieces), log=lambda line: print(line, file=sys.stderr))
+    oracle = endgame_oracle(game, str(args.pieces), log=lambda line: print(line, file=sys.stderr))
     rng = np.random.default_rng(args.seed)
     load = os.getloadavg()[0]
     print(f"database: {args.pieces} pieces in {oracle.directory}; load average {load:.2f}", flush=True)

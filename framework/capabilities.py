@@ -24,6 +24,8 @@ name players in its    (``players=`` of           :func:`pictures_name_players`
 picture's status line  ``render_text``)
 games shipped by name  :class:`BundledRecords`    :func:`bundled_records`, :func:`records_advice`
                                                   (resolved by :mod:`plyground.bundled_data`)
+endgame databases      :class:`EndgameDatabases`  :func:`endgame_oracle` (the ``endgame`` option:
+                                                  :data:`ENDGAME_OPTION`, :func:`parse_endgame`)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
@@ -33,6 +35,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .board_text import sorted_moves_line
+from .errors import UsageError
+from .options import Option
 from .protocols import Game, GameRecord, Move, State
 
 __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "PositionLayout",
@@ -40,7 +44,8 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
            "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
            "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "LEARNER_KERNEL_ATTRIBUTES",
            "MovesListing", "legal_moves_text",
-           "pictures_name_players", "BundledRecords", "bundled_records", "records_advice"]
+           "pictures_name_players", "BundledRecords", "bundled_records", "records_advice",
+           "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle"]
 
 
 # ------------------------------------------------------------------ game records
@@ -233,3 +238,78 @@ class PositionLayout(Protocol):
 def has_position_layout(game: Game, layout: str) -> bool:
     """Whether ``game`` declares position arrays in ``layout`` and has the kernels that make them."""
     return isinstance(game, PositionLayout) and game.position_layout == layout and kernels_of(game) is not None
+
+
+# ------------------------------------------------------------------ endgame databases (docs/endgame.md)
+
+@runtime_checkable
+class EndgameDatabases(Protocol):
+    """A game with endgame databases: the exact result of every position with few pieces (checkers:
+    games/checkers/endgame).  The search players and the AlphaZero trainer use one through the
+    ``endgame`` option (:data:`ENDGAME_OPTION`)."""
+
+    #: The numbers of pieces a database of this game can hold (checkers: 2 to 8).
+    endgame_pieces: range
+
+    def endgame_oracle(self, spec: str | int, directory: Path | None = None,
+                       log: Callable[[str], None] | None = None) -> Any | None:
+        """The oracle of ``spec`` -- ``"auto"`` (the largest database built, None if none is) or a number
+        of pieces from :attr:`endgame_pieces` (UsageError naming the build command when it cannot be had)
+        -- kept in ``directory`` (None: the game's default folder); ``log`` hears about a build.
+
+        The oracle answers ``returns(state)`` (the State API's returns with perfect play, None when
+        not held), ``words(state)`` (``"win in 33 plies"``, for the analysis), ``perfect_moves(state)``
+        and ``keep_result(state, move, visits)`` (the move that keeps the result the best way).  A game
+        with compiled kernels also gives it ``tables`` and ``compiled_outcome``, a numba function
+        ``(pos, tables) -> (outcome, plies)`` (outcome 0/1: that player wins, 2: draw, -1: not held)
+        that the compiled searches call."""
+
+
+#: The ``endgame`` option of the search players (alphabeta, mcts, alphazero) and the AlphaZero trainer.
+ENDGAME_OPTION = Option(
+    "endgame", str, "auto",
+    "the game's endgame database, where it has them (checkers): 'auto' (the largest one built; none if "
+    "none is), 'off', or a number of pieces N (checkers builds N <= 4 on first use; larger ones by "
+    "'plyground endgame build --pieces N')")
+
+
+def parse_endgame(spec: Any, game: Game | None = None) -> str | int:
+    """'auto', 'off' or a number of pieces from an ``endgame`` option value (UsageError otherwise); with
+    ``game`` a number must also be one the game's databases can hold."""
+    pieces = game.endgame_pieces if isinstance(game, EndgameDatabases) else None
+    text = str(spec).strip().lower()
+    if text in ("auto", "off"):
+        return text
+    if text in ("0", "none", "no", "false"):
+        return "off"
+    if text.isdigit() and (int(text) in pieces if pieces is not None else int(text) >= 1):
+        return int(text)
+    if game is not None and pieces is None:
+        raise UsageError(f"endgame={spec!r} is not valid: use 'auto' or 'off' "
+                         f"({game.name} has no endgame database)")
+    numbers = f"from {pieces.start} to {pieces.stop - 1}" if pieces is not None else "(such as 4)"
+    raise UsageError(f"endgame={spec!r} is not valid: use 'auto', 'off' or a number of pieces {numbers}")
+
+
+def endgame_oracle(game: Game, spec: Any, directory: Path | None = None,
+                   log: Callable[[str], None] | None = None) -> Any | None:
+    """The endgame oracle the ``endgame`` option ``spec`` names for ``game``, or None: ``off``, ``auto`` with
+    none built, or ``auto`` for a game without databases (a number of pieces for such a game is an error)."""
+    wanted = parse_endgame(spec, game)
+    if wanted == "off":
+        return None
+    if isinstance(game, EndgameDatabases):
+        return game.endgame_oracle(wanted, directory, log)
+    if wanted == "auto":
+        return None
+    having = _games_with_endgame_databases()
+    where = (f"endgame databases exist for {' and '.join(having)} only" if having
+             else "no installed game has endgame databases")
+    raise UsageError(f"endgame={spec}: {where}, not {game.name}; use endgame=off")
+
+
+def _games_with_endgame_databases() -> list[str]:
+    """The installed games that have endgame databases (for a message)."""
+    from .registry import get_registry
+    # A runtime-checkable protocol also matches a class that has its attributes: no game is made.
+    return [entry.name for entry in get_registry().entries("games") if isinstance(entry.cls, EndgameDatabases)]

@@ -158,11 +158,15 @@ class CheckersState(CachedRulesState):
         return notation.move_text(self._pos, int(move), moves)
 
     def move_path(self, move: int) -> list[int]:
-        """The squares (1-32) the moving piece visits, start first."""
+        """The squares (1-32) the moving piece visits, start first (the first of :meth:`move_paths`)."""
+        return self.move_paths(move)[0]
+
+    def move_paths(self, move: int) -> list[list[int]]:
+        """Every sequence of squares (1-32, start first) the moving piece can visit playing ``move``: more
+        than one when several jump orders take the same pieces and end on the same square."""
         if not isinstance(move, (int, np.integer)) or move not in self._generated():
             raise MoveError(self._illegal_message(move))
-        paths = notation.capture_paths(self._pos, int(move))
-        return [s + 1 for s in paths[0]]
+        return [[s + 1 for s in path] for path in notation.capture_paths(self._pos, int(move))]
 
     def parse_move(self, text: str) -> int:
         return notation.match_move(self._pos, self.legal_moves(), text, self.outcome_reason())
@@ -219,6 +223,8 @@ class CheckersGame(Game):
     position_layout = "checkers-bitboard"
     #: Where records come from (the BundledRecords ability): the package ships the ACF archive.
     records_advice = "the ACF archive of 9,377 expert games ships with plyground as 'acf'"
+    #: The endgame databases there can be (the EndgameDatabases ability; docs/endgame.md), by pieces.
+    endgame_pieces = range(2, 9)
 
     def new_initial_state(self) -> CheckersState:
         return CheckersState(self, _INITIAL_POSITION.copy())
@@ -253,6 +259,12 @@ class CheckersGame(Game):
         """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""
         from .pdn import read_records
         return read_records(text)
+
+    def endgame_oracle(self, spec: str | int, directory: Path | None = None, log=None):
+        """The EndgameDatabases ability: the database of ``spec`` ("auto" or a number of pieces) as an
+        ``EndgameOracle`` (endgame/oracle.py), or None when ``auto`` finds none built."""
+        from .endgame.oracle import open_oracle      # the endgame package loads only when a database is asked for
+        return open_oracle(spec, directory, log)
 
     def bundled_records(self) -> dict[str, Path]:
         """The games shipped in the package by name: ``acf``, the ACF archive (data/README.md)."""

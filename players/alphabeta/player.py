@@ -8,13 +8,11 @@ from typing import Any
 import numpy as np
 
 from plyground import protocols
-from plyground.capabilities import has_position_layout
+from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, has_position_layout
 from plyground.errors import ModelFileError, MoveError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
-
-from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for
 
 from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
 
@@ -47,7 +45,7 @@ class AlphaBetaPlayer(Player):
         super().__init__(game, **options)
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
-        self._oracle = oracle_for(game, options["endgame"])
+        self._oracle = endgame_oracle(game, options["endgame"])
         self._engine = None
         self._analysis: dict | None = None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Mapping
 
+from plyground.capabilities import endgame_oracle
 from plyground.protocols import Game
 
 from .player import AlphaZeroPlayer
@@ -50,8 +51,7 @@ class Playbook:
         """``adjudicator(state, plies)`` ending self-play games early, or None (played out): with an
         ``endgame`` database, a game ends at its first position the database holds, with the result
         perfect play reaches from there (the value target of every position before it)."""
-        from plyground.games.checkers.endgame.oracle import oracle_for
-        oracle = oracle_for(self.game, self.search.endgame)
+        oracle = endgame_oracle(self.game, self.search.endgame)
         if oracle is None:
             return None
 

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for, parse_spec
+from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, parse_endgame
 from plyground.options import MAX_SIMULATIONS, Option
 
 from .gumbel import SEARCH_KIND_OPTIONS, build_search
@@ -57,9 +57,10 @@ _TRAINER_CHANGES: dict[str, dict[str, Any]] = {
     "repetition_draws": dict(help="searches value a return to an earlier position of the game or line as a "
                                   "draw (no aimless cycling when ahead)"),
     "gumbel_c_scale": dict(default=0.1),
-    "endgame": dict(default="off", help="checkers endgame database for self-play: its positions end the searches "
-                    "and the games with their exact result, which becomes the value target of every earlier "
-                    "position (as Leela Chess Zero rescores with tablebases): 'off', 'auto' or a number of pieces"),
+    "endgame": dict(default="off", help="the game's endgame database for self-play (checkers has them): its "
+                    "positions end the searches and the games with their exact result, which becomes the value "
+                    "target of every earlier position (as Leela Chess Zero rescores with tablebases): 'off', "
+                    "'auto' or a number of pieces"),
 }
 
 
@@ -108,10 +109,11 @@ class SearchSettings:
         return dataclasses.asdict(self)
 
     def build(self, evaluate: Evaluate, rng: np.random.Generator | None = None, game=None) -> PUCTSearch:
-        """A fresh search tree with these settings over the network ``evaluate``; for ``game`` (checkers),
-        the positions of the ``endgame`` database are terminal with their exact result."""
-        parse_spec(self.endgame)
+        """A fresh search tree with these settings over the network ``evaluate``; for ``game`` (one with
+        endgame databases: checkers), the positions of the ``endgame`` database are terminal with their
+        exact result."""
+        parse_endgame(self.endgame, game)
         search = build_search(evaluate, dataclasses.asdict(self), simulations=self.simulations,
                               dirichlet_epsilon=self.dirichlet_epsilon, rng=rng, game=game)
-        search.oracle = None if game is None else oracle_for(game, self.endgame)
+        search.oracle = None if game is None else endgame_oracle(game, self.endgame)
         return search

@@ -243,7 +243,7 @@ class FastSearch(Tree):
         self.playouts = int(playouts)
         self.solver = bool(solver)
         self.max_playout_plies = int(max_playout_plies)
-        #: An endgame oracle (games/checkers/endgame/oracle.py) whose positions are terminal, or None.
+        #: An endgame oracle (``capabilities.endgame_oracle``) whose positions are terminal, or None.
         self.oracle = oracle
         if oracle is None:
             self._run, self.known = compiled_search(kernels, profile), NO_TABLES

@@ -8,11 +8,10 @@ from typing import Any
 
 import numpy as np
 
+from plyground.capabilities import ENDGAME_OPTION, endgame_oracle
 from plyground.errors import MoveError, UsageError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
-
-from plyground.games.checkers.endgame.oracle import ENDGAME_OPTION, oracle_for
 
 from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
@@ -51,7 +50,7 @@ class MCTSPlayer(Player):
             raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
         self._rng = np.random.default_rng(options["seed"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
-        self._oracle = oracle_for(game, options["endgame"])
+        self._oracle = endgame_oracle(game, options["endgame"])
         self._engine: FastSearch | GenericSearch | None = None
         self._analysis: dict | None = None
 

@@ -95,6 +95,16 @@ def test_duplicate_capture_paths_are_one_move(game):
     assert state.is_terminal() and state.returns() == (1.0, -1.0)
 
 
+def test_move_paths_give_every_jump_order_and_move_path_the_first(game):
+    state = game.new_state("B:W14,15,22,23:BK10")          # the king circling four men, either way round
+    move = state.legal_moves()[0]
+    assert sorted(state.move_paths(move)) == [[10, 17, 26, 19, 10], [10, 19, 26, 17, 10]]
+    assert state.move_path(move) == state.move_paths(move)[0]
+    assert game.new_initial_state().move_paths(game.new_initial_state().parse_move("11-15")) == [[11, 15]]
+    with pytest.raises(MoveError, match="12345 is not a legal move here; legal moves: 10x10"):
+        state.move_paths(12345)
+
+
 def _paths(state, move):
     from plyground.games.checkers.notation import capture_paths
     return capture_paths(state._pos, move)

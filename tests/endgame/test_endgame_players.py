@@ -9,7 +9,7 @@ from plyground.analysis import analysis_lines
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.endgame import index
-from plyground.games.checkers.endgame.oracle import oracle_for
+from plyground.capabilities import endgame_oracle
 from plyground.registry import get_registry
 
 from endgame_checks import check_slice
@@ -31,7 +31,7 @@ def test_a_sample_of_every_four_piece_slice_agrees_with_its_moves(four):
 
 
 def test_first_position_is_a_win_with_the_move_and_a_draw_without(four, endgame_dir):
-    oracle = oracle_for(GAME, "4")
+    oracle = endgame_oracle(GAME, "4")
     with_move = GAME.new_state(FIRST_POSITION)
     assert oracle.words(with_move) == "win in 81 plies"
     assert oracle.words(GAME.new_state("B" + FIRST_POSITION[1:])) == "draw"
@@ -54,7 +54,7 @@ def play_out(state, attacker, defender_oracle, side_of_attacker):
 
 @pytest.mark.parametrize("spec", ["alphabeta:eval=learned,depth=8", "mcts:simulations=300", "alphazero:simulations=50"])
 def test_players_with_the_database_win_first_position_against_perfect_defence(spec, endgame_dir):
-    oracle = oracle_for(GAME, "4")
+    oracle = endgame_oracle(GAME, "4")
     player = get_registry().make_player(spec, GAME)       # endgame=auto: the database in endgame_dir
     end, plies = play_out(GAME.new_state(FIRST_POSITION), player, oracle, side_of_attacker=1)
     assert end.returns() == (-1.0, 1.0), end.outcome_reason()
@@ -103,8 +103,8 @@ def test_bad_endgame_options_are_named(tmp_path, monkeypatch):
             registry.make_player(spec, GAME)
     chess = registry.make_game("tictactoe")
     with pytest.raises(UsageError, match="endgame databases exist for checkers only"):
-        oracle_for(chess, "4")
-    assert oracle_for(chess, "auto") is None
+        endgame_oracle(chess, "4")
+    assert endgame_oracle(chess, "auto") is None
 
 
 def test_auto_passes_over_a_database_it_cannot_read_and_a_number_names_it(four, tmp_path, monkeypatch, capsys):
@@ -117,11 +117,11 @@ def test_auto_passes_over_a_database_it_cannot_read_and_a_number_names_it(four, 
     with zipfile.ZipFile(damaged, "w") as archive:      # a zip, but not a slice file of this format
         archive.writestr("result.npy", b"")
     monkeypatch.setenv("PLYGROUND_ENDGAME_DIR", str(tmp_path))
-    assert oracle_for(GAME, "auto") is None
+    assert endgame_oracle(GAME, "auto") is None
     assert "not using the endgame database" in capsys.readouterr().err
     assert get_registry().make_player("alphabeta", GAME).choose_move(GAME.new_initial_state()) is not None
     with pytest.raises(ModelFileError, match="slice-0101.npz"):
-        oracle_for(GAME, "4")
+        endgame_oracle(GAME, "4")
 
 
 def test_the_compiled_alphazero_search_reads_the_database_as_the_state_loop_does(endgame_dir):
@@ -130,7 +130,7 @@ def test_the_compiled_alphazero_search_reads_the_database_as_the_state_loop_does
     state = GAME.new_state("W:W20,22,K15:B12,K28")
     a, b = pair(GAME)
     for search in (a, b):
-        search.oracle = oracle_for(GAME, "4")
+        search.oracle = endgame_oracle(GAME, "4")
         search.set_root(state.clone(), reuse=False)
         search.run(400)
     assert_same_tree(a, b)

@@ -75,3 +75,93 @@ def test_no_game_name_checks_or_probing_outside_the_capability_module():
                             "framework", "games", "players", "plugins"], cwd=REPO, capture_output=True, text=True)
     lines = [line for line in found.stdout.splitlines() if not line.startswith("framework/capabilities.py:")]
     assert lines == [], "\n".join(lines)
+
+
+# ------------------------------------------------------------------ endgame databases
+
+class SolvedTicTacToe(TicTacToe):
+    """Tic-tac-toe offering an endgame database of the whole game (every position solved), without kernels:
+    a game other than checkers with the EndgameDatabases ability."""
+
+    name = "tictactoe-solved"
+    description = "tic-tac-toe whose every position's result is known"
+    endgame_pieces = range(1, 10)
+
+    def kernels(self):
+        return None
+
+    def endgame_oracle(self, spec, directory=None, log=None):
+        return SolvedOracle()
+
+
+class SolvedOracle:
+    """Exact results by negamax over the State API (what an endgame oracle answers)."""
+
+    def value(self, state) -> int:
+        """+1 / 0 / -1 for the side to move with perfect play."""
+        if state.is_terminal():
+            return int(state.returns()[state.current_player()])
+        return max(-self.value(self._after(state, move)) for move in state.legal_moves())
+
+    @staticmethod
+    def _after(state, move):
+        after = state.clone()
+        after.apply(move)
+        return after
+
+    def returns(self, state):
+        mine = float(self.value(state))
+        return (mine, -mine) if state.current_player() == 0 else (-mine, mine)
+
+    def words(self, state):
+        return {1: "win", 0: "draw", -1: "loss"}[self.value(state)]
+
+    def perfect_moves(self, state):
+        best = self.value(state)
+        return [move for move in state.legal_moves() if -self.value(self._after(state, move)) == best]
+
+    def keep_result(self, state, move, visits=None):
+        perfect = self.perfect_moves(state)
+        return move if move in perfect else perfect[0]
+
+
+def test_the_endgame_option_is_generic_and_a_game_without_databases_refuses_a_number():
+    from plyground.errors import UsageError
+    from plyground.registry import get_registry
+    assert isinstance(CheckersGame(), capabilities.EndgameDatabases)
+    assert not isinstance(TicTacToe(), capabilities.EndgameDatabases)
+    assert not isinstance(ChessGame(), capabilities.EndgameDatabases)
+    registry, game = get_registry(), TicTacToe()
+    for player in ("mcts", "alphabeta", "alphazero"):
+        assert capabilities.ENDGAME_OPTION in registry.get("players", player).options
+        for spec in ("auto", "off"):                           # accepted: no database
+            assert registry.make_player(f"{player}:endgame={spec}", game) is not None
+        with pytest.raises(UsageError, match="endgame=4: endgame databases exist for checkers only, not "
+                                             "tictactoe; use endgame=off"):
+            registry.make_player(f"{player}:endgame=4", game)
+    with pytest.raises(UsageError, match=r"endgame='nine' is not valid: use 'auto' or 'off' \(tictactoe has no"):
+        capabilities.endgame_oracle(game, "nine")
+    with pytest.raises(UsageError, match="endgame='9' is not valid: use 'auto', 'off' or a number of pieces "
+                                         "from 2 to 8"):
+        capabilities.endgame_oracle(CheckersGame(), "9")
+    assert capabilities.parse_endgame("none") == "off" and capabilities.parse_endgame(" 5 ") == 5
+
+
+def test_a_game_that_offers_endgame_databases_gets_them_in_every_player_and_the_trainer():
+    from plyground.options import resolve_options
+    from plyground.players.alphabeta.player import AlphaBetaPlayer
+    from plyground.players.alphazero.playbook import Playbook
+    from plyground.players.alphazero.trainer import AlphaZeroTrainer
+    from plyground.players.mcts.player import MCTSPlayer
+    game = SolvedTicTacToe()
+    won = game.new_state("XX./OO./... X")                     # X to move completes the top row
+    for player in (MCTSPlayer(game, simulations=30, seed=1), AlphaBetaPlayer(game, depth=1)):
+        player.choose_move(won.clone())
+        assert player.analysis()["database"] == "win", player.name
+    off = MCTSPlayer(game, simulations=30, seed=1, endgame="off")
+    off.choose_move(won.clone())
+    assert off.analysis()["database"] is None
+    config = resolve_options(AlphaZeroTrainer.options, {"endgame": "auto"}, "trainer alphazero")
+    adjudicate = Playbook(game, config).selfplay_adjudicator()
+    assert adjudicate(game.new_initial_state(), 0) == ((0.0, 0.0), "endgame database (draw for the side to move)")
+    assert adjudicate(won, 4) == ((1.0, -1.0), "endgame database (win for the side to move)")

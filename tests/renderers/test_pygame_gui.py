@@ -14,7 +14,7 @@ import pytest
 
 from plyground.match import run_match
 from plyground.plugins.pygame_gui import theme
-from plyground.plugins.pygame_gui.views.checkers import capture_paths, decode, read_pieces
+from plyground.plugins.pygame_gui.views.checkers import decode, landings, read_pieces
 from plyground.protocols import Player
 
 from renderer_helpers import human_to_move, start_from_menu, wait_turn
@@ -43,7 +43,7 @@ def test_menu_to_a_full_checkers_game_by_clicks(make_renderer, registry, tmp_pat
         legal = state.legal_moves()
         move = max(legal, key=lambda m: bin(decode(m)[2]).count("1"))   # the human takes the most pieces
         frm, to, captured = decode(move)
-        path = capture_paths(pieces, move)[0]
+        path = landings(state, move)[0]
         capturers = {decode(m)[0] for m in legal}
         ours = [s for s, (side, _) in pieces.items() if side == 0]
         if captured and not checked_forced and set(ours) - capturers:
@@ -222,6 +222,35 @@ def test_window_stays_responsive_while_a_bot_thinks(make_renderer, registry):
     assert screen.moves == ["a3"]
     d.click(screen.buttons["leave"].rect.center)
     assert not renderer.running
+
+
+def test_a_multi_jump_is_drawn_along_the_games_own_path(make_renderer, registry):
+    # The man on 2 can take 6 and 14 (via 9) or 7 and 15 (via 11): the human goes through 11; while the
+    # bot thinks, the board shows that move -- the squares of state.move_path(move), and only those.
+    renderer, d = make_renderer()
+    game = registry.make_game("checkers")
+    start = game.new_state("B:W6,7,14,15,32:B2")
+    bot = GatedBot(game)
+    renderer.start_game(game, [registry.make_player("human", game), bot], ("human", "gated"),
+                        {"start": start.clone()}, from_menu=False)
+    screen = renderer.game_screen
+    view = screen.view
+    wait_turn(d, screen)
+    for square in (1, 10, 17):
+        d.click(view.square_center(square))
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    d.frames(1)
+    move = start.parse_move(screen.moves[0])
+    path = [s - 1 for s in start.move_path(move)]
+    assert screen.moves == ["2x11x18"] and path == [1, 10, 17]
+    for s in range(32):
+        want = theme.HIGHLIGHT["last"] if s in path else theme.DARK_SQUARE
+        assert d.pixel(corner(view, s)) == want, s + 1
+    for s in (6, 14):                                 # the men taken
+        assert d.pixel(view.square_center(s)) == theme.TAKEN_CROSS, s + 1
+    bot.go.set()
+    wait_turn(d, screen)
+    d.click(screen.buttons["leave"].rect.center)
 
 
 def test_options_editor_shows_the_options_error_and_builds_the_player(make_renderer, registry):

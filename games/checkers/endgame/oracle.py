@@ -1,6 +1,9 @@
 """The endgame database as the players see it: the exact result of a position with few pieces.
 
-Players take an ``endgame`` option (:data:`ENDGAME_OPTION`):
+This is checkers' ``EndgameDatabases`` ability (:mod:`plyground.capabilities`):
+``CheckersGame.endgame_oracle`` calls :func:`open_oracle`.  Players take the
+generic ``endgame`` option (``capabilities.ENDGAME_OPTION``) and ask
+``capabilities.endgame_oracle(game, spec)``; for checkers:
 
 * ``auto`` (the default): the largest database already built in the endgame
   folder (``store.default_directory()``), none if none is built -- so a
@@ -9,8 +12,8 @@ Players take an ``endgame`` option (:data:`ENDGAME_OPTION`):
 * ``N``: the N-piece database, built on first use when N <= 4 (seconds),
   else it must have been built with ``plyground endgame build --pieces N``.
 
-:func:`oracle_for` turns the option into an :class:`EndgameOracle` (or None):
-compiled searches take its :attr:`~EndgameOracle.tables` and call
+:func:`open_oracle` returns an :class:`EndgameOracle` (or None): compiled
+searches take its :attr:`~EndgameOracle.tables` and call
 :func:`known_outcome`; Python searches call :meth:`~EndgameOracle.returns`.
 A loaded database is shared by every player of the process.
 """
@@ -22,21 +25,14 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from plyground.errors import ModelFileError, UsageError
+from plyground.errors import ModelFileError
 from plyground.notices import note
-from plyground.options import Option
 
 from ..bits import popcount
 from ..game import CheckersGame
 from ..kernels import SIDE, state_to_pos
 from . import solve, store
 from .index import slices
-
-ENDGAME_OPTION = Option(
-    "endgame", str, "auto",
-    "checkers endgame database: 'auto' (the largest one built, none if none is), 'off', or a number of "
-    "pieces N (built on first use for N <= 4; larger ones by 'plyground endgame build --pieces N')")
-
 #: Databases built on first use when asked for: small enough to take seconds (4 pieces: about 15 s).
 BUILT_ON_DEMAND = 4
 
@@ -175,36 +171,15 @@ class EndgameOracle:
 
 def built_pieces(directory: Path) -> int:
     """The largest N whose N-piece database is complete in ``directory`` (0: none)."""
-    for pieces in range(8, 1, -1):
+    for pieces in reversed(CheckersGame.endgame_pieces):
         if all(store.slice_path(directory, s).exists() for s in slices(pieces)):
             return pieces
     return 0
 
 
-def parse_spec(spec: str) -> str | int:
-    """'auto', 'off' or a number of pieces 2..8 from an ``endgame`` option value; UsageError otherwise."""
-    text = str(spec).strip().lower()
-    if text in ("auto", "off"):
-        return text
-    if text in ("0", "none", "no", "false"):
-        return "off"
-    if text.isdigit() and 2 <= int(text) <= 8:
-        return int(text)
-    raise UsageError(f"endgame={spec!r} is not valid: use 'auto', 'off' or a number of pieces from 2 to 8")
-
-
-def oracle_for(game, spec: str, directory: Path | None = None, log=None) -> EndgameOracle | None:
-    """The oracle the ``endgame`` option ``spec`` names for ``game`` (module docstring), or None: none
-    asked for, none built (``auto``), or a game other than checkers (``auto``; a number is an error)."""
-    from plyground.capabilities import has_position_layout
-    wanted = parse_spec(spec)
-    if wanted == "off":
-        return None
-    if not has_position_layout(game, CheckersGame.position_layout):
-        if wanted == "auto":
-            return None
-        raise UsageError(f"endgame={spec}: endgame databases exist for checkers only, not {game.name}; "
-                         f"use endgame=off")
+def open_oracle(wanted: str | int, directory: Path | None = None, log=None) -> EndgameOracle | None:
+    """The oracle of ``wanted`` -- ``"auto"`` or a number of pieces (module docstring) -- or None when
+    ``auto`` finds none built (or only one it cannot read: a note says so)."""
     directory = Path(directory) if directory else store.default_directory()
     pieces = built_pieces(directory) if wanted == "auto" else wanted
     if pieces == 0:

@@ -1,10 +1,9 @@
 """English checkers: an 8x8 board, men and kings, forced captures and multi-jumps entered by clicks.
 
-Everything here is derived from the documented contracts (docs/kernels.md):
-the pieces come from ``game.kernels().state_to_pos(state)`` (bitboards, bit
-``s`` = square ``s + 1``) and a move's squares from its code ``from | to << 5
-| captured << 10``; the landing squares of a capture are found by walking
-the board geometry over the captured pieces.  Squares are 0-based here and
+The pieces come from ``game.kernels().state_to_pos(state)`` (bitboards, bit
+``s`` = square ``s + 1``; docs/kernels.md) and a move's squares from its code
+``from | to << 5 | captured << 10``; the landing squares of a capture are the
+game's own (``CheckersState.move_paths``).  Squares are 0-based here and
 shown 1-32, square 1 being b8 (Black starts on 1-12 at the top and moves down).
 """
 from __future__ import annotations
@@ -18,10 +17,8 @@ from .. import theme
 from .base import GridView, Marks, MoveInput, add_mark
 
 SIDES = ("Black", "White")
-_DIRECTIONS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
 #: Row step forward for each side's men: Black moves down the board (towards 29-32), White up.
 FORWARD = (1, -1)
-KING_ROW = (7, 0)
 
 HELP = """Moving a piece: click one of your pieces, then the square it goes to; the legal destinations \
 show as green dots. When a capture is available you must capture: the pieces that can capture are \
@@ -50,31 +47,10 @@ def read_pieces(game, state) -> dict[int, tuple[int, bool]]:
     return pieces
 
 
-def capture_paths(pieces: dict[int, tuple[int, bool]], code: int) -> list[list[int]]:
-    """Every sequence of landing squares (0-based) that plays ``code``; ``[[to]]`` for a plain move."""
-    frm, to, captured = decode(code)
-    if not captured:
-        return [[to]]
-    side, king = pieces[frm]
-    directions = _DIRECTIONS if king else [d for d in _DIRECTIONS if d[0] == FORWARD[side]]
-    occupied = set(pieces) - {frm}   # taken pieces stay on the board until the move ends
-    paths: list[list[int]] = []
-
-    def walk(cur: int, left: frozenset, path: list[int]) -> None:
-        if not left:
-            if cur == to:
-                paths.append(list(path))
-            return
-        row, col = square_to_rowcol(cur)
-        for dr, dc in directions:
-            over, land = rowcol_to_square(row + dr, col + dc), rowcol_to_square(row + 2 * dr, col + 2 * dc)
-            if over in left and land >= 0 and land not in occupied:
-                if not king and square_to_rowcol(land)[0] == KING_ROW[side] and len(left) > 1:
-                    continue  # a man reaching the king row is crowned and its move ends there
-                walk(land, left - {over}, path + [land])
-
-    walk(frm, frozenset(bits(captured)), [])
-    return paths
+def landings(state, move) -> list[list[int]]:
+    """Every sequence of landing squares (0-based, start left out) that plays ``move``: the game's own paths
+    (several when jump orders differ); ``[[to]]`` for a plain move."""
+    return [[s - 1 for s in path[1:]] for path in state.move_paths(move)]
 
 
 def jumped_between(a: int, b: int) -> int:
@@ -99,7 +75,7 @@ class CheckersInput(MoveInput):
             code = int(kernels.move_to_code(state, move))
             frm, _, captured = decode(code)
             self.capturing |= bool(captured)
-            for path in capture_paths(self.pieces, code):
+            for path in landings(state, move):
                 self.options.setdefault(frm, []).append((move, path))
         self.selected: int | None = None
         self.entered: list[int] = []
@@ -316,14 +292,10 @@ class CheckersView(GridView):
         return CheckersInput(self, state)
 
     def move_marks(self, before, move) -> Marks:
-        pieces = read_pieces(self.game, before)
-        code = int(self.game.kernels().move_to_code(before, move))
-        frm, to, captured = decode(code)
+        captured = decode(int(self.game.kernels().move_to_code(before, move)))[2]
         marks: Marks = {}
-        add_mark(marks, square_to_rowcol(frm), "last")
-        paths = capture_paths(pieces, code)
-        for s in (paths[0] if paths else [to]):
-            add_mark(marks, square_to_rowcol(s), "last")
+        for s in before.move_path(move):                    # the start, then every landing
+            add_mark(marks, square_to_rowcol(s - 1), "last")
         for s in bits(captured):
             add_mark(marks, square_to_rowcol(s), "taken")
         return marks
