@@ -51,7 +51,7 @@ def run(mode: str, game, network, args) -> tuple[BatchStats, int]:
 
     def make_search() -> PUCTSearch:
         return PUCTSearch(timed, c_puct=1.5, fpu=0.2, leaf_batch=args.leaf_batch, dirichlet_alpha=1.0,
-                          dirichlet_epsilon=0.25, cache_size=100_000, repetition_draws=True)
+                          dirichlet_epsilon=0.25, cache_size=100_000, repetition_draws=True, pass_forced=False)
 
     specs = [GameSpec(g, np.random.default_rng([args.seed, 1, g])) for g in range(args.games)]
     plies = 0

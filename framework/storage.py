@@ -78,8 +78,9 @@ def save_npz(path: Path, arrays: Mapping[str, Any], metadata: Any = None, *, met
         (np.savez_compressed if compress else np.savez)(handle, **payload)
 
 
-def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str, np.ndarray]:
-    """Every array of the ``.npz`` at ``path``, read without pickle.
+def load_npz(path: Path, label: str | None = None, advice: str = "",
+             names: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+    """Every array of the ``.npz`` at ``path`` (``names``: only those of them it holds), read without pickle.
 
     A missing, corrupt or unsafe file raises a :class:`ModelFileError` that
     starts with ``label`` (default: the path) and ends with ``advice``.
@@ -94,7 +95,7 @@ def load_npz(path: Path, label: str | None = None, advice: str = "") -> dict[str
     try:
         check_npz_sizes(path, label, advice)
         with np.load(path, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files}
+            return {name: archive[name] for name in archive.files if names is None or name in names}
     except MemoryError as exc:
         raise ModelFileError(f"{label} holds arrays too large for this machine's memory ({exc}){advice}") from None
     except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:

@@ -4,7 +4,9 @@ A model file is whatever the network plugin's ``save`` writes (``.npz``
 arrays + JSON metadata, never pickle).  AlphaZero adds its own metadata:
 the game's name and parameters and its learner encodings
 (``observation_shape``, ``num_actions``), so a model is never used for
-another game or encoding.
+another game or encoding, and the network family (``network``), so
+:func:`load_model` reads the metadata alone, then the weights once, with
+the plugin of that family.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import numpy as np
 from plyground.errors import ModelFileError, PlygroundError, UsageError
 from plyground.options import Spec
 from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Game, Network
+from plyground.storage import METADATA_KEY, load_npz, pop_metadata
 
 MODEL_KIND = "alphazero-model"
 BUNDLED = Path(__file__).resolve().parent / "models"
@@ -94,19 +97,45 @@ def resolve_model_path(model: Path | None, game: Game) -> Path:
 RUNTIME_DEFAULTS = {option.name: option.default for option in NETWORK_RUNTIME_OPTIONS}
 
 
+def model_family(path: Path) -> str | None:
+    """The network family a model file names, from its metadata alone (the weights stay unread): the
+    ``network`` that :func:`save_model` recorded, wherever the network's format keeps the metadata it was
+    given (at the top or one level down: the autograd format's ``user``).  None for a file that names none
+    (written before families were recorded, or not by :func:`save_model`) or whose metadata cannot be read
+    so; the network plugins then say what is wrong with it."""
+    try:
+        meta = pop_metadata(load_npz(Path(path), names=(METADATA_KEY,)), f"model file {path}")
+    except ModelFileError:
+        return None
+    if not isinstance(meta, dict):
+        return None
+    for place in (meta, *meta.values()):
+        if isinstance(place, dict) and place.get("kind") == MODEL_KIND and isinstance(place.get("network"), str):
+            return place["network"]
+    return None
+
+
 def load_model(path: Path, game: Game, *, device: str = "cpu", precision: str = "float32") -> Network:
     """Load an AlphaZero model for ``game``, computing on ``device`` in ``precision`` (the autograd networks:
-    cpu, cuda, cuda:N; float16 on a GPU); ModelFileError if it is corrupt or for another game/encoding.
-    A network plugin whose ``load`` takes no ``device`` loads on the CPU only."""
+    cpu, cuda, cuda:N; float16 on a GPU); ModelFileError if it is corrupt, for another game/encoding or of
+    a network family no installed plugin provides.  A network plugin whose ``load`` takes no ``device``
+    loads on the CPU only.
+
+    The plugin of the family the file names (:func:`model_family`) reads it, once; a file that names none
+    is offered to each plugin in turn."""
     path = Path(path)
     classes = network_classes()
     if not classes:
         raise UsageError("no network plugin is installed (the autograd plugin provides resnet and mlp)")
+    family = model_family(path)
+    if family is not None and family not in classes:
+        raise ModelFileError(f"model file {path} holds a {family!r} network, which no installed network plugin "
+                             f"provides (installed: {', '.join(sorted(classes))})")
     runtime = {name: value for name, value in (("device", device), ("precision", precision))
                if value != RUNTIME_DEFAULTS[name]}
     errors: list[ModelFileError] = []
     network = None
-    for cls in classes.values():
+    for cls in [classes[family]] if family is not None else classes.values():
         takes_runtime = _takes_keywords(cls.load, runtime)
         try:
             network = cls.load(path, **runtime) if takes_runtime else cls.load(path)

@@ -12,10 +12,10 @@ from plyground.options import MAX_SECONDS, Option, resolve_options
 from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, Player, State,
                                  missing_state_api)
 
+from ..search.gumbel import GumbelRoot
 from .compute import limit_blas
 from .models import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
-from .gumbel import SEARCH_KIND_OPTIONS, GumbelRoot
-from .settings import DIRICHLET_EPSILON, SEARCH_OPTIONS, SearchSettings
+from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, SearchSettings
 
 #: The State methods the search calls, beyond the learner encodings.
 REQUIRED_STATE_API = SEARCH_STATE_API + ("observation", "action_index")

@@ -1,39 +1,63 @@
 """How an AlphaZero search is set up, declared once for the player and the trainer.
 
-:data:`SEARCH_OPTIONS` are the options of the search (the ``alphazero``
-player's defaults); :func:`trainer_search_options` are the same options with
-the trainer's defaults (more root noise, fewer simulations, a smaller Gumbel
-``c_scale``).  Both plugins turn their resolved options into one
-:class:`SearchSettings`, and every search tree - a player's, a self-play
-game's, a comparison game's, a worker's - is built from one by
-:meth:`SearchSettings.build`.
+:data:`SEARCH_OPTIONS` and :data:`SEARCH_KIND_OPTIONS` are the options of
+the search (the ``alphazero`` player's defaults, which the search core's
+constructors declare: ``PUCTSearch`` and ``GumbelRoot``);
+:func:`trainer_search_options` are the same options with the trainer's
+defaults (:data:`_TRAINER_CHANGES`: more root noise, fewer simulations, a
+smaller Gumbel ``c_scale``).  Both plugins turn their resolved options into
+one :class:`SearchSettings`, whose defaults are the options', and every
+search tree - a player's, a self-play game's, a comparison game's, a
+worker's - is built from one by :meth:`SearchSettings.build`
+(:func:`build_search`: PUCT or Gumbel, compiled or over the State API).
 """
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, parse_endgame
+from plyground.errors import UsageError
 from plyground.options import MAX_SIMULATIONS, Option
 
-from .gumbel import SEARCH_KIND_OPTIONS, build_search
+from ..search.compiled import CompiledGumbelSearch, CompiledPUCTSearch, compiled_kernels
+from ..search.gumbel import GumbelRoot, GumbelSearch
 from .search import Evaluate, PUCTSearch
+
+#: The Gumbel search's constructor parameters (:class:`GumbelRoot`) by option name.
+GUMBEL_PARAMETERS = {"simulations": "simulations", "gumbel_actions": "max_considered", "gumbel_c_visit": "c_visit",
+                     "gumbel_c_scale": "c_scale", "gumbel_scale": "gumbel_scale"}
+
+
+def _search_default(option: str) -> Any:
+    """The default of the search option ``option``, as the search core's constructor declares it (the one place
+    it is written): :class:`GumbelRoot`'s for the budget and the ``gumbel_`` options, else :class:`PUCTSearch`'s."""
+    cls, parameter = (GumbelRoot, GUMBEL_PARAMETERS[option]) if option in GUMBEL_PARAMETERS else (PUCTSearch, option)
+    return inspect.signature(cls.__init__).parameters[parameter].default
+
 
 #: The search options, with the player's defaults.
 SEARCH_OPTIONS = (
-    Option("simulations", int, 200, "simulations per move (the match budget overrides it)", min=1, max=MAX_SIMULATIONS),
-    Option("c_puct", float, 1.5, "PUCT exploration constant", min=0.0, max=100.0),
-    Option("fpu", float, 0.2, "first-play urgency: an unvisited move is valued at its parent's value "
-           "minus this", min=-2.0, max=2.0),
-    Option("leaf_batch", int, 8, "leaves evaluated per network call (virtual loss spreads them)", min=1, max=1024),
-    Option("dirichlet_alpha", float, 0.3, "Dirichlet noise concentration at the root", min=1e-6, max=100.0),
-    Option("cache_size", int, 100_000, "network evaluations remembered by position (0: no cache)", min=0),
-    Option("repetition_draws", bool, True, "the search values a return to a position of the game (or of "
-           "the line searched) as a draw, so a side that is ahead does not go round in circles"),
-    Option("pass_forced", bool, True, "a position with one legal move (a forced capture) costs no network "
+    Option("simulations", int, _search_default("simulations"), "simulations per move (the match budget overrides "
+           "it)", min=1, max=MAX_SIMULATIONS),
+    Option("c_puct", float, _search_default("c_puct"), "PUCT exploration constant", min=0.0, max=100.0),
+    Option("fpu", float, _search_default("fpu"), "first-play urgency: an unvisited move is valued at its parent's "
+           "value minus this", min=-2.0, max=2.0),
+    Option("leaf_batch", int, _search_default("leaf_batch"), "leaves evaluated per network call (virtual loss "
+           "spreads them)", min=1, max=1024),
+    Option("dirichlet_alpha", float, _search_default("dirichlet_alpha"), "Dirichlet noise concentration at the "
+           "root", min=1e-6, max=100.0),
+    Option("cache_size", int, _search_default("cache_size"), "network evaluations remembered by position (0: no "
+           "cache)", min=0),
+    Option("repetition_draws", bool, _search_default("repetition_draws"), "the search values a return to a "
+           "position of the game (or of the line searched) as a draw, so a side that is ahead does not go round "
+           "in circles"),
+    Option("pass_forced", bool, _search_default("pass_forced"), "a position with one legal move (a forced "
+           "capture) costs no network "
            "evaluation: the simulation goes on to the position after it, so the search sees past forced moves"),
     ENDGAME_OPTION,
     Option("compiled", bool, True, "run the search in compiled code where the game's kernels allow it (checkers, "
@@ -41,8 +65,26 @@ SEARCH_OPTIONS = (
 )
 
 #: Root noise weight (self-play uses it; 0 for play).
-DIRICHLET_EPSILON = Option("dirichlet_epsilon", float, 0.0, "weight of Dirichlet noise in the root priors "
-                           "(self-play uses it; 0 for play)", min=0.0, max=1.0)
+DIRICHLET_EPSILON = Option("dirichlet_epsilon", float, _search_default("dirichlet_epsilon"), "weight of Dirichlet "
+                           "noise in the root priors (self-play uses it; 0 for play)", min=0.0, max=1.0)
+
+SEARCH_KINDS = ("puct", "gumbel")
+
+#: Options that pick the root search; shared by the ``alphazero`` player and trainer.
+SEARCH_KIND_OPTIONS = (
+    Option("search", str, "puct", "root search: puct (moves by visit counts) or gumbel (Gumbel top-k with "
+           "sequential halving and completed-Q policy targets; for small simulation budgets)",
+           choices=SEARCH_KINDS),
+    Option("gumbel_actions", int, _search_default("gumbel_actions"), "gumbel: moves considered at the root (m)",
+           min=1, max=4096),
+    Option("gumbel_c_visit", float, _search_default("gumbel_c_visit"), "gumbel: c_visit in sigma(q) = (c_visit + "
+           "max visits) * c_scale * q", min=0.0, max=1e6),
+    Option("gumbel_c_scale", float, _search_default("gumbel_c_scale"), "gumbel: c_scale in sigma(q) = (c_visit + "
+           "max visits) * c_scale * q", min=0.0, max=1e6),
+    Option("gumbel_scale", float, _search_default("gumbel_scale"), "gumbel: scale of the Gumbel noise at the root; "
+           "none: 1 for moves chosen with a temperature (self-play), 0 otherwise", min=0.0, max=100.0,
+           optional=True),
+)
 
 _BY_NAME = {o.name: o for o in (*SEARCH_OPTIONS, DIRICHLET_EPSILON, *SEARCH_KIND_OPTIONS)}
 
@@ -56,6 +98,9 @@ _TRAINER_CHANGES: dict[str, dict[str, Any]] = {
     "cache_size": dict(help="network evaluations remembered by position during a phase"),
     "repetition_draws": dict(help="searches value a return to an earlier position of the game or line as a "
                                   "draw (no aimless cycling when ahead)"),
+    # c_scale 0.1 (mctx's default) instead of the paper's 1.0, measured on tic-tac-toe: with 1.0 sigma(q) swamps
+    # the Gumbel noise and sharpens the targets, self-play settles into the same drawn games and the networks
+    # came out worse (docs/gumbel.md).
     "gumbel_c_scale": dict(default=0.1),
     "endgame": dict(default="off", help="the game's endgame database for self-play (checkers has them): its "
                     "positions end the searches and the games with their exact result, which becomes the value "
@@ -73,26 +118,59 @@ def trainer_search_options(*names: str) -> tuple[Option, ...]:
     return tuple(trainer_search_option(name) for name in names)
 
 
+def build_search(evaluate: Evaluate, config: Mapping[str, Any], *, simulations: int, dirichlet_epsilon: float,
+                 rng: np.random.Generator | None = None, game=None) -> PUCTSearch:
+    """The search ``config["search"]`` names, from a player's or trainer's options.
+
+    ``simulations`` is the Gumbel search's budget when a driver calls
+    ``gather`` itself (``run`` sets it per call); ``dirichlet_epsilon`` is
+    used by PUCT only.  With ``config["compiled"]`` and a ``game`` whose
+    kernels include the learner kernels, the search runs in compiled code
+    (:mod:`plyground.players.search.compiled`); otherwise through the State
+    API.
+    """
+    common = dict(c_puct=config["c_puct"], fpu=config["fpu"], leaf_batch=config["leaf_batch"],
+                  cache_size=config["cache_size"], repetition_draws=config["repetition_draws"],
+                  pass_forced=config["pass_forced"], rng=rng)
+    kernels = compiled_kernels(game) if game is not None and config["compiled"] else None
+    if kernels is not None:
+        common.update(kernels=kernels, observation_shape=tuple(game.observation_shape))
+    kind = config["search"]
+    if kind == "gumbel":
+        cls = GumbelSearch if kernels is None else CompiledGumbelSearch
+        gumbel = {parameter: config[option] for option, parameter in GUMBEL_PARAMETERS.items()}
+        return cls(evaluate, **{**gumbel, "simulations": simulations}, **common)
+    if kind != "puct":
+        raise UsageError(f"unknown search {kind!r}: expected one of {', '.join(SEARCH_KINDS)}")
+    cls = PUCTSearch if kernels is None else CompiledPUCTSearch
+    return cls(evaluate, dirichlet_alpha=config["dirichlet_alpha"], dirichlet_epsilon=dirichlet_epsilon, **common)
+
+
+def _default(name: str) -> Any:
+    return _BY_NAME[name].default
+
+
 @dataclass(frozen=True)
 class SearchSettings:
-    """One search's settings: budget, exploration, root noise and the kind of root search."""
+    """One search's settings: budget, exploration, root noise and the kind of root search (defaults: the
+    player's options')."""
 
     simulations: int
-    c_puct: float = 1.5
-    fpu: float = 0.2
-    leaf_batch: int = 8
-    cache_size: int = 100_000
-    repetition_draws: bool = True
-    pass_forced: bool = True
-    dirichlet_alpha: float = 0.3
-    dirichlet_epsilon: float = 0.0
-    search: str = "puct"
-    gumbel_actions: int = 16
-    gumbel_c_visit: float = 50.0
-    gumbel_c_scale: float = 1.0
-    gumbel_scale: float | None = None
+    c_puct: float = _default("c_puct")
+    fpu: float = _default("fpu")
+    leaf_batch: int = _default("leaf_batch")
+    cache_size: int = _default("cache_size")
+    repetition_draws: bool = _default("repetition_draws")
+    pass_forced: bool = _default("pass_forced")
+    dirichlet_alpha: float = _default("dirichlet_alpha")
+    dirichlet_epsilon: float = _default("dirichlet_epsilon")
+    search: str = _default("search")
+    gumbel_actions: int = _default("gumbel_actions")
+    gumbel_c_visit: float = _default("gumbel_c_visit")
+    gumbel_c_scale: float = _default("gumbel_c_scale")
+    gumbel_scale: float | None = _default("gumbel_scale")
     endgame: str = "auto"
-    compiled: bool = True
+    compiled: bool = _default("compiled")
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], **overrides: Any) -> "SearchSettings":

@@ -57,9 +57,8 @@ from .examples import Examples
 from .models import NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model, network_class, save_model
 from .player import AlphaZeroPlayer
 from .rundir import RunDirectory
-from .gumbel import SEARCH_KIND_OPTIONS
 from .playbook import Playbook, class_path
-from .settings import trainer_search_options
+from .settings import SEARCH_KIND_OPTIONS, trainer_search_options
 
 #: Options baked into the network when the run starts; a resumed run must keep them.
 FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")

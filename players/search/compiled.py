@@ -476,8 +476,9 @@ class CompiledPUCTSearch(PUCTSearch):
         super().__init__(evaluate, **puct)
         self._leaf_capacity = 0
         self._leaf_buffers(self.leaf_batch)
+        # the cache_size PUCTSearch was given (or its default), as a compiled cache
+        self._cache = LeafCache(self.evaluator.cache.size, min(CACHE_WIDTH, int(kernels.max_moves)))
         self.evaluator = BatchEvaluator(evaluate, self)       # the network and its counters; the cache is ours
-        self._cache = LeafCache(puct.get("cache_size", 0), min(CACHE_WIDTH, int(kernels.max_moves)))
 
     # ------------------------------------------------------------ buffers
     def _leaf_buffers(self, rows: int) -> None:

@@ -122,6 +122,8 @@ class GumbelRoot:
     def __init__(self, evaluate: Evaluate, *, simulations: int = 200, max_considered: int = 16,
                  c_visit: float = 50.0, c_scale: float = 1.0, gumbel_scale: float | None = None,
                  q_normalisation: str = "range", **puct: Any) -> None:
+        """``**puct``: :class:`PUCTSearch`'s settings.  The defaults here are the ``alphazero`` player's: its
+        ``simulations`` and ``gumbel_*`` options take theirs from this signature."""
         if "dirichlet_epsilon" in puct or "dirichlet_alpha" in puct:
             raise UsageError("the Gumbel search has no Dirichlet noise: its Gumbel noise explores instead "
                              "(gumbel_scale)")

@@ -50,9 +50,11 @@ class PUCTSearch(StateSearch):
     compiled = False            # the simulations run through the State API (see .compiled for the other loop)
 
     def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
-                 dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 0,
-                 repetition_draws: bool = False, pass_forced: bool = False, virtual_loss: float = 1.0,
+                 dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 100_000,
+                 repetition_draws: bool = True, pass_forced: bool = True, virtual_loss: float = 1.0,
                  rng: np.random.Generator | None = None) -> None:
+        """The one place the search's defaults are written: the ``alphazero`` player's options of the same
+        names take theirs from this signature (``players/alphazero/settings.py``)."""
         self.rule = PUCT(c_puct, fpu, virtual_loss)
         self.evaluator = NetworkEvaluator(evaluate, cache_size)
         self.leaf_batch = max(1, int(leaf_batch))

@@ -185,7 +185,7 @@ def test_a_return_to_an_earlier_position_is_valued_as_a_draw(repetition_draws):
     earlier = root.clone()
     earlier.apply(move)                        # this position occurred before in the game
     search = PUCTSearch(ConstantEvaluator(game.num_actions, -0.5), repetition_draws=repetition_draws,
-                        rng=np.random.default_rng(0))
+                        cache_size=0, rng=np.random.default_rng(0))
     search.new_game()
     search.note_position(earlier)
     search.set_root(root)

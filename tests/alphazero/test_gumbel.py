@@ -8,7 +8,7 @@ import pytest
 from plyground.errors import UsageError
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
-from plyground.players.alphazero.gumbel import GumbelSearch, halving_schedule
+from plyground.players.search.gumbel import GumbelSearch, halving_schedule
 from plyground.players.alphazero.models import build_network, load_model, network_evaluator, resolve_model_path
 from plyground.players.alphazero.rundir import RunDirectory
 from plyground.players.alphazero.search import PUCTSearch, choose_from_visits
