@@ -59,12 +59,17 @@ class PerfectPlayer(Player):
         return self._analysis
 
     def choose_move(self, state, budget):
-        from .solver import shared_solver       # numba loads on the first move, not when plugins load
+        from .solver import CELLS, shared_solver, winning_moves   # numba loads on the first move, not with plugins
 
         solver = shared_solver()
         started, visited = time.perf_counter(), solver.visited
         weak, depth, limit = self.config["weak"], self.config["depth"], self.config["nodes"]
-        scores, reached = solver.move_scores(state, weak, depth, limit), depth
+        winning = winning_moves(state)
+        if winning:                             # no move scores more than a four made now
+            discs = sum(cell >= 0 for cell in state.cells)
+            scores, reached = {move: 1 if weak else (CELLS + 1 - discs) // 2 for move in winning}, None
+        else:
+            scores, reached = solver.move_scores(state, weak, depth, limit), depth
         if scores is None:                      # too deep to solve now: deepen until the limit
             scores, reached = {}, 0
             for tried in range(1, 43):

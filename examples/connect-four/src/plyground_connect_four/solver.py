@@ -233,7 +233,8 @@ class Solver:
         """The score of a kernel position ``[own, every, side_to_move, ply]`` (``depth`` 0: only the
         wins at once and the losses that no move prevents); None when the search would visit more
         than ``node_limit`` nodes."""
-        own, every, ply = int(pos[0]), int(pos[1]), int(pos[3])
+        own, every = int(pos[0]), int(pos[1])
+        ply = every.bit_count()                    # the discs: a State made from text has no history
         self.nodes[1] = NO_LIMIT if node_limit is None else self.nodes[0] + node_limit
         if depth is None:
             keys, values, depth = *self._exact, _UNLIMITED
@@ -266,15 +267,17 @@ class Solver:
         (``depth`` plies in all, the move included); {} once the game is over; None when the
         search would visit more than ``node_limit`` nodes."""
         pos = state_to_pos(state)
-        own, every, ply = int(pos[0]), int(pos[1]), int(pos[3])
+        own, every = int(pos[0]), int(pos[1])
+        ply = every.bit_count()
         depth = check_depth(depth)
         start = self.visited
         scores = {}
+        winning = winning_moves(state)
         for column in state.legal_moves():
-            cell = (every + (1 << (column * COLUMN_BITS))) & ~every & BOARD
-            if _winning_cells(own, every) & cell:
+            if column in winning:
                 scores[column] = 1 if weak else (CELLS + 1 - ply) // 2
                 continue
+            cell = (every + (1 << (column * COLUMN_BITS))) & ~every & BOARD
             child = np.array([own ^ every, every | cell, 1 - pos[2], ply + 1], dtype=np.int64)
             left = None if node_limit is None else node_limit - (self.visited - start)
             score = self.solve_position(child, weak, None if depth is None else depth - 1, left)
@@ -282,6 +285,13 @@ class Solver:
                 return None
             scores[column] = -score
         return scores
+
+
+def winning_moves(state) -> list[int]:
+    """The columns where the side to move makes four at once (the best moves there are)."""
+    pos = state_to_pos(state)
+    cells = _winning_cells(int(pos[0]), int(pos[1])) & _playable(int(pos[1]))
+    return [column for column in state.legal_moves() if cells & _column_cells(column)]
 
 
 def _table(size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -336,4 +346,4 @@ def plies_left(ply: int, score: int) -> int:
     return 2 * discs - (1 if winner_first else 0) - ply
 
 
-__all__ = ["Solver", "solve", "move_scores", "outcome", "plies_left", "shared_solver", "position_key"]
+__all__ = ["Solver", "solve", "move_scores", "winning_moves", "outcome", "plies_left", "shared_solver", "position_key"]
