@@ -72,7 +72,7 @@ class PerfectPlayer(Player):
             scores, reached = solver.move_scores(state, weak, depth, limit), depth
         if scores is None:                      # too deep to solve now: deepen until the limit
             scores, reached = {}, 0
-            for tried in range(1, 43):
+            for tried in range(1, depth if depth else 43):     # shallower than asked, never deeper
                 found = solver.move_scores(state, weak, tried, limit)
                 if found is None:
                     break
