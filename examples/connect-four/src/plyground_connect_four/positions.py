@@ -4,8 +4,10 @@ A position's *class* is the stage by discs played (Begin <= 14, Middle 15-28,
 End > 28) and the difficulty by the plies the game lasts from it with best
 play on both sides (Easy < 14, Medium 14-27, Hard >= 28): the six classes of
 Pascal Pons's test sets that AlphaZero.jl scores its agent on.  The positions
-come from our own games: random games and games of the compiled ``mcts``
-player with a random move now and then.  Each keeps every legal move's exact
+come from our own games: random games, "safe" random games (a four when
+there is one, else a random move that gives none away: they last into the
+End stage) and games of the compiled ``mcts`` player with a random move now
+and then.  Each keeps every legal move's exact
 score; only positions where some move is worse (in win/draw/loss) than the
 best are kept, since elsewhere no move can be a mistake.
 
@@ -115,19 +117,35 @@ def count_mistakes(player, rows: list[dict], seed: int = 0, on_move=None) -> lis
 
 def _source_game(game, index: int, seed: int, mcts) -> tuple[str, list[int]]:
     """Game ``index`` of a set: its source and its moves (columns 0-6)."""
+    from plyground.protocols import Budget
+
+    from .solver import winning_moves
+
     rng = random.Random(seed * 1_000_003 + index)
     state = game.new_initial_state()
-    source = "random" if index % 2 == 0 else "mcts"
-    if mcts is not None:
-        mcts.reset(rng.randrange(1 << 30))
-    from plyground.protocols import Budget
+    source = ("random", "mcts", "safe-random")[index % 3]
+    mcts.reset(rng.randrange(1 << 30))
     while not state.is_terminal():
-        if source == "random" or rng.random() < 0.15:
-            move = rng.choice(state.legal_moves())
-        else:
+        if source == "mcts" and rng.random() >= 0.15:
             move = mcts.choose_move(state.clone(), Budget())
+        elif source == "safe-random":           # a four when there is one, else no move that gives one away
+            move = rng.choice(winning_moves(state) or _safe_moves(state) or state.legal_moves())
+        else:
+            move = rng.choice(state.legal_moves())
         state.apply(move)
     return source, list(state.history)
+
+
+def _safe_moves(state) -> list[int]:
+    from .solver import winning_moves
+
+    safe = []
+    for move in state.legal_moves():
+        after = state.clone()
+        after.apply(move)
+        if not winning_moves(after):
+            safe.append(move)
+    return safe
 
 
 def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr) -> list[dict]:
@@ -137,10 +155,11 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr) -> 
     from .solver import Solver, outcome, plies_left
 
     game = ConnectFour()
-    rows = load_positions(name, directory)
-    others = {row["moves"] for other in SETS if other != name for row in load_positions(other, directory)}
-    seen = {replay(game, row["moves"]).key() for row in rows}
-    seen |= {replay(game, moves).key() for moves in others}
+    others = {replay(game, row["moves"]).key()
+              for other in SETS if other != name for row in load_positions(other, directory)}
+    # The sets share no position: one that the other set holds too (both made at once) goes from this one.
+    rows = [row for row in load_positions(name, directory) if replay(game, row["moves"]).key() not in others]
+    seen = others | {replay(game, row["moves"]).key() for row in rows}
     counts = {c: sum(row["class"] == c for row in rows) for c in CLASSES}
     index = max((row["game"] for row in rows), default=-1) + 1
     mcts = get_registry().make_player("mcts:simulations=200", game)
@@ -149,11 +168,16 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr) -> 
     while min(counts.values()) < per_class:
         source, history = _source_game(game, index, SETS[name], mcts)
         rng = random.Random(SETS[name] * 7_919 + index)
-        plies = list(range(FIRST_PLY, len(history)))
-        rng.shuffle(plies)
-        for ply in plies[:3]:                   # a few positions from each game
-            if all(counts[c] >= per_class for c in CLASSES if c.startswith(stage(ply))):
-                continue
+        # One position from each stage the game reaches, the stage furthest from its quota first
+        # (games that reach the End are rare), up to three.
+        missing = {name: sum(max(0, per_class - counts[c]) for c in CLASSES if c.startswith(name))
+                   for name in ("Begin", "Middle", "End")}
+        stages = {}
+        for ply in range(FIRST_PLY, len(history)):
+            stages.setdefault(stage(ply), []).append(ply)
+        plies = [rng.choice(stages[name]) for name in sorted(stages, key=lambda n: -missing[n])
+                 if missing[name] > 0]
+        for ply in plies[:3]:
             state = game.new_initial_state()
             for move in history[:ply]:
                 state.apply(move)
