@@ -1,0 +1,104 @@
+"""The labelled positions of the perfect-play benchmark, and the benchmark command."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plyground.errors import UsageError
+from plyground_connect_four import ConnectFour
+from plyground_connect_four.positions import (CLASSES, is_mistake, load_positions, position_class, replay,
+                                              save_positions)
+from plyground_connect_four.solver import Solver, plies_left
+
+BENCHMARK = Path(__file__).resolve().parents[3] / "benchmarks" / "connect_four_mistakes.py"
+#: The command lives in the plyground checkout, not in this package: a copy of the package alone skips it.
+needs_checkout = pytest.mark.skipif(not BENCHMARK.exists(), reason="benchmarks/ of the plyground checkout")
+
+
+@pytest.mark.parametrize("ply, left, name", [
+    (14, 13, "Begin-Easy"), (14, 14, "Begin-Medium"), (6, 27, "Begin-Medium"), (6, 28, "Begin-Hard"),
+    (15, 13, "Middle-Easy"), (28, 14, "Middle-Medium"), (29, 13, "End-Easy"),
+])
+def test_classes_by_discs_played_and_plies_left(ply, left, name):
+    assert position_class(ply, left) == name
+
+
+@pytest.mark.parametrize("name", ["dev", "test"])
+def test_the_shipped_sets_hold_every_class_and_agree_with_the_solver(name):
+    rows = load_positions(name)
+    assert {row["class"] for row in rows} == set(CLASSES)
+    game, solver = ConnectFour(), Solver()
+    for row in rows:
+        assert row["class"] == position_class(row["ply"], row["plies_left"])
+        assert row["plies_left"] == plies_left(row["ply"], row["score"]) and row["score"] == max(
+            s for s in row["scores"] if s is not None)
+        assert any(is_mistake(row, m) for m, s in enumerate(row["scores"]) if s is not None)
+    for row in [r for r in rows if r["ply"] >= 30][:40]:             # quick to solve again
+        state = replay(game, row["moves"])
+        assert solver.move_scores(state) == {m: s for m, s in enumerate(row["scores"]) if s is not None}
+
+
+def test_the_test_set_shares_no_position_with_the_dev_set():
+    game = ConnectFour()
+    dev = {replay(game, row["moves"]).key() for row in load_positions("dev")}
+    test = {replay(game, row["moves"]).key() for row in load_positions("test")}
+    assert dev and test and not dev & test
+
+
+def test_an_unknown_set_is_refused():
+    with pytest.raises(UsageError, match="unknown position set 'train'; valid sets: dev, test"):
+        load_positions("train")
+
+
+def _tiny_set(directory):
+    """Positions with 3 to 9 empty cells (solved at once), labelled as the generator labels them."""
+    import random
+    game, solver, rows, rng = ConnectFour(), Solver(), [], random.Random(0)
+    while len(rows) < 12:
+        state, moves = game.new_initial_state(), ""
+        while state.ply < 42 - rng.randint(3, 9) and not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            state.apply(move)
+            moves += str(move + 1)
+        scores = solver.move_scores(state)
+        if not scores or len({(s > 0) - (s < 0) for s in scores.values()}) < 2:
+            continue
+        best = max(scores.values())
+        rows.append({"moves": moves, "class": position_class(state.ply, plies_left(state.ply, best)),
+                     "ply": state.ply, "score": best, "plies_left": plies_left(state.ply, best),
+                     "scores": [scores.get(c) for c in range(7)], "source": "random", "game": len(rows)})
+    save_positions("dev", rows, directory)
+    return rows
+
+
+def totals(table: str) -> tuple[int, int]:
+    """(positions, mistakes) of a table's "all" line."""
+    words = next(line.split() for line in table.splitlines() if line.split()[:1] == ["all"])
+    return int(words[1]), int(words[2])
+
+
+@needs_checkout
+def test_the_benchmark_prints_a_table_per_player(tmp_path):
+    rows = _tiny_set(tmp_path)
+    result = subprocess.run([sys.executable, str(BENCHMARK), "connect-four-perfect", "random", "--directory",
+                             str(tmp_path), "--seed", "1"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    perfect, rand = result.stdout.split("random on the dev set")
+    assert totals(perfect) == (len(rows), 0)
+    positions, mistakes = totals(rand)
+    assert positions == len(rows) and 0 < mistakes < len(rows)
+    assert "ETA" in result.stderr
+
+
+@needs_checkout
+@pytest.mark.parametrize("args, message", [
+    (["nope"], "unknown player 'nope'; valid players:"),
+    (["connect-four-perfect:depth=0"], "bad value '0' for option 'depth'"),
+    (["random", "--set", "train"], "invalid choice: 'train'"),
+])
+def test_the_benchmark_names_a_bad_argument(tmp_path, args, message):
+    _tiny_set(tmp_path)
+    result = subprocess.run([sys.executable, str(BENCHMARK), *args, "--directory", str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
