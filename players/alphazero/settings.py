@@ -169,7 +169,7 @@ class SearchSettings:
     gumbel_c_visit: float = _default("gumbel_c_visit")
     gumbel_c_scale: float = _default("gumbel_c_scale")
     gumbel_scale: float | None = _default("gumbel_scale")
-    endgame: str = "auto"
+    endgame: str = _default("endgame")
     compiled: bool = _default("compiled")
 
     @classmethod
