@@ -27,7 +27,6 @@ import numpy as np
 from plyground.protocols import Game, GameRecord
 
 from .examples import Examples
-from ..search.compiled import CompiledPUCTSearch
 from .search import EvaluationCache, Evaluate, PUCTSearch
 from .selfplay import SelfPlayGame, SelfPlaySettings
 
@@ -131,15 +130,8 @@ def play_selfplay_games(game: Game, specs: Iterable[GameSpec], make_search: Call
             for slot in list(slots):
                 search = slot.selfplay.search
                 limit = min(search.leaf_batch, slot.remaining)
-                if isinstance(search, CompiledPUCTSearch):
-                    # compiled: the tree encodes its leaves straight into the batch
-                    batch = _rows(batch, rows + limit, observation_shape)
-                    leaves, done = search.gather(limit, out=batch, offset=rows)
-                else:
-                    leaves, done = search.gather(limit)
-                    if leaves:
-                        batch = _rows(batch, rows + len(leaves), observation_shape)
-                        batch[rows:rows + len(leaves)] = [leaf.observation for leaf in leaves]
+                batch = _rows(batch, rows + limit, observation_shape)
+                leaves, done = search.gather(limit, out=batch, offset=rows)     # observations into the batch
                 slot.remaining -= len(leaves) + done
                 gathered.append((slot, leaves))
                 rows += len(leaves)

@@ -24,6 +24,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..search.closure_cache import cache_on_disk
+from ..search.compiled import NO_TABLES, nothing_known
 from ..search.rules import ucb1_select
 from ..search.tree import EXPANDED, NO_NODE, TERMINAL, UNEXPANDED, Tree, backup, prove
 from .common import DRAW, LOSS, UNKNOWN, WIN, ChildStats, outcome_of_returns, proven_of_outcome
@@ -47,15 +48,6 @@ def missing_kernel_attributes(kernels) -> list[str]:
 def _seed_numba(seed):
     np.random.seed(seed)
 
-
-@njit(cache=True)
-def nothing_known(pos, tables):
-    """The outcome oracle of a search without one: no position's result is known before the game ends."""
-    return -1, 0
-
-
-#: The tables argument of :func:`nothing_known`.
-NO_TABLES = (np.zeros(1, dtype=np.int64),)
 
 
 # ------------------------------------------------------------ the compiled loop

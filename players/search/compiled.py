@@ -48,7 +48,7 @@ from .loop import MAX_PASSES
 from .priors import priors_from_legal
 from .puct import ChildInfo, PUCTSearch
 from .rules import puct_select
-from .tree import DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, prove
+from .tree import DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, backup, prove
 
 #: The kernel attributes the compiled search needs (docs/kernels.md): the contract's and the learner kernels.
 COMPILED_PUCT_KERNELS = ("gen_moves", "apply_move", "outcome", "current_player", "state_to_pos", "code_to_move",
@@ -248,10 +248,12 @@ def fix_parents(size, first, count, parent):
 
 
 @njit(cache=True)
-def no_oracle(pos, tables):
+def nothing_known(pos, tables):
+    """The outcome oracle of a search without one: no position's result is known before the game ends."""
     return -1, 0
 
 
+#: The tables argument of :func:`nothing_known`.
 NO_TABLES = (np.zeros(1, dtype=np.int64),)
 
 
@@ -260,7 +262,7 @@ NO_TABLES = (np.zeros(1, dtype=np.int64),)
 _GATHER: dict[tuple, Any] = {}
 
 
-def compiled_gather(kernels, known_outcome=no_oracle):
+def compiled_gather(kernels, known_outcome=nothing_known):
     """The gather loop over these kernels (and oracle), compiled once and then loaded from disk."""
     key = tuple(getattr(kernels, name) for name in ("gen_moves", "apply_move", "outcome", "current_player",
                                                     "encode", "action_of", "position_key")) + (
@@ -323,11 +325,7 @@ def _build_gather(kernels, known_outcome):
             if f == PENDING:
                 break                   # waiting for the network: evaluate what we have
             if f == TERMINAL:
-                back = path[:depth + 1]
-                for i in range(depth + 1):
-                    p = back[i]
-                    visits[p] += 1.0
-                    value_sum[p] += returns[node, 0] if mover[p] == 0 else returns[node, 1]
+                backup(path[:depth + 1], visits, value_sum, mover, 1.0, returns[node, 0], returns[node, 1])
                 finished += 1
                 continue
             pos[:] = root_pos
@@ -346,10 +344,7 @@ def _build_gather(kernels, known_outcome):
                     flag[node] = TERMINAL
                     returns[node, 0] = r0
                     returns[node, 1] = -r0
-                    for i in range(depth + 1):
-                        p = path[i]
-                        visits[p] += 1.0
-                        value_sum[p] += r0 if mover[p] == 0 else -r0
+                    backup(path[:depth + 1], visits, value_sum, mover, 1.0, r0, -r0)
                     proven[node] = DRAW if o == 2 else (WIN if o == mover[node] else LOSS)
                     proof[node] = plies
                     if depth > 0:
@@ -360,21 +355,14 @@ def _build_gather(kernels, known_outcome):
                 pkey[node] = key
                 repeated = False
                 if repetition_draws and node != root:
-                    lo, hi = 0, history.shape[0]
-                    while lo < hi:
-                        mid = (lo + hi) // 2
-                        if history[mid] < key:
-                            lo = mid + 1
-                        else:
-                            hi = mid
-                    repeated = lo < history.shape[0] and history[lo] == key
+                    at = np.searchsorted(history, key)
+                    repeated = at < history.shape[0] and history[at] == key
                     for i in range(depth):
                         if pkey[path[i]] == key:
                             repeated = True
                 if repeated:
                     flag[node] = TERMINAL           # returns stay (0, 0): a draw
-                    for i in range(depth + 1):
-                        visits[path[i]] += 1.0
+                    backup(path[:depth + 1], visits, value_sum, mover, 1.0, 0.0, 0.0)
                     finished += 1
                     break
                 to_move = current_player(pos)

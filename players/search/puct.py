@@ -151,6 +151,14 @@ class PUCTSearch(StateSearch):
         self._root_noised = True
 
     # ------------------------------------------------------------ search (the loop: .loop.StateSearch)
+    def gather(self, limit: int, out: np.ndarray | None = None, offset: int = 0) -> tuple[list[Leaf], int]:
+        """:meth:`.loop.StateSearch.gather`; with ``out``, the pending leaves' observations are also written
+        to ``out[offset:]`` (a driver's batch), as the compiled search writes them."""
+        leaves, finished = super().gather(limit)
+        if out is not None and leaves:
+            out[offset:offset + len(leaves)] = [leaf.observation for leaf in leaves]
+        return leaves, finished
+
     def _leaf(self, node: int, path: np.ndarray, state: State) -> Leaf | None:
         """A cached leaf is expanded and backed up now; any other waits for the network (pending,
         virtual loss along its path)."""
