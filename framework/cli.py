@@ -19,6 +19,7 @@ from .options import MAX_SIMULATIONS, Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
+from .stopping import is_interrupt
 from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
                      newest_unfinished, replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
@@ -200,10 +201,11 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
                              "human --white alphabeta): games started from the window's menu have no clock")
         try:
             renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
-        except KeyboardInterrupt:
-            record = renderer.record
-            _keep_interrupted_game(game if record is None or record.game == game.name
-                                   else registry.make_game(record.game), record)
+        except BaseException as exc:
+            if is_interrupt(exc):
+                record = renderer.record
+                _keep_interrupted_game(game if record is None or record.game == game.name
+                                       else registry.make_game(record.game), record)
             raise
         return
     first, second = _fill_sides(game, *_seat(game, black, white, first, second))
@@ -223,8 +225,9 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         else:
             record = play_game(game, players, names=(first, second), renderer=renderer,
                                move_limit_seconds=move_limit, **settings)
-    except KeyboardInterrupt:
-        _keep_interrupted_game(game, renderer.record)
+    except BaseException as exc:
+        if is_interrupt(exc):
+            _keep_interrupted_game(game, renderer.record)
         raise
     finally:
         for p in players:
@@ -434,6 +437,11 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"plyground: error: {exc}", err=True)
         sys.exit(2)
     except KeyboardInterrupt:
+        click.echo("\nInterrupted.", err=True)
+        sys.exit(130)
+    except SystemError as exc:
+        if not is_interrupt(exc):   # a Ctrl-C that landed inside a numba dispatcher comes wrapped
+            raise
         click.echo("\nInterrupted.", err=True)
         sys.exit(130)
     except BrokenPipeError:

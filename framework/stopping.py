@@ -37,6 +37,26 @@ class StopSignal:
         return bool(self.flags[0])
 
 
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is the user's Ctrl-C, however it arrived.
+
+    Python raises KeyboardInterrupt at the next bytecode of the main thread.
+    When that bytecode is one numba's dispatcher runs for a compiled call (it
+    unpickles a constant, checks a type), the dispatcher wraps it:
+    ``SystemError: CPUDispatcher(...) returned a result with an exception
+    set``, the KeyboardInterrupt its cause.  Both are the user's Ctrl-C.
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        if not isinstance(exc, SystemError):
+            return False
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def stop_signal_of(player) -> StopSignal:
     """The player's signal; third-party players that skipped ``Player.__init__`` get one here."""
     signal = getattr(player, "stop_signal", None)

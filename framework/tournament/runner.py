@@ -15,6 +15,7 @@ from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
 from ..recordio import atomic_write_text, describe_os_error, record_from_json
 from ..registry import get_registry
+from ..stopping import is_interrupt
 from .config import GameTask, TournamentConfig, schedule
 from .store import GameResult, ResultStore
 from .worker import play_task, play_task_in_worker, worker_init
@@ -131,11 +132,11 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                     finish(pos, task, record)
             else:
                 _run_parallel(pending, workers, finish)
-        except KeyboardInterrupt:
-            run.interrupted = True
         except BaseException as exc:
-            failure = exc
-            raise
+            if not is_interrupt(exc):
+                failure = exc
+                raise
+            run.interrupted = True
         finally:
             run.results = [finished[pos] for pos in sorted(finished)]
             if store is not None and (run.played or not games_file_path(game, store.directory).exists()):

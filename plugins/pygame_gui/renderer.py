@@ -19,6 +19,7 @@ from typing import Any, Sequence
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Player, Renderer, State
 from plyground.resume import default_save_path, game_so_far, saves_folder
+from plyground.stopping import is_interrupt
 
 from .views import has_view, view_for
 
@@ -105,9 +106,10 @@ class PygameRenderer(Renderer):
             while self.running:
                 self.step()
                 self.clock.tick(self.settings["fps"])
-        except KeyboardInterrupt:
+        except BaseException as exc:
             screen = self.game_screen
-            if screen is not None and not screen.over and screen.live_record is not None:
+            if (is_interrupt(exc) and screen is not None and not screen.over
+                    and screen.live_record is not None):
                 self.record = game_so_far(screen.live_record)
             raise
 

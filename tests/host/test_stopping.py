@@ -172,3 +172,28 @@ def test_ctrl_c_never_replaces_a_saved_game(tmp_path):
     game = get_registry().make_game("checkers")
     from plyground.resume import load_unfinished
     assert load_unfinished(game, second).moves == ["10-14"]
+
+
+def _wrapped(inner: BaseException) -> SystemError:
+    """``inner`` as numba's dispatcher hands it on when it lands during a compiled call (seen in CI:
+    ``SystemError: CPUDispatcher(...) returned a result with an exception set``, caused by a
+    SystemError from ``_numba_unpickle``, caused by the KeyboardInterrupt)."""
+    try:
+        try:
+            try:
+                raise inner
+            except BaseException as exc:
+                raise SystemError("<function _numba_unpickle> returned a result with an exception set") from exc
+        except SystemError as exc:
+            raise SystemError("CPUDispatcher(<function subtree_order>) returned a result with an exception set") from exc
+    except SystemError as exc:
+        return exc
+
+
+def test_a_ctrl_c_wrapped_by_numba_is_still_a_ctrl_c():
+    from plyground.stopping import is_interrupt
+    assert is_interrupt(KeyboardInterrupt())
+    assert is_interrupt(_wrapped(KeyboardInterrupt()))
+    assert not is_interrupt(_wrapped(ValueError("a real bug")))     # a real error stays an error
+    assert not is_interrupt(SystemError("no cause"))
+    assert not is_interrupt(RuntimeError("x"))
