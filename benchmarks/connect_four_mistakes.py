@@ -18,7 +18,8 @@ import sys
 import time
 
 from plyground.errors import PlygroundError
-from plyground.stats import Score
+
+GAME = "connect-four"
 
 
 def _progress(label: str, total: int):
@@ -34,61 +35,37 @@ def _progress(label: str, total: int):
     return on_move
 
 
-def measure(spec: str, rows_by_class: dict, seed: int) -> list[tuple[str, int, int]]:
-    from plyground.registry import get_registry
-    from plyground_connect_four.positions import count_mistakes
-
-    registry = get_registry()
-    game = registry.make_game("connect-four")
-    player = registry.make_player(spec, game)
-    try:
-        rows = [row for group in rows_by_class.values() for row in group]
-        found = count_mistakes(player, rows, seed, _progress(spec, len(rows)))
-    finally:
-        player.close()
-    table, at = [], 0
-    for name, group in rows_by_class.items():
-        table.append((name, len(group), sum(found[at:at + len(group)])))
-        at += len(group)
-    return table
-
-
-def print_table(spec: str, set_name: str, table: list[tuple[str, int, int]]) -> None:
-    print(f"{spec} on the {set_name} set")
-    print(f"  {'class':14s} {'positions':>9s} {'mistakes':>8s} {'%':>6s}  95% interval")
-    for name, n, mistakes in table + [("all", sum(t[1] for t in table), sum(t[2] for t in table))]:
-        if n == 0:
-            print(f"  {name:14s} {0:9d}        -      -  -")
-            continue
-        low, high = Score(mistakes, 0, n - mistakes).interval()
-        print(f"  {name:14s} {n:9d} {mistakes:8d} {100 * mistakes / n:5.1f}%  {100 * low:.1f}-{100 * high:.1f}%")
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("specs", nargs="+", metavar="SPEC", help="players, e.g. mcts:simulations=1000")
-    parser.add_argument("--set", default="dev", choices=("dev", "test"), help="which labelled set (default: dev)")
+    parser.add_argument("--set", default="dev", help="which labelled set: dev (default), test, or a file "
+                        "made by python -m plyground_connect_four.positions --directory FOLDER")
     parser.add_argument("--positions", type=int, default=None, help="the first N positions of each class "
                         "(default: all)")
     parser.add_argument("--seed", type=int, default=0, help="players are reset with SEED + position number")
-    parser.add_argument("--directory", default=None, help="the folder of the sets (default: the package's data)")
     args = parser.parse_args(argv)
     if args.positions is not None and args.positions < 1:
         parser.error(f"--positions must be at least 1, not {args.positions}")
+    from plyground.capabilities import solved_positions
+    from plyground.mistakes import mistake_table, table_lines
+    from plyground.registry import get_registry
     try:
-        from plyground_connect_four.positions import DATA, load_positions, select
-    except ImportError:
-        print("the Connect Four example is not installed: pip install -e examples/connect-four", file=sys.stderr)
-        return 2
-    try:
-        rows = load_positions(args.set, args.directory or DATA)
-        if not rows:
-            print(f"the {args.set} set holds no positions yet: make them with "
-                  f"python -m plyground_connect_four.positions --set {args.set}", file=sys.stderr)
+        registry = get_registry()
+        if GAME not in registry.names("games"):
+            print("the Connect Four example is not installed: pip install -e examples/connect-four",
+                  file=sys.stderr)
             return 2
-        rows_by_class = select(rows, args.positions)
+        game = registry.make_game(GAME)
+        by_class = solved_positions(game, args.set, args.positions)
+        total = sum(len(group) for group in by_class.values())
         for spec in args.specs:
-            print_table(spec, args.set, measure(spec, rows_by_class, args.seed))
+            player = registry.make_player(spec, game)
+            try:
+                table = mistake_table(player, by_class, args.seed, _progress(spec, total))
+            finally:
+                player.close()
+            print(f"{spec} on the {args.set} set")
+            print("\n".join(table_lines(table)))
     except PlygroundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

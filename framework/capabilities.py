@@ -26,11 +26,14 @@ games shipped by name  :class:`BundledRecords`    :func:`bundled_records`, :func
                                                   (resolved by :mod:`plyground.bundled_data`)
 endgame databases      :class:`EndgameDatabases`  :func:`endgame_oracle` (the ``endgame`` option:
                                                   :data:`ENDGAME_OPTION`, :func:`parse_endgame`)
+positions a perfect    :class:`SolvedPositions`   :func:`solved_positions` (scored by
+player has labelled                               :mod:`plyground.mistakes`)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
 
 import inspect
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -45,7 +48,8 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
            "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "LEARNER_KERNEL_ATTRIBUTES",
            "MovesListing", "legal_moves_text",
            "pictures_name_players", "BundledRecords", "bundled_records", "records_advice",
-           "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle"]
+           "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle",
+           "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets"]
 
 
 # ------------------------------------------------------------------ game records
@@ -313,3 +317,53 @@ def _games_with_endgame_databases() -> list[str]:
     from .registry import get_registry
     # A runtime-checkable protocol also matches a class that has its attributes: no game is made.
     return [entry.name for entry in get_registry().entries("games") if isinstance(entry.cls, EndgameDatabases)]
+
+
+# ------------------------------------------------------------------ solved positions (plyground.mistakes)
+
+@dataclass(frozen=True)
+class SolvedPosition:
+    """A position a perfect player has labelled: a move outside ``best`` is a *mistake* (its exact
+    win/draw/loss is worse than the best move's)."""
+
+    category: str               # its class in the game's set, e.g. "Begin-Hard"
+    state: State
+    best: frozenset             # the moves that keep the position's exact result
+    name: str = ""              # how the game writes it (e.g. its moves), for messages
+
+
+@runtime_checkable
+class SolvedPositions(Protocol):
+    """A game with sets of positions labelled by a perfect player (Connect Four's solver, tic-tac-toe's
+    full game tree).  ``plyground.mistakes`` scores any player on them; the AlphaZero trainer's
+    ``mistakes`` option scores each iteration's network."""
+
+    #: The names of its sets (the first is the one to look at while tuning).
+    solved_position_sets: Sequence[str]
+    #: The classes of its positions, in the order tables list them.
+    solved_position_classes: Sequence[str]
+
+    def solved_positions(self, name: str) -> list[SolvedPosition]:
+        """Every position of set ``name`` (one of :attr:`solved_position_sets`, or whatever else the game
+        accepts, such as a file), in a fixed order; UsageError naming the valid sets for any other."""
+
+
+def solved_position_sets(game: Game) -> Sequence[str]:
+    """The names of ``game``'s sets of solved positions (empty: it has none)."""
+    return tuple(game.solved_position_sets) if isinstance(game, SolvedPositions) else ()
+
+
+def solved_positions(game: Game, name: str, per_class: int | None = None) -> dict[str, list[SolvedPosition]]:
+    """The positions of ``game``'s set ``name`` by class, the first ``per_class`` of each (None: all);
+    UsageError, naming the valid sets, for a game without them or an unknown set."""
+    sets = solved_position_sets(game)
+    if not sets:
+        raise UsageError(f"{game.name} has no positions labelled by a perfect player; games that have them: "
+                         f"{', '.join(_games_with_solved_positions()) or 'none installed'}")
+    rows = game.solved_positions(name)
+    return {c: [p for p in rows if p.category == c][:per_class] for c in game.solved_position_classes}
+
+
+def _games_with_solved_positions() -> list[str]:
+    from .registry import get_registry
+    return [entry.name for entry in get_registry().entries("games") if isinstance(entry.cls, SolvedPositions)]

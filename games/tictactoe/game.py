@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from plyground.board_text import legal_moves_line, side_to_move, status_line, with_last_move
-from plyground.errors import MoveError, PositionError
+from plyground.errors import MoveError, PositionError, UsageError
 from plyground.protocols import Game, State
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -177,6 +177,16 @@ class TicTacToe(Game):
             if MARKS.index(side) != to_move:
                 raise PositionError(f"side to move {side} contradicts the mark counts in {text!r}")
         return TicTacToeState(self, board, to_move)
+
+    # every position where a move can be a mistake, solved exactly (perfect.py; plyground.mistakes)
+    solved_position_sets = ("all",)
+    solved_position_classes = ("Opening", "Middle", "End")
+
+    def solved_positions(self, name: str) -> list:
+        if name not in self.solved_position_sets:
+            raise UsageError(f"tictactoe has no solved-position set {name!r}; valid sets: all")
+        from .perfect import solved_positions
+        return solved_positions(self)
 
     def render_text(self, state: TicTacToeState, last_move=None, color: bool = False, players=None) -> str:
         """The grid with its coordinates, then a status line (who is to move, named when ``players`` are

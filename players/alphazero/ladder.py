@@ -18,6 +18,13 @@ Elo and interval, its score against each opponent) and
 ``plots/ladder.png`` (Elo against hours of training).  The training clock
 counts self-play, training, comparison and evaluation: the ladder is a
 measurement, so its own time is left out (and reported apart).
+
+For a game whose positions a perfect player has labelled
+(:class:`~plyground.capabilities.SolvedPositions`: Connect Four, tic-tac-toe)
+the ladder can also count each network's mistakes against perfect play
+(option ``mistakes``: the set; :class:`MistakesProbe`): ``mistakes.jsonl``
+(a row per network: training time, and per class the positions, mistakes,
+percent and 95% interval) and ``plots/mistakes.png``.
 """
 from __future__ import annotations
 
@@ -27,7 +34,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from plyground.capabilities import SolvedPosition, solved_positions
 from plyground.errors import UsageError
+from plyground.mistakes import ClassMistakes
 from plyground.protocols import Game, GameRecord
 from plyground.ratings import Results, fit_ratings
 from plyground.recordio import record_from_json
@@ -243,6 +252,130 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     ax.set_xlabel(f"training wall-clock time ({unit})")
     ax.set_ylabel(f"Elo ({rated[-1]['anchor']} = 0)")
     ax.set_title("Ladder rating of each iteration's newest network")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(fig, path)
+    plt.close(fig)
+    return None
+
+
+# ------------------------------------------------------------------ mistakes against perfect play
+
+@dataclass(frozen=True)
+class MistakesSettings:
+    positions: str | None        # the game's set of solved positions (None: no probe)
+    per_class: int               # the first N positions of each class
+    simulations: int             # the network's simulations a move
+    seed: int
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> "MistakesSettings":
+        name = options["mistakes"]
+        if name is not None and name.strip().lower() in ("", "none", "off"):
+            name = None
+        simulations = (options["mistakes_simulations"] or options["comparison_simulations"]
+                       or options["simulations"])
+        return cls(name, options["mistakes_positions"], simulations, options["seed"])
+
+    @property
+    def enabled(self) -> bool:
+        return self.positions is not None
+
+    def check(self, game: Game) -> None:
+        """An unknown set, or a game without solved positions: one line now."""
+        try:
+            by_class = solved_positions(game, self.positions, self.per_class)
+        except UsageError as exc:
+            raise UsageError(f"mistakes={self.positions}: {exc}") from None
+        if not any(by_class.values()):
+            raise UsageError(f"mistakes={self.positions}: {game.name}'s set {self.positions!r} holds no positions")
+
+
+class MistakesProbe:
+    """Each rated network's mistakes on the game's solved positions: ``mistakes.jsonl`` and its plot."""
+
+    def __init__(self, game: Game, rundir: RunDirectory, settings: MistakesSettings) -> None:
+        self.game, self.rundir, self.settings = game, rundir, settings
+        self._positions: dict[str, list[SolvedPosition]] | None = None
+
+    @property
+    def curve_path(self) -> Path:
+        return self.rundir.root / "mistakes.jsonl"
+
+    @property
+    def plot_path(self) -> Path:
+        return self.rundir.plots_dir() / "mistakes.png"
+
+    def positions(self) -> dict[str, list[SolvedPosition]]:
+        if self._positions is None:
+            s = self.settings
+            self._positions = solved_positions(self.game, s.positions, s.per_class)
+        return self._positions
+
+    def count(self) -> int:
+        return sum(len(group) for group in self.positions().values())
+
+    def read_curve(self) -> list[dict]:
+        return read_json_lines(self.curve_path) if self.curve_path.exists() else []
+
+    def done(self, iteration: int) -> bool:
+        return any(row["iteration"] == iteration for row in self.read_curve())
+
+    def record(self, iteration: int, table: list[ClassMistakes], training_seconds: float) -> dict:
+        """Add (or replace) the row of ``iteration``'s network; returns it."""
+        s = self.settings
+        row = {"iteration": iteration, "network": network_name(iteration),
+               "training_seconds": round(training_seconds, 2),
+               "training_hours": round(training_seconds / 3600.0, 6),
+               "set": s.positions, "simulations": s.simulations,
+               "classes": {t.category: t.to_json() for t in table}}
+        rows = [r for r in self.read_curve() if r["iteration"] != iteration] + [row]
+        write_json_lines(self.curve_path, sorted(rows, key=lambda r: r["iteration"]))
+        return row
+
+
+def mistakes_text(row: dict) -> str:
+    """``6.2% mistakes (95% 4.5-8.4%) on 600 positions; Begin-Hard 21.0%`` -- the worst class named."""
+    every = row["classes"]["all"]
+    classes = [(name, c) for name, c in row["classes"].items() if name != "all" and c["positions"]]
+    worst = max(classes, key=lambda item: item[1]["percent"], default=None)
+    text = (f"{every['percent']:.1f}% mistakes (95% {every['lower']:.1f}-{every['upper']:.1f}%) on "
+            f"{every['positions']} positions at {row['simulations']} simulations")
+    return text + (f"; worst {worst[0]} {worst[1]['percent']:.1f}%" if worst else "")
+
+
+def plot_mistakes(rows: list[dict], path: Path) -> str | None:
+    """``mistakes.png``: each network's share of mistakes, class by class, against training time; None when
+    drawn, else why not."""
+    if not rows:
+        return None
+    from .plots import pyplot, save_figure
+    plt, problem = pyplot()
+    if problem:
+        return problem
+    hours = [r["training_hours"] for r in rows]
+    unit = "hours"
+    if max(hours) < 2.0:
+        hours, unit = [60.0 * h for h in hours], "minutes"
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for name in rows[-1]["classes"]:
+        points = [(x, r["classes"][name]) for x, r in zip(hours, rows) if r["classes"].get(name, {}).get("positions")]
+        if not points:
+            continue
+        xs = [x for x, _ in points]
+        ys = [c["percent"] for _, c in points]
+        if name == "all":
+            low = [c["percent"] - c["lower"] for _, c in points]
+            high = [c["upper"] - c["percent"] for _, c in points]
+            ax.errorbar(xs, ys, yerr=[low, high], color="black", marker="o", capsize=3, linewidth=2,
+                        label="all (95% interval)")
+        else:
+            ax.plot(xs, ys, marker=".", linewidth=1, label=name)
+    ax.set_xlabel(f"training wall-clock time ({unit})")
+    ax.set_ylabel("mistakes (% of positions)")
+    ax.set_title(f"Mistakes against perfect play ({rows[-1]['set']} set, {rows[-1]['simulations']} simulations)")
+    ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -69,6 +69,12 @@ class Playbook:
                                temperature=1.0 if temperature_plies else 0.0, temperature_plies=temperature_plies,
                                seed=None)
 
+    def probe_player(self, network, simulations: int) -> AlphaZeroPlayer:
+        """The player whose moves the ladder scores against perfect play: the match search at
+        ``simulations``, always its most visited move."""
+        return AlphaZeroPlayer(self.game, network=network, **{**self.match_search.options(), "simulations": simulations},
+                               temperature=0.0, seed=None)
+
     def match_adjudicator(self):
         """``play_game``'s adjudicator for comparison and evaluation games, or None (played out)."""
         return None

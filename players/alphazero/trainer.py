@@ -49,7 +49,8 @@ from .actor_pool import make_actor_pool
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec, match_seed
 from .arena import Arena, InProcess
 from .gate import Gate, Tally
-from .ladder import Ladder, LadderSettings, network_name, plot_curve, rating_text
+from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,
+                     plot_curve, plot_mistakes, rating_text)
 from .learner import Learner, LearnerSettings
 from .pipeline import Phase, Pipeline, Step
 from .compute import compute_threads
@@ -128,6 +129,12 @@ class AlphaZeroTrainer(Trainer):
         Option("ladder_games", int, 10, "ladder games against each ladder player per network (colours "
                "alternate; each opening is played twice)", min=1),
         Option("ladder_openings", str, "2-ply", "where ladder games start: N-ply, an openings file, or none"),
+        Option("mistakes", str, None, "the game's set of positions labelled by a perfect player (Connect Four: "
+               "dev or test) on which the ladder counts each network's mistakes: mistakes.jsonl and "
+               "plots/mistakes.png (none: not counted)", optional=True),
+        Option("mistakes_positions", int, 100, "mistakes: the first N positions of each class", min=1),
+        Option("mistakes_simulations", int, None, "mistakes: the network's simulations a move (none: "
+               "comparison_simulations, else simulations)", min=1, optional=True),
         # bookkeeping
         Option("parallel_games", int, 16, "self-play games advanced together, their leaves evaluated in one "
                "network call (1: one game at a time)", min=1, max=4096),
@@ -198,6 +205,9 @@ class AlphaZeroTrainer(Trainer):
         self.ladder = Ladder(self.game, self.rundir, LadderSettings.from_options(cfg))
         if self.ladder.settings.enabled:
             self.ladder.settings.check(self.game)
+        self.probe = MistakesProbe(self.game, self.rundir, MistakesSettings.from_options(cfg))
+        if self.probe.settings.enabled:
+            self.probe.settings.check(self.game)
         if cfg["initial_model"] is not None and cfg["bootstrap_games"] is not None:
             raise UsageError(f"trainer {self.name}: initial_model and bootstrap_games both make the initial "
                              f"network; set one of them")
@@ -372,13 +382,19 @@ class AlphaZeroTrainer(Trainer):
     def _ladder_phase(self, state: dict) -> dict:
         if self.ladder.settings.enabled:
             self._play_ladder(state["iteration"])
+        if self.probe.settings.enabled and not self.probe.done(state["iteration"]):
+            self._count_mistakes(state["iteration"])
         return state
 
     def _initial_ladder_done(self, state: dict) -> bool:
-        return not self.ladder.settings.enabled or len(self.ladder.finished_games(0)) >= self.ladder.planned()
+        return ((not self.ladder.settings.enabled or len(self.ladder.finished_games(0)) >= self.ladder.planned())
+                and (not self.probe.settings.enabled or self.probe.done(0)))
 
     def _initial_ladder(self, state: dict) -> dict:
-        self._play_ladder(0)
+        if self.ladder.settings.enabled:
+            self._play_ladder(0)
+        if self.probe.settings.enabled and not self.probe.done(0):
+            self._count_mistakes(0)
         return state
 
     def _prefix(self, k: int) -> str:
@@ -565,6 +581,36 @@ class AlphaZeroTrainer(Trainer):
             problem = plot_curve(rows, ladder.plot_path)
             if problem:
                 self.log(f"{prefix} ladder plot skipped: {problem}")
+
+    def _count_mistakes(self, k: int) -> None:
+        """Iteration ``k``'s network (0: the initial one) on the game's solved positions: a row of
+        ``mistakes.jsonl`` and the plot redrawn.  Not counted as training time."""
+        from plyground.mistakes import mistake_table
+        probe, prefix = self.probe, self._prefix(k) if k else "[initial network]"
+        total, started = probe.count(), time.perf_counter()
+        last_line = [started]
+
+        def on_move(i: int) -> None:
+            now = time.perf_counter()
+            if now - last_line[0] >= 10.0 and i + 1 < total:
+                last_line[0] = now
+                rate = (now - started) / (i + 1)
+                self.log(f"{prefix} mistakes {i + 1}/{total} positions; phase ETA "
+                         f"{format_duration(rate * (total - i - 1))}")
+
+        player = self.playbook.probe_player(load_model(self.rundir.checkpoint_path(k), self.game),
+                                            probe.settings.simulations)
+        try:
+            table = mistake_table(player, probe.positions(), probe.settings.seed, on_move)
+        finally:
+            player.close()
+        row = probe.record(k, table, self._training_seconds().get(k, 0.0))
+        self.log(f"{prefix} mistakes: {network_name(k)} {mistakes_text(row)} ("
+                 f"{format_duration(time.perf_counter() - started)}, not counted as training time)")
+        if self.config["plots"]:
+            problem = plot_mistakes(probe.read_curve(), probe.plot_path)
+            if problem:
+                self.log(f"{prefix} mistakes plot skipped: {problem}")
 
     def _training_seconds(self) -> dict[int, float]:
         """Training wall-clock time behind each iteration's network (the ladder's own time left out)."""

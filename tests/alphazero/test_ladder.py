@@ -96,3 +96,66 @@ def test_a_damaged_initial_model_is_one_clear_error(tmp_path):
     bad.write_bytes(b"not a model")
     with pytest.raises(PlygroundError, match="bad.npz"):
         train(tmp_path / "run", iterations=1, initial_model=bad)
+
+
+# ------------------------------------------------------------------ mistakes against perfect play
+
+def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path):
+    from plyground.capabilities import solved_positions
+    from plyground.storage import read_json_lines
+    run = tmp_path / "run"
+    lines = train(run, iterations=2, comparison_games=0, mistakes="all", mistakes_positions=5,
+                  mistakes_simulations=16)
+    rows = read_json_lines(run / "mistakes.jsonl")
+    assert [r["iteration"] for r in rows] == [0, 1, 2]
+    by_class = solved_positions(TicTacToe(), "all", 5)
+    for row in rows:
+        assert row["set"] == "all" and row["simulations"] == 16
+        assert list(row["classes"]) == ["Opening", "Middle", "End", "all"]
+        assert all(row["classes"][c]["positions"] == 5 for c in ("Opening", "Middle", "End"))
+        every = row["classes"]["all"]
+        assert every["positions"] == 15
+        assert every["mistakes"] == sum(row["classes"][c]["mistakes"] for c in by_class)
+        assert every["lower"] <= every["percent"] <= every["upper"]
+    assert rows[0]["training_seconds"] == 0.0 < rows[1]["training_seconds"] < rows[2]["training_seconds"]
+    assert (run / "plots" / "mistakes.png").stat().st_size > 1000
+    assert any(line.startswith("[iter 2/2] mistakes: iter-0002 ") and "on 15 positions at 16 simulations" in line
+               for line in lines)
+    # the row is the network's own count: the same player, positions and seeds counted again agree
+    from plyground.mistakes import mistake_table
+    from plyground.players.alphazero.playbook import Playbook
+    trainer = AlphaZeroTrainer(TicTacToe(), run, **{**SMALL, "iterations": 2, "comparison_games": 0,
+                                                    "mistakes": "all", "mistakes_positions": 5,
+                                                    "mistakes_simulations": 16})
+    player = trainer.playbook.probe_player(load_model(run / "checkpoints" / "iter-0002.npz", TicTacToe()), 16)
+    table = mistake_table(player, by_class, 0)
+    assert [t.mistakes for t in table] == [rows[2]["classes"][t.category]["mistakes"] for t in table]
+    # resumed with more iterations: the rows already counted are kept, not counted again
+    lines = train(run, iterations=3, comparison_games=0, mistakes="all", mistakes_positions=5,
+                  mistakes_simulations=16)
+    assert [r["iteration"] for r in read_json_lines(run / "mistakes.jsonl")] == [0, 1, 2, 3]
+    assert read_json_lines(run / "mistakes.jsonl")[:3] == rows
+    assert sum("mistakes: iter-" in line for line in lines) == 1
+
+
+def test_a_perfect_player_makes_no_mistakes_and_a_random_one_many():
+    from plyground.capabilities import solved_positions
+    from plyground.mistakes import mistake_table
+    from plyground.registry import get_registry
+    game = TicTacToe()
+    by_class = solved_positions(game, "all", 30)
+    perfect = mistake_table(get_registry().make_player("alphabeta:depth=9", game), by_class)
+    assert perfect[-1].positions == 90 and perfect[-1].mistakes == 0
+    randomly = mistake_table(get_registry().make_player("random", game), by_class, seed=1)
+    assert randomly[-1].mistakes > 30                    # about 60% of these moves lose a draw or a win
+
+
+@pytest.mark.parametrize("game, mistakes, problem", [
+    ("tictactoe", "dev", "tictactoe has no solved-position set 'dev'; valid sets: all"),
+    ("checkers", "all", "checkers has no positions labelled by a perfect player; games that have them: "),
+])
+def test_mistakes_on_a_set_the_game_lacks_is_one_clear_error_before_any_game(tmp_path, game, mistakes, problem):
+    from plyground.registry import get_registry
+    with pytest.raises(UsageError, match=f"mistakes={mistakes}: {problem}"):
+        AlphaZeroTrainer(get_registry().make_game(game), tmp_path / "run", **{**SMALL, "mistakes": mistakes})
+    assert not (tmp_path / "run").exists()

@@ -66,3 +66,39 @@ def test_kernels_agree_with_the_python_rules(game):
                 break
             assert code == -1
             s.apply(s.legal_moves()[rng.integers(n)])
+
+
+def _negamax(state) -> int:
+    """The exact result for the side to move, by the State API alone (independent of perfect.py)."""
+    if state.is_terminal():
+        return int(state.returns()[state.current_player()])
+    best = -1
+    for move in state.legal_moves():
+        state.apply(move)
+        best = max(best, -_negamax(state))
+        state.undo()
+        if best == 1:
+            break
+    return best
+
+
+def test_the_solved_positions_agree_with_a_search_of_the_rules_themselves():
+    from plyground.capabilities import solved_positions
+    from plyground.games.tictactoe.perfect import move_values, value
+    game = TicTacToe()
+    assert value((-1,) * 9, 0) == 0                      # tic-tac-toe is a draw
+    by_class = solved_positions(game, "all")
+    assert list(by_class) == ["Opening", "Middle", "End"]
+    assert [p.name for p in by_class["Opening"][:1]] == [".../.../..X"]
+    assert by_class["Opening"][0].best == {4}            # against a corner only the centre holds the draw
+    rows = [p for group in by_class.values() for p in group]
+    for position in rows[::7]:
+        state = position.state.clone()
+        results = {}
+        for move in state.legal_moves():
+            state.apply(move)
+            results[move] = -_negamax(state)
+            state.undo()
+        assert position.best == {m for m, r in results.items() if r == max(results.values())}
+        assert position.best != set(results)             # only positions where a move can be a mistake
+        assert move_values(tuple(position.state.board), position.state.to_move) == results

@@ -81,10 +81,11 @@ def totals(table: str) -> tuple[int, int]:
 @needs_checkout
 def test_the_benchmark_prints_a_table_per_player(tmp_path):
     rows = _tiny_set(tmp_path)
-    result = subprocess.run([sys.executable, str(BENCHMARK), "connect-four-perfect", "random", "--directory",
-                             str(tmp_path), "--seed", "1"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, str(BENCHMARK), "connect-four-perfect", "random", "--set",
+                             str(tmp_path / "positions-dev.jsonl.xz"), "--seed", "1"],
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
-    perfect, rand = result.stdout.split("random on the dev set")
+    perfect, rand = result.stdout.split("random on the ")
     assert totals(perfect) == (len(rows), 0)
     positions, mistakes = totals(rand)
     assert positions == len(rows) and 0 < mistakes < len(rows)
@@ -95,10 +96,24 @@ def test_the_benchmark_prints_a_table_per_player(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["nope"], "unknown player 'nope'; valid players:"),
     (["connect-four-perfect:depth=0"], "bad value '0' for option 'depth'"),
-    (["random", "--set", "train"], "invalid choice: 'train'"),
+    (["random", "--set", "train"], "connect-four has no solved-position set 'train'; valid sets: dev, test, or "),
+    (["random", "--set", "nowhere/positions-dev.jsonl.xz"], "no positions file nowhere/positions-dev.jsonl.xz"),
 ])
 def test_the_benchmark_names_a_bad_argument(tmp_path, args, message):
     _tiny_set(tmp_path)
-    result = subprocess.run([sys.executable, str(BENCHMARK), *args, "--directory", str(tmp_path)],
-                            capture_output=True, text=True, timeout=60)
+    if "--set" not in args:
+        args = [*args, "--set", str(tmp_path / "positions-dev.jsonl.xz")]
+    result = subprocess.run([sys.executable, str(BENCHMARK), *args], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_game_offers_its_sets_as_solved_positions():
+    from plyground.capabilities import solved_positions
+    game = ConnectFour()
+    rows = load_positions("dev")
+    by_class = solved_positions(game, "dev", 5)
+    assert list(by_class) == list(CLASSES) and all(len(group) == 5 for group in by_class.values())
+    for position in by_class["Begin-Hard"] + by_class["End-Easy"]:
+        row = next(r for r in rows if r["moves"] == position.name)
+        assert position.state.key() == replay(game, row["moves"]).key()
+        assert position.best == {m for m, s in enumerate(row["scores"]) if s is not None and not is_mistake(row, m)}

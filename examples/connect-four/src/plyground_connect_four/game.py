@@ -50,6 +50,11 @@ def column_name(column: int) -> str:
     return str(column + 1)
 
 
+#: The classes of the solver-labelled positions (positions.py): stage by discs played, difficulty by the
+#: plies left with best play -- Pascal Pons's test sets' classes (End-Medium and End-Hard cannot occur).
+CLASSES = ("Begin-Easy", "Begin-Medium", "Begin-Hard", "Middle-Easy", "Middle-Medium", "End-Easy")
+
+
 class ConnectFourState(State):
     """A position and the moves that led to it (for ``undo``)."""
 
@@ -233,6 +238,16 @@ class ConnectFour(Game):
         """The compiled kernels (kernels.py): the compiled mcts, and the compiled AlphaZero search, use them."""
         from .kernels import KERNELS                 # imported on first use: numba loads only when asked
         return KERNELS
+
+    # positions labelled by the solver (positions.py): plyground.mistakes scores players on them
+    solved_position_sets = ("dev", "test")
+    solved_position_classes = CLASSES
+
+    def solved_positions(self, name: str):
+        """The labelled positions of set ``name`` (dev: to tune on; test: the final check) as
+        ``SolvedPosition``s; a move outside ``best`` loses a win or a draw."""
+        from .positions import solved
+        return solved(self, name)
 
     def render_text(self, state: ConnectFourState, last_move=None, color: bool = False) -> str:
         lines = []

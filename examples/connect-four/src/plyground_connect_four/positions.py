@@ -33,11 +33,10 @@ from pathlib import Path
 from plyground.errors import ModelFileError, UsageError
 from plyground.storage import write_bytes
 
-from .game import ConnectFour
+from .game import CLASSES, ConnectFour
 
 DATA = Path(__file__).parent / "data"
 SETS = {"dev": 1, "test": 2}                   # the seed of each set's games
-CLASSES = ("Begin-Easy", "Begin-Medium", "Begin-Hard", "Middle-Easy", "Middle-Medium", "End-Easy")
 #: The node limit of one move's solve while labelling: a position past it is passed over (and counted).
 LABEL_NODE_LIMIT = 15_000_000
 #: The fewest discs of a labelled position: earlier ones take the solver minutes each.
@@ -93,25 +92,29 @@ def is_mistake(row: dict, move: int) -> bool:
     return outcome(row["scores"][move]) < outcome(max(scores))
 
 
-def select(rows: list[dict], per_class: int | None = None) -> dict[str, list[dict]]:
-    """The positions of each class (the first ``per_class`` of each, all with None), in CLASSES order."""
-    return {c: [row for row in rows if row["class"] == c][:per_class] for c in CLASSES}
-
-
-def count_mistakes(player, rows: list[dict], seed: int = 0, on_move=None) -> list[bool]:
-    """For each labelled position, whether ``player``'s move there is a mistake.  The player is reset
-    with ``seed + i`` before position ``i``; ``on_move(i)`` is called after each."""
-    from plyground.protocols import Budget
-
-    game = ConnectFour()
+def solved(game: ConnectFour, name: str) -> list:
+    """Set ``name`` -- dev, test, or a file such a set was saved in -- as the game's ``SolvedPosition``s
+    (the SolvedPositions capability)."""
+    from plyground.capabilities import SolvedPosition
+    from .solver import outcome
+    path = Path(name)
+    if name not in SETS and path.name.startswith("positions-") and path.name.endswith(".jsonl.xz"):
+        if not path.is_file():
+            raise UsageError(f"no positions file {name}: make one with "
+                             f"python -m plyground_connect_four.positions --set dev --directory FOLDER")
+        rows = load_positions(path.name[len("positions-"):-len(".jsonl.xz")], path.parent)
+    elif name in SETS:
+        rows = load_positions(name)
+    else:
+        raise UsageError(f"connect-four has no solved-position set {name!r}; valid sets: {', '.join(SETS)}, or "
+                         f"a positions-dev.jsonl.xz or positions-test.jsonl.xz file")
     found = []
-    for i, row in enumerate(rows):
-        state = replay(game, row["moves"])
-        player.reset(seed + i)
-        move = player.choose_move(state.clone(), Budget())
-        found.append(is_mistake(row, int(move)))
-        if on_move is not None:
-            on_move(i)
+    for row in rows:
+        scores = row["scores"]
+        best = max(outcome(s) for s in scores if s is not None)
+        found.append(SolvedPosition(row["class"], replay(game, row["moves"]),
+                                    frozenset(m for m, s in enumerate(scores) if s is not None and outcome(s) == best),
+                                    row["moves"]))
     return found
 
 
