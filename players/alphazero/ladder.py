@@ -320,7 +320,10 @@ class MistakesProbe:
         return read_json_lines(self.curve_path) if self.curve_path.exists() else []
 
     def done(self, iteration: int) -> bool:
-        return any(row["iteration"] == iteration for row in self.read_curve())
+        """Whether ``iteration``'s network is counted with these settings (other settings count again)."""
+        s = self.settings
+        return any(row["iteration"] == iteration and row["set"] == s.positions and row["simulations"] == s.simulations
+                   and row.get("per_class") == s.per_class for row in self.read_curve())
 
     def record(self, iteration: int, table: list[ClassMistakes], training_seconds: float) -> dict:
         """Add (or replace) the row of ``iteration``'s network; returns it."""
@@ -328,7 +331,7 @@ class MistakesProbe:
         row = {"iteration": iteration, "network": network_name(iteration),
                "training_seconds": round(training_seconds, 2),
                "training_hours": round(training_seconds / 3600.0, 6),
-               "set": s.positions, "simulations": s.simulations,
+               "set": s.positions, "per_class": s.per_class, "simulations": s.simulations,
                "classes": {t.category: t.to_json() for t in table}}
         rows = [r for r in self.read_curve() if r["iteration"] != iteration] + [row]
         write_json_lines(self.curve_path, sorted(rows, key=lambda r: r["iteration"]))

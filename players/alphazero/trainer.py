@@ -388,14 +388,22 @@ class AlphaZeroTrainer(Trainer):
 
     def _initial_ladder_done(self, state: dict) -> bool:
         return ((not self.ladder.settings.enabled or len(self.ladder.finished_games(0)) >= self.ladder.planned())
-                and (not self.probe.settings.enabled or self.probe.done(0)))
+                and not self._uncounted(state))
 
     def _initial_ladder(self, state: dict) -> dict:
         if self.ladder.settings.enabled:
             self._play_ladder(0)
-        if self.probe.settings.enabled and not self.probe.done(0):
-            self._count_mistakes(0)
+        for k in self._uncounted(state):
+            self._count_mistakes(k)
         return state
+
+    def _uncounted(self, state: dict) -> list[int]:
+        """The finished iterations (0: the initial network) whose mistakes are not counted with the probe's
+        settings: none on a fresh run, every one when a run is resumed with ``mistakes`` newly set."""
+        if not self.probe.settings.enabled:
+            return []
+        return [k for k in range(state.get("iteration", 1)) if k == 0 or self.rundir.checkpoint_path(k).exists()
+                if not self.probe.done(k)]
 
     def _prefix(self, k: int) -> str:
         return f"[iter {k}/{self.config['iterations']}]"

@@ -138,6 +138,22 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
     assert sum("mistakes: iter-" in line for line in lines) == 1
 
 
+def test_a_finished_run_resumed_with_mistakes_counts_every_network_it_has(tmp_path):
+    from plyground.storage import read_json_lines
+    run = tmp_path / "run"
+    train(run, iterations=2, comparison_games=0)
+    assert not (run / "mistakes.jsonl").exists()
+    lines = train(run, iterations=2, comparison_games=0, mistakes="all", mistakes_positions=3,
+                  mistakes_simulations=8)
+    rows = read_json_lines(run / "mistakes.jsonl")
+    assert [r["iteration"] for r in rows] == [0, 1, 2] and all(r["simulations"] == 8 for r in rows)
+    assert not any("self-play" in line for line in lines)          # no more training, only the counting
+    # other settings count every network again, replacing the rows
+    train(run, iterations=2, comparison_games=0, mistakes="all", mistakes_positions=3, mistakes_simulations=4)
+    rows = read_json_lines(run / "mistakes.jsonl")
+    assert [(r["iteration"], r["simulations"]) for r in rows] == [(0, 4), (1, 4), (2, 4)]
+
+
 def test_a_perfect_player_makes_no_mistakes_and_a_random_one_many():
     from plyground.capabilities import solved_positions
     from plyground.mistakes import mistake_table
