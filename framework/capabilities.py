@@ -24,6 +24,7 @@ name players in its    (``players=`` of           :func:`pictures_name_players`
 picture's status line  ``render_text``)
 games shipped by name  :class:`BundledRecords`    :func:`bundled_records`, :func:`records_advice`
                                                   (resolved by :mod:`plyground.bundled_data`)
+models it ships        :class:`BundledModels`     :func:`bundled_model`
 endgame databases      :class:`EndgameDatabases`  :func:`endgame_oracle` (the ``endgame`` option:
                                                   :data:`ENDGAME_OPTION`, :func:`parse_endgame`)
 positions a perfect    :class:`SolvedPositions`   :func:`solved_positions` (scored by
@@ -48,6 +49,7 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
            "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "LEARNER_KERNEL_ATTRIBUTES",
            "MovesListing", "legal_moves_text",
            "pictures_name_players", "BundledRecords", "bundled_records", "records_advice",
+           "BundledModels", "bundled_model",
            "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle",
            "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets"]
 
@@ -97,6 +99,21 @@ class BundledRecords(Protocol):
 def bundled_records(game: Game) -> Mapping[str, Path]:
     """The record files ``game`` ships, by name (empty when it ships none)."""
     return game.bundled_records() if isinstance(game, BundledRecords) else {}
+
+
+@runtime_checkable
+class BundledModels(Protocol):
+    """A game that ships trained models in its own package, by the player that reads them (a third-party
+    game's ``alphazero`` network: examples/connect-four)."""
+
+    def bundled_models(self) -> Mapping[str, Path]:
+        """Player name (``alphazero``) -> the model file in the package; may be empty."""
+
+
+def bundled_model(game: Game, player: str) -> Path | None:
+    """The model ``game`` ships for ``player``, or None (it ships none: the player's own folder may)."""
+    path = game.bundled_models().get(player) if isinstance(game, BundledModels) else None
+    return Path(path) if path is not None and Path(path).is_file() else None
 
 
 def records_advice(game: Game) -> str:

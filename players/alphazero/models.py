@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from plyground.capabilities import bundled_model
 from plyground.errors import ModelFileError, PlygroundError, UsageError
 from plyground.options import Spec
 from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Game, Network
@@ -78,7 +79,7 @@ def resolve_model_path(model: Path | None, game: Game) -> Path:
     """The model file named by the ``model`` option: a file, a run directory (its best.npz),
     or ``None`` for the model bundled for ``game``."""
     if model is None:
-        bundled = BUNDLED / f"{game.name}.npz"
+        bundled = bundled_model(game, "alphazero") or BUNDLED / f"{game.name}.npz"
         if not bundled.is_file():
             raise UsageError(f"no model is bundled for {game.name}: give one with alphazero:model=FILE "
                              f"(or a run directory of `plyground train alphazero`)")

@@ -15,6 +15,8 @@ that no line of four wraps from one column into the next).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from plyground.errors import MoveError, PositionError
@@ -50,6 +52,8 @@ def column_name(column: int) -> str:
     return str(column + 1)
 
 
+#: The data the package ships: the solver-labelled positions, the trained AlphaZero network.
+DATA = Path(__file__).parent / "data"
 #: The classes of the solver-labelled positions (positions.py): stage by discs played, difficulty by the
 #: plies left with best play -- Pascal Pons's test sets' classes (End-Medium and End-Hard cannot occur).
 CLASSES = ("Begin-Easy", "Begin-Medium", "Begin-Hard", "Middle-Easy", "Middle-Medium", "End-Easy")
@@ -238,6 +242,11 @@ class ConnectFour(Game):
         """The compiled kernels (kernels.py): the compiled mcts, and the compiled AlphaZero search, use them."""
         from .kernels import KERNELS                 # imported on first use: numba loads only when asked
         return KERNELS
+
+    def bundled_models(self):
+        """The AlphaZero network trained for this package (configs/alphazero-connect-four-2h.toml of the
+        plyground checkout): ``alphazero`` with no ``model=`` plays it."""
+        return {"alphazero": DATA / "alphazero.npz"}
 
     # positions labelled by the solver (positions.py): plyground.mistakes scores players on them
     solved_position_sets = ("dev", "test")

@@ -33,9 +33,8 @@ from pathlib import Path
 from plyground.errors import ModelFileError, UsageError
 from plyground.storage import write_bytes
 
-from .game import CLASSES, ConnectFour
+from .game import CLASSES, DATA, ConnectFour
 
-DATA = Path(__file__).parent / "data"
 SETS = {"dev": 1, "test": 2}                   # the seed of each set's games
 #: The node limit of one move's solve while labelling: a position past it is passed over (and counted).
 LABEL_NODE_LIMIT = 15_000_000
