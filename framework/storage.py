@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import json
 import math
+import os
 import zipfile
 from pathlib import Path
 from typing import Any, Mapping
@@ -205,6 +206,53 @@ def read_json_lines(path: Path) -> list[dict]:
             except ValueError:
                 continue
     return rows
+
+
+def open_json_lines(path: Path, what: str = "JSON-lines file") -> list[dict]:
+    """The rows of a log that :func:`append_json_line` grows ([] when there is none).  A last line cut
+    short (the process died while writing it) is cut off the file, so that the next append starts a
+    clean line; a damaged line before it is a ModelFileError naming the file and the line."""
+    path = check_regular_file(Path(path), what, ModelFileError)
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    rows, offset = [], 0
+    pieces = data.split(b"\n")          # a complete file ends with b"\n": the last piece is empty
+    for number, piece in enumerate(pieces, 1):
+        last = number == len(pieces)
+        if piece.strip():
+            try:
+                row = None if last else parse_json(piece.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError) as exc:
+                if number < len(pieces) - 1:
+                    raise ModelFileError(f"{path}:{number}: not a JSON line ({exc}); the file is damaged: "
+                                         f"delete it to play its games again") from None
+                row = None
+            if row is None:
+                with open(path, "r+b") as handle:
+                    handle.truncate(offset)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                break
+            rows.append(row)
+        offset += len(piece) + 1
+    return rows
+
+
+def append_json_line(path: Path, row: Any) -> None:
+    """Append ``row`` to the log ``path`` as one JSON line, in one write, flushed to disk before this
+    returns (a crash leaves at most a torn last line, which :func:`open_json_lines` cuts off)."""
+    path = Path(path)
+    data = (json.dumps(row, separators=(",", ":")) + "\n").encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {describe_os_error(exc)}; the lines written before are kept: "
+                         f"rerun the same command to resume") from None
 
 
 # --------------------------------------------------------------------------- the run lock

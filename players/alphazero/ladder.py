@@ -102,9 +102,6 @@ class Ladder:
         self._openings: list[Opening] | None = None
 
     # ------------------------------------------------------------ files
-    def games_path(self, iteration: int) -> Path:
-        return self.rundir.root / "ladder" / f"{network_name(iteration)}.json"
-
     @property
     def curve_path(self) -> Path:
         return self.rundir.root / "ladder.jsonl"
@@ -117,11 +114,7 @@ class Ladder:
         return len(self.settings.opponents) * self.settings.games
 
     def finished_games(self, iteration: int) -> list[dict]:
-        return self.rundir.read_games(self.games_path(iteration))
-
-    def save_games(self, iteration: int, games: list[dict]) -> None:
-        self.rundir.write_games(self.games_path(iteration), games, iteration=iteration,
-                                opponents=list(self.settings.opponents))
+        return self.rundir.match_games("ladder", iteration).read()
 
     # ------------------------------------------------------------ games
     def openings(self) -> list[Opening]:
@@ -157,7 +150,7 @@ class Ladder:
         if not folder.is_dir():
             return {}
         found = {}
-        for path in sorted(folder.glob("iter-*.json")):
+        for path in sorted(folder.glob("iter-*.jsonl")):
             try:
                 k = int(path.stem.split("-")[1])
             except (IndexError, ValueError):

@@ -7,15 +7,19 @@ Layout (docs/alphazero.md)::
     best.npz                    the current best network (what `alphazero:model=DIR` plays)
     checkpoints/iter-0000.npz   the initial network; iter-K.npz: the network trained in iteration K
     replay/iter-K/games-A-B.npz self-play examples and game records of games A..B of iteration K
-    comparison/iter-K.json      finished comparison games of iteration K (new network vs best)
-    evaluation/iter-K.json      finished evaluation games of iteration K (best vs the evaluation opponent)
+    comparison/iter-K.jsonl     finished comparison games of iteration K (new network vs best), a line each
+    evaluation/iter-K.jsonl     finished evaluation games of iteration K (best vs the evaluation opponent)
+    ladder/iter-K.jsonl         finished ladder games of iteration K's network (ladder.py)
     games/selfplay-iter-K.pdn   the games in the game's own record format (.jsonl for games without one)
     games/comparison-iter-K.pdn
     metrics.jsonl               one JSON line per finished iteration
     plots/*.png                 losses, gate results, estimated Elo
 
 A file appears complete or not at all (temporary file + ``os.replace``); a
-chunk of self-play games is the unit that survives a kill.
+chunk of self-play games is the unit that survives a kill.  The match games
+(comparison, evaluation, ladder) are logs instead: each finished game is one
+line appended (:class:`GameList`), so N games cost N writes, and a kill
+loses at most the game being written.
 """
 from __future__ import annotations
 
@@ -25,9 +29,9 @@ from typing import Any, Iterator
 
 from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import atomic_write_text, record_from_json
-from plyground.storage import (RunLock, load_npz, pop_metadata, read_json, read_json_lines, save_npz, write_json,
-                               write_json_lines)
+from plyground.recordio import RecordAppender, atomic_write_text, record_from_json
+from plyground.storage import (RunLock, append_json_line, load_npz, open_json_lines, pop_metadata, read_json,
+                               read_json_lines, save_npz, write_json, write_json_lines)
 
 from .examples import Examples
 
@@ -64,11 +68,9 @@ class RunDirectory:
     def replay_dir(self, iteration: int) -> Path:
         return self.root / "replay" / f"iter-{iteration:04d}"
 
-    def comparison_path(self, iteration: int) -> Path:
-        return self.root / "comparison" / f"iter-{iteration:04d}.json"
-
-    def evaluation_path(self, iteration: int) -> Path:
-        return self.root / "evaluation" / f"iter-{iteration:04d}.json"
+    def match_games(self, kind: str, iteration: int) -> "GameList":
+        """The finished ``kind`` games (comparison, evaluation, ladder) of ``iteration``."""
+        return GameList(self.root / kind / f"iter-{iteration:04d}.jsonl", self.games_path(kind, iteration), self.game)
 
     def games_path(self, kind: str, iteration: int) -> Path:
         return self.root / "games" / f"{kind}-iter-{iteration:04d}{self.game.record_suffix}"
@@ -175,20 +177,54 @@ class RunDirectory:
             for _, _, path in self.chunks(iteration):
                 yield self.read_chunk(path)
 
-    # ------------------------------------------------------------ game lists (comparison, evaluation)
-    def read_games(self, path: Path) -> list[dict]:
-        advice = "; delete it to replay those games"
-        data = read_json(path, advice)
-        if data is None:
-            return []
-        try:
-            return list(data["games"])
-        except (KeyError, TypeError) as exc:
-            raise ModelFileError(f"{path} is unreadable ({exc}){advice}") from None
+    def records_file(self, kind: str, iteration: int, records: list[GameRecord]) -> RecordAppender:
+        """The ``kind`` records file of ``iteration`` made to hold ``records`` (one atomic rewrite, or none
+        when empty), to append each further game to."""
+        return records_file(self.game, self.games_path(kind, iteration), records)
 
-    def write_games(self, path: Path, games: list[dict], **info: Any) -> None:
-        write_json(path, {**info, "games": games}, indent=None)
 
-    def write_records(self, kind: str, iteration: int, records: list[GameRecord]) -> None:
-        if records:
-            atomic_write_text(self.games_path(kind, iteration), self.game.format_records(records))
+class GameList:
+    """The finished games of one match phase of one iteration (comparison, evaluation, ladder): a JSON
+    line each in ``path`` (a dict holding ``record`` and what the phase needs), and the records alone in
+    the game's own format in ``records_path``.  Both grow by appending, one write per game."""
+
+    def __init__(self, path: Path, records_path: Path, game: Game) -> None:
+        self.path, self.records_path, self.game = Path(path), Path(records_path), game
+        self._records: RecordAppender | None = None
+
+    def open(self) -> list[dict]:
+        """The games so far (a torn last line -- a kill while writing it -- is cut off: that game is
+        played again); the records file is rewritten once from them, so the two agree after any kill."""
+        games = open_json_lines(self.path, "game list")
+        for number, row in enumerate(games, 1):
+            if not isinstance(row, dict) or "record" not in row:
+                raise ModelFileError(f"{self.path}:{number}: not a finished game; the file is damaged: delete it "
+                                     f"to play its games again")
+        self._records = records_file(self.game, self.records_path, self.records(games))
+        return games
+
+    def append(self, row: dict) -> None:
+        """One more finished game (``row["record"]``: its record's JSON), durably, before anything else."""
+        if self._records is None:
+            raise RuntimeError("GameList.append before open")
+        append_json_line(self.path, row)
+        self._records.append(record_from_json(row["record"]))
+
+    @staticmethod
+    def records(games: list[dict]) -> list[GameRecord]:
+        return [record_from_json(g["record"]) for g in games]
+
+    def read(self) -> list[dict]:
+        """The games (read only: nothing is cut off or rewritten)."""
+        return read_json_lines(self.path) if self.path.exists() else []
+
+
+def records_file(game: Game, path: Path, records: list[GameRecord]) -> RecordAppender:
+    """``path`` made to hold exactly ``records`` in ``game``'s format (rewritten atomically once; removed
+    when there are none), and an appender for the games that follow."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if records:
+        atomic_write_text(path, game.format_records(records))
+    elif path.exists():
+        path.unlink()
+    return RecordAppender(game, path)

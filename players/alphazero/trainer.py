@@ -34,7 +34,7 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import numpy as np
 
@@ -42,7 +42,6 @@ from plyground.durations import format_duration
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
-from plyground.recordio import record_from_json
 from plyground.storage import copy_file, write_json
 
 from .actor_pool import make_actor_pool
@@ -423,6 +422,7 @@ class AlphaZeroTrainer(Trainer):
         if done:
             self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
         load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
+        record_file = rundir.records_file("selfplay", k, records)
         names = (f"iter-{best_iteration:04d}",) * 2
         event = f"alphazero self-play, iteration {k}"
         arena = self._arena()
@@ -442,8 +442,8 @@ class AlphaZeroTrainer(Trainer):
                 chunk = [finished.pop(n) for n in range(first, last)]
                 batch = Examples.concatenate([e for e, _ in chunk], tuple(self.game.observation_shape))
                 rundir.write_chunk(k, first, batch, [r for _, r in chunk])
-                records += [r for _, r in chunk]
-                rundir.write_records("selfplay", k, records)
+                for _, r in chunk:
+                    record_file.append(r)
                 first = last
             now = time.perf_counter()
             if now - last_line >= 2.0 or done + count == target:
@@ -466,23 +466,11 @@ class AlphaZeroTrainer(Trainer):
         if best_iteration >= k:
             raise RuntimeError(f"iteration {k}: the best network is already iteration {best_iteration}'s; "
                                f"a network is never compared with itself")
-        path = rundir.comparison_path(k)
-        finished = rundir.read_games(path)
-        if len(finished) < games:
-            names = (f"iter-{k:04d} (new)", f"iter-{best_iteration:04d} (best)")
-            started, done_before, last_line = time.perf_counter(), len(finished), 0.0
-            for i, record in self._comparison_games(k, range(len(finished), games), names):
-                new_first = i % 2 == 0
-                finished.append({"record": record.to_json(), "new_first": new_first})
-                rundir.write_games(path, finished, iteration=k, new=k, best=best_iteration)
-                rundir.write_records("comparison", k, [record_from_json(g["record"]) for g in finished])
-                now = time.perf_counter()
-                if now - last_line < 2.0 and i < games - 1:
-                    continue
-                last_line = now
-                rate = (now - started) / (i + 1 - done_before)
-                self.log(f"{self._prefix(k)} comparison {i + 1}/{games}: new network {Tally.of(finished).text()}; "
-                         f"phase ETA {format_duration(rate * (games - i - 1))}")
+        names = (f"iter-{k:04d} (new)", f"iter-{best_iteration:04d} (best)")
+        finished = self._play_games(
+            "comparison", k, games, lambda numbers: self._comparison_jobs(k, numbers, names),
+            lambda i, record: {"record": record.to_json(), "new_first": i % 2 == 0},
+            lambda i, record, finished: f"comparison {i + 1}/{games}: new network {Tally.of(finished).text()}")
         verdict = self.gate.judge(finished, games)
         accepted, percent, tally = verdict.accepted, verdict.percent, verdict.tally
         score, diff = tally.score, tally.elo_diff
@@ -508,9 +496,9 @@ class AlphaZeroTrainer(Trainer):
                  f"{self.config['replace_threshold']:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration}"
                  f"{uncounted}{tally.unfinished_note()})")
 
-    def _comparison_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
-        """Comparison games ``numbers`` of iteration ``k`` (the new network first in even games), in order;
-        on the workers, each game with fresh players, so that it does not depend on which worker played it."""
+    def _comparison_jobs(self, k: int, numbers: range, names: tuple[str, str]) -> list[MatchJob]:
+        """Comparison games ``numbers`` of iteration ``k`` (the new network first in even games); played on the
+        workers, each game with fresh players, so that it does not depend on which worker played it."""
         cfg, rundir = self.config, self.rundir
         plies = cfg["comparison_temperature_plies"]
 
@@ -519,10 +507,10 @@ class AlphaZeroTrainer(Trainer):
 
         new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
         best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
-        yield from self._arena().matches([
-            MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
-                     names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 2), cfg["max_plies"], tags(i))
-            for i in numbers])
+        return [MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
+                         names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 2), cfg["max_plies"],
+                         tags(i))
+                for i in numbers]
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
@@ -530,14 +518,12 @@ class AlphaZeroTrainer(Trainer):
         games = cfg["evaluation_games"]
         if not games:
             return None
-        path = rundir.evaluation_path(k)
-        finished = rundir.read_games(path)
         opponent_spec = cfg["evaluation_opponent"]
-        if len(finished) < games:
-            names = (f"iter-{k:04d}", opponent_spec)
-            for i, record in self._evaluation_games(k, range(len(finished), games), names):
-                finished.append({"record": record.to_json(), "new_first": i % 2 == 0})
-                rundir.write_games(path, finished, iteration=k, opponent=opponent_spec)
+        names = (f"iter-{k:04d}", opponent_spec)
+        finished = self._play_games(
+            "evaluation", k, games, lambda numbers: self._evaluation_jobs(k, numbers, names),
+            lambda i, record: {"record": record.to_json(), "new_first": i % 2 == 0},
+            lambda i, record, finished: f"evaluation {i + 1}/{games} vs {opponent_spec}: {Tally.of(finished).text()}")
         tally = Tally.of(finished[:games])
         score = tally.score
         self.log(f"{self._prefix(k)} evaluation vs {opponent_spec}: {tally.text()}{tally.unfinished_note()}")
@@ -546,37 +532,53 @@ class AlphaZeroTrainer(Trainer):
                 "unfinished": tally.unfinished, "score": 100.0 * score.score if counted else None,
                 "elo": tally.elo_diff if counted else None}
 
-    def _evaluation_games(self, k: int, numbers: range, names: tuple[str, str]) -> Iterator[tuple[int, GameRecord]]:
-        """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games), in order."""
+    def _evaluation_jobs(self, k: int, numbers: range, names: tuple[str, str]) -> list[MatchJob]:
+        """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games)."""
         from plyground.registry import get_registry
         cfg, rundir = self.config, self.rundir
         opponent_spec = cfg["evaluation_opponent"]
         get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
         agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
-        yield from self._arena().matches([
-            MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
-                     names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 3), cfg["max_plies"])
-            for i in numbers])
+        return [MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
+                         names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 3), cfg["max_plies"])
+                for i in numbers]
+
+    # ------------------------------------------------------------ match games, kept as they finish
+    def _play_games(self, kind: str, k: int, planned: int, jobs: Callable[[range], list[MatchJob]],
+                    row: Callable[[int, GameRecord], dict], progress: Callable[[int, GameRecord, list[dict]], str],
+                    ) -> list[dict]:
+        """The ``planned`` ``kind`` games of iteration ``k``: those already finished (a resumed run), then
+        ``jobs(numbers)`` of the rest played on the arena, each kept (``row(i, record)``, one line appended)
+        as it finishes, with a progress line (``progress(i, record, finished)``) at most every two seconds."""
+        games = self.rundir.match_games(kind, k)
+        finished = games.open()
+        if len(finished) >= planned:
+            return finished
+        prefix = self._prefix(k) if k else "[initial network]"
+        started, before, last_line = time.perf_counter(), len(finished), 0.0
+        for i, record in self._arena().matches(jobs(range(len(finished), planned))):
+            finished.append(row(i, record))
+            games.append(finished[-1])
+            now = time.perf_counter()
+            if now - last_line >= 2.0 or i == planned - 1:
+                last_line = now
+                rate = (now - started) / (i + 1 - before)
+                self.log(f"{prefix} {progress(i, record, finished)}; phase ETA "
+                         f"{format_duration(rate * (planned - i - 1))}")
+        return finished
 
     # ------------------------------------------------------------ the ladder
     def _play_ladder(self, k: int) -> None:
         """The ladder games of iteration ``k``'s network (0: the initial one), then every network refitted."""
         ladder, rundir = self.ladder, self.rundir
         prefix = self._prefix(k) if k else "[initial network]"
-        finished, planned = ladder.finished_games(k), ladder.planned()
-        if len(finished) < planned:
-            started, before, last_line = time.perf_counter(), len(finished), 0.0
-            jobs = ladder.jobs(k, self._model_blob(rundir.checkpoint_path(k)), range(len(finished), planned))
-            for i, record in self._arena().matches(jobs):
-                finished.append({"record": record.to_json()})
-                ladder.save_games(k, finished)
-                rundir.write_records("ladder", k, [record_from_json(g["record"]) for g in finished])
-                now = time.perf_counter()
-                if now - last_line >= 2.0 or i == planned - 1:
-                    last_line = now
-                    rate = (now - started) / (i + 1 - before)
-                    self.log(f"{prefix} ladder {i + 1}/{planned} games: last {' vs '.join(record.players)} "
-                             f"{record.result_text}; phase ETA {format_duration(rate * (planned - i - 1))}")
+        planned, started = ladder.planned(), time.perf_counter()
+        if len(ladder.finished_games(k)) < planned:
+            self._play_games(
+                "ladder", k, planned, lambda numbers: ladder.jobs(k, self._model_blob(rundir.checkpoint_path(k)), numbers),
+                lambda i, record: {"record": record.to_json()},
+                lambda i, record, finished: (f"ladder {i + 1}/{planned} games: last {' vs '.join(record.players)} "
+                                             f"{record.result_text}"))
             self.log(f"{prefix} ladder games took {format_duration(time.perf_counter() - started)} "
                      f"(not counted as training time)")
         rows = ladder.fit(self._training_seconds())

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 
+from plyground.storage import read_json_lines
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.rundir import RunDirectory
 
@@ -63,7 +64,7 @@ def test_kill_during_self_play_and_comparison_then_resume(tmp_path):
     assert phase(run_dir) == "selfplay"
 
     # 2. Rerun; kill it again once the comparison games have started.
-    comparison = run_dir / "comparison" / "iter-0001.json"
+    comparison = run_dir / "comparison" / "iter-0001.jsonl"
     proc = subprocess.Popen(command(run_dir), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(),
                             text=True)
     assert wait_for(comparison.exists, proc), proc.communicate()
@@ -72,7 +73,7 @@ def test_kill_during_self_play_and_comparison_then_resume(tmp_path):
     assert f"self-play resumes after {finished} finished games" in err
     after = stamps(replay)
     assert {name: after[name] for name in before} == before       # finished chunks untouched
-    played_before_kill = len(json.loads(comparison.read_text())["games"])
+    played_before_kill = len(read_json_lines(comparison))
 
     # 3. Rerun to the end.
     done = subprocess.run(command(run_dir), capture_output=True, text=True, env=environment(), timeout=600)
@@ -84,7 +85,7 @@ def test_kill_during_self_play_and_comparison_then_resume(tmp_path):
         assert rundir.games_done(iteration) == GAMES
         records = [r for _, chunk in rundir.iter_chunks(range(iteration, iteration + 1)) for r in chunk]
         assert [r.tags["Round"] for r in records] == [str(i + 1) for i in range(GAMES)]   # each game once
-    games = json.loads(comparison.read_text())["games"]
+    games = read_json_lines(comparison)
     assert len(games) == 6 and [g["new_first"] for g in games] == [True, False] * 3
     if played_before_kill < 6:
         assert re.search(r"iter 1/2\] comparison \d+/6", done.stderr)

@@ -11,6 +11,7 @@ from plyground.cli import main
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero import AlphaZeroPlayer, AlphaZeroTrainer
 from plyground.players.alphazero.rundir import RunDirectory
+from plyground.storage import read_json_lines
 from plyground.memory import available_memory
 from plyground.protocols import Budget
 from plyground.registry import get_registry
@@ -60,7 +61,7 @@ def test_trainer_is_registered_with_the_source_hyperparameters():
 def test_run_directory_layout(finished_run):
     d = finished_run
     for name in ("config.toml", "state.json", "best.npz", "metrics.jsonl", "checkpoints/iter-0000.npz",
-                 "checkpoints/iter-0001.npz", "checkpoints/iter-0002.npz", "comparison/iter-0001.json",
+                 "checkpoints/iter-0001.npz", "checkpoints/iter-0002.npz", "comparison/iter-0001.jsonl",
                  "games/selfplay-iter-0001.jsonl", "games/comparison-iter-0002.jsonl",
                  "plots/losses.png", "plots/gate.png", "plots/elo.png"):
         assert (d / name).is_file(), name
@@ -82,15 +83,16 @@ def test_run_directory_layout(finished_run):
 
 
 def test_comparison_pits_the_new_network_against_the_best_with_colours_alternating(finished_run):
-    data = json.loads((finished_run / "comparison" / "iter-0001.json").read_text())
-    assert data["new"] == 1 and data["best"] == 0
-    games = data["games"]
+    games = read_json_lines(finished_run / "comparison" / "iter-0001.jsonl")
     assert [g["new_first"] for g in games] == [True, False]
     assert games[0]["record"]["players"] == ["iter-0001 (new)", "iter-0000 (best)"]
     assert games[1]["record"]["players"] == ["iter-0000 (best)", "iter-0001 (new)"]
-    data2 = json.loads((finished_run / "comparison" / "iter-0002.json").read_text())
+    games2 = read_json_lines(finished_run / "comparison" / "iter-0002.jsonl")
     state_best = json.loads((finished_run / "metrics.jsonl").read_text().splitlines()[0])["best_iteration"]
-    assert data2["new"] == 2 and data2["best"] == state_best != 2
+    assert state_best != 2 and games2[0]["record"]["players"] == ["iter-0002 (new)", f"iter-{state_best:04d} (best)"]
+    # one line and one record per game: the list grows by appending (N games, N writes)
+    records = (finished_run / "games" / "comparison-iter-0002.jsonl").read_text().splitlines()
+    assert len(records) == len(games2) == 2
 
 
 def test_the_best_network_plays(finished_run):

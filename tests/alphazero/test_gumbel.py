@@ -3,6 +3,7 @@ tic-tac-toe, the completed-Q policy target, determinism, batched self-play, the 
 import json
 
 import numpy as np
+from plyground.storage import read_json_lines
 import pytest
 
 from plyground.errors import UsageError
@@ -287,7 +288,7 @@ def test_trainer_runs_an_iteration_with_gumbel_search(cli, tmp_path):
     assert code == 0, err
     metrics = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert metrics[0]["selfplay_games"] == 3 and metrics[0]["loss"] > 0
-    assert len(json.loads((run_dir / "comparison" / "iter-0001.json").read_text())["games"]) == 2
+    assert len(read_json_lines((run_dir / "comparison" / "iter-0001.jsonl"))) == 2
     # The first example of each game (the empty board): a completed-Q target over all 9 moves, where
     # 8 simulations could visit at most 7 (gumbel_actions=4: at most 4).
     firsts = 0

@@ -35,7 +35,7 @@ def test_every_network_is_rated_against_the_ladder_and_the_curve_is_written(tmp_
     assert (run / "plots" / "ladder.png").stat().st_size > 1000
     # the ladder games: each opening twice, colours reversed, the network named by its iteration
     from plyground.storage import read_json
-    games = read_json(run / "ladder" / "iter-0002.json")["games"]
+    games = read_json_lines(run / "ladder" / "iter-0002.jsonl")
     records = [record_from_json(g["record"]) for g in games]
     assert [r.players for r in records[:2]] == [("iter-0002", "random"), ("random", "iter-0002")]
     assert records[0].tags["Opening"] == records[1].tags["Opening"]
@@ -47,9 +47,9 @@ def test_every_network_is_rated_against_the_ladder_and_the_curve_is_written(tmp_
 def test_a_resumed_run_keeps_its_ladder_games(tmp_path):
     run = tmp_path / "run"
     train(run, iterations=1, ladder="random", ladder_games=2)
-    before = (run / "ladder" / "iter-0001.json").read_bytes()
+    before = (run / "ladder" / "iter-0001.jsonl").read_bytes()
     lines = train(run, iterations=2, ladder="random", ladder_games=2)
-    assert (run / "ladder" / "iter-0001.json").read_bytes() == before
+    assert (run / "ladder" / "iter-0001.jsonl").read_bytes() == before
     assert not any("[initial network] ladder 1/" in line for line in lines)
     assert any("[iter 2/2] ladder: iter-0002" in line for line in lines)
 

@@ -4,6 +4,7 @@ import json
 import sys
 
 import numpy as np
+from plyground.storage import read_json_lines
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
@@ -37,7 +38,7 @@ def chunk_arrays(run_dir):
 
 
 def match_games(path):
-    games = json.loads(path.read_text())["games"]
+    games = read_json_lines(path)
     return [(g["record"]["moves"], g["record"]["returns"], g["new_first"]) for g in games]
 
 
@@ -57,10 +58,10 @@ def test_a_training_iteration_through_ray_actors(tmp_path, cli, local_ray):
     metrics = json.loads((run / "metrics.jsonl").read_text())
     gate = metrics["gate"]
     assert metrics["selfplay_games"] == 6 and gate["wins"] + gate["draws"] + gate["losses"] == 4
-    comparison = match_games(run / "comparison" / "iter-0001.json")
+    comparison = match_games(run / "comparison" / "iter-0001.jsonl")
     assert [new_first for _, _, new_first in comparison] == [True, False, True, False]
     if metrics["accepted"]:
-        assert len(match_games(run / "evaluation" / "iter-0001.json")) == 2
+        assert len(match_games(run / "evaluation" / "iter-0001.jsonl")) == 2
 
     # The same run on local worker processes: the same groups of games, so the same games.
     code, _, err = cli("train", "alphazero", "--game", "tictactoe", "--run", tmp_path / "local", *TINY,
@@ -71,7 +72,7 @@ def test_a_training_iteration_through_ray_actors(tmp_path, cli, local_ray):
     for name, arrays in ray_chunks.items():
         for key, array in arrays.items():
             np.testing.assert_array_equal(array, local_chunks[name][key], err_msg=f"{name}: {key}")
-    assert comparison == match_games(tmp_path / "local" / "comparison" / "iter-0001.json")
+    assert comparison == match_games(tmp_path / "local" / "comparison" / "iter-0001.jsonl")
 
 
 def test_without_ray_the_backend_names_the_extra(tmp_path, cli, monkeypatch):

@@ -5,6 +5,7 @@ candidate whose player crashes in every game would become the best network.
 """
 import json
 
+from plyground.storage import read_json_lines
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
@@ -67,7 +68,7 @@ def run(trainer_cls, run_dir, **options):
 
 
 def saved_games(path):
-    return json.loads(path.read_text())["games"]
+    return read_json_lines(path)
 
 
 def finished_draws(games):
@@ -77,7 +78,7 @@ def finished_draws(games):
 def test_an_unfinished_comparison_game_is_counted_apart(tmp_path):
     # The candidate moves as O in the odd-numbered games: game 1 of 3 ends unfinished.
     row, lines = run(trainer_whose_candidate_fails((O,)), tmp_path / "run", comparison_games=3)
-    games = saved_games(tmp_path / "run" / "comparison" / "iter-0001.json")
+    games = saved_games(tmp_path / "run" / "comparison" / "iter-0001.jsonl")
     assert [g["record"]["finished"] for g in games] == [True, False, True]
     gate = row["gate"]
     assert gate["unfinished"] == 1
@@ -134,7 +135,7 @@ def test_unfinished_evaluation_games_are_counted_apart_through_the_cli(cli, cras
     code, out, err = cli("train", "alphazero", "--game", "tictactoe", "--run", str(run_dir), *sets)
     assert code == 0, err
     # The network moves first (as X) in the even-numbered games, so the opponent fails in games 0 and 2.
-    games = saved_games(run_dir / "evaluation" / "iter-0001.json")
+    games = saved_games(run_dir / "evaluation" / "iter-0001.jsonl")
     assert [g["record"]["finished"] for g in games] == [False, True, False]
     row = json.loads((run_dir / "metrics.jsonl").read_text().splitlines()[-1])
     evaluation = row["evaluation"]

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from plyground.storage import read_json_lines
 import pytest
 
 from plyground import plugin_manager, registry
@@ -53,7 +54,7 @@ def chunks(run_dir):
 def games(path):
     """A comparison or evaluation file's games without their timing tags."""
     out = []
-    for game in json.loads(Path(path).read_text())["games"]:
+    for game in read_json_lines(Path(path)):
         record = record_from_json(game["record"])
         record.tags.pop("Seconds", None)
         out.append((record.moves, record.returns, record.players, record.tags, game["new_first"]))
@@ -90,7 +91,7 @@ def test_two_workers_play_the_run_of_one(tmp_path):
     assert train(tmp_path / "two", workers=2, **same) == 0
     assert_same_chunks(chunks(tmp_path / "one"), chunks(tmp_path / "two"))
     for kind in ("comparison", "evaluation"):
-        one, two = (games(tmp_path / run / kind / "iter-0001.json") for run in ("one", "two"))
+        one, two = (games(tmp_path / run / kind / "iter-0001.jsonl") for run in ("one", "two"))
         assert one == two and len(one) == TINY[f"{kind}_games"]
     metrics = [json.loads((tmp_path / run / "metrics.jsonl").read_text()) for run in ("one", "two")]
     assert metrics[0]["gate"] == metrics[1]["gate"] and metrics[0]["loss"] == metrics[1]["loss"]

@@ -17,6 +17,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+from plyground.storage import read_json_lines
 import pytest
 from stockfish_marks import STOCKFISH, needs_stockfish
 
@@ -129,14 +130,14 @@ def _run_with_judge(tmp_path, judge, **options):
 
 
 def _records(path):
-    return [g["record"] for g in json.loads(path.read_text())["games"]]
+    return [g["record"] for g in read_json_lines(path)]
 
 
 def test_comparison_and_evaluation_games_are_adjudicated_as_wins(tmp_path):
     judge = FixedJudge(900)             # the side to move is always 900 cp up
     run_dir = _run_with_judge(tmp_path, judge)
-    comparison = _records(run_dir / "comparison" / "iter-0001.json")
-    evaluation = _records(run_dir / "evaluation" / "iter-0001.json")
+    comparison = _records(run_dir / "comparison" / "iter-0001.jsonl")
+    evaluation = _records(run_dir / "evaluation" / "iter-0001.jsonl")
     for record in comparison + evaluation:
         # after 4 plies White is to move and 900 cp up: Black resigns, a plain 1-0 (not tanh(900/400))
         assert len(record["moves"]) == 4 and record["returns"] == [1.0, -1.0]
@@ -157,7 +158,7 @@ def test_adjudicate_comparison_false_plays_them_out(tmp_path):
     judge = FixedJudge(900)
     run_dir = _run_with_judge(tmp_path, judge, adjudicate_comparison=False)
     assert judge.calls == 2             # one decisive check per self-play game, none in the other games
-    for record in _records(run_dir / "comparison" / "iter-0001.json") + _records(run_dir / "evaluation" / "iter-0001.json"):
+    for record in _records(run_dir / "comparison" / "iter-0001.jsonl") + _records(run_dir / "evaluation" / "iter-0001.jsonl"):
         assert "adjudication" not in record["reason"] and len(record["moves"]) > 4
 
 

@@ -91,6 +91,24 @@ def test_json_lines_leave_out_a_line_a_crash_cut_short(tmp_path):
     assert read_json_lines(path) == [{"iteration": 1}, {"iteration": 2}]
 
 
+def test_a_log_of_json_lines_grows_by_appending_and_cuts_off_a_torn_last_line(tmp_path):
+    from plyground.storage import append_json_line, open_json_lines
+    log = tmp_path / "sub" / "games.jsonl"
+    assert open_json_lines(log) == []
+    for i in range(3):
+        append_json_line(log, {"game": i})
+    assert open_json_lines(log) == [{"game": 0}, {"game": 1}, {"game": 2}]
+    with open(log, "ab") as handle:                      # a kill in the middle of the fourth write
+        handle.write(b'{"game": 3, "rec')
+    assert open_json_lines(log) == [{"game": 0}, {"game": 1}, {"game": 2}]
+    append_json_line(log, {"game": 3})                   # starts a clean line: nothing glued to the torn one
+    assert open_json_lines(log) == [{"game": i} for i in range(4)]
+    assert log.read_text().count("\n") == 4
+    log.write_text('{"game": 0}\nnot json\n{"game": 2}\n')
+    with pytest.raises(ModelFileError, match=r"games.jsonl:2: not a JSON line .*the file is damaged"):
+        open_json_lines(log)
+
+
 def test_a_second_run_on_a_locked_folder_gets_one_clear_error(tmp_path):
     with RunLock(tmp_path, "training run"):
         assert (tmp_path / LOCK_FILE).exists()
