@@ -68,6 +68,7 @@ class ConsoleRenderer(Renderer):
         Option("color", str, "auto", "colour output", choices=("auto", "always", "never")),
         Option("quiet", bool, False, "print only the result (useful when bots play)"),
     )
+    reviews_games = True          # review(): plyground play --review FILE
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, **options):
         super().__init__(**options)
@@ -208,8 +209,6 @@ class ConsoleRenderer(Renderer):
 
     # ------------------------------------------------------------------ reviewing a recorded game
 
-    reviews_games = True
-
     def review(self, review, hint):
         """Step through ``review`` (a :class:`plyground.review.GameReview`) at the prompt; returns the position
         to play from ('play') or None ('quit', end of input)."""
@@ -236,48 +235,45 @@ class ConsoleRenderer(Renderer):
                 self._print()
                 return None
             text = line.strip()
-            word, _, argument = text.lower().partition(" ")
+            command = text.lower()
+            word, _, argument = command.partition(" ")
             argument = argument.strip()
             if not text:
                 continue
-            if text.lower() in ("quit", "exit", "q"):
+            if command in ("quit", "exit", "q"):
                 return None
-            if text.lower() == "play":
-                if not review.state().is_terminal():
-                    return review.state()
-                self._print(f"the game is over here ({review.state().outcome_reason()}); step back (back, goto N) "
-                            f"to play from an earlier position")
-                continue
-            if word in ("back", "b", "forward", "f", "next"):
-                count = self._count(argument, word)
-                if count is not None:
-                    forward = word in ("forward", "f", "next")
-                    stepped = review.forward(count) if forward else review.back(count)
-                    if not stepped:
-                        self._print("already at the end of the game" if forward else "already at the start")
-                continue
-            if word == "goto":
-                ply = self._count(argument, word, least=0)
-                if ply is not None:
-                    try:
-                        review.goto(ply)
-                    except PlygroundError as exc:
-                        self._print(str(exc))
-                continue
-            if text.lower() in ("start", "end"):
-                review.to_start() if text.lower() == "start" else review.to_end()
-                continue
             state = review.state()
-            if text.lower() in ("moves", "legal", "?"):
+            if command == "play":
+                if not state.is_terminal():
+                    return state
+                self._print(f"the game is over here ({state.outcome_reason()}); step back (back, goto N) "
+                            f"to play from an earlier position")
+            elif word in ("back", "b", "forward", "f", "next"):
+                count = self._count(argument, word)
+                forward = word in ("forward", "f", "next")
+                if count is not None and not (review.forward(count) if forward else review.back(count)):
+                    self._print("already at the end of the game" if forward else "already at the start")
+            elif word == "goto":
+                ply = self._count(argument, word, least=0)
+                try:
+                    if ply is not None:
+                        review.goto(ply)
+                except PlygroundError as exc:
+                    self._print(str(exc))
+            elif command == "start":
+                review.to_start()
+            elif command == "end":
+                review.to_end()
+            elif command in ("moves", "legal", "?"):
                 self._print(legal_moves_text(game, state) if not state.is_terminal()
                             else "no legal moves: the game is over here")
-            elif text.lower() == "board":
+            elif command == "board":
                 self._show_reviewed(review)
-            elif text.lower() in ("fen", "position"):
+            elif command in ("fen", "position"):
                 self._print(self._position_text(state))
-            elif text.lower() in RECORD_WORDS:
+            elif command in RECORD_WORDS:
                 self._print(self._format_record(record))
-            elif text.lower() == "hint":
+            elif command == "hint":
                 if state.is_terminal():
                     self._print(f"no hint: the game is over here ({state.outcome_reason()})")
                 else:
@@ -291,7 +287,7 @@ class ConsoleRenderer(Renderer):
                     self._print("no analysis of this position yet: type hint (or 'analysis on')")
                 else:
                     self._print_analysis()
-            elif text.lower() in ("help", "h"):
+            elif command in ("help", "h"):
                 self._print(self._review_help_text())
             else:
                 self._print(self._not_a_review_command(text, state))
