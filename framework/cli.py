@@ -19,6 +19,7 @@ from .options import MAX_SIMULATIONS, Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
+from .review import REVIEWING, GameReview, open_review
 from .stopping import is_interrupt
 from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
                      newest_unfinished, replay, resume_argument, resumed_players, saved_games)
@@ -168,12 +169,28 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
                    "button), with its players unless others are given.  A name is looked for in the current "
                    "folder, then in the saved-games folder ($PLYGROUND_GAMES, default ~/plyground-games); the "
                    "file's game is played (a different --game is refused).")
+@click.option("--review", type=click.Path(path_type=Path), default=None,
+              help="Step through a game of this record file (PDN, PGN or JSON lines; finished or not): back, forward, "
+                   "goto N, start, end, hint; 'play' starts a new game from the position shown, with the players "
+                   "given here.  Looked for as --resume looks.")
+@click.option("--game-number", type=click.IntRange(min=1), default=None,
+              help="Which game of the --review file (1 is the first; default: the last).")
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
-                 move_limit, time_control, save, resume):
+                 move_limit, time_control, save, resume, review, game_number):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     check_time_control(time_control, seconds)
     registry = get_registry()
     game_given = game_spec is not None
+    if review is not None and resume is not None:
+        raise UsageError("--review and --resume both name the game to open: --review FILE steps through a game "
+                         "(and 'play' there plays on from any position), --resume FILE plays an unfinished one on; "
+                         "give one of them")
+    if game_number is not None and review is None:
+        raise UsageError(f"--game-number {game_number} picks a game of the file given to --review; add --review FILE")
+    if review is not None:
+        review = locate_saved(review, REVIEWING)  # as given, else in the saved-games folder
+        if not game_given:                        # the file's own game
+            game_spec = game_of_record_file(registry, review)
     if resume is not None:
         resume = locate_saved(resume)             # as given, else in the saved-games folder
         if not game_given:                        # the file's own game
@@ -181,8 +198,12 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     game = registry.make_game(game_spec or _default_game())
     if resume is not None and game_given:
         check_resumed_game(registry, resume, game)   # --game chess with a checkers file: one clear error
+    if review is not None and game_given:
+        check_resumed_game(registry, review, game, "--review", "review it")
     if resume is not None and fen is not None:
         raise UsageError("--fen and --resume both give the start: a resumed game starts where it was saved")
+    if review is not None and fen is not None:
+        raise UsageError("--fen and --review both give the start: 'play' in a review starts from the position shown")
     start = _load_start(game, fen)
     resumed = None
     if resume is not None:
@@ -190,11 +211,16 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         replay(game, resumed, str(resume))            # a damaged file fails here, naming the move
         first, second = resumed_players(resumed, _seat(game, black, white, first, second))
         black = white = None
-    else:
+    elif review is None:
         offer_saved_game(game)
     if save:
         save = check_save_path(game, save)
+    reviewed = open_review(game, review, game_number) if review is not None else None  # damaged: fails here
     renderer = registry.make_renderer(renderer_spec, game)
+    if reviewed is not None:
+        start = _review(registry, reviewed, renderer, _seat(game, black, white, first, second))
+        if start is None:                 # done looking: no game to play
+            return
     if renderer.has_menu and not (black or white or first or second) and game_spec is None:
         if time_control is not None:
             raise UsageError("--tc needs the game and players on the command line (e.g. --game checkers --black "
@@ -236,6 +262,27 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if save:
         RecordAppender(game, save).append(record)
         click.echo(f"saved to {save}")
+
+
+def _review(registry, reviewed: GameReview, renderer, seats: list[str | None]):
+    """Let the person step through ``reviewed`` in ``renderer``; the position to play a new game from, or None.
+    Hints come from the human player given (its ``hint=`` option), else from a default one."""
+    if not renderer.reviews_games:
+        renderer.close()
+        raise UsageError(f"renderer '{renderer.name}' cannot review games; use --renderer console")
+    people = [spec for spec in seats if spec is not None and Spec.parse(spec).name == "human"]
+    hinter = registry.make_player(people[0] if people else "human", reviewed.game)
+    hinter.renderer = renderer
+    try:
+        start = renderer.review(reviewed, hinter.hint)
+    except BaseException:
+        renderer.close()
+        raise
+    finally:
+        hinter.close()
+    if start is None:
+        renderer.close()
+    return start
 
 
 def _keep_interrupted_game(game: Game, record) -> None:

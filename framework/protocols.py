@@ -404,11 +404,12 @@ class Player(Plugin):
 class Renderer(Plugin):
     """Shows games and, when ``interactive``, asks a human for moves.
 
-    Two optional abilities are declared as class attributes, so the CLI never
+    Optional abilities are declared as class attributes, so the CLI never
     probes a renderer: ``has_menu`` (it implements :meth:`run_menu`: the whole
-    application, choosing game and players itself) and ``runs_games`` (it
+    application, choosing game and players itself), ``runs_games`` (it
     implements :meth:`play`: it runs the game loop itself, e.g. to keep a
-    window responsive while bots think).
+    window responsive while bots think) and ``reviews_games`` (it implements
+    :meth:`review`: stepping through a recorded game).
     """
 
     interactive: ClassVar[bool] = True
@@ -416,6 +417,8 @@ class Renderer(Plugin):
     has_menu: ClassVar[bool] = False
     #: Implements :meth:`play`.
     runs_games: ClassVar[bool] = False
+    #: Implements :meth:`review`.
+    reviews_games: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         self.config = options
@@ -466,6 +469,13 @@ class Renderer(Plugin):
     def play(self, game: Game, players: Sequence["Player"], names: Sequence[str], **settings: Any) -> GameRecord:
         """Play one game with ``play_game``'s keywords and return its record (renderers with ``runs_games``)."""
         raise NotImplementedError(f"renderer '{self.name}' does not run games itself")
+
+    def review(self, review: Any, hint: Callable[[State], None]) -> State | None:
+        """Let the person step through ``review`` (a :class:`plyground.review.GameReview`: its ``state()``,
+        ``last_move``, ``back``/``forward``/``goto``); ``hint(state)`` searches a position and shows what it
+        found through :meth:`show_analysis`.  Returns the position to play a new game from, or None when the
+        person is done (renderers with ``reviews_games``)."""
+        raise NotImplementedError(f"renderer '{self.name}' cannot review games")
 
 
 # ------------------------------------------------------------------ networks

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Iterator, Sequence
 
 from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
 from .protocols import Game, GameRecord, State
@@ -181,18 +181,19 @@ def newest_unfinished(game: Game, paths: Sequence[Path]) -> tuple[Path, GameReco
     return None
 
 
-def locate_saved(path: Path) -> Path:
-    """The file ``--resume NAME`` means: NAME as given (from the current folder), else NAME in the
-    saved-games folder; a RecordError saying where it looked when neither holds it."""
+def locate_saved(path: Path, doing: str = "resume from") -> Path:
+    """The file ``--resume NAME`` (or ``--review NAME``) means: NAME as given (from the current folder), else
+    NAME in the saved-games folder; a RecordError ("cannot ``doing`` NAME: ...") saying where it looked when
+    neither holds it."""
     path = Path(path).expanduser()
     if path.exists():
         return path
     if path.is_absolute():
-        raise RecordError(f"cannot resume from {path}: no such file")
+        raise RecordError(f"cannot {doing} {path}: no such file")
     in_saves = saves_folder() / path
     if in_saves.exists():
         return in_saves
-    raise RecordError(f"cannot resume from {path}: no such file in the current folder ({Path.cwd()}) or the "
+    raise RecordError(f"cannot {doing} {path}: no such file in the current folder ({Path.cwd()}) or the "
                       f"saved-games folder ({saves_folder_words()}); save a game with 'save' at the move prompt "
                       f"or the window's Save button")
 
@@ -211,23 +212,34 @@ def resume_argument(path: Path) -> str:
     return str(path)
 
 
-def load_unfinished(game: Game, path: Path) -> GameRecord:
-    """The last unfinished game in the record file ``path`` (RecordError naming the file otherwise)."""
-    path = Path(path).expanduser()
-    reader = record_reader(game)
-    if reader is None:
-        raise UsageError(f"{game.name} cannot read its records back, so its games cannot be resumed")
+def read_game_file(game: Game, path: Path, reader: Callable[[str], list[GameRecord]],
+                   doing: str = "resume from") -> tuple[Path, list[GameRecord]]:
+    """The file ``path`` means (:func:`locate_saved`) and the ``game`` records ``reader`` reads in it: at least
+    one, every one of ``game``; otherwise one RecordError, "cannot ``doing`` PATH: why"."""
     kind = format_name(game)
-    path = locate_saved(path)
+    path = locate_saved(Path(path).expanduser(), doing)
     if not path.is_file():
-        raise RecordError(f"cannot resume from {path}: it is not a regular file")
+        raise RecordError(f"cannot {doing} {path}: it is not a regular file")
     text = read_record_file(path, kind, f"a {kind} file written by plyground")
     try:
         records = reader(text)
-    except RecordError as exc:
-        raise RecordError(f"cannot resume from {path}: {exc}") from None
+    except (RecordError, ValueError, KeyError, TypeError) as exc:   # JSON lines: a ValueError naming the line
+        raise RecordError(f"cannot {doing} {path}: {exc}") from None
     if not records:
-        raise RecordError(f"cannot resume from {path}: it holds no {game.name} game in {kind}")
+        raise RecordError(f"cannot {doing} {path}: it holds no {game.name} game in {kind}")
+    strangers = sorted({r.game for r in records if r.game != game.name})
+    if strangers:
+        raise RecordError(f"cannot {doing} {path}: it holds {', '.join(strangers)} games, not {game.name} ones; "
+                          f"give --game {strangers[0]}")
+    return path, records
+
+
+def load_unfinished(game: Game, path: Path) -> GameRecord:
+    """The last unfinished game in the record file ``path`` (RecordError naming the file otherwise)."""
+    reader = record_reader(game)
+    if reader is None:
+        raise UsageError(f"{game.name} cannot read its records back, so its games cannot be resumed")
+    path, records = read_game_file(game, path, reader)
     unfinished = [r for r in records if not r.finished]
     if not unfinished:
         raise RecordError(f"cannot resume from {path}: its {len(records)} game(s) all ended; only a game saved "
@@ -237,23 +249,39 @@ def load_unfinished(game: Game, path: Path) -> GameRecord:
 
 def replay(game: Game, record: GameRecord, source: str = "") -> tuple[State, list[int]]:
     """The position after ``record``'s moves and the side that made each (a side may move twice in a row)."""
+    state, movers = None, []
+    for state, mover in replayed(game, record, source):
+        if mover is not None:
+            movers.append(mover)
+    return state, movers
+
+
+class PastTheEnd(RecordError):
+    """A record whose moves go on after the game ended under the rules replaying it (an automatic draw the
+    recorded players played past)."""
+
+
+def replayed(game: Game, record: GameRecord, source: str = "") -> Iterator[tuple[State, int | None]]:
+    """``record``'s start position (mover None), then the position after each of its moves with the side that
+    made it: one live State, changed in place (clone what you keep).  Each move is checked: one that cannot be
+    read or played raises a RecordError naming it, one after the end of the game :class:`PastTheEnd`."""
     where = f"{source}: " if source else ""
     try:
         state = game.new_state(record.start) if record.start else game.new_initial_state()
     except (PositionError, ValueError) as exc:
         raise RecordError(f"{where}the saved start position cannot be read: {exc}") from None
-    movers: list[int] = []
+    yield state, None
     for number, text in enumerate(record.moves, start=1):
         if state.is_terminal():
-            raise RecordError(f"{where}move {number} ({text}) comes after the end of the game "
+            raise PastTheEnd(f"{where}move {number} ({text}) comes after the end of the game "
                               f"({state.outcome_reason()})")
         try:
             move = state.parse_move(text)
         except MoveError as exc:
             raise RecordError(f"{where}move {number} ({text}) cannot be played: {exc}") from None
-        movers.append(state.current_player())
+        mover = state.current_player()
         state.apply(move)
-    return state, movers
+        yield state, mover
 
 
 def game_of_record_file(registry, path: Path) -> str:
@@ -274,16 +302,16 @@ def game_of_record_file(registry, path: Path) -> str:
                      f"add --game (e.g. --game checkers)")
 
 
-def check_resumed_game(registry, path: Path, game: Game) -> None:
-    """Refuse to resume ``path`` as ``game`` (an explicit ``--game``) when the file holds another game's
-    records: one UsageError naming the file, the game it holds and the game asked for."""
+def check_resumed_game(registry, path: Path, game: Game, flag: str = "--resume", doing: str = "play it on") -> None:
+    """Refuse to resume (``flag`` ``--review``: review) ``path`` as ``game`` (an explicit ``--game``) when the
+    file holds another game's records: one UsageError naming the file, the game it holds and the game asked for."""
     try:
         held = game_of_record_file(registry, path)
     except UsageError:
         return                       # its game cannot be told: the game's reader judges the file
     if held != game.name:
-        raise UsageError(f"--resume {path} holds a {held} game, not {game.name} (--game {game.name}); leave out "
-                         f"--game to play it on as {held}, or give --game {held}")
+        raise UsageError(f"{flag} {path} holds a {held} game, not {game.name} (--game {game.name}); leave out "
+                         f"--game to {doing} as {held}, or give --game {held}")
 
 
 def resumed_players(record: GameRecord, given: Sequence[str | None]) -> list[str | None]:

@@ -33,12 +33,13 @@ class HumanPlayer(Player):
             if choice is not Command.HINT:
                 return choice
             try:
-                self._hint(state)
+                self.hint(state)
             except Interrupted as stopped:      # the person left (or took back) while the hint thought
                 return stopped.command
 
-    def _hint(self, state) -> None:
-        """Let the hint player search ``state`` and show what it found (its move is not played)."""
+    def hint(self, state) -> None:
+        """Let the hint player search ``state`` and show what it found through the renderer (its move is not
+        played): the person's 'hint', and a reviewed position's (``plyground play --review``)."""
         side = self.game.side_names[state.current_player()]
         try:
             hinter = self._hint_player()

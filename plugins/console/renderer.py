@@ -34,6 +34,24 @@ HELP = """Commands at the move prompt:
 
 HINT = "Type a move, or: moves, board, fen, {record}, save, hint, analysis, help, undo, resign, quit."
 
+REVIEW_HELP = """Commands while reviewing a game:
+  back [N]     step N plies back (default 1; also: b)
+  forward [N]  step N plies forward (default 1; also: f, next)
+  goto N       show the position after N plies (0: the start)
+  start, end   the start position, the final one
+  play         play a new game from the position shown (the players of --black/--white, else you against
+               the strongest bot)
+  moves        the legal moves here (also: ?)
+  board        show the board again
+  fen          the position as text, as --fen takes it (also: position)
+  {record:<12} the whole game under review in the game's record format (also: {aliases})
+  hint         what a bot would play here, and why (the human player's hint= option chooses the bot)
+  analysis     the last hint's search, when it was of this position (also: a); 'analysis on' gives a hint
+               at every position shown, 'analysis off' stops that
+  quit         stop reviewing (also: q, exit)"""
+
+REVIEW_HINT = "Type back, forward, goto N, start, end, play, hint, analysis, moves, fen, {record}, help or quit."
+
 RECORD_WORDS = ("pgn", "pdn", "record")
 
 
@@ -50,6 +68,7 @@ class ConsoleRenderer(Renderer):
         Option("color", str, "auto", "colour output", choices=("auto", "always", "never")),
         Option("quiet", bool, False, "print only the result (useful when bots play)"),
     )
+    reviews_games = True          # review(): plyground play --review FILE
 
     def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None, **options):
         super().__init__(**options)
@@ -188,6 +207,119 @@ class ConsoleRenderer(Renderer):
             except MoveError as exc:
                 self._print(str(exc))         # the message names the move and why (no "not a legal move: X is not a legal move")
 
+    # ------------------------------------------------------------------ reviewing a recorded game
+
+    def review(self, review, hint):
+        """Step through ``review`` (a :class:`plyground.review.GameReview`) at the prompt; returns the position
+        to play from ('play') or None ('quit', end of input)."""
+        game, record = review.game, review.record
+        self.game, self.names = game, tuple(record.players)
+        self.analysis, self._names_in_picture = None, pictures_name_players(game)
+        sides = ", ".join(f"{side}: {name}" for side, name in zip(game.side_names, record.players))
+        self._print(f"Reviewing game {review.number} of {review.count} in {review.path}: "
+                    f"{game.name} — {sides}; {review.plies} plies, result {review.result_words()}")
+        self._print(REVIEW_HINT.format(record=record_word(game)))
+        analysed_at = None                         # the ply the last hint searched
+        shown = None
+        while True:
+            if shown != review.ply:
+                shown = review.ply
+                self._show_reviewed(review)
+                if self.analysis_on and not review.state().is_terminal():
+                    hint(review.state())
+                    analysed_at = review.ply
+            self.out.write(f"review, ply {review.ply}/{review.plies} (or 'help'): ")
+            self.out.flush()
+            line = self.stdin.readline()
+            if not line:                         # end of input: nobody is there to answer
+                self._print()
+                return None
+            text = line.strip()
+            command = text.lower()
+            word, _, argument = command.partition(" ")
+            argument = argument.strip()
+            if not text:
+                continue
+            if command in ("quit", "exit", "q"):
+                return None
+            state = review.state()
+            if command == "play":
+                if not state.is_terminal():
+                    return state
+                self._print(f"the game is over here ({state.outcome_reason()}); step back (back, goto N) "
+                            f"to play from an earlier position")
+            elif word in ("back", "b", "forward", "f", "next"):
+                count = self._count(argument, word)
+                forward = word in ("forward", "f", "next")
+                if count is not None and not (review.forward(count) if forward else review.back(count)):
+                    self._print("already at the end of the game" if forward else "already at the start")
+            elif word == "goto":
+                ply = self._count(argument, word, least=0)
+                try:
+                    if ply is not None:
+                        review.goto(ply)
+                except PlygroundError as exc:
+                    self._print(str(exc))
+            elif command == "start":
+                review.to_start()
+            elif command == "end":
+                review.to_end()
+            elif command in ("moves", "legal", "?"):
+                self._print(legal_moves_text(game, state) if not state.is_terminal()
+                            else "no legal moves: the game is over here")
+            elif command == "board":
+                self._show_reviewed(review)
+            elif command in ("fen", "position"):
+                self._print(self._position_text(state))
+            elif command in RECORD_WORDS:
+                self._print(self._format_record(record))
+            elif command == "hint":
+                if state.is_terminal():
+                    self._print(f"no hint: the game is over here ({state.outcome_reason()})")
+                else:
+                    hint(state)
+                    analysed_at = review.ply
+            elif word in ("analysis", "a") and argument in ("", "on", "off"):
+                if argument:
+                    self.analysis_on = argument == "on"
+                    self._print(f"a hint at every position shown: {'on' if self.analysis_on else 'off'}")
+                elif analysed_at != review.ply or self.analysis is None:
+                    self._print("no analysis of this position yet: type hint (or 'analysis on')")
+                else:
+                    self._print_analysis()
+            elif command in ("help", "h"):
+                self._print(self._review_help_text())
+            else:
+                self._print(self._not_a_review_command(text, state))
+
+    def _show_reviewed(self, review) -> None:
+        """The board at the ply on show, its move marked, and where the review stands."""
+        self.last_move = review.last_move
+        self._print()
+        self._print(self._picture(review.state()))
+        self._print(review.describe())
+
+    def _count(self, argument: str, word: str, least: int = 1) -> int | None:
+        """The number after ``word`` (default 1 for the steps); prints what is valid and gives None if it is none."""
+        if not argument and word != "goto":
+            return 1
+        if argument.isdigit() and int(argument) >= least:
+            return int(argument)
+        example = "goto 12 (0: the start position)" if word == "goto" else f"{word} 5"
+        self._print(f"{word} takes a number of plies, e.g. {example}" + (f"; not {argument!r}" if argument else ""))
+        return None
+
+    def _not_a_review_command(self, text: str, state: State) -> str:
+        try:
+            state.parse_move(text)
+        except (MoveError, PlygroundError):
+            return f"not a review command: {text!r}. " + REVIEW_HINT.format(record=record_word(self.game))
+        return f"{text} is a move here: type 'play' to start a new game from this position, then play it"
+
+    def _review_help_text(self) -> str:
+        record = record_word(self.game)
+        return REVIEW_HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record))
+
     def _help_text(self) -> str:
         record = record_word(self.game)
         return HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record),
@@ -202,10 +334,13 @@ class ConsoleRenderer(Renderer):
     def _record_text(self) -> str:
         if self.record is None:
             return "no record: this game is not played by plyground's match runner"
+        return self._format_record(game_so_far(self.record), "the game so far")
+
+    def _format_record(self, record: GameRecord, what: str = "the game") -> str:
         try:
-            return self.game.format_records([game_so_far(self.record)]).rstrip("\n")
+            return self.game.format_records([record]).rstrip("\n")
         except RecordError as exc:   # a game whose writer refuses its own moves: say so, keep playing
-            return f"cannot write the game so far as a {self.game.name} record: {exc}"
+            return f"cannot write {what} as a {self.game.name} record: {exc}"
 
     def _save(self, name: str) -> None:
         """Write the game so far (result ``*``) to ``name`` (default: ``<game>-saved<suffix>`` in the

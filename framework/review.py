@@ -1,0 +1,151 @@
+"""Looking back at a game (``plyground play --review FILE``): its moves, the ply shown, stepping through them.
+
+A :class:`GameReview` is the one model of a game being reviewed, whatever
+shows it: the record, every position of it (replayed and checked once, when
+it is opened), the ply on show, and back / forward / goto / start / end.  A
+renderer with the ``reviews_games`` ability (the console) draws
+``review.state()`` with ``review.last_move`` marked and asks what to do next;
+``play`` there starts a new game from ``review.state()``.
+
+Games are read as ``--resume`` reads them (:mod:`plyground.resume`), so the
+same file, folder and format errors come out the same way; finished games and
+unfinished ones (result ``*``) are both shown.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import RecordError, UsageError
+from .protocols import Game, GameRecord, State
+from .recordio import saved_records_reader
+from .resume import PastTheEnd, read_game_file, replayed
+
+#: How messages name what a review does to a file ("cannot review FILE: ...").
+REVIEWING = "review"
+
+
+class GameReview:
+    """A game being looked back at: its record, its positions and the ply on show (0: the start position).
+
+    ``number`` and ``count`` say which game of its file ``path`` it is (game 3 of 10).  A move of the record that
+    cannot be played raises a RecordError naming the file, the game and the move.
+    """
+
+    def __init__(self, game: Game, record: GameRecord, *, path: str = "", number: int = 1, count: int = 1) -> None:
+        self.game, self.record, self.path = game, record, str(path)
+        self.number, self.count = number, count
+        source = f"{path}, game {number}" if path else f"game {number}"
+        self._states: list[State] = []
+        self.movers: list[int] = []          # the side that made each move (a side may move twice in a row)
+        for state, mover in replayed(game, record, source):
+            self._states.append(state.clone())
+            if mover is not None:
+                self.movers.append(mover)
+        self.ply = 0                         # a review opens on the start position, as a board does
+
+    # ------------------------------------------------------------------ what is shown
+
+    @property
+    def plies(self) -> int:
+        """Moves in the game."""
+        return len(self.record.moves)
+
+    def state(self) -> State:
+        """The position at the ply on show (a clone: the caller may play on from it)."""
+        return self._states[self.ply].clone()
+
+    @property
+    def last_move(self) -> str | None:
+        """The move that led to the position on show, as the record writes it; None at the start."""
+        return self.record.moves[self.ply - 1] if self.ply else None
+
+    @property
+    def at_start(self) -> bool:
+        return self.ply == 0
+
+    @property
+    def at_end(self) -> bool:
+        return self.ply == self.plies
+
+    def describe(self) -> str:
+        """Where the review stands, in words: "ply 12 of 52: after 24-20 by White (alphabeta)"."""
+        where = f"ply {self.ply} of {self.plies}"
+        if self.at_start:
+            return f"{where}: the start position"
+        side = self.movers[self.ply - 1]
+        text = f"{where}: after {self.last_move} by {self.game.side_names[side]} ({self.record.players[side]})"
+        if self.at_end:
+            text += f"; the game ended {self.result_words()}" if self.record.finished else \
+                "; the record ends here, unfinished (*)"
+        return text
+
+    def result_words(self) -> str:
+        """The game's result as the record gives it: "1-0 (Black won: no moves left)"."""
+        record = self.record
+        if not record.finished:
+            return "* (unfinished)"
+        a, b = record.returns
+        verdict = "drawn" if a == b else f"{self.game.side_names[0 if a > b else 1]} won"
+        return f"{record.result_text} ({verdict}{': ' + record.reason if record.reason else ''})"
+
+    # ------------------------------------------------------------------ moving through it
+
+    def goto(self, ply: int) -> None:
+        """Show the position after ``ply`` moves (0: the start); a UsageError names the valid range."""
+        if not 0 <= ply <= self.plies:
+            raise UsageError(f"no ply {ply} in this game: give 0 (the start) to {self.plies} (the end)")
+        self.ply = ply
+
+    def back(self, plies: int = 1) -> int:
+        """Step ``plies`` back (stopping at the start); returns how many were stepped."""
+        stepped = min(plies, self.ply)
+        self.ply -= stepped
+        return stepped
+
+    def forward(self, plies: int = 1) -> int:
+        """Step ``plies`` forward (stopping at the end); returns how many were stepped."""
+        stepped = min(plies, self.plies - self.ply)
+        self.ply += stepped
+        return stepped
+
+    def to_start(self) -> None:
+        self.ply = 0
+
+    def to_end(self) -> None:
+        self.ply = self.plies
+
+
+def open_review(game: Game, path: Path, number: int | None = None) -> GameReview:
+    """Game ``number`` (1-based; None: the last one) of the record file ``path`` -- PDN, PGN or JSON lines as
+    ``game`` writes them, looked for as ``--resume`` looks -- replayed and ready to show.  A missing or damaged
+    file, a file of another game, or a number the file does not have is one RecordError or UsageError."""
+    reader = saved_records_reader(game)
+    if reader is None:
+        raise UsageError(f"{game.name} cannot read its records back, so its games cannot be reviewed")
+    path, records = read_game_file(game, path, reader, REVIEWING)
+    count = len(records)
+    if number is None:
+        number = count
+    if not 1 <= number <= count:
+        games = f"{count} game{'s' if count != 1 else ''}"
+        raise UsageError(f"--game-number {number}: {path} holds {games}; give a number from 1 to {count}")
+    try:
+        return GameReview(game, records[number - 1], path=path, number=number, count=count)
+    except PastTheEnd as exc:
+        raise RecordError(f"cannot {REVIEWING} {exc}; {_rules_without_draws(game)}") from None
+    except RecordError as exc:
+        raise RecordError(f"cannot {REVIEWING} {exc}") from None
+
+
+#: Game options that end a game in an automatic draw (checkers and chess: set to 0, they are off).
+_AUTOMATIC_DRAWS = ("repetitions", "no_progress_plies")
+
+
+def _rules_without_draws(game: Game) -> str:
+    """Advice for a recorded game that plays on past an automatic draw: review it under rules without them."""
+    names = [option.name for option in game.options if option.name in _AUTOMATIC_DRAWS]
+    advice = "recorded players may play on past a draw nobody claimed"
+    if not names:
+        return advice
+    return (f"{advice}: review it without automatic draws, --game {game.name}:"
+            + ",".join(f"{name}=0" for name in names))
