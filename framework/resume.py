@@ -214,7 +214,7 @@ def resume_argument(path: Path) -> str:
 def load_unfinished(game: Game, path: Path) -> GameRecord:
     """The last unfinished game in the record file ``path`` (RecordError naming the file otherwise)."""
     path = Path(path).expanduser()
-    reader = record_reader(game)
+    reader = saved_records_reader(game)
     if reader is None:
         raise UsageError(f"{game.name} cannot read its records back, so its games cannot be resumed")
     kind = format_name(game)

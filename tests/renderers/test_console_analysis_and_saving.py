@@ -95,6 +95,18 @@ def test_a_resumed_game_says_it_resumes_and_shows_the_last_move_marked_as_the_li
     assert rest.split("Type a move, or:")[0].strip() == live_board.strip()
 
 
+def test_a_game_saved_as_json_lines_plays_on_as_the_save_message_promises(tmp_path):
+    """Tic-tac-toe writes JSON lines, not a format of its own: its save said "--resume plays it on", and
+    --resume refused it (no reader of its own) until resuming read JSON lines as saving does."""
+    saved = _plyground("play", "--game", "tictactoe", "--second", "random", "--seed", "1", stdin="b2\nsave\nquit\n",
+                       cwd=tmp_path)
+    assert "play it on later with: plyground play --resume tictactoe-saved.jsonl" in saved.stdout, saved.stderr
+    resumed = _plyground("play", "--resume", "tictactoe-saved.jsonl", "--renderer", "console:color=never",
+                         stdin="quit\n", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("Resumed game of tictactoe after 2 plies (last move ")
+
+
 def test_resume_refuses_a_finished_game_a_damaged_file_and_fen(tmp_path):
     finished = tmp_path / "done.pdn"
     finished.write_text('[Event "x"]\n[Result "1-0"]\n\n1. 9-13 22-18 1-0\n')
