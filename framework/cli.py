@@ -13,6 +13,7 @@ from . import __version__, notices
 from . import plugin_manager as plugins
 from .capabilities import supports_uci
 from .clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
+from .durations import format_duration
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
 from .options import MAX_SIMULATIONS, Spec
@@ -25,7 +26,8 @@ from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, l
                      newest_unfinished, replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.config import MAX_GAMES
-from .tournament.command import tournament_command
+from .tournament.command import time_control_note, tournament_command
+from .wording import counted
 
 
 class PlygroundGroup(click.Group):
@@ -390,8 +392,7 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
         _check_humans_can_play((first, second), (a, b), renderer)
     finally:
         a.close(), b.close()
-    # A player may meet itself (random vs random): entrants need distinct names.
-    entrants = [Entrant(first, first), Entrant(second if second != first else f"{second}#2", second)]
+    entrants = [Entrant(name, spec) for name, spec in zip(match_names(first, second), (first, second))]
     config = TournamentConfig(game=game_spec, entrants=entrants, games_per_pairing=games,
                               openings=choose_openings(game, openings, seed, opening_plies),
                               openings_source=openings, simulations=simulations, seconds=seconds,
@@ -401,27 +402,37 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
     def progress(p):
         if not quiet:
             r = p.result.record
-            eta = p.eta or 0.0
             click.echo(f"game {p.done}/{p.total}: {r.players[0]} vs {r.players[1]} "
-                       f"{r.result_text} ({r.reason}, {len(r.moves)} plies)  ETA {eta:.0f}s", err=True)
+                       f"{r.result_text} ({r.reason}, {len(r.moves)} plies)  ETA {format_duration(p.eta)}", err=True)
+
+    def started(run, pending):
+        if time_control is not None and pending and not quiet:   # games of minutes each: say so before the first
+            click.echo(f"{counted(pending, 'game')} to play: {time_control_note(time_control)}", err=True)
 
     try:
-        run = run_tournament(config, out_dir, workers=workers, renderer=renderer, on_game=progress,
+        run = run_tournament(config, out_dir, workers=workers, renderer=renderer, on_game=progress, on_start=started,
                              sink=appender.append if appender is not None else None)
     finally:
         if renderer:
             renderer.close()
-    result = MatchResult(names=(first, second), records=[r.record for r in run.results],
+    result = MatchResult(names=(entrants[0].name, entrants[1].name), records=[r.record for r in run.results],
                          a_first=[r.a_first for r in run.results])
     click.echo(result.summary())
     if run.stopped:
         click.echo(f"  stopped: {run.stopped}")
     if appender is not None:
-        click.echo(f"{appender.count} games saved to {save}")
+        click.echo(f"{counted(appender.count, 'game')} saved to {save}")
     if run.interrupted:
         resume = f"rerun the same command to resume from {out_dir}" if out_dir else "give --out DIR to make a match resumable"
-        click.echo(f"interrupted after {len(result.records)} of {config.total_games} games; {resume}", err=True)
+        click.echo(f"interrupted after {len(result.records)} of {counted(config.total_games, 'game')}; {resume}",
+                   err=True)
         raise click.exceptions.Exit(130)
+
+
+def match_names(first: str, second: str) -> tuple[str, str]:
+    """The players' names in a match's lines and records: their specs, or, when a player meets itself
+    (random vs random), ``random (A)`` and ``random (B)``, A and B as --first and --second call them."""
+    return (first, second) if first != second else (f"{first} (A)", f"{second} (B)")
 
 
 cli.add_command(tournament_command)

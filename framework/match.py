@@ -12,6 +12,7 @@ from .recordio import record_date
 from .resume import replay
 from .stopping import STOP_WITHIN, stop_signal_of
 from .stats import Score
+from .wording import counted
 
 #: Seconds a bot may think about one move when no per-move time budget is set (``--move-limit``).
 DEFAULT_MOVE_LIMIT = 300.0
@@ -319,29 +320,79 @@ class MatchResult:
         return sum(not r.finished for r in self.records)
 
     def summary(self) -> str:
+        """The result in words: games counted, A's wins, draws and losses, the score and the Elo difference,
+        which games the match's limits cut short (time, move limit, ply cap) and which did not finish."""
         s = self.score
-        lo, hi = s.interval()
-        elo_lo, elo_hi = s.elo_interval()
         a, b = self.names
-        lines = [f"{a} vs {b}: {s.games} games",
-                 f"  {a}: {s.wins} wins, {s.draws} draws, {s.losses} losses",
-                 f"  score {s.score:.1%}  (95% interval {lo:.1%} to {hi:.1%})",
-                 f"  {_elo_line(s)}"]
+        if not s.games:
+            lines = [f"{a} vs {b}: no finished game"]
+        else:
+            lo, hi = s.interval()
+            lines = [f"{a} vs {b}: {counted(s.games, 'game')}",
+                     f"  {a}: {counted(s.wins, 'win')}, {counted(s.draws, 'draw')}, "
+                     f"{counted(s.losses, 'loss', 'losses')}",
+                     f"  score {s.score:.1%}  (95% interval {lo:.1%} to {hi:.1%})",
+                     f"  {_elo_line(s, a, b)}"]
+        cut = _tally(cut_short(r) for r in self.records if r.finished)
+        if cut:
+            lines.append("  cut short (counted above): " + ", ".join(f"{n} {how}" for how, n in cut.items()))
         if self.unfinished:
-            lines.append(f"  {self.unfinished} unfinished game(s) not counted")
+            reasons = _tally(r.reason or "no reason given" for r in self.records if not r.finished)
+            lines.append(f"  {counted(self.unfinished, 'unfinished game')} not counted: "
+                         + "; ".join(reason if n == 1 else f"{reason} ({n} games)" for reason, n in reasons.items()))
         return "\n".join(lines)
 
 
-def _elo_line(s: Score) -> str:
-    """The Elo difference and its interval; a clean sweep has no upper bound, so its lower one is given."""
+#: How play_game words the endings that the match's limits, not the game's rules, decided (a phrase of the
+#: reason, and how a summary counts it).
+_CUT_SHORT = ((" lost on time (", "lost on time"), (" move limit and forfeits", "forfeited over the move limit"),
+              (" forfeited with the illegal move ", "forfeited with an illegal move"),
+              ("ply cap", "drawn at the ply cap"))
+
+
+def cut_short(record: GameRecord) -> str | None:
+    """How the match's limits ended this finished game ("lost on time", "drawn at the ply cap", ...);
+    None when the game ended on the board (or by a resignation)."""
+    for phrase, words in _CUT_SHORT:
+        if phrase in record.reason:
+            return words
+    return None
+
+
+def _tally(items) -> dict[str, int]:
+    """How often each different item came, in order of first appearance (None is left out)."""
+    counts: dict[str, int] = {}
+    for item in items:
+        if item is not None:
+            counts[item] = counts.get(item, 0) + 1
+    return counts
+
+
+def _sweep_to_tell() -> int:
+    """Games a player must all win for the 95% interval to show it stronger (4 with Wilson's interval)."""
+    games = 1
+    while Score(games, 0, 0).elo_interval()[0] <= 0:
+        games += 1
+    return games
+
+
+def _elo_line(s: Score, a: str, b: str) -> str:
+    """A's Elo difference to B and its 95% interval.  A clean sweep has one bound only; while that bound
+    still allows either player to be the stronger (a 2-0 happens one time in four between equals), the
+    line says the games are too few instead of giving a bound of the sign that contradicts the score."""
     lo, hi = s.elo_interval()
-    if not s.games:
-        return "Elo difference: no finished game"
-    if s.losses == 0 and s.draws == 0:
-        return f"Elo difference at least {_fmt_elo(lo)} (95% lower bound; every game won, so no upper bound)"
-    if s.wins == 0 and s.draws == 0:
-        return f"Elo difference at most {_fmt_elo(hi)} (95% upper bound; every game lost, so no lower bound)"
-    return f"Elo difference {_fmt_elo(s.elo())}  (95% interval {_fmt_elo(lo)} to {_fmt_elo(hi)})"
+    head = f"Elo of {a} minus {b}"
+    won_all, lost_all = s.losses == s.draws == 0, s.wins == s.draws == 0
+    if not (won_all or lost_all):
+        return f"{head}: {_fmt_elo(s.elo())}  (95% interval {_fmt_elo(lo)} to {_fmt_elo(hi)})"
+    if won_all and lo > 0:
+        return f"{head}: at least {_fmt_elo(lo)} (95% lower bound; every game won, so no upper bound)"
+    if lost_all and hi < 0:
+        return f"{head}: at most {_fmt_elo(hi)} (95% upper bound; every game lost, so no lower bound)"
+    result, streak = ("won", "wins") if won_all else ("lost", "losses")
+    games = "the only game" if s.games == 1 else f"all {s.games}"
+    return (f"{head}: too few games to tell at 95% ({a} {result} {games}; it takes {_sweep_to_tell()} "
+            f"straight {streak})")
 
 
 def _fmt_elo(value: float) -> str:

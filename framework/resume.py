@@ -236,7 +236,7 @@ def read_game_file(game: Game, path: Path, reader: Callable[[str], list[GameReco
 
 def load_unfinished(game: Game, path: Path) -> GameRecord:
     """The last unfinished game in the record file ``path`` (RecordError naming the file otherwise)."""
-    reader = record_reader(game)
+    reader = saved_records_reader(game)
     if reader is None:
         raise UsageError(f"{game.name} cannot read its records back, so its games cannot be resumed")
     path, records = read_game_file(game, path, reader)

@@ -6,12 +6,14 @@ from pathlib import Path
 import click
 
 from .. import notices
+from ..clock import TimeControl
 from ..clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
 from ..durations import format_duration
 from ..errors import UsageError
 from ..options import MAX_SIMULATIONS
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
+from ..wording import counted
 from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
@@ -22,6 +24,15 @@ def progress_line(p: Progress) -> str:
     r = p.result.record
     return (f"[{p.done}/{p.total}] {r.players[0]} vs {r.players[1]}: {r.result_text} "
             f"({r.reason}, {len(r.moves)} plies)  ETA {format_duration(p.eta)}")
+
+
+def time_control_note(control: TimeControl) -> str:
+    """How long games under ``control`` can take, said before the first one (a 60+1 game can run for
+    minutes, and progress comes as each game ends)."""
+    period = f"every {control.moves} moves" if control.moves else "the game"
+    increment = f" and {control.increment:g} s more after each move" if control.increment else ""
+    return (f"time control {control}: each side has {control.seconds:g} s for {period}{increment}, so one game can "
+            f"last {format_duration(2 * control.seconds)} or more; a line follows as each game ends")
 
 
 def default_out_dir(config: TournamentConfig) -> Path:
@@ -99,8 +110,11 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
         if quiet:
             return
         used = max(1, min(workers, pending))
-        click.echo(f"{config.total_games} games ({len(config.pairings())} pairings x {config.games_per_pairing}) "
+        click.echo(f"{counted(config.total_games, 'game')} ({counted(len(config.pairings()), 'pairing')} x "
+                   f"{config.games_per_pairing}) "
                    f"in {out_dir}: {run.resumed} stored, {pending} to play on {used} worker(s)", err=True)
+        if time_control is not None and pending:
+            click.echo(time_control_note(time_control), err=True)
 
     def progress(p: Progress) -> None:
         if not quiet:
@@ -108,7 +122,7 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
 
     run = run_tournament(config, out_dir, workers=workers, on_game=progress, on_start=started)
     if run.interrupted:
-        click.echo(f"\nstopped; {len(run.results)} finished games are stored in {out_dir}: "
+        click.echo(f"\nstopped; {counted(len(run.results), 'finished game')} stored in {out_dir}: "
                    f"rerun the same command to resume", err=True)
         raise click.exceptions.Exit(130)
     report(run, game, anchor=anchor, intervals=intervals, relative_to=relative_to, prior_draws=prior_draws)
@@ -126,7 +140,7 @@ def report(run: TournamentRun, game, *, anchor: str | None, intervals: str = "cu
     config, results = run.config, run.results
     ratings = rate(config, results, anchor, method=intervals, relative_to=relative_to, prior_draws=prior_draws)
     unfinished = sum(not r.record.finished for r in results)
-    click.echo(f"{config.game}: {len(results)} of {config.total_games} games"
+    click.echo(f"{config.game}: {len(results)} of {counted(config.total_games, 'game')}"
                + (f" ({unfinished} unfinished, not counted)" if unfinished else ""))
     click.echo(format_table(ratings))
     click.echo("")
@@ -135,7 +149,7 @@ def report(run: TournamentRun, game, *, anchor: str | None, intervals: str = "cu
         click.echo("")
         path = write_summary(run.out_dir, summary(config, results, ratings))
         click.echo(f"summary: {path}")
-        title = f"{config.game}: {len(results)} games, seed {config.seed}"
+        title = f"{config.game}: {counted(len(results), 'game')}, seed {config.seed}"
         plot = plot_ratings(ratings, run.out_dir / PLOT_FILE, title)
         click.echo(f"plot: {plot}" if plot else "plot: skipped (pip install matplotlib)")
         click.echo(f"games: {games_file_path(game, run.out_dir)}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 from typing import TextIO
 
 from pathlib import Path
@@ -13,26 +14,9 @@ from plyground.clock import clock_line
 from plyground.errors import MoveError, PlygroundError, RecordError
 from plyground.options import Option
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
+from plyground.wording import counted
 from plyground.resume import (WouldReplace, default_save_path, game_so_far, numbered_path, resume_argument,
                               save_unfinished, saves_folder_words)
-
-# {record} is the record command in the game's own format's name: pgn for chess, pdn for checkers.
-HELP = """Commands at the move prompt:
-  <move>   a move in the game's notation (see the rules below)
-  moves    list the legal moves (also: ?)
-  board    show the board again
-  fen      the position as text, as --fen takes it (also: position)
-  {record:<8} the game so far in the game's record format (also: {aliases})
-  save [F] save the game so far to file F (default {save}; a file of
-           other games is replaced only if you say yes); plyground play --resume F plays it on
-  hint     what a bot would play here, and why (the human player's hint= option chooses the bot)
-  analysis the last bot move's search: evaluation, depth or simulations, line or top moves
-           (also: a); 'analysis on' shows it after every bot move, 'analysis off' stops that
-  undo     take back your last move (and the reply to it)
-  resign   give up this game
-  quit     stop playing (the game is recorded as unfinished; also: q, exit)"""
-
-HINT = "Type a move, or: moves, board, fen, {record}, save, hint, analysis, help, undo, resign, quit."
 
 REVIEW_HELP = """Commands while reviewing a game:
   back [N]     step N plies back (default 1; also: b)
@@ -53,6 +37,31 @@ REVIEW_HELP = """Commands while reviewing a game:
 REVIEW_HINT = "Type back, forward, goto N, start, end, play, hint, analysis, moves, fen, {record}, help or quit."
 
 RECORD_WORDS = ("pgn", "pdn", "record")
+
+#: Every command of the move prompt, in the order help and the prompt's hint list them: its name, the other
+#: words that mean it, and what it does ({save}: where save writes).  "record" is named after the game's
+#: record format (pgn for chess, pdn for checkers); the other record words are its other names.
+COMMANDS = (
+    ("moves", ("?", "legal"), "list the legal moves"),
+    ("board", (), "show the board again"),
+    ("fen", ("position",), "the position as text, as --fen takes it"),
+    ("record", (), "the game so far in the game's record format"),
+    ("save", (), "save the game so far to file F (default {save}; a file of other games is replaced only if you "
+                 "say yes); plyground play --resume F plays it on"),
+    ("hint", (), "what a bot would play here, and why (the human player's hint= option chooses the bot)"),
+    ("analysis", ("a",), "the last bot move's search: evaluation, depth or simulations, line or top moves; "
+                         "'analysis on' shows it after every bot move, 'analysis off' stops that"),
+    ("help", ("h",), "this list, then the game's rules"),
+    ("undo", ("takeback", "take back"), "take back your last move (and the reply to it)"),
+    ("resign", (), "give up this game"),
+    ("quit", ("q", "exit"), "stop playing (the game is recorded as unfinished)"),
+)
+#: How a command is shown in help when it takes an argument.
+_USAGE = {"save": "save [F]"}
+_HELP_WIDTH = 100
+#: Every word the move prompt takes as a command, to the name of the command in COMMANDS.
+COMMAND_WORDS = {word: name for name, others, _ in COMMANDS for word in (name, *others)} | dict.fromkeys(
+    RECORD_WORDS, "record")
 
 
 def record_word(game: Game) -> str:
@@ -105,7 +114,12 @@ class ConsoleRenderer(Renderer):
         self._hinted, self._undo_at = False, None
         if not self.quiet:
             sides = ", ".join(f"{side}: {name}" for side, name in zip(game.side_names, players))
-            self._print(f"New game of {game.name} — {sides}")
+            played = self.record.moves if self.record is not None else []   # a resumed game's moves so far
+            if played:
+                self._print(f"Resumed game of {game.name} after {counted(len(played), 'ply', 'plies')} "
+                            f"(last move {played[-1]}) — {sides}")
+            else:
+                self._print(f"New game of {game.name} — {sides}")
 
     def show(self, state: State, last_move: str | None) -> None:
         self.last_move = last_move
@@ -147,7 +161,7 @@ class ConsoleRenderer(Renderer):
     def ask_move(self, state: State):
         side = self.game.side_names[state.current_player()]
         if not self._hinted:
-            self._print(HINT.format(record=record_word(self.game)))
+            self._print("Type a move, or: " + ", ".join(self._command_name(name) for name, _, _ in COMMANDS) + ".")
             self._hinted = True
         if self._undo_at is not None and state.ply == self._undo_at:
             self._print("nothing to take back yet: you have not moved")
@@ -163,41 +177,43 @@ class ConsoleRenderer(Renderer):
             word = text.lower()
             if not text:
                 continue
-            if word in ("quit", "exit", "q"):
+            first, _, rest = word.partition(" ")        # save and analysis take a word after them
+            command = COMMAND_WORDS.get(word) or (first if first in ("save", "analysis") else None)
+            if command == "quit":
                 return Command.QUIT
-            if word == "resign":
+            if command == "resign":
                 return Command.RESIGN
-            if word in ("undo", "takeback", "take back"):
+            if command == "undo":
                 if state.ply == 0:
                     self._print("nothing to take back yet: no move has been played")
                     continue
                 self._undo_at = state.ply
                 return Command.UNDO
-            if word in ("moves", "legal", "?"):
+            if command == "moves":
                 self._print(legal_moves_text(self.game, state))   # as the game's own error messages list them
                 continue
-            if word == "board":
+            if command == "board":
                 self._print(self._picture(state))
                 continue
-            if word in ("fen", "position"):
+            if command == "fen":
                 self._print(self._position_text(state))
                 continue
-            if word in RECORD_WORDS:
+            if command == "record":
                 self._print(self._record_text())
                 continue
-            if word == "hint":
+            if command == "hint":
                 return Command.HINT
-            if word in ("analysis", "a", "analysis on", "analysis off"):
-                if word.endswith((" on", " off")):
-                    self.analysis_on = word.endswith(" on")
+            if command == "analysis" and rest in ("", "on", "off"):
+                if rest:
+                    self.analysis_on = rest == "on"
                     self._print(f"analysis after every bot move: {'on' if self.analysis_on else 'off'}")
                 else:
                     self._print_analysis()
                 continue
-            if word == "save" or word.startswith("save "):
+            if command == "save":
                 self._save(text[4:].strip())
                 continue
-            if word in ("help", "h"):
+            if command == "help":
                 self._print(self._help_text())
                 if self.game.rules_text:
                     self._print("\nRules:\n" + self.game.rules_text)
@@ -320,10 +336,21 @@ class ConsoleRenderer(Renderer):
         record = record_word(self.game)
         return REVIEW_HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record))
 
+    def _command_name(self, name: str) -> str:
+        return record_word(self.game) if name == "record" else name
+
     def _help_text(self) -> str:
-        record = record_word(self.game)
-        return HELP.format(record=record, aliases=", ".join(w for w in RECORD_WORDS if w != record),
-                           save=f"{default_save_path(self.game).name} in {saves_folder_words()}")
+        """Every command of :data:`COMMANDS`, with all the words that mean it."""
+        save = f"{default_save_path(self.game).name} in {saves_folder_words()}"
+        lines = ["Commands at the move prompt:", "  <move>   a move in the game's notation (see the rules below)"]
+        for name, others, what in COMMANDS:
+            shown = self._command_name(name)
+            if name == "record":
+                others = tuple(w for w in RECORD_WORDS if w != shown)
+            also = f" (also: {', '.join(others)})" if others else ""
+            lines.extend(textwrap.wrap(f"{_USAGE.get(name, shown):<8} {what.format(save=save)}{also}", _HELP_WIDTH,
+                                       initial_indent="  ", subsequent_indent=" " * 11))
+        return "\n".join(lines)
 
     def _position_text(self, state: State) -> str:
         try:

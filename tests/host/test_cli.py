@@ -71,7 +71,7 @@ def test_match_prints_summary_and_saves_games(cli, tmp_path):
     code, out, err = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random",
                          "-n", "20", "--seed", "7", "--save", str(save))
     assert code == 0
-    assert "random vs random: 20 games" in out
+    assert "random (A) vs random (B): 20 games" in out
     assert "95% interval" in out
     assert len(save.read_text().splitlines()) == 20
     assert err.count("game ") == 20  # progress lines with ETA

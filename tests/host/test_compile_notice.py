@@ -30,5 +30,5 @@ def test_quiet_commands_compile_without_a_word(tmp_path):
     result = run_plyground("match", "--game", "checkers", "--black", "random:seed=1", "--white", "random:seed=2",
                            "-n", "1", "--max-plies", "4", "--quiet", env=cache)
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "" and "1 games" in result.stdout
+    assert result.stderr == "" and "random:seed=1 vs random:seed=2: 1 game\n" in result.stdout
     assert any((tmp_path / "numba-cache").rglob("*.nbi"))   # it did compile (and cache) the kernels

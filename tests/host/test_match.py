@@ -122,12 +122,49 @@ def _result(outcomes):
 
 
 @pytest.mark.parametrize("outcomes, line", [
-    ("wwww", "Elo difference at least +"),
-    ("llll", "Elo difference at most -"),
-    ("wl", "Elo difference 0  (95% interval -"),
-    ("wwdl", "Elo difference +"),
+    ("wwww", "Elo of a minus b: at least +"),
+    ("llll", "Elo of a minus b: at most -"),
+    ("wl", "Elo of a minus b: 0  (95% interval -"),
+    ("wwdl", "Elo of a minus b: +"),
 ])
 def test_summary_elo_line_is_finite_and_never_minus_zero(outcomes, line):
     text = _result(outcomes).summary()
     assert line in text
     assert "inf" not in text and "-0 " not in text and "-0)" not in text
+
+
+@pytest.mark.parametrize("outcomes, line", [
+    # 2-0 happens one time in four between equal players: no bound of either sign, a plain "too few".
+    ("ww", "Elo of a minus b: too few games to tell at 95% (a won all 2; it takes 4 straight wins)"),
+    ("l", "Elo of a minus b: too few games to tell at 95% (a lost the only game; it takes 4 straight losses)"),
+])
+def test_a_short_sweep_says_the_games_are_too_few_not_a_bound_against_the_winner(outcomes, line):
+    text = _result(outcomes).summary()
+    assert line in text
+    assert "-113" not in text and "+113" not in text
+
+
+def test_summary_counts_in_the_singular_and_plural():
+    assert _result("w").summary().splitlines()[:2] == ["a vs b: 1 game", "  a: 1 win, 0 draws, 0 losses"]
+    assert _result("wdl").summary().splitlines()[:2] == ["a vs b: 3 games", "  a: 1 win, 1 draw, 1 loss"]
+    assert _result("wwddll").summary().splitlines()[1] == "  a: 2 wins, 2 draws, 2 losses"
+
+
+def test_summary_names_games_the_limits_cut_short_and_why_others_did_not_finish():
+    from plyground.match import MatchResult
+    from plyground.protocols import GameRecord
+    ended = [("b (O) lost on time (60+1 time control)", (1.0, -1.0)), ("ply cap (40 plies)", (0.0, 0.0)),
+             ("a (X) exceeded its 5 s move limit and forfeits", (-1.0, 1.0)), ("three in a row", (1.0, -1.0)),
+             ("b (O) lost on time (60+1 time control)", (1.0, -1.0))]
+    records = [GameRecord(game="tictactoe", players=("a", "b"), start="", returns=returns, finished=True,
+                          reason=reason) for reason, returns in ended]
+    records += [GameRecord(game="tictactoe", players=("a", "b"), start="", finished=False,
+                           reason="a (X) failed: ValueError: no network") for _ in range(2)]
+    text = MatchResult(("a", "b"), records, [True] * len(records)).summary()
+    assert "  cut short (counted above): 2 lost on time, 1 drawn at the ply cap, 1 forfeited over the move limit" \
+        in text.splitlines()
+    assert "  2 unfinished games not counted: a (X) failed: ValueError: no network (2 games)" in text.splitlines()
+    # Only unfinished games: no "0 games" and no score of nothing, but why none counts.
+    nothing = MatchResult(("a", "b"), records[-2:], [True, False]).summary()
+    assert nothing.splitlines() == ["a vs b: no finished game",
+                                    "  2 unfinished games not counted: a (X) failed: ValueError: no network (2 games)"]

@@ -77,6 +77,36 @@ def test_save_mid_game_then_resume_plays_on_with_the_saved_players(tmp_path):
     assert again.tags["Date"] == first.tags["Date"]           # the day the game began
 
 
+def test_a_resumed_game_says_it_resumes_and_shows_the_last_move_marked_as_the_live_game_did(tmp_path):
+    live = _plyground("play", "--game", "checkers", "--white", "random", "--seed", "1",
+                      "--renderer", "console:color=never", stdin="9-13\nsave\nquit\n", cwd=tmp_path)
+    assert live.returncode == 0, live.stderr
+    # The live game's board after the reply to 9-13: the last move in brackets and on the status line.
+    live_board = live.stdout.split("random is thinking... (Ctrl-C stops)\n")[-1].split("Black move (or 'help'): ")[0]
+    saved = load_unfinished(get_registry().make_game("checkers"), tmp_path / "games" / "checkers-saved.pdn")
+    assert f"Last move: {saved.moves[1]}" in live_board and live_board.count("[") == 2
+
+    resumed = _plyground("play", "--resume", "checkers-saved.pdn", "--renderer", "console:color=never",
+                         stdin="quit\n", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    heading, rest = resumed.stdout.split("\n", 1)
+    assert heading == f"Resumed game of checkers after 2 plies (last move {saved.moves[1]}) — Black: human, White: random"
+    assert "New game" not in resumed.stdout
+    assert rest.split("Type a move, or:")[0].strip() == live_board.strip()
+
+
+def test_a_game_saved_as_json_lines_plays_on_as_the_save_message_promises(tmp_path):
+    """Tic-tac-toe writes JSON lines, not a format of its own: its save said "--resume plays it on", and
+    --resume refused it (no reader of its own) until resuming read JSON lines as saving does."""
+    saved = _plyground("play", "--game", "tictactoe", "--second", "random", "--seed", "1", stdin="b2\nsave\nquit\n",
+                       cwd=tmp_path)
+    assert "play it on later with: plyground play --resume tictactoe-saved.jsonl" in saved.stdout, saved.stderr
+    resumed = _plyground("play", "--resume", "tictactoe-saved.jsonl", "--renderer", "console:color=never",
+                         stdin="quit\n", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.startswith("Resumed game of tictactoe after 2 plies (last move ")
+
+
 def test_resume_refuses_a_finished_game_a_damaged_file_and_fen(tmp_path):
     finished = tmp_path / "done.pdn"
     finished.write_text('[Event "x"]\n[Result "1-0"]\n\n1. 9-13 22-18 1-0\n')

@@ -9,6 +9,7 @@ import pytest
 from console_helpers import answers, play_in_console
 from plugin_helpers import registered
 from plyground.board_text import sorted_moves_line
+from plyground.errors import MoveError
 from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
 from plyground.registry import get_registry
@@ -126,6 +127,31 @@ def test_help_and_hint_name_the_new_commands():
     assert re.search(r"^  fen +the position as text, as --fen takes it", chess_out, re.M)
     assert re.search(r"^  pgn +the game so far in the game's record format \(also: pdn, record\)", chess_out, re.M)
     assert re.search(r"^  pdn +the game so far in the game's record format \(also: pgn, record\)", checkers_out, re.M)
+
+
+#: Every word the move prompt takes as a command (save and analysis also take a word after them).
+PROMPT_COMMANDS = ("moves", "?", "legal", "board", "fen", "position", "pgn", "pdn", "record", "save", "hint",
+                   "analysis", "a", "analysis on", "analysis off", "help", "h", "undo", "takeback", "take back",
+                   "resign", "quit", "q", "exit")
+
+
+def test_help_lists_every_command_the_prompt_takes(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_GAMES", str(tmp_path))      # where 'save' writes
+    _, out = play_in_console("chess", ("human", BOT), ["help", "quit"])
+    listed = out.split("Commands at the move prompt:")[1].split("Rules:")[0]
+    words = set(re.findall(r"^  (\S+)", listed, re.M))                       # each command's name
+    for also in re.findall(r"\(also: ([^)]*)\)", " ".join(listed.split())):  # and its other words
+        words.update(word.strip() for word in also.split(","))
+    words.update(re.findall(r"'(\w+ \w+)'", listed))                         # 'analysis on', quoted
+    assert set(PROMPT_COMMANDS) <= words, set(PROMPT_COMMANDS) - words
+    chess = get_registry().make_game("chess")
+    for word in PROMPT_COMMANDS:               # and each is a command there, not taken for a move
+        _, out = play_in_console("chess", ("human", BOT), [word, "quit"])
+        answer = answers(out, "White")[0]
+        try:
+            chess.new_initial_state().parse_move(word)
+        except MoveError as exc:
+            assert str(exc) not in answer, word
 
 
 def test_promotion_typos_re_prompt_and_the_game_goes_on():

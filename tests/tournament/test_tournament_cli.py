@@ -82,7 +82,7 @@ def test_match_is_a_two_player_tournament(cli, tmp_path):
     assert lines[0] == "random vs random:seed=1: 6 games"
     assert lines[1].startswith("  random: ") and "wins" in lines[1] and "losses" in lines[1]
     assert lines[2].startswith("  score ") and "(95% interval " in lines[2]
-    assert lines[3].startswith("  Elo difference ")
+    assert lines[3].startswith("  Elo of random minus random:seed=1: ")
     assert err.count("game ") == 6
     assert len((tmp_path / "m" / "results.jsonl").read_text().splitlines()) == 6
     code, again, err = cli("match", "--game", "tictactoe", "--black", "random", "--white", "random:seed=1",

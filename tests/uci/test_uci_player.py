@@ -282,7 +282,7 @@ def test_killing_stockfish_mid_game_is_recorded_as_an_unfinished_game(game):
     assert "died" in first.reason and "killed by SIGKILL" in first.reason
     assert len(first.moves) == 6              # killed on the killer's third move (ply 6)
     assert second.finished            # reset() restarted the engine for the next game
-    assert "1 unfinished game(s) not counted" in result.summary()
+    assert "1 unfinished game not counted: stockfish (White) failed: EngineError: " in result.summary()
 
 
 @needs_stockfish
