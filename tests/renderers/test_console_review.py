@@ -55,16 +55,19 @@ def test_back_forward_goto_start_and_end_show_each_ply_with_its_move_marked(chec
     out = _plyground("play", "--review", path.name, "--game-number", "1", cwd=path.parent,
                      stdin="forward\nforward 3\nback\ngoto 10\nfen\nend\nforward\nstart\nback\nquit\n")
     assert out.returncode == 0, out.stderr
-    assert f"Reviewing game 1 of 2 in {path.name}: checkers — Black: random, White: random#2; {plies} plies, " \
-           f"result 1-0 (Black won)" in out.stdout
+    black, white = records[0].players                  # "random (A)", "random (B)": one spec on both sides
+    a, b = records[0].returns
+    winner = "drawn" if a == b else f"{'Black' if a > b else 'White'} won"
+    assert f"Reviewing game 1 of 2 in {path.name}: checkers — Black: {black}, White: {white}; {plies} plies, " \
+           f"result {records[0].result_text} ({winner}" in out.stdout
     assert "ply 0 of " in out.stdout.split("review, ply 0/")[0]            # it opens on the start position
     answers = _prompts(out.stdout)
-    assert f"Last move: {moves[0]}\nply 1 of {plies}: after {moves[0]} by Black (random)" in answers[0]
-    assert f"Last move: {moves[3]}\nply 4 of {plies}: after {moves[3]} by White (random#2)" in answers[1]
-    assert f"Last move: {moves[2]}\nply 3 of {plies}: after {moves[2]} by Black (random)" in answers[2]
+    assert f"Last move: {moves[0]}\nply 1 of {plies}: after {moves[0]} by Black ({black})" in answers[0]
+    assert f"Last move: {moves[3]}\nply 4 of {plies}: after {moves[3]} by White ({white})" in answers[1]
+    assert f"Last move: {moves[2]}\nply 3 of {plies}: after {moves[2]} by Black ({black})" in answers[2]
     assert f"ply 10 of {plies}: after {moves[9]} " in answers[3]
     assert answers[4].strip() == _position_after("checkers", records[0], 10)    # fen: the position shown
-    assert f"ply {plies} of {plies}: after {moves[-1]} " in answers[5] and "the game ended 1-0" in answers[5]
+    assert f"ply {plies} of {plies}: after {moves[-1]} " in answers[5] and f"the game ended {records[0].result_text}" in answers[5]
     assert answers[6].strip() == "already at the end of the game"
     assert f"ply 0 of {plies}: the start position" in answers[7]
     assert answers[8].strip() == "already at the start"
@@ -142,7 +145,7 @@ def test_a_json_lines_game_is_reviewed(tmp_path):
     assert saved.returncode == 0, saved.stderr
     out = _plyground("play", "--review", "t.jsonl", "--game-number", "2", cwd=tmp_path, stdin="forward 2\nquit\n")
     assert out.returncode == 0, out.stderr
-    assert "Reviewing game 2 of 3 in t.jsonl: tictactoe — X: random#2, O: random;" in out.stdout
+    assert "Reviewing game 2 of 3 in t.jsonl: tictactoe — X: random (B), O: random (A);" in out.stdout
     assert "ply 2 of " in _prompts(out.stdout)[0]
 
 
