@@ -223,14 +223,11 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     rated = [r for r in rows if r.get("elo") is not None]
     if not rated:
         return None
-    from .plots import pyplot, save_figure
+    from .plots import pyplot
     plt, problem = pyplot()
     if problem:
         return problem
-    hours = [r["training_hours"] for r in rated]
-    unit = "hours"
-    if max(hours) < 2.0:          # a short run reads better in minutes
-        hours, unit = [60.0 * h for h in hours], "minutes"
+    hours, unit = _training_time(rated)
     elo = np.array([r["elo"] for r in rated])
     low = elo - np.array([r["lower"] for r in rated])
     high = np.array([r["upper"] for r in rated]) - elo
@@ -242,15 +239,29 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     for (spec, value), colour in zip(rated[-1]["opponents"].items(), colours * 4):
         if value is not None:
             ax.axhline(value, color=colour, linestyle="--", linewidth=1, label=spec)
-    ax.set_xlabel(f"training wall-clock time ({unit})")
     ax.set_ylabel(f"Elo ({rated[-1]['anchor']} = 0)")
     ax.set_title("Ladder rating of each iteration's newest network")
+    _save_plot(plt, fig, ax, unit, path)
+    return None
+
+
+def _training_time(rows: list[dict]) -> tuple[list[float], str]:
+    """The rows' training wall-clock time and its unit: hours, or minutes for a run shorter than two hours."""
+    hours = [r["training_hours"] for r in rows]
+    if max(hours) < 2.0:
+        return [60.0 * h for h in hours], "minutes"
+    return hours, "hours"
+
+
+def _save_plot(plt, fig, ax, unit: str, path: Path) -> None:
+    """A curve against training time, finished and written to ``path``."""
+    from .plots import save_figure
+    ax.set_xlabel(f"training wall-clock time ({unit})")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     path.parent.mkdir(parents=True, exist_ok=True)
     save_figure(fig, path)
     plt.close(fig)
-    return None
 
 
 # ------------------------------------------------------------------ mistakes against perfect play
@@ -332,7 +343,7 @@ class MistakesProbe:
 
 
 def mistakes_text(row: dict) -> str:
-    """``6.2% mistakes (95% 4.5-8.4%) on 600 positions; Begin-Hard 21.0%`` -- the worst class named."""
+    """``6.2% mistakes (95% 4.5-8.4%) on 300 positions at 100 simulations; worst Begin-Hard 21.0%``."""
     every = row["classes"]["all"]
     classes = [(name, c) for name, c in row["classes"].items() if name != "all" and c["positions"]]
     worst = max(classes, key=lambda item: item[1]["percent"], default=None)
@@ -346,14 +357,11 @@ def plot_mistakes(rows: list[dict], path: Path) -> str | None:
     drawn, else why not."""
     if not rows:
         return None
-    from .plots import pyplot, save_figure
+    from .plots import pyplot
     plt, problem = pyplot()
     if problem:
         return problem
-    hours = [r["training_hours"] for r in rows]
-    unit = "hours"
-    if max(hours) < 2.0:
-        hours, unit = [60.0 * h for h in hours], "minutes"
+    hours, unit = _training_time(rows)
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     for name in rows[-1]["classes"]:
         points = [(x, r["classes"][name]) for x, r in zip(hours, rows) if r["classes"].get(name, {}).get("positions")]
@@ -368,13 +376,8 @@ def plot_mistakes(rows: list[dict], path: Path) -> str | None:
                         label="all (95% interval)")
         else:
             ax.plot(xs, ys, marker=".", linewidth=1, label=name)
-    ax.set_xlabel(f"training wall-clock time ({unit})")
     ax.set_ylabel("mistakes (% of positions)")
     ax.set_title(f"Mistakes against perfect play ({rows[-1]['set']} set, {rows[-1]['simulations']} simulations)")
     ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(fig, path)
-    plt.close(fig)
+    _save_plot(plt, fig, ax, unit, path)
     return None
