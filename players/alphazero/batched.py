@@ -27,7 +27,8 @@ import numpy as np
 from plyground.protocols import Game, GameRecord
 
 from .examples import Examples
-from .search import EvaluationCache, Evaluate, PUCTSearch
+from ..search.evaluators import Evaluate, EvaluationCache
+from ..search.puct import PUCTSearch
 from .selfplay import SelfPlayGame, SelfPlaySettings
 
 

@@ -18,7 +18,8 @@ from plyground.capabilities import endgame_oracle
 from plyground.protocols import Game
 
 from .player import AlphaZeroPlayer
-from .search import Evaluate, PUCTSearch
+from ..search.evaluators import Evaluate
+from ..search.puct import PUCTSearch
 from .selfplay import SelfPlaySettings
 from .settings import SearchSettings
 

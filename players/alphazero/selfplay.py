@@ -15,7 +15,7 @@ import numpy as np
 from plyground.protocols import Game, GameRecord
 
 from .examples import Examples, Step, make_step
-from .search import PUCTSearch
+from ..search.puct import PUCTSearch
 
 
 @dataclass(frozen=True)

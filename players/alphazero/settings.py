@@ -26,7 +26,8 @@ from plyground.options import MAX_SIMULATIONS, Option
 
 from ..search.compiled import CompiledGumbelSearch, CompiledPUCTSearch, compiled_kernels
 from ..search.gumbel import GumbelRoot, GumbelSearch
-from .search import Evaluate, PUCTSearch
+from ..search.evaluators import Evaluate
+from ..search.puct import PUCTSearch
 
 #: The Gumbel search's constructor parameters (:class:`GumbelRoot`) by option name.
 GUMBEL_PARAMETERS = {"simulations": "simulations", "gumbel_actions": "max_considered", "gumbel_c_visit": "c_visit",

@@ -1,7 +1,7 @@
 """PUCT tree search guided by a policy/value network (AlphaZero), over the Python ``State`` API.
 
 A configuration of the shared search core (:mod:`plyground.players.search`);
-the alphazero player's (``players/alphazero/search.py`` re-exports it):
+the alphazero player and trainer search with it:
 the array tree with the :class:`.rules.PUCT` selection rule and
 the :class:`.evaluators.NetworkEvaluator` (batching and cache), run by the
 core's State-API loop (:class:`.loop.StateSearch`).  Every simulation replays the selected path on one working copy of the root with

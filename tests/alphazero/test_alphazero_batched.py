@@ -6,7 +6,7 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
 from plyground.players.alphazero.models import build_network, network_evaluator
-from plyground.players.alphazero.search import PUCTSearch
+from plyground.players.search.puct import PUCTSearch
 from plyground.players.alphazero.selfplay import SelfPlaySettings
 
 

@@ -5,7 +5,7 @@ import pytest
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.examples import Examples, make_step, visit_policy
-from plyground.players.alphazero.search import PUCTSearch
+from plyground.players.search.puct import PUCTSearch
 from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 from aztestgames import UniformEvaluator

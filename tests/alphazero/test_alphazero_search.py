@@ -4,7 +4,8 @@ import pytest
 
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.search import PUCTSearch, choose_from_visits, move_priors
+from plyground.players.search.priors import move_priors
+from plyground.players.search.puct import choose_from_visits, PUCTSearch
 from plyground.players.search.tree import EXPANDED
 
 from aztestgames import LearnableDoubleTake, UniformEvaluator
@@ -157,7 +158,7 @@ def test_dirichlet_noise_changes_only_the_root_priors():
 
 
 def test_temperature_zero_is_the_most_visited_and_one_samples():
-    from plyground.players.alphazero.search import ChildInfo
+    from plyground.players.search.puct import ChildInfo
     children = [ChildInfo("a", 10, 0.0, 0.1), ChildInfo("b", 30, 0.0, 0.1), ChildInfo("c", 0, 0.0, 0.8)]
     rng = np.random.default_rng(0)
     assert choose_from_visits(children, 0.0, rng).move == "b"

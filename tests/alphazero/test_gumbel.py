@@ -12,7 +12,7 @@ from plyground.players.alphazero.batched import BatchStats, GameSpec, play_selfp
 from plyground.players.search.gumbel import GumbelSearch, halving_schedule
 from plyground.players.alphazero.models import build_network, load_model, network_evaluator, resolve_model_path
 from plyground.players.alphazero.rundir import RunDirectory
-from plyground.players.alphazero.search import PUCTSearch, choose_from_visits
+from plyground.players.search.puct import choose_from_visits, PUCTSearch
 from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry

@@ -4,7 +4,7 @@ import pytest
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.batched import GameSpec, play_selfplay_games
-from plyground.players.alphazero.search import PUCTSearch
+from plyground.players.search.puct import PUCTSearch
 from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 from aztestgames import UniformEvaluator

@@ -7,7 +7,7 @@ from stockfish_marks import STOCKFISH, needs_stockfish
 
 from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
-from plyground.players.alphazero.search import PUCTSearch
+from plyground.players.search.puct import PUCTSearch
 from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 from plyground.players.expert_iteration.pretrain import label_position
 from plyground.players.expert_iteration.stockfish import (MATE_CP, StockfishAdjudicator, StockfishEvaluator,

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.search import PUCTSearch
+from plyground.players.search.puct import PUCTSearch
 from plyground.players.mcts.fast import FastSearch
 from plyground.players.mcts.generic import GenericSearch
 from plyground.players.search.tree import EXPANDED, Tree
