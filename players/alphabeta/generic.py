@@ -51,7 +51,7 @@ def pv_text(state: State, pv: list) -> list[str]:
     return out
 
 
-class GenericSearch:
+class AlphaBetaSearch:
     kind = "generic"
 
     def __init__(self, evaluate: Callable[[State], float] = zero_evaluation, use_tt: bool = True,

@@ -14,7 +14,7 @@ from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
-from .generic import MATE, MATE_BOUND, GenericSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
+from .generic import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
 
 
 class AlphaBetaPlayer(Player):
@@ -122,7 +122,7 @@ def score_text(value: float | None, men: bool) -> str | None:
 
 
 class GenericEngine:
-    """Iterative deepening over :class:`GenericSearch`."""
+    """Iterative deepening over :class:`AlphaBetaSearch`."""
 
     kind = "generic"
 
@@ -135,7 +135,7 @@ class GenericEngine:
             from .features import evaluate as evaluate_position
             to_pos = game.kernels().state_to_pos
             evaluate = lambda state: float(evaluate_position(to_pos(state), weights))  # noqa: E731
-        self.search = GenericSearch(evaluate, use_tt=cfg["tt"], ordering=cfg["ordering"], tt_entries=entries)
+        self.search = AlphaBetaSearch(evaluate, use_tt=cfg["tt"], ordering=cfg["ordering"], tt_entries=entries)
         self.search.stop = stop
 
     def clear(self) -> None:

@@ -24,7 +24,7 @@ from ..search.tree import EXPANDED, NO_NODE
 from .common import DRAW, DRAW_OUTCOME, WIN, ChildStats, outcome_of_returns, proven_of_outcome
 
 
-class GenericSearch(StateSearch):
+class UCTSearch(StateSearch):
     """One search tree over Python states; :meth:`run` adds simulations to it."""
 
     kind = "generic"

@@ -15,7 +15,7 @@ from plyground.protocols import Budget, Game, Move, Player, State, missing_state
 
 from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
-from .generic import GenericSearch
+from .generic import UCTSearch
 
 #: Seconds of simulations between looks at the stop signal and the clock.
 _BATCH_SECONDS = 0.05
@@ -51,7 +51,7 @@ class MCTSPlayer(Player):
         self._rng = np.random.default_rng(options["seed"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
-        self._engine: FastSearch | GenericSearch | None = None
+        self._engine: FastSearch | UCTSearch | None = None
         self._analysis: dict | None = None
 
     # ------------------------------------------------------------ capability
@@ -101,7 +101,7 @@ class MCTSPlayer(Player):
         children = engine.root_children()
         if not children and len(legal) > 1:
             # The kernels see a finished game where the rules do not; search the Python states instead.
-            engine = GenericSearch(self.config["c"], self.config["playouts"], self.config["solver"],
+            engine = UCTSearch(self.config["c"], self.config["playouts"], self.config["solver"],
                                    self.config["max_playout_plies"])
             engine.oracle = self._oracle
             engine.set_root(state, False)
@@ -166,7 +166,7 @@ class MCTSPlayer(Player):
             "database": self._oracle.words(state) if self._oracle is not None else None,
         }
 
-    def _get_engine(self) -> FastSearch | GenericSearch:
+    def _get_engine(self) -> FastSearch | UCTSearch:
         if self._engine is None:
             cfg = self.config
             args = (cfg["c"], cfg["playouts"], cfg["solver"], cfg["max_playout_plies"])
@@ -181,7 +181,7 @@ class MCTSPlayer(Player):
                 engine = FastSearch(kernels, *args, oracle=self._oracle)
                 engine.warm_up()
             else:
-                engine = GenericSearch(*args)
+                engine = UCTSearch(*args)
                 engine.oracle = self._oracle
             self._engine = engine
         return self._engine

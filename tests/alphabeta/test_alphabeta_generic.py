@@ -8,7 +8,7 @@ from plyground.errors import MoveError
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
-from plyground.players.alphabeta.generic import MATE, GenericSearch
+from plyground.players.alphabeta.generic import MATE, AlphaBetaSearch
 from plyground.players.random_player import RandomPlayer
 from plyground.protocols import Game, State
 
@@ -64,14 +64,14 @@ def lines_heuristic(state):
 
 @pytest.mark.parametrize("use_tt, ordering", list(itertools.product((False, True), repeat=2)))
 def test_full_depth_values_equal_minimax(use_tt, ordering):
-    search = GenericSearch(use_tt=use_tt, ordering=ordering)
+    search = AlphaBetaSearch(use_tt=use_tt, ordering=ordering)
     for state in ttt_positions(3, 12, seed=1):
         assert search.search(state.clone(), 9)[0] == minimax(state.clone(), 9, lambda s: 0.0)
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_depth_limited_values_equal_minimax(depth):
-    search = GenericSearch(evaluate=lines_heuristic)
+    search = AlphaBetaSearch(evaluate=lines_heuristic)
     for state in ttt_positions(2, 10, seed=depth):
         assert search.search(state.clone(), depth)[0] == minimax(state.clone(), depth, lines_heuristic)
 
@@ -173,7 +173,7 @@ def test_a_side_that_moves_twice_is_not_a_sign_error():
     assert player.analysis()["value"] > 0
     for pile in range(1, 14):
         state = TwiceState(game, pile)
-        assert GenericSearch().search(state, 14)[0] == minimax(TwiceState(game, pile), 14, lambda s: 0.0)
+        assert AlphaBetaSearch().search(state, 14)[0] == minimax(TwiceState(game, pile), 14, lambda s: 0.0)
 
 
 def test_a_time_limit_stops_the_generic_search():

@@ -3,7 +3,7 @@ import pytest
 
 from plyground.players.mcts import MCTSPlayer
 from plyground.players.mcts.common import UNKNOWN
-from plyground.players.mcts.generic import GenericSearch
+from plyground.players.mcts.generic import UCTSearch
 from plyground.protocols import Budget
 
 from mcts_testgames import DoubleTake, doubletake_move_values, doubletake_value
@@ -56,7 +56,7 @@ def test_the_solver_proves_every_pile_correctly(kernels):
 @pytest.mark.parametrize("solver", [False, True])
 def test_every_node_records_who_moved_into_it(solver):
     game = DoubleTake(pile=9)
-    search = GenericSearch(c=1.4, playouts=1, solver=solver, max_playout_plies=100)
+    search = UCTSearch(c=1.4, playouts=1, solver=solver, max_playout_plies=100)
     search.seed(1)
     search.set_root(game.new_initial_state(), reuse=False)
     search.run(2000)

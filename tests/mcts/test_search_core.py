@@ -5,7 +5,7 @@ import pytest
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.search.puct import PUCTSearch
 from plyground.players.mcts.fast import FastSearch
-from plyground.players.mcts.generic import GenericSearch
+from plyground.players.mcts.generic import UCTSearch
 from plyground.players.search.tree import EXPANDED, Tree
 
 GAME = TicTacToe()
@@ -22,7 +22,7 @@ def grown(kind: str, simulations: int = 3000):
         search.set_root(state)
     else:
         search = (FastSearch(GAME.kernels(), 1.4, 1, False, 100) if kind == "fast"
-                  else GenericSearch(1.4, 1, False, 100))
+                  else UCTSearch(1.4, 1, False, 100))
         search.set_root(state, reuse=False)
         search.seed(0)
     search.run(simulations)
