@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from plyground.errors import PlygroundError, UsageError
 
-from .actors import ActorSetup, Job, SelfPlayActor, error_message, job_messages, with_models_known
+from .actors import ActorSetup, Job, GameActor, error_message, job_messages, with_models_known
 from .compute import compute_threads
 
 BACKENDS = ("local", "ray")
@@ -229,7 +229,7 @@ def worker_main(connection: Connection, setup: ActorSetup, parent: int) -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))   # runs the cleanup below
     with compute_threads(1):                            # one BLAS thread per worker: the cores are shared
         try:
-            actor = SelfPlayActor.from_setup(setup)
+            actor = GameActor.from_setup(setup)
         except Exception as exc:
             connection.send(error_message(exc))
             return

@@ -184,8 +184,9 @@ def _option_text(value: Any) -> str:
 
 
 # ------------------------------------------------------------------ the actor
-class SelfPlayActor:
-    """Plays the jobs it is given by the run's playbook; one lives in each worker (and one in the trainer's
+class GameActor:
+    """Plays the games it is given -- self-play, comparison, evaluation and ladder jobs -- by the run's
+    playbook; one lives in each worker (and one in the trainer's
     process when it plays the games itself)."""
 
     def __init__(self, game: Game, playbook: Playbook) -> None:
@@ -194,7 +195,7 @@ class SelfPlayActor:
         self._folder = tempfile.TemporaryDirectory(prefix="plyground-actor-")
 
     @classmethod
-    def from_setup(cls, setup: ActorSetup) -> "SelfPlayActor":
+    def from_setup(cls, setup: ActorSetup) -> "GameActor":
         """The actor of a worker process: the game and the playbook rebuilt from plain data."""
         from plyground.registry import get_registry
         game = get_registry().make_game(setup.game)
@@ -267,7 +268,7 @@ class SelfPlayActor:
         return get_registry().make_player(side.spec, self.game)
 
 
-def job_messages(actor: SelfPlayActor, job: Job) -> Iterator[tuple]:
+def job_messages(actor: GameActor, job: Job) -> Iterator[tuple]:
     """The messages of ``job`` on ``actor``; a failure ends them with ``("error", summary, traceback)``."""
     try:
         yield from actor.run(job)

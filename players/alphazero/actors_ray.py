@@ -6,7 +6,7 @@ on the other machines (docs/distributed.md); with no address Ray decides as
 ``ray.init()`` does (``RAY_ADDRESS``, else a cluster started on this machine by
 ``ray start``, else a new Ray instance for the run).  If this process already
 called ``ray.init`` (a test, a notebook), that instance is used and left running.
-Each actor takes one CPU, builds its own :class:`~.actors.SelfPlayActor` and
+Each actor takes one CPU, builds its own :class:`~.actors.GameActor` and
 streams its messages back through a Ray generator; networks travel as bytes,
 so the machines need plyground installed but not the run directory.
 """
@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 from plyground.errors import UsageError
 
 from .actor_pool import ActorPool, Worker
-from .actors import ActorSetup, Job, SelfPlayActor, error_message, job_messages
+from .actors import ActorSetup, Job, GameActor, error_message, job_messages
 from .compute import compute_threads
 
 MISSING = "the ray backend needs the optional extra: pip install 'plyground[distributed]'"
@@ -37,15 +37,15 @@ def import_ray():
 
 
 class RayActor:
-    """The Ray actor class: a :class:`SelfPlayActor` on one BLAS thread, its messages as a generator."""
+    """The Ray actor class: a :class:`GameActor` on one BLAS thread, its messages as a generator."""
 
     def __init__(self, setup: ActorSetup) -> None:
         self._threads = compute_threads(1)
         self._threads.__enter__()             # for the actor's lifetime
-        self.actor: SelfPlayActor | None = None
+        self.actor: GameActor | None = None
         self.failure: tuple | None = None
         try:
-            self.actor = SelfPlayActor.from_setup(setup)
+            self.actor = GameActor.from_setup(setup)
         except Exception as exc:              # reported by hello(), so the trainer can name the cause
             self.failure = error_message(exc)
 

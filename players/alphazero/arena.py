@@ -3,7 +3,7 @@
 An **executor** runs jobs (:class:`~.actors.SelfPlayJob`, :class:`~.actors.MatchJob`)
 and streams back each job's messages as ``(job, message)``:
 
-* :class:`InProcess` - one :class:`~.actors.SelfPlayActor` in this process
+* :class:`InProcess` - one :class:`~.actors.GameActor` in this process
   (``workers=1``): a failure is raised here, as it happens;
 * :class:`~.actor_pool.LocalActorPool` - worker processes on this machine;
 * :class:`~.actors_ray.RayActorPool` - Ray actors, on this machine or a cluster.
@@ -21,7 +21,7 @@ from typing import Iterable, Iterator, Protocol, Sequence
 from plyground.protocols import Game, GameRecord
 from plyground.recordio import record_from_json
 
-from .actors import Job, MatchJob, ModelBlob, SelfPlayActor, SelfPlayJob, add_stats, selfplay_groups
+from .actors import Job, MatchJob, ModelBlob, GameActor, SelfPlayJob, add_stats, selfplay_groups
 from .batched import BatchStats
 from .examples import Examples
 
@@ -45,7 +45,7 @@ class InProcess:
     backend = "in-process"
     size = 1
 
-    def __init__(self, actor: SelfPlayActor) -> None:
+    def __init__(self, actor: GameActor) -> None:
         self.actor = actor
 
     def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, tuple]]:

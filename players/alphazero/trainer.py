@@ -45,7 +45,7 @@ from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import copy_file, write_json
 
 from .actor_pool import make_actor_pool
-from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, SelfPlayActor, game_spec, match_seed
+from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, game_spec, match_seed
 from .arena import Arena, InProcess
 from .gate import Gate, Tally
 from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,
@@ -645,7 +645,7 @@ class AlphaZeroTrainer(Trainer):
             setup = ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(cfg))
             pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
             self._arena_made = Arena(self.game, pool if pool is not None else
-                                     InProcess(SelfPlayActor(self.game, self.playbook)))
+                                     InProcess(GameActor(self.game, self.playbook)))
         return self._arena_made
 
     def _worker_game_spec(self) -> str:
