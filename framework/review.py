@@ -3,9 +3,10 @@
 A :class:`GameReview` is the one model of a game being reviewed, whatever
 shows it: the record, every position of it (replayed and checked once, when
 it is opened), the ply on show, and back / forward / goto / start / end.  A
-renderer with the ``reviews_games`` ability (the console) draws
-``review.state()`` with ``review.last_move`` marked and asks what to do next;
-``play`` there starts a new game from ``review.state()``.
+renderer with the ``reviews_games`` ability (the console, the pygame window)
+draws ``review.state()`` with ``review.last_move`` marked and asks what to do
+next; ``play`` there starts a new game from ``review.state()``.  The window
+also looks back through a live game's moves with one.
 
 Games are read as ``--resume`` reads them (:mod:`plyground.resume`), so the
 same file, folder and format errors come out the same way; finished games and
@@ -52,7 +53,12 @@ class GameReview:
 
     def state(self) -> State:
         """The position at the ply on show (a clone: the caller may play on from it)."""
-        return self._states[self.ply].clone()
+        return self.position(self.ply)
+
+    def position(self, ply: int) -> State:
+        """The position after ``ply`` moves (a clone); ``position(ply - 1)`` is the one the move on show was
+        played in, which a board needs to mark that move."""
+        return self._states[self._checked(ply)].clone()
 
     @property
     def last_move(self) -> str | None:
@@ -92,9 +98,12 @@ class GameReview:
 
     def goto(self, ply: int) -> None:
         """Show the position after ``ply`` moves (0: the start); a UsageError names the valid range."""
+        self.ply = self._checked(ply)
+
+    def _checked(self, ply: int) -> int:
         if not 0 <= ply <= self.plies:
             raise UsageError(f"no ply {ply} in this game: give 0 (the start) to {self.plies} (the end)")
-        self.ply = ply
+        return ply
 
     def back(self, plies: int = 1) -> int:
         """Step ``plies`` back (stopping at the start); returns how many were stepped."""

@@ -1,22 +1,32 @@
-"""The game screen: the board, and a side panel with players, messages, moves and buttons."""
+"""The game screen: the board, and a side panel with players, messages, moves and buttons.
+
+The same screen looks back through a game: a recorded one (``plyground play
+--review FILE``: a :class:`~plyground.review.GameReview` behind it and no game
+thread) or the live one, whose moves so far become a GameReview when the person
+steps back (Left, Home or a click on a move of the move list) and stop being
+one at the last move (End, or Right at the last move), where moves are made.
+"""
 from __future__ import annotations
 
 import math
+import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import pygame
 
 from plyground.analysis import analysis_lines
 from plyground.clock import format_clock
 from plyground.errors import PlygroundError
+from plyground.match import Interrupted
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
 from plyground.resume import resume_argument, save_beside
+from plyground.review import GameReview
 
 from . import theme
-from .session import GameLink
+from .session import GameAbandoned, GameLink
 from .views.base import BoardView, Marks, merge_marks
 from .widgets import Button, TextField, draw_text, draw_wrapped, fit_text, is_click
 
@@ -46,7 +56,10 @@ def result_words(game: Game, record: GameRecord) -> tuple[str, str]:
 
 class GameScreen:
     def __init__(self, app: "PygameRenderer", link: GameLink, game: Game, view: BoardView,
-                 names: tuple[str, str], human_sides: set[int], *, from_menu: bool) -> None:
+                 names: tuple[str, str], human_sides: set[int], *, from_menu: bool,
+                 review: GameReview | None = None, hint: Callable[[State], None] | None = None) -> None:
+        """A live game's screen, fed by ``link``; given ``review`` (and ``hint``, which searches a position and
+        reports through the renderer's show_analysis), the screen of that recorded game instead."""
         self.app, self.link, self.game, self.view = app, link, game, view
         self.names, self.human_sides, self.from_menu = tuple(names), set(human_sides), from_menu
         self.state: State | None = None
@@ -70,6 +83,19 @@ class GameScreen:
         self.drag_pos: tuple[int, int] | None = None   # the pointer, while a picked-up piece is dragged
         self.size = (0, 0)
         view.flipped = view.can_flip and view.default_flipped(self.human_sides)
+        # Looking back: the game reviewed (a live game's only while an earlier position is shown).
+        self.review = review
+        self.reviewing = review is not None      # a recorded game (--review), no live game behind it
+        self.play_from: State | None = None      # the position Play from here chose
+        self.move_rects: dict[int, pygame.Rect] = {}   # ply -> its move in the move list, as last drawn
+        self._shown: State | None = None         # review.state(), kept while that ply is shown
+        self._review_marks: Marks = {}
+        self._hint = hint
+        self._hint_thread: threading.Thread | None = None
+        self._hint_ply: int | None = None
+        if review is not None:
+            self.start_text, self.moves = review.record.start, list(review.record.moves)
+            self._show_review()
 
         self.buttons = {
             "flip": Button("Flip board (F)", self.flip, key=pygame.K_f),
@@ -82,6 +108,8 @@ class GameScreen:
             "save": Button("Save game", self.save, primary=True),
             "save_now": Button("Save (S)", self.save, key=pygame.K_s),
             "again": Button("Play again", self.play_again, primary=True),
+            "play": Button("Play from here (P)", self.play_from_here, primary=True, key=pygame.K_p),
+            "live": Button("Back to the game (End)", self.to_end),
         }
         self.save_field = TextField("save to", "", help="file to append the game record to")
         self.message_rect = pygame.Rect(0, 0, 0, 0)
@@ -112,11 +140,17 @@ class GameScreen:
         self.state, self.input, self.thinking = state, None, None
         if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move
             self.set_message("", "info")
+        if self.review is not None:       # looking back while the game goes on: the same ply of the game as it is
+            ply = min(self.review.ply, len(self.moves))
+            self.review = None
+            self._navigate(lambda review: review.goto(ply))
 
     def _on_thinking(self, player: str) -> None:
         self.thinking = (player, time.monotonic())
 
     def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
+        if self.reviewing and title.startswith("hint") and self._hint_ply is not None:
+            title += f" at ply {self._hint_ply}"      # the person may have stepped on while it searched
         self.analysis = (title, analysis_lines(analysis, mover))
         if title.startswith("hint"):
             self.hinting = False
@@ -174,7 +208,10 @@ class GameScreen:
             self.set_message(f"Stopping {self.thinking[0]} and taking back your move.", "info")
 
     def hint(self) -> None:
-        if self.input is None:
+        if self.reviewing:
+            self._hint_reviewed()
+            return
+        if self.input is None or self.review is not None:   # a live game's hint is of its live position
             return
         self.hinting = True
         self._answer(Command.HINT)
@@ -233,7 +270,15 @@ class GameScreen:
 
     def click_cell(self, cell) -> None:
         """A left click on the board (``cell`` None: outside the squares)."""
+        if self.reviewing:
+            self.set_message("This is a recorded game: Play from here (P) starts a new game from the position "
+                             "shown.", "info")
+            return
         if self.over:
+            return
+        if self.review is not None:
+            self.set_message(f"You are looking back at ply {self.review.ply} of {self.review.plies}: End (or "
+                             f"\u2192) returns to the game, where moves are made.", "info")
             return
         if self.input is None:
             if self.thinking:
@@ -251,9 +296,122 @@ class GameScreen:
         elif self.message_kind == "error":
             self.set_message("", "info")
 
+    # ------------------------------------------------------------ looking back through the moves
+    def step_back(self) -> None:
+        self._look(GameReview.back)
+
+    def step_forward(self) -> None:
+        self._look(GameReview.forward)
+
+    def to_start(self) -> None:
+        self._look(GameReview.to_start)
+
+    def to_end(self) -> None:
+        self._look(GameReview.to_end)
+
+    def show_ply(self, ply: int) -> None:
+        """The position after ``ply`` moves (a click on a move of the move list)."""
+        self._look(lambda review: review.goto(ply))
+
+    @property
+    def shown_state(self) -> State | None:
+        """The position on the board: the one looked back at, else the live one."""
+        return self._shown if self.review is not None else self.state
+
+    def _look(self, step: Callable[[GameReview], object]) -> None:
+        if self.message_kind != "wait":     # a refused click's reason is about the position left
+            self.set_message("", "info")
+        if self.input is not None:
+            self.input.cancel()             # a half-entered move is dropped, as by Escape
+        self._navigate(step)
+
+    def _navigate(self, step: Callable[[GameReview], object]) -> None:
+        """Move the position shown with ``step(review)``.  A live game is made a review of its moves so far when
+        the person first looks back, and is live again at its last move."""
+        review = self.review if self.review is not None else self._live_review()
+        if review is None:
+            return
+        step(review)
+        if not self.reviewing and review.at_end:
+            self.review, self._shown, self._review_marks = None, None, {}
+        else:
+            self.review = review
+            self._show_review()
+
+    def _live_review(self) -> GameReview | None:
+        """The live game's moves so far, as a review standing at the last of them; None before the first."""
+        if self.state is None or not self.moves:
+            return None
+        record = GameRecord(game=self.game.name, players=self.names, start=self.start_text, moves=list(self.moves),
+                            finished=False)
+        try:
+            review = GameReview(self.game, record)
+        except PlygroundError as exc:      # the game's own moves that do not replay: say so, keep playing
+            self.set_message(f"Cannot look back: {exc}", "error")
+            return None
+        review.to_end()
+        return review
+
+    def _show_review(self) -> None:
+        """Keep the reviewed ply's position and its move's marks (drawn every frame)."""
+        review = self.review
+        self._shown = review.state()
+        before = review.position(review.ply - 1) if review.ply else None
+        self._review_marks = self.view.last_move_marks(before, review.last_move)
+
+    def _review_words(self) -> str:
+        """Where the review stands, for the message box."""
+        text = self.review.describe()
+        return text if self.reviewing else f"Looking back: {text}. End (or \u2192) returns to the game."
+
+    def play_from_here(self) -> None:
+        """Leave the review with the position shown, for a new game (``plyground play`` starts it)."""
+        state = self.shown_state
+        if state.is_terminal():
+            self.set_message(f"The game is over here ({state.outcome_reason()}): step back (\u2190) to play from "
+                             f"an earlier position.", "error")
+            return
+        self.play_from = state.clone()
+        self.app.game_left(self)
+
+    def _hint_reviewed(self) -> None:
+        """A hint for the reviewed position, searched off the window's thread; it comes back through the link."""
+        state = self.shown_state
+        if self.hinting or self._hint is None:
+            return
+        if state.is_terminal():
+            self.set_message(f"No hint: the game is over here ({state.outcome_reason()}).", "error")
+            return
+        self.hinting, self._hint_ply = True, self.review.ply
+        self.set_message("Looking for a hint...", "wait")
+        self._hint_thread = threading.Thread(target=self._search_hint, args=(state.clone(),), name="plyground-hint",
+                                             daemon=True)
+        self._hint_thread.start()
+
+    def _search_hint(self, state: State) -> None:
+        try:
+            self._hint(state)
+        except (GameAbandoned, Interrupted):   # the window was closed meanwhile
+            pass
+        except Exception as exc:  # noqa: BLE001 - shown in the window rather than lost in a thread
+            self.link.post("analysis", "hint", {"error": f"no hint: {exc}"}, None)
+
+    def stop_hint(self, timeout: float = 5.0) -> None:
+        """Stop a hint still searching (its search polls the link) and wait for its thread."""
+        self.link.abandon()
+        if self._hint_thread is not None:
+            self._hint_thread.join(timeout)
+
+    #: The keys that move through the moves.
+    NAVIGATION_KEYS = {pygame.K_LEFT: step_back, pygame.K_RIGHT: step_forward, pygame.K_HOME: to_start,
+                       pygame.K_END: to_end}
+
     # ------------------------------------------------------------ events
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.over and self.save_field.handle_event(event):
+            return
+        if event.type == pygame.KEYDOWN and event.key in self.NAVIGATION_KEYS:
+            self.NAVIGATION_KEYS[event.key](self)
             return
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             if self.input is not None:
@@ -265,6 +423,11 @@ class GameScreen:
             return
         for button in self._visible_buttons():
             if button.handle_event(event):
+                return
+        if is_click(event):
+            ply = next((ply for ply, rect in self.move_rects.items() if rect.collidepoint(event.pos)), None)
+            if ply is not None:
+                self.show_ply(ply)
                 return
         if event.type == pygame.MOUSEMOTION and self._press_pos is not None and self.input is not None:
             if getattr(event, "buttons", (0,))[0] and self.input.dragged_cell() is not None and \
@@ -286,10 +449,14 @@ class GameScreen:
 
     def _visible_buttons(self) -> list[Button]:
         names = ["flip", "numbers"] if self.view.can_flip else ["numbers"]
-        if self.over:
+        if self.reviewing:
+            names += ["hint", "analysis", "play", "leave"]
+        elif self.over:
             names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
         else:
             names += ["undo", "hint", "analysis", "save_now", "resign", "leave"]
+        if self.review is not None and not self.reviewing:
+            names.insert(0, "live")
         return [self.buttons[n] for n in names]
 
     # ------------------------------------------------------------ layout and drawing
@@ -305,10 +472,11 @@ class GameScreen:
         can_act = self.input is not None
         self.buttons["undo"].enabled = (can_act or bool(self.thinking and self.human_sides)) and \
             self.state is not None and self.state.ply > 0
-        self.buttons["hint"].enabled = can_act
+        self.buttons["hint"].enabled = (can_act and self.review is None) or \
+            (self.reviewing and self._hint is not None and not self.hinting)
         self.buttons["save_now"].enabled = self.live_record is not None
         self.buttons["analysis"].label = "Hide analysis (A)" if self.show_analysis else "Analysis (A)"
-        self.buttons["resign"].enabled = can_act
+        self.buttons["resign"].enabled = can_act and self.review is None
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None
         if time.monotonic() >= self._resign_armed_until:
@@ -317,6 +485,9 @@ class GameScreen:
             self.buttons["resign"].label = "Resign?"
 
     def board_marks(self) -> Marks:
+        if self.review is not None:        # looking back: the move that led here, the result at a game's end
+            shown = self._shown
+            return merge_marks(self._review_marks, self.view.result_marks(shown) if shown.is_terminal() else {})
         marks = [self.last_marks]
         if self.input is not None:
             marks.append(self.input.marks())
@@ -330,15 +501,15 @@ class GameScreen:
         if surface.get_size() != self.size:
             self.layout(surface.get_size())
         surface.fill(theme.BACKGROUND)
-        if self.state is not None:
-            self.view.draw(surface, self.state, self.board_marks())
+        if self.shown_state is not None:
+            self.view.draw(surface, self.shown_state, self.board_marks())
             if self._dragged() is not None:
                 self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
         self._draw_panel(surface)
 
     def _dragged(self):
         """The cell of the piece being dragged (drawn at the pointer, not on its square), else None."""
-        if self.drag_pos is None or self.input is None:
+        if self.drag_pos is None or self.input is None or self.review is not None:
             return None
         return self.input.dragged_cell()
 
@@ -350,8 +521,9 @@ class GameScreen:
         draw_text(surface, self.game.name.capitalize(), (x, y), 36, theme.TITLE)
         y += 38
         to_move = None
-        if self.state is not None and not self.over and not self.state.is_terminal():
-            to_move = self.state.current_player()
+        position = self.shown_state if self.reviewing else self.state    # a live game frames the side to move now
+        if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
+            to_move = position.current_player()
         for side in (0, 1):
             row = pygame.Rect(x - 6, y, width + 12, 32)
             if side == to_move:
@@ -381,6 +553,8 @@ class GameScreen:
             box = {"error": theme.ERROR_BOX, "good": theme.GOOD_BOX}.get(self.message_kind, theme.INFO_BOX)
             pygame.draw.rect(surface, box, self.message_rect, border_radius=6)
             draw_wrapped(surface, self.message, self.message_rect.inflate(-14, -10), 20)
+        elif self.review is not None:
+            draw_wrapped(surface, self._review_words(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
         elif self.input is not None and self.input.hint():
             draw_wrapped(surface, self.input.hint(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
         y = self.message_rect.bottom + 10
@@ -415,6 +589,11 @@ class GameScreen:
         self._draw_moves(surface, area)
 
     def _status_text(self) -> str:
+        if self.reviewing:
+            review = self.review
+            if self.hinting:
+                return "Looking for a hint..."
+            return f"Game {review.number} of {review.count}: {review.result_words()}"
         if self.record is not None:
             return result_words(self.game, self.record)[0]
         if self.done:
@@ -448,21 +627,30 @@ class GameScreen:
         return height
 
     def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """The moves, two to a line; the one whose position is shown (looking back) is framed, and each is
+        remembered in ``move_rects`` for clicks."""
+        self.move_rects = {}
         if rect.height < 40:
             return
         draw_text(surface, "Moves", (rect.left, rect.top), 22, theme.TEXT_DIM)
         pygame.draw.rect(surface, theme.FIELD, pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12,
                                                            rect.height - 22), border_radius=6)
         line_h = theme.font(20).get_linesize() + 2
-        lines = []
-        for i in range(0, len(self.moves), 2):
-            pair = self.moves[i:i + 2]
-            lines.append((f"{i // 2 + 1}.", pair))
+        lines = range(0, len(self.moves), 2)           # the first move's index on each line
         room = max(1, (rect.height - 30) // line_h)
+        first = max(0, len(lines) - room)              # the latest moves stay in view ...
+        shown = self.review.ply if self.review is not None else None
+        if shown is not None:                          # ... or, looking back, the move shown, mid-view
+            first = min(first, max(0, (shown - 1) // 2 - room // 2))
         y = rect.top + 28
         col_w = (rect.width - 40) // 2
-        for number, pair in lines[-room:]:  # the latest moves stay in view
-            draw_text(surface, number, (rect.left, y), 20, theme.TEXT_DIM)
-            for j, text in enumerate(pair):
-                draw_text(surface, text, (rect.left + 40 + j * col_w, y), 20)
+        for i in lines[first:first + room]:
+            draw_text(surface, f"{i // 2 + 1}.", (rect.left, y), 20, theme.TEXT_DIM)
+            for j, text in enumerate(self.moves[i:i + 2]):
+                ply = i + j + 1
+                cell = pygame.Rect(rect.left + 36 + j * col_w, y - 2, col_w - 8, line_h)
+                if ply == shown:
+                    pygame.draw.rect(surface, theme.SHOWN_MOVE, cell, border_radius=4)
+                draw_text(surface, fit_text(text, 20, cell.width - 8), (cell.left + 4, y), 20)
+                self.move_rects[ply] = cell
             y += line_h

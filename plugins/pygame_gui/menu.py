@@ -31,8 +31,9 @@ position" empty for the usual start.
 During a game: a click that is not a legal move is answered in the message box with the reason. While \
 a bot thinks the window stays usable and a spinner turns beside its name. Take back (U or Backspace) \
 undoes your last move and the reply to it. Flip board (F) turns the board around; Numbers (N) shows \
-the square names used in the move list. Escape or a right click drops a half-entered move. When the \
-game is over, Save game appends it to the file named above the button (PDN for checkers)."""
+the square names used in the move list. Escape or a right click drops a half-entered move. Left, Home \
+or a click on a move of the move list shows an earlier position (read-only); Right and End come back. When \
+the game is over, Save game appends it to the file named above the button (PDN for checkers)."""
 
 
 def format_value(value: Any) -> str:

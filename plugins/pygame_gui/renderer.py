@@ -3,7 +3,8 @@
 The window loop is :meth:`PygameRenderer.step` (one frame: events, game
 messages, drawing), so tests and the screenshot command can run it frame by
 frame.  :meth:`run_menu` is the whole application; :meth:`play` plays one
-game given on the command line.  ``play_game`` always runs in another
+game given on the command line; :meth:`review` steps through a recorded one
+(``plyground play --review FILE``).  ``play_game`` always runs in another
 thread with a :class:`~.session.LinkRenderer`, so a thinking bot never
 freezes the window.  Called directly instead (``plyground match --renderer
 pygame`` calls ``start/show/ask_move/end`` on this object from the main
@@ -14,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Player, Renderer, State
@@ -40,6 +41,7 @@ class PygameRenderer(Renderer):
     )
     has_menu = True      # run_menu: the whole application
     runs_games = True    # play: the window's loop runs the game, bots think in a background thread
+    reviews_games = True  # review: plyground play --review FILE
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -217,6 +219,31 @@ class PygameRenderer(Renderer):
                                 moves=list(screen.moves), finished=False)
         record.reason = "the window was closed while a bot was thinking"
         return record
+
+    def open_review(self, review, hint: Callable[[State], None]) -> None:
+        """Show ``review`` (a :class:`plyground.review.GameReview`) without running the loop; ``hint(state)``
+        searches a position and reports through :meth:`show_analysis`, from the hint's own thread."""
+        from .game_screen import GameScreen
+        from .session import GameLink, LinkRenderer
+        self.open_window()
+        link = GameLink()
+        self._direct = LinkRenderer(link)    # the hint's show_analysis and interruption go through the link
+        self.game_screen = GameScreen(self, link, review.game, view_for(review.game), tuple(review.record.players),
+                                      set(), from_menu=False, review=review, hint=hint)
+        self.screen = self.game_screen
+        self.running = True
+
+    def review(self, review, hint: Callable[[State], None]) -> State | None:
+        """Step through ``review`` in the window (Left/Right, Home/End, clicks on the move list, Hint); the
+        position Play from here chose (the window stays open for that game), or None when it was closed."""
+        self.open_review(review, hint)
+        screen = self.game_screen
+        try:
+            self.run()
+        finally:
+            screen.stop_hint()
+            self._direct = None
+        return screen.play_from
 
     # ------------------------------------------------------------ direct calls (e.g. from run_match)
     def _pump(self) -> None:

@@ -25,6 +25,7 @@ ERROR = (235, 87, 87)
 ERROR_BOX = (120, 36, 40)
 INFO_BOX = (36, 64, 110)
 GOOD_BOX = (30, 92, 60)
+SHOWN_MOVE = (58, 92, 150)    # the move list's move whose position the board shows (looking back)
 
 # Boards
 LIGHT_SQUARE = (238, 222, 190)
