@@ -83,6 +83,7 @@ class GameScreen:
         self.drag_pos: tuple[int, int] | None = None   # the pointer, while a picked-up piece is dragged
         self.size = (0, 0)
         view.flipped = view.can_flip and view.default_flipped(self.human_sides)
+        view.show_numbers = app.square_numbers.get(game.name, view.numbers_by_default)
         # Looking back: the game reviewed (a live game's only while an earlier position is shown).
         self.review = review
         self.reviewing = review is not None      # a recorded game (--review), no live game behind it
@@ -195,6 +196,7 @@ class GameScreen:
 
     def toggle_numbers(self) -> None:
         self.view.show_numbers = not self.view.show_numbers
+        self.app.square_numbers[self.game.name] = self.view.show_numbers   # so the next game shows the same
 
     def take_back(self) -> None:
         if self.state is None or self.state.ply == 0:

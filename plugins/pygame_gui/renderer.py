@@ -55,6 +55,8 @@ class PygameRenderer(Renderer):
         self.session = None
         self.running = False
         self.frames = 0
+        #: Square numbers on or off, by game, as the person last left them (for the window's next games).
+        self.square_numbers: dict[str, bool] = {}
         self._direct = None          # LinkRenderer for calls made on the window's own thread
         self._window_thread: threading.Thread | None = None
 

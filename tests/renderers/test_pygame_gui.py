@@ -19,12 +19,12 @@ from plyground.protocols import Player
 
 from renderer_helpers import human_to_move, start_from_menu, wait_turn
 
-CORNER = (4, 4)  # a point inside a square but outside its piece
+CORNER = (4, 4)  # from the bottom right: a point inside a square, outside its piece and its number
 
 
 def corner(view, square):
     rect = view.cell_rect(view.square_cell(square))
-    return rect.left + CORNER[0], rect.top + CORNER[1]
+    return rect.right - 1 - CORNER[0], rect.bottom - 1 - CORNER[1]
 
 
 def test_menu_to_a_full_checkers_game_by_clicks(make_renderer, registry, tmp_path):
@@ -178,8 +178,9 @@ def test_drag_take_back_flip_numbers_and_resize(make_renderer, registry):
     before = view.square_center(0)
     d.key(pygame.K_f)
     assert not view.flipped and view.square_center(0) != before
+    assert view.show_numbers                          # checkers: square numbers on at first
     d.key(pygame.K_n)
-    assert view.show_numbers
+    assert not view.show_numbers
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=700, h=520, size=(700, 520)))
     d.frames(2)
     assert pygame.display.get_surface().get_size() == (700, 520)
@@ -201,6 +202,23 @@ class GatedBot(Player):
     def choose_move(self, state, budget):
         self.go.wait(10)
         return state.legal_moves()[0]
+
+
+def test_square_numbers_are_on_in_checkers_and_stay_as_left_in_the_next_games(make_renderer, registry):
+    renderer, d, screen = human_to_move(make_renderer, registry)
+    assert screen.view.show_numbers
+    d.click(screen.buttons["numbers"].rect.center)
+    assert not screen.view.show_numbers
+    for shown in (False, True):
+        d.click(screen.buttons["leave"].rect.center)           # back to the menu, and a new game
+        d.click(renderer.menu.buttons["start"].rect.center)
+        assert renderer.game_screen is not screen
+        screen = renderer.game_screen
+        wait_turn(d, screen)
+        assert screen.view.show_numbers is shown
+        d.key(pygame.K_n)                                      # on again: the next game shows them too
+    screen = start_from_menu(renderer, d, registry, game="tictactoe")
+    assert not screen.view.show_numbers                        # only checkers starts with them
 
 
 def test_window_stays_responsive_while_a_bot_thinks(make_renderer, registry):

@@ -60,9 +60,9 @@ def _open(make_renderer, registry, path: Path, game_name: str, **options):
 
 
 def _corner(view, square: int) -> tuple[int, int]:
-    """A point of 0-based checkers square ``square`` outside its piece."""
+    """A point of 0-based checkers square ``square`` outside its piece and its number (top left)."""
     rect = view.cell_rect(view.square_cell(square))
-    return rect.left + 4, rect.top + 4
+    return rect.right - 5, rect.bottom - 5
 
 
 def _checkers_squares(move: str) -> tuple[int, int]:

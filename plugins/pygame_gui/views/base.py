@@ -95,6 +95,8 @@ class BoardView:
     can_flip: bool = True
     #: How to enter moves, for the rules page.
     help_text: str = ""
+    #: Whether square numbers are shown until the person turns them off (the window remembers that).
+    numbers_by_default: bool = False
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -238,6 +238,7 @@ class CheckersView(GridView):
     game_name = "checkers"
     description = "the 8x8 board with must-capture and landing highlights; multi-jumps landing by landing"
     help_text = HELP
+    numbers_by_default = True   # the numbers of the move list (11-15) are how checkers players name squares
 
     # ------------------------------------------------------------ squares
     def square_cell(self, s: int) -> tuple[int, int]:
