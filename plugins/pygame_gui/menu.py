@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any, Union
 
 import pygame
 
+from plyground.clock import TimeControl
 from plyground.errors import PlygroundError
+from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
@@ -21,12 +23,13 @@ if TYPE_CHECKING:
 
     from .renderer import PygameRenderer
 
-GUI_HELP = """The menu: pick the game, then a player for each side (human is you; every installed \
-player that can play the game is listed; the opponent offered first is the game's strongest installed \
-one, with the options it plays best with). The fields under a player are its options, checked as you \
-type: a red frame and a message say what is wrong; a long list of them scrolls (mouse wheel). Tab and \
-Shift+Tab move between fields, Left and Right change a choice, Enter starts the game. Leave "Start \
-position" empty for the usual start.
+GUI_HELP = """The menu: pick the game, its level (how strong the computer plays: easy, medium, hard or \
+strongest; docs/gui.md says which player each one is) and a clock (none, or minutes for the game plus \
+seconds added after each move), then a player for each side (human is you; every installed player that \
+can play the game is listed). Advanced options shows the game's and the players' own settings, each with \
+a line of help, checked as you type: a red frame and a message say what is wrong; a long list of them \
+scrolls (mouse wheel). Tab and Shift+Tab move between fields, Left and Right change a choice, Enter \
+starts the game. Leave "Start position" empty for the usual start.
 
 During a game: a click that is not a legal move is answered in the message box with the reason. While \
 a bot thinks the window stays usable and a spinner turns beside its name. Take back (U or Backspace) \
@@ -47,6 +50,13 @@ def format_value(value: Any) -> str:
 
 
 Field = Union[TextField, Cycler]
+
+#: The menu's clock choices: (label, the time control as ``--tc`` takes it); minutes for the game, plus
+#: seconds added after each move.
+CLOCKS: tuple[tuple[str, str | None], ...] = (
+    ("no clock", None), ("1 min", "1m"), ("3 min + 2 s", "3m+2"), ("5 min", "5m"), ("15 min + 10 s", "15m+10"))
+#: The Level choice when the players are not those of a level (chosen by hand, or options changed).
+CUSTOM = "custom"
 
 
 class OptionEditor:
@@ -119,17 +129,19 @@ class OptionEditor:
     def layout_and_draw(self, surface: pygame.Surface | None, rect: pygame.Rect, row_h: int,
                         options: tuple[Option, ...] | None = None, *, scrolled: bool = False,
                         reveal: Field | None = None) -> int:
-        """Rows of "name  [field]" in ``rect`` (all options, or those given); returns their height.
+        """Rows of "name  [field]" in ``rect`` (all options, or those given), each with its option's help
+        on a line under it; returns their height (:meth:`rows_height`).
 
         ``scrolled``: ``rect`` is the viewport of ``self.scroll``; the rows move with it and are clipped
         to it, and the row of ``reveal`` (a field just focused) is scrolled into view first."""
         shown = self.options if options is None else options
+        step = self.rows_height(row_h, 1)
         top, width, clip = rect.top, rect.width, None
         if scrolled:
-            self.scroll.set_view(rect, row_h * len(shown))
+            self.scroll.set_view(rect, step * len(shown))
             index = next((i for i, opt in enumerate(shown) if self.widgets[opt.name] is reveal), None)
             if index is not None:
-                self.scroll.reveal(index * row_h, (index + 1) * row_h - 6)
+                self.scroll.reveal(index * step, (index + 1) * step - 6)
             top, width, clip = rect.top - self.scroll.offset, rect.width - ScrollArea.BAR - 6, rect
             if surface is not None:
                 old_clip = surface.get_clip()
@@ -138,12 +150,14 @@ class OptionEditor:
         size = 20 if row_h >= 34 else 18
         for i, opt in enumerate(shown):
             w = self.widgets[opt.name]
-            w.rect = pygame.Rect(rect.left + label_w, top + i * row_h, width - label_w, row_h - 6)
+            w.rect = pygame.Rect(rect.left + label_w, top + i * step, width - label_w, row_h - 6)
             w.clip = clip
-            if surface is None or (clip is not None and not clip.colliderect(w.rect)):
+            if surface is None or (clip is not None and not clip.colliderect(w.rect.inflate(0, step - row_h))):
                 continue
             draw_text(surface, fit_text(opt.name, size, label_w - 8), (rect.left, w.rect.centery), size,
                       theme.TEXT_DIM, anchor="midleft")
+            draw_text(surface, fit_text(opt.help, self.HELP_SIZE, width), (rect.left, w.rect.bottom + 2),
+                      self.HELP_SIZE, theme.TEXT_DIM)
             if isinstance(w, TextField):
                 w.draw(surface, size)
             else:
@@ -151,7 +165,14 @@ class OptionEditor:
         if scrolled and surface is not None:
             surface.set_clip(old_clip)
             self.scroll.draw(surface)
-        return row_h * len(shown)
+        return self.rows_height(row_h, len(shown))
+
+    HELP_SIZE = 15   # the font size of the help line under each option
+
+    @classmethod
+    def rows_height(cls, row_h: int, rows: int) -> int:
+        """The height of ``rows`` option rows (field and help line) of ``row_h``."""
+        return (row_h + cls.HELP_SIZE + 2) * rows
 
 
 class SideChoice:
@@ -191,6 +212,16 @@ class SideChoice:
     def spec(self) -> Spec:
         return Spec(self.player, self.editor.changed())
 
+    def use(self, spec: Spec) -> None:
+        """Play ``spec`` (a level's player): that player, its fields filled in with the spec's options."""
+        if spec.name not in self.cycler.choices:
+            return
+        self.cycler.index = self.cycler.choices.index(spec.name)
+        self.picked = False      # the level's choice, not the person's: a new game's level replaces it
+        entry = self.menu.registry.get("players", spec.name)
+        self.editors[(self.menu.game_name, spec.name)] = OptionEditor(entry.options, f"player {spec.name}",
+                                                                      dict(spec.options))
+
 
 class MenuScreen:
     def __init__(self, app: "PygameRenderer", registry: "Registry") -> None:
@@ -201,10 +232,18 @@ class MenuScreen:
                                   on_change=lambda _: self._game_changed())
         self.game_editors: dict[str, OptionEditor] = {}
         self.sides = [SideChoice(self, 0), SideChoice(self, 1)]
+        # How strong the computer plays (plyground.levels): the level chosen for each game, kept while the
+        # menu lives; CUSTOM once the players are not the level's.
+        self.level_choice = Cycler([], on_change=self._level_picked)
+        self.levels_chosen: dict[str, str] = {}
+        self._level_specs: dict[tuple[str, str], Spec | None] = {}
+        self.clock_choice = Cycler([label for label, _ in CLOCKS])
+        self.advanced = False         # the game's and the players' own options are shown
         self.position = TextField("start position", "", validate=self._check_position, placeholder="(the usual start)",
                                   help="a position in the game's notation (FEN for checkers); empty: the usual start")
         self.buttons = {
             "rules": Button("Rules & help", self.app.show_rules),
+            "advanced": Button("Advanced options", self.toggle_advanced),
             "start": Button("Start", self.start, primary=True),   # Enter starts too (handle_event)
             "resume": Button("Resume saved", self.resume),          # shown when a saved game waits
             "quit": Button("Quit", self.app.request_quit),
@@ -255,9 +294,61 @@ class MenuScreen:
             return
         players = self.registry.players_for(game)
         self.sides[0].set_players(players, "human")
-        # The same opponent as `plyground play` (its options come with it: recommended_options).
+        # The same opponent as `plyground play` (its options come with it: recommended_options), then the
+        # game's level in its place (the person's own choice of player stays).
         self.sides[1].set_players(players, Spec.parse(self.registry.default_opponent(game)).name)
+        levels = list(level_table(game))
+        self.level_choice.choices = levels + [CUSTOM] if levels else []
+        chosen = self.levels_chosen.get(self.game_name, DEFAULT_LEVEL if DEFAULT_LEVEL in levels else CUSTOM)
+        self.level_choice.index = self.level_choice.choices.index(chosen) if levels else 0
+        self._apply_level([s for s in self.sides if s.player != "human" and not s.picked])
         self.position.set_text("")
+
+    # ------------------------------------------------------------ level and clock
+    @property
+    def level(self) -> str:
+        """The chosen level ("" when the game has none)."""
+        return self.level_choice.value
+
+    def level_spec(self) -> Spec | None:
+        """The player the chosen level means here (None for CUSTOM, or when none of its players is installed)."""
+        game = self.default_game()
+        if game is None or self.level in ("", CUSTOM):
+            return None
+        key = (self.game_name, self.level)
+        if key not in self._level_specs:
+            self._level_specs[key] = level_spec(self.registry, game, self.level)
+        return self._level_specs[key]
+
+    def _level_picked(self, level: str) -> None:
+        self.levels_chosen[self.game_name] = level
+        # The computer's sides take the level (the second side when both are people: a level means a bot).
+        self._apply_level([s for s in self.sides if s.player != "human"] or [self.sides[1]])
+
+    def _apply_level(self, sides: list[SideChoice]) -> None:
+        spec = self.level_spec()
+        if spec is not None:
+            for side in sides:
+                side.use(spec)
+
+    def _check_level(self) -> None:
+        """The Level choice says CUSTOM once the computer's players are not the chosen level's."""
+        spec = self.level_spec()
+        if spec is None:
+            return
+        bots = [side.spec() for side in self.sides if side.player != "human"]
+        if not bots or any(bot != spec for bot in bots):
+            self.level_choice.index = self.level_choice.choices.index(CUSTOM)
+            self.levels_chosen[self.game_name] = CUSTOM
+
+    def time_control(self) -> TimeControl | None:
+        """The chosen clock, read as ``--tc`` reads it; None for no clock."""
+        text = dict(CLOCKS)[self.clock_choice.value]
+        return None if text is None else TimeControl.parse(text)
+
+    def toggle_advanced(self) -> None:
+        self.advanced = not self.advanced
+        self.buttons["advanced"].label = "Hide advanced" if self.advanced else "Advanced options"
 
     def _check_position(self, text: str) -> str | None:
         if not text.strip():
@@ -272,7 +363,7 @@ class MenuScreen:
         return None
 
     def _bad_fields(self) -> list[TextField]:
-        return [w for w in self._fields() if isinstance(w, TextField) and w.error]
+        return [w for w in self._fields(everything=True) if isinstance(w, TextField) and w.error]
 
     def errors(self) -> list[str]:
         return [w.error for w in self._bad_fields()]
@@ -286,6 +377,8 @@ class MenuScreen:
             return
         bad = self._bad_fields()
         if bad:
+            if bad[0] not in self._fields():
+                self.toggle_advanced()   # a wrong value among the hidden options: shown, to be put right
             self.error = bad[0].error
             bad[0].focused = True
             self._reveal = bad[0]
@@ -309,7 +402,8 @@ class MenuScreen:
         finally:
             self.progress = ""
         self.error = ""
-        self.app.start_game(game, players, tuple(str(s) for s in specs), {"start": start}, from_menu=True)
+        self.app.start_game(game, players, tuple(str(s) for s in specs),
+                            {"start": start, "time_control": self.time_control()}, from_menu=True)
 
     def saved_game(self) -> tuple[Path, GameRecord] | None:
         """The newest unfinished game saved for the chosen game (``<game>-saved*.<ext>`` in the window's
@@ -366,13 +460,15 @@ class MenuScreen:
         pygame.event.pump()
 
     # ------------------------------------------------------------ events
-    def _fields(self) -> list[Field]:
-        """Every field, in Tab order: the game and its options, each side's player and its options, the
-        start position."""
-        fields: list[Field] = [self.game_choice, *self.game_editor.widgets.values()]
+    def _fields(self, *, everything: bool = False) -> list[Field]:
+        """The fields shown (``everything``: the advanced options too, shown or not), in Tab order: the game,
+        its level and clock, its options, each side's player and its options, the start position."""
+        advanced = self.advanced or everything
+        fields: list[Field] = [self.game_choice] + ([self.level_choice] if self.level_choice.choices else [])
+        fields += [self.clock_choice, *(self.game_editor.widgets.values() if advanced else ())]
         for side in self.sides:
             fields.append(side.cycler)
-            if side.player:
+            if side.player and advanced:
                 fields += side.editor.widgets.values()
         return fields + [self.position]
 
@@ -389,7 +485,7 @@ class MenuScreen:
             self.start()   # also from a text field: the menu's errors are shown instead when there are any
             return
         for side in self.sides:
-            if side.player and side.editor.scroll.handle_event(event, self.mouse):
+            if self.advanced and side.player and side.editor.scroll.handle_event(event, self.mouse):
                 return
         for button in self.buttons.values():
             if button.handle_event(event):
@@ -415,6 +511,17 @@ class MenuScreen:
     def focused_help(self) -> str:
         if self.game_choice.focused:
             return "Game: Left and Right choose it; Tab moves to the next field, Enter starts."
+        if self.level_choice.focused:
+            spec = self.level_spec()
+            plays = f"the computer plays {spec}" if spec is not None else "the players and options chosen below"
+            return (f"Level {self.level}: {plays}. Easy, medium, hard and strongest choose the computer's player "
+                    "and its options (docs/gui.md lists them); Left and Right change it.")
+        if self.clock_choice.focused:
+            control = self.time_control()
+            return ("Clock: " + (f"each side has a clock, as --tc {control} gives it (seconds for the game, plus "
+                                 "seconds added after each move); a side whose time runs out loses"
+                                 if control else "no clock: every side thinks as long as it likes")
+                    + ". Left and Right change it.")
         game = self.default_game()
         for index, side in enumerate(self.sides):
             if side.cycler.focused and side.player:
@@ -432,6 +539,7 @@ class MenuScreen:
     # ------------------------------------------------------------ drawing
     def update(self) -> None:
         self.buttons["start"].enabled = bool(self.game_name) and all(s.player for s in self.sides)
+        self._check_level()
 
     def draw(self, surface: pygame.Surface) -> None:
         self.size = surface.get_size()
@@ -452,16 +560,31 @@ class MenuScreen:
                                                                  w - self.game_choice.rect.right - 16 - m, 36),
                          18, theme.TEXT_DIM)
         y += 44
+        x = m
+        for label, cycler in (("Level", self.level_choice), ("Clock", self.clock_choice)):
+            if not cycler.choices:
+                cycler.rect = pygame.Rect(0, 0, 0, 0)
+                continue
+            label_rect = draw_text(surface, label, (x, y + 17), 24, anchor="midleft")
+            cycler.rect = pygame.Rect(label_rect.right + 12, y, min(230, w // 4), 34)
+            cycler.draw(surface)
+            x = cycler.rect.right + 24
+        advanced = self.buttons["advanced"]
+        advanced.rect = pygame.Rect(0, 0, min(200, w - x - m), 34)
+        advanced.rect.topright = (w - m, y)
+        advanced.draw(surface)
+        y += 44
         bottom_reserved = 150
         row_h = 34 if h >= 720 else 30
         game_opts = self.game_editor.options
         col_w = (w - 3 * m) // 2
-        if game_opts:  # game options in two columns
+        if game_opts and self.advanced:  # game options in two columns
             half = math.ceil(len(game_opts) / 2)
+            rows_h = OptionEditor.rows_height(row_h, half)
             for i, part in enumerate((game_opts[:half], game_opts[half:])):
-                self.game_editor.layout_and_draw(surface, pygame.Rect(m + i * (col_w + m), y, col_w, row_h * half),
+                self.game_editor.layout_and_draw(surface, pygame.Rect(m + i * (col_w + m), y, col_w, rows_h),
                                                  row_h, part)
-            y += row_h * half + 6
+            y += rows_h + 6
 
         # A description takes two lines whatever its length, so the fields under it never move.
         description_h = 2 * (theme.font(18).get_linesize() + 2)
@@ -482,7 +605,10 @@ class MenuScreen:
                              theme.TEXT_DIM)
                 yy += description_h + 6
                 editor = side.editor
-                if editor.options:
+                if not self.advanced:   # what it plays, in a line; its options under Advanced options
+                    words = f"plays as {side.spec()}" if side.player != "human" else "you play this side"
+                    draw_wrapped(surface, words, pygame.Rect(inner.left, yy, inner.width, inner.bottom - yy), 18)
+                elif editor.options:
                     viewport = pygame.Rect(inner.left, yy, inner.width, max(0, inner.bottom - yy))
                     editor.layout_and_draw(surface, viewport, row_h, scrolled=True, reveal=self._reveal)
                 else:

@@ -72,7 +72,9 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
         menu = renderer.menu
         snap("menu.png")
 
-        # An option typed wrong: the field turns red and the Option's own message explains.
+        # An option typed wrong (among the advanced options): the field turns red and the Option's own
+        # message explains.
+        menu.toggle_advanced()
         editor = menu.sides[1].editor
         field = next((w for w in editor.widgets.values() if hasattr(w, "set_text")), None)
         if field is not None:
@@ -95,6 +97,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             side.cycler.index = side.cycler.choices.index(before)
             side.cycler.on_change(side.cycler.value)
             side.editor.scroll.scroll_to(0)
+        menu.toggle_advanced()
 
         renderer.show_rules()
         snap("rules.png")

@@ -127,6 +127,13 @@ def choose(driver, cycler, value: str) -> None:
     assert cycler.value == value, f"{value!r} is not offered: {cycler.choices}"
 
 
+def show_advanced(driver, menu) -> None:
+    """Click Advanced options, which shows the game's and the players' own option fields (hidden at first)."""
+    if not menu.advanced:
+        driver.click(menu.buttons["advanced"].rect.center)
+    assert menu.advanced
+
+
 def start_from_menu(renderer, driver, registry, *, game="checkers", seed="1", position=""):
     """The game screen after the menu is clicked through: ``game``, the human against
     ``random:seed=SEED``, from ``position`` (FEN) when one is given."""
@@ -136,6 +143,7 @@ def start_from_menu(renderer, driver, registry, *, game="checkers", seed="1", po
     choose(driver, menu.game_choice, game)
     assert menu.sides[0].player == "human"
     choose(driver, menu.sides[1].cycler, "random")
+    show_advanced(driver, menu)
     field = menu.sides[1].editor.field("seed")
     driver.click(field.rect.center)
     driver.key(pygame.K_DELETE)

@@ -17,7 +17,7 @@ from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.views.checkers import decode, landings, read_pieces
 from plyground.protocols import Player
 
-from renderer_helpers import human_to_move, start_from_menu, wait_turn
+from renderer_helpers import human_to_move, show_advanced, start_from_menu, wait_turn
 
 CORNER = (4, 4)  # from the bottom right: a point inside a square, outside its piece and its number
 
@@ -278,6 +278,7 @@ def test_options_editor_shows_the_options_error_and_builds_the_player(make_rende
     menu = renderer.menu
     while menu.sides[1].player != "random":
         d.click(menu.sides[1].cycler.next_rect.center)
+    show_advanced(d, menu)
     field = menu.sides[1].editor.field("seed")
     d.click(field.rect.center)
     d.key(pygame.K_BACKSPACE, 0)

@@ -11,60 +11,65 @@ from pathlib import Path
 import pygame
 import pytest
 
+from plyground.levels import level_spec, level_table
 from plyground.options import Spec
 from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.widgets import Cycler, TextField, wrap_text
 
-from renderer_helpers import choose, human_to_move, open_menu, wait_turn
+from renderer_helpers import choose, human_to_move, open_menu, show_advanced, wait_turn
 
 SMALL = {"width": 800, "height": 600}
 
 
-def test_the_menu_offers_the_same_opponent_as_the_console_with_its_options(make_renderer, registry):
+def test_the_menu_starts_at_the_medium_level_and_each_level_fills_in_its_player(make_renderer, registry):
     from plyground.cli import _fill_sides
     renderer, d, menu = open_menu(make_renderer, registry)
     for name in menu.games:
         choose(d, menu.game_choice, name)
         game = menu.default_game()
-        default = Spec.parse(registry.default_opponent(game))
-        assert _fill_sides(game, None, None) == ("human", str(default))   # the console's choice, from one place
-        assert menu.sides[0].player == "human" and menu.sides[1].spec() == default   # options in the fields
-        editor = menu.sides[1].editor
-        for option, value in default.options.items():
-            assert editor.text_of(option) == value
+        assert menu.level == "medium"
+        for level in level_table(game):
+            choose(d, menu.level_choice, level)
+            spec = level_spec(registry, game, level)
+            assert menu.sides[0].player == "human" and menu.sides[1].spec() == spec   # options in the fields
+            for option, value in spec.options.items():
+                assert menu.sides[1].editor.text_of(option) == value
     choose(d, menu.game_choice, "checkers")
+    assert menu.level == "strongest"                          # kept per game while the menu lives
+    game = menu.default_game()
+    first, second = _fill_sides(game, None, None)              # the console's opponent: the same
+    assert first == "human" and menu.sides[1].spec() == Spec.parse(second)
     assert menu.sides[1].spec() == Spec.parse("alphabeta:eval=learned,depth=8")
-    assert menu.sides[1].editor.field("depth").text == "8"
 
 
 @pytest.mark.parametrize("stockfish", ["as installed", "missing"])
-def test_chess_from_the_menu_against_its_default_opponent_answers_within_seconds(
+def test_chess_from_the_menu_at_the_medium_level_answers_within_seconds(
         stockfish, make_renderer, registry, monkeypatch):
-    if stockfish == "missing":   # then the next of chess's default opponents (MCTS with short playouts)
+    if stockfish == "missing":   # then the levels play our own alpha-beta at small depths
         from plyground.players.uci.player import StockfishPlayer
         monkeypatch.setattr(StockfishPlayer, "unsupported_reason", classmethod(lambda cls, game: "not installed"))
     renderer, d, menu = open_menu(make_renderer, registry)
     if "chess" not in menu.games:
         pytest.skip("the chess game is not installed")
     choose(d, menu.game_choice, "chess")
-    expected = registry.default_opponent(menu.default_game())
-    assert menu.sides[1].spec() == Spec.parse(expected)       # the same player and options as the console's
-    if stockfish == "missing":
-        assert menu.sides[1].player != "stockfish"
+    installed = "stockfish" in registry.players_for(menu.default_game())
+    expected = "stockfish:elo=1500" if installed else "alphabeta:depth=2"
+    assert menu.level == "medium" and menu.sides[1].spec() == Spec.parse(expected)
     d.click(menu.buttons["start"].rect.center)
     screen = renderer.game_screen
     assert renderer.screen is screen, menu.error
     wait_turn(d, screen)
     d.click(screen.view.square_center("e2"))
     d.click(screen.view.square_center("e4"))
-    # Alpha-beta at depth 10 with the material evaluation (what the menu used to pick) had not moved
-    # after three minutes; the default opponent answers in about a second.
+    # Alpha-beta at depth 10 with the material evaluation (what the menu once picked) had not moved
+    # after three minutes; the medium level answers in about a second.
     d.until(lambda: len(screen.moves) >= 2, timeout=30, what=f"{expected}'s first move")
     assert screen.moves[0] == "e4" and not screen.message
 
 
 def test_every_alphazero_option_can_be_scrolled_to_and_edited_at_800x600(make_renderer, registry):
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    show_advanced(d, menu)
     choose(d, menu.sides[1].cycler, "alphazero")
     side = menu.sides[1]
     editor = side.editor
@@ -111,6 +116,7 @@ def test_every_alphazero_option_can_be_scrolled_to_and_edited_at_800x600(make_re
 
 def test_tab_walks_every_field_and_scrolls_it_into_view(make_renderer, registry):
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    show_advanced(d, menu)
     choose(d, menu.sides[1].cycler, "alphazero")
     editor = menu.sides[1].editor
     d.key(pygame.K_ESCAPE)                                    # the player's choice clicked last lets go of the focus
@@ -140,6 +146,7 @@ def test_tab_walks_every_field_and_scrolls_it_into_view(make_renderer, registry)
 
 def test_the_scroll_bar_can_be_dragged(make_renderer, registry):
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    show_advanced(d, menu)
     choose(d, menu.sides[1].cycler, "alphazero")
     scroll = menu.sides[1].editor.scroll
     thumb = scroll.thumb_rect
@@ -153,6 +160,7 @@ def test_the_scroll_bar_can_be_dragged(make_renderer, registry):
 
 def test_enter_starts_the_game_or_shows_the_error(make_renderer, registry):
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    show_advanced(d, menu)
     choose(d, menu.sides[1].cycler, "random")
     field = menu.sides[1].editor.field("seed")
     d.click(field.rect.center)
@@ -280,6 +288,7 @@ def test_play_again_says_what_it_loads_and_a_failure_shows_in_the_menu(make_rend
 
 def test_option_fields_stay_put_whatever_the_players_description(make_renderer, registry):
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    show_advanced(d, menu)
     cycler = menu.sides[1].cycler
     tops = {}
     for name in cycler.choices:
