@@ -226,7 +226,8 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if renderer.has_menu and not (black or white or first or second) and game_spec is None:
         if time_control is not None:
             raise UsageError("--tc needs the game and players on the command line (e.g. --game checkers --black "
-                             "human --white alphabeta): games started from the window's menu have no clock")
+                             "human --white alphabeta); for a game started from the window's menu, choose its "
+                             "clock there (Clock)")
         try:
             renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         except BaseException as exc:
