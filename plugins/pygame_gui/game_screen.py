@@ -22,7 +22,7 @@ from plyground.errors import PlygroundError
 from plyground.match import Interrupted
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
-from plyground.resume import resume_argument, save_beside
+from plyground.resume import replay, resume_argument, save_beside
 from plyground.review import GameReview
 
 from . import theme
@@ -54,6 +54,16 @@ def result_words(game: Game, record: GameRecord) -> tuple[str, str]:
     return f"{game.side_names[winner]} ({player}) wins", record.reason
 
 
+def key_help() -> str:
+    """The keys of the game screen, one a line, for the help page (made from :attr:`GameScreen.KEYS`)."""
+    names: dict[object, list[str]] = {}
+    words: dict[object, str] = {}
+    for _, name, text, action in GameScreen.KEYS:
+        names.setdefault(action, []).append(name)
+        words.setdefault(action, text)
+    return "\n".join(f"  {' or '.join(names[action])}: {words[action]}" for action in names)
+
+
 class GameScreen:
     def __init__(self, app: "PygameRenderer", link: GameLink, game: Game, view: BoardView,
                  names: tuple[str, str], human_sides: set[int], *, from_menu: bool,
@@ -65,6 +75,7 @@ class GameScreen:
         self.state: State | None = None
         self.start_text = ""
         self.moves: list[str] = []
+        self.movers: list[int] = []    # the side that made each move (a side may move twice in a row)
         self.last_marks: Marks = {}
         self._marks_by_ply: dict[int, Marks] = {}
         self.input = None              # the human's MoveInput while a human is to move
@@ -99,17 +110,17 @@ class GameScreen:
             self._show_review()
 
         self.buttons = {
-            "flip": Button("Flip board (F)", self.flip, key=pygame.K_f),
-            "numbers": Button("Numbers (N)", self.toggle_numbers, key=pygame.K_n),
-            "undo": Button("Take back (U)", self.take_back, key=pygame.K_u),
-            "hint": Button("Hint (H)", self.hint, key=pygame.K_h),
-            "analysis": Button("Analysis (A)", self.toggle_analysis, key=pygame.K_a),
+            "flip": Button("Flip board (F)", self.flip),
+            "numbers": Button("Numbers (N)", self.toggle_numbers),
+            "undo": Button("Take back (U)", self.take_back),
+            "hint": Button("Hint (H)", self.hint),
+            "analysis": Button("Analysis (A)", self.toggle_analysis),
             "resign": Button("Resign", self.resign),
             "leave": Button("Menu" if from_menu else "Close", self.leave),
             "save": Button("Save game", self.save, primary=True),
-            "save_now": Button("Save (S)", self.save, key=pygame.K_s),
+            "save_now": Button("Save (S)", self.save),
             "again": Button("Play again", self.play_again, primary=True),
-            "play": Button("Play from here (P)", self.play_from_here, primary=True, key=pygame.K_p),
+            "play": Button("Play from here (P)", self.play_from_here, primary=True),
             "live": Button("Back to the game (End)", self.to_end),
         }
         self.save_field = TextField("save to", "", help="file to append the game record to")
@@ -129,6 +140,10 @@ class GameScreen:
         self.game_clock = clock              # both sides' clocks (a time control), drawn live; None without
         if record is not None and record.moves:       # a resumed game: its moves so far
             self.start_text, self.moves = record.start, list(record.moves)
+            try:
+                self.movers = replay(game, record)[1]
+            except PlygroundError:     # the game thread replayed them; if they do not replay here, no take back
+                self.movers = []
 
     def _on_show(self, state: State, last_move: str | None) -> None:
         before = self.state if self.state is not None and state.ply == self.state.ply + 1 else None
@@ -138,6 +153,9 @@ class GameScreen:
             del self._marks_by_ply[ply]  # taken back
         self.last_marks = self._marks_by_ply.get(state.ply, {}) if last_move else {}
         self.moves = self.moves[:max(0, state.ply - 1)] + [last_move] if last_move else self.moves[:state.ply]
+        if last_move and before is not None:
+            self.movers = self.movers[:len(self.moves) - 1] + [before.current_player()]
+        del self.movers[len(self.moves):]   # taken back
         self.state, self.input, self.thinking = state, None, None
         if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move
             self.set_message("", "info")
@@ -198,8 +216,24 @@ class GameScreen:
         self.view.show_numbers = not self.view.show_numbers
         self.app.square_numbers[self.game.name] = self.view.show_numbers   # so the next game shows the same
 
+    def _side_to_take_back(self) -> int | None:
+        """Whose move Take back would take back now: the person to move, or while a bot thinks the person
+        (the game's runner picks the same side); None when nobody can take back."""
+        if self.state is None or self.reviewing:
+            return None
+        if self.input is not None:
+            return self.state.current_player()
+        if self.thinking and self.human_sides:
+            thinking = self.state.current_player()
+            return next(side for side in (1 - thinking, thinking) if side in self.human_sides)
+        return None
+
+    def can_take_back(self) -> bool:
+        """Whether there is a move a person can take back: one made by the side that would take it back."""
+        return self._side_to_take_back() in self.movers
+
     def take_back(self) -> None:
-        if self.state is None or self.state.ply == 0:
+        if not self.can_take_back():
             return
         if self.input is not None:
             self._undo_from_ply = self.state.ply
@@ -404,24 +438,42 @@ class GameScreen:
         if self._hint_thread is not None:
             self._hint_thread.join(timeout)
 
-    #: The keys that move through the moves.
-    NAVIGATION_KEYS = {pygame.K_LEFT: step_back, pygame.K_RIGHT: step_forward, pygame.K_HOME: to_start,
-                       pygame.K_END: to_end}
+    def cancel_input(self) -> None:
+        """Drop a half-entered move (Escape, or a right click on the board)."""
+        if self.input is not None:
+            self.input.cancel()
+            self.set_message("", "info")
+
+    #: Every key the game screen handles, in the order the help page lists them: (pygame key, its name, what it
+    #: does, and the button it presses -- only while that button is shown and enabled -- or the method it calls).
+    #: The key handling and the help page (:func:`key_help`) are both made from this table.
+    KEYS = (
+        (pygame.K_u, "U", "take back your last move and the reply to it", "undo"),
+        (pygame.K_BACKSPACE, "Backspace", "take back, as U", "undo"),
+        (pygame.K_h, "H", "a hint: a search of your position, shown in the analysis view", "hint"),
+        (pygame.K_a, "A", "show or hide the analysis view (the last search: a bot's move or a hint)", "analysis"),
+        (pygame.K_s, "S", "save the game so far, to play on later (plyground play --resume NAME)", "save_now"),
+        (pygame.K_f, "F", "flip the board", "flip"),
+        (pygame.K_n, "N", "square names on or off (the names the move list uses)", "numbers"),
+        (pygame.K_ESCAPE, "Escape", "drop a half-entered move (a right click does too)", cancel_input),
+        (pygame.K_LEFT, "Left", "look back: the position one move earlier (read-only)", step_back),
+        (pygame.K_RIGHT, "Right", "one move later", step_forward),
+        (pygame.K_HOME, "Home", "the start position", to_start),
+        (pygame.K_END, "End", "back to the last position, where moves are made", to_end),
+        (pygame.K_p, "P", "a recorded game (--review): play a new game from the position shown", "play"),
+    )
+    KEY_ACTIONS = {key: action for key, _, _, action in KEYS}
 
     # ------------------------------------------------------------ events
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.over and self.save_field.handle_event(event):
             return
-        if event.type == pygame.KEYDOWN and event.key in self.NAVIGATION_KEYS:
-            self.NAVIGATION_KEYS[event.key](self)
-            return
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            if self.input is not None:
-                self.input.cancel()
-                self.set_message("", "info")
-            return
-        if event.type == pygame.KEYDOWN and event.key == pygame.K_BACKSPACE:
-            self.take_back()
+        if event.type == pygame.KEYDOWN and event.key in self.KEY_ACTIONS:
+            action = self.KEY_ACTIONS[event.key]
+            if callable(action):
+                action(self)
+            elif self.buttons[action].enabled and self.buttons[action] in self._visible_buttons():
+                self.buttons[action].on_click()
             return
         for button in self._visible_buttons():
             if button.handle_event(event):
@@ -442,7 +494,7 @@ class GameScreen:
             self.click_cell(self.view.cell_at(event.pos))
             self._press_pos = event.pos
         elif event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 3 and self.input is not None:
-            self.input.cancel()
+            self.cancel_input()
         elif event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 1) == 1 and self.input is not None:
             if self.view.board_rect.collidepoint(event.pos):  # a dragged piece dropped on a square
                 move = self.input.release(self.view.cell_at(event.pos))
@@ -472,8 +524,7 @@ class GameScreen:
     def update(self) -> None:
         self.poll()
         can_act = self.input is not None
-        self.buttons["undo"].enabled = (can_act or bool(self.thinking and self.human_sides)) and \
-            self.state is not None and self.state.ply > 0
+        self.buttons["undo"].enabled = self.can_take_back()
         self.buttons["hint"].enabled = (can_act and self.review is None) or \
             (self.reviewing and self._hint is not None and not self.hinting)
         self.buttons["save_now"].enabled = self.live_record is not None

@@ -15,8 +15,9 @@ from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
 
 from . import theme
+from .game_screen import key_help
 from .views import has_view
-from .widgets import Button, Cycler, ScrollArea, TextField, draw_text, draw_wrapped, fit_text, is_click
+from .widgets import Button, Cycler, ScrollArea, TextField, draw_text, draw_wrapped, fit_text, is_click, wrap_text
 
 if TYPE_CHECKING:
     from plyground.registry import Registry
@@ -32,10 +33,9 @@ scrolls (mouse wheel). Tab and Shift+Tab move between fields, Left and Right cha
 starts the game. Leave "Start position" empty for the usual start.
 
 During a game: a click that is not a legal move is answered in the message box with the reason. While \
-a bot thinks the window stays usable and a spinner turns beside its name. Take back (U or Backspace) \
-undoes your last move and the reply to it. Flip board (F) turns the board around; Numbers (N) shows \
-the square names used in the move list. Escape or a right click drops a half-entered move. Left, Home \
-or a click on a move of the move list shows an earlier position (read-only); Right and End come back. When \
+a bot thinks the window stays usable and a spinner turns beside its name (a first run also says when it is \
+compiling kernels for this machine). Take back undoes your last move and the reply to it. A right click \
+drops a half-entered move. A click on a move of the move list shows an earlier position (read-only). When \
 the game is over, Save game appends it to the file named above the button (PDN for checkers)."""
 
 
@@ -638,13 +638,39 @@ class MenuScreen:
 
 
 class RulesScreen:
-    """The tutorial page: the game's rules and how to use the window."""
+    """The tutorial page: the game's rules and how to use the window (every key the game screen handles,
+    listed from its own table); the help column scrolls (mouse wheel, or its bar) when it is taller than the
+    window."""
+
+    HELP_SIZE = 18
 
     def __init__(self, app: "PygameRenderer", game: Game | None, view_help: str = "") -> None:
         self.app, self.game, self.view_help = app, game, view_help
         self.back = Button("Back", app.show_menu, primary=True, key=pygame.K_ESCAPE)
+        self.help_scroll = ScrollArea(step=3 * self.line_height)
+        self.help_lines: list[str] = []      # the help column's lines, as last wrapped
+        self._mouse: tuple[int, int] | None = None
+
+    @property
+    def help_text(self) -> str:
+        return ((self.view_help + "\n\n" if self.view_help else "") + GUI_HELP +
+                "\n\nKeys during a game:\n" + key_help())
+
+    @property
+    def line_height(self) -> int:
+        return theme.font(self.HELP_SIZE).get_linesize() + 2
+
+    def shown_help_lines(self) -> list[str]:
+        """The help column's lines in view now (scrolled)."""
+        first = -(-self.help_scroll.offset // self.line_height)
+        room = (self.help_scroll.offset + self.help_scroll.rect.height) // self.line_height
+        return self.help_lines[first:room]
 
     def handle_event(self, event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self._mouse = event.pos
+        if self.help_scroll.handle_event(event, self._mouse):
+            return
         self.back.handle_event(event)
 
     def update(self) -> None:
@@ -666,8 +692,17 @@ class RulesScreen:
         right = pygame.Rect(2 * m + col_w, top, col_w, h - top - 80)
         pygame.draw.rect(surface, theme.PANEL, right.inflate(16, 16), border_radius=8)
         draw_text(surface, "Using this window", right.topleft, 28, theme.ACCENT)
-        text = (self.view_help + "\n\n" if self.view_help else "") + GUI_HELP
-        draw_wrapped(surface, text, pygame.Rect(right.left, right.top + 32, right.width, right.height - 32), 18)
+        view = pygame.Rect(right.left, right.top + 32, right.width, right.height - 32)
+        self.help_lines = wrap_text(self.help_text, self.HELP_SIZE, view.width - ScrollArea.BAR - 6)
+        self.help_scroll.set_view(view, len(self.help_lines) * self.line_height)
+        surface.set_clip(view)
+        y = view.top - self.help_scroll.offset
+        for line in self.help_lines:
+            if y + self.line_height > view.top and y < view.bottom:
+                draw_text(surface, line, (view.left, y), self.HELP_SIZE)
+            y += self.line_height
+        surface.set_clip(None)
+        self.help_scroll.draw(surface)
         self.back.rect = pygame.Rect(0, 0, 180, 40)
         self.back.rect.center = (w // 2, h - m - 20)
         self.back.draw(surface)

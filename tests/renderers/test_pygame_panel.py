@@ -1,0 +1,120 @@
+"""The game screen's side panel and help page, driven by real pygame events (SDL dummy driver): when Take
+back is offered, the keys the help page lists, the compile message, and the layout at small window sizes."""
+from __future__ import annotations
+
+import re
+import threading
+
+import pygame
+
+from plyground.plugins.pygame_gui import theme
+from plyground.plugins.pygame_gui.game_screen import GameScreen
+from plyground.protocols import Player
+
+from renderer_helpers import wait_turn
+
+
+def tictactoe_game(make_renderer, registry, players, **options):
+    """(renderer, driver, screen) of a tic-tac-toe game started in the window with ``players`` (specs or
+    Player objects), the first side to move: side 0."""
+    renderer, d = make_renderer(**options)
+    game = registry.make_game("tictactoe")
+    made = [registry.make_player(p, game) if isinstance(p, str) else p for p in players]
+    renderer.start_game(game, made, tuple(p if isinstance(p, str) else p.name for p in players), {},
+                        from_menu=False)
+    return renderer, d, renderer.game_screen
+
+
+def free_cell(screen):
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    return next(cell for cell in cells if screen.state.to_text()[cell[0] * 4 + cell[1]] == ".")
+
+
+# ------------------------------------------------------------------ 1. Take back only when there is a move to take back
+
+def test_take_back_is_off_until_the_person_has_moved_and_off_again_when_all_is_taken_back(make_renderer, registry):
+    # The bot moves first: the person's first turn comes after a move, but none of theirs to take back.
+    renderer, d, screen = tictactoe_game(make_renderer, registry, ["random:seed=3", "human"])
+    wait_turn(d, screen)
+    d.frames(1)
+    assert screen.moves and len(screen.moves) == 1
+    undo = screen.buttons["undo"]
+    assert not undo.enabled
+    assert d.pixel(undo.rect.move(3, 3).topleft) == theme.BUTTON_DISABLED
+    for press in (lambda: d.click(undo.rect.center), lambda: d.key(pygame.K_u), lambda: d.key(pygame.K_BACKSPACE)):
+        press()
+        d.frames(2)
+        assert len(screen.moves) == 1 and screen.input is not None   # nothing was taken back
+    d.click(screen.view.cell_center(free_cell(screen)))             # the person's move, and the bot's reply
+    wait_turn(d, screen)
+    assert len(screen.moves) == 3 and undo.enabled
+    d.click(undo.rect.center)
+    d.until(lambda: len(screen.moves) == 1 and screen.input is not None, what="the take back")
+    d.frames(1)
+    assert not undo.enabled                  # everything the person played is taken back
+    assert d.pixel(undo.rect.move(3, 3).topleft) == theme.BUTTON_DISABLED
+
+
+def test_take_back_is_off_at_the_start_when_the_person_moves_first(make_renderer, registry):
+    renderer, d, screen = tictactoe_game(make_renderer, registry, ["human", "random:seed=3"])
+    wait_turn(d, screen)
+    d.frames(1)
+    assert screen.moves == [] and not screen.buttons["undo"].enabled
+
+
+# ------------------------------------------------------------------ 2. the help page lists every key
+
+def test_help_page_lists_every_key_the_game_screen_handles_and_scrolls_to_them(make_renderer, registry):
+    renderer, d = make_renderer(width=800, height=600)
+    renderer.open_menu(registry)
+    d.frames(1)
+    d.click(renderer.menu.buttons["rules"].rect.center)
+    rules = renderer.screen
+    assert type(rules).__name__ == "RulesScreen"
+    text = rules.help_text
+    for key, name, words, _ in GameScreen.KEYS:
+        assert re.search(rf"^  (.* or )?{re.escape(name)}( or .*)?: ", text, re.M), name
+    for name in ("H", "A", "S", "U", "F", "N", "P", "Escape", "Backspace", "Left", "Right", "Home", "End"):
+        assert name in {entry[1] for entry in GameScreen.KEYS}
+    # The keys come last: at 800x600 they are below the column's bottom, and the mouse wheel brings them in.
+    last = rules.help_lines[-1]
+    assert last.strip() and last not in rules.shown_help_lines()
+    for _ in range(40):
+        if last in rules.shown_help_lines():
+            break
+        d.wheel(rules.help_scroll.rect.center, -1)
+    assert last in rules.shown_help_lines()
+    d.key(pygame.K_ESCAPE)
+    assert renderer.screen is renderer.menu
+
+
+def test_every_button_key_is_in_the_key_table_and_other_keys_do_nothing(make_renderer, registry):
+    renderer, d, screen = tictactoe_game(make_renderer, registry, ["human", "random:seed=3"])
+    wait_turn(d, screen)
+    table = {name: action for _, name, _, action in GameScreen.KEYS}
+    for name, button in screen.buttons.items():      # a key shown on a button is one the table presses it with
+        shown = re.search(r"\((\w+)\)$", button.label)
+        if shown:
+            action = table.get(shown.group(1))
+            assert action == name or getattr(action, "__name__", None) == button.on_click.__name__, button.label
+    # The keys of the table act (A, H: the analysis view and a hint) ...
+    d.key(pygame.K_a)
+    assert screen.show_analysis
+    d.key(pygame.K_h)
+    assert screen.hinting or screen.analysis is not None
+    d.until(lambda: not screen.hinting and screen.input is not None, what="the hint")
+    d.key(pygame.K_a)
+    assert not screen.show_analysis
+
+    # ... and a key not in it changes nothing.
+    def seen():
+        return (screen.view.flipped, screen.view.show_numbers, screen.show_analysis, screen.message, screen.review,
+                list(screen.moves), screen.input is not None, screen.hinting)
+    handled = {key for key, *_ in GameScreen.KEYS}
+    others = [k for k in list(range(pygame.K_a, pygame.K_z + 1)) + list(range(pygame.K_0, pygame.K_9 + 1)) +
+              [pygame.K_SPACE, pygame.K_RETURN, pygame.K_TAB, pygame.K_DELETE, pygame.K_UP, pygame.K_DOWN,
+               pygame.K_PAGEUP, pygame.K_PAGEDOWN, pygame.K_F1] if k not in handled]
+    before = seen()
+    for key in others:
+        d.key(key)
+        assert seen() == before, pygame.key.name(key)
