@@ -126,6 +126,8 @@ class GameScreen:
         self.save_field = TextField("save to", "", help="file to append the game record to")
         self.message_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
+        self.analysis_rect = pygame.Rect(0, 0, 0, 0)   # the analysis view's box, as last drawn (none: empty)
+        self.moves_rect = pygame.Rect(0, 0, 0, 0)      # the move list's box, as last drawn
 
     # ------------------------------------------------------------ game messages
     def poll(self) -> None:
@@ -517,7 +519,7 @@ class GameScreen:
     def layout(self, size: tuple[int, int]) -> None:
         self.size = size
         w, h = size
-        panel_w = max(280, min(420, int(w * 0.34)))
+        panel_w = max(300, min(420, int(w * 0.34)))
         self.panel_rect = pygame.Rect(w - panel_w, 0, panel_w, h)
         self.view.layout(pygame.Rect(12, 12, w - panel_w - 24, h - 24))
 
@@ -613,21 +615,19 @@ class GameScreen:
         y = self.message_rect.bottom + 10
 
         buttons = self._visible_buttons()
-        rows = math.ceil(len(buttons) / 2)
-        button_h, gap = 36, 8
+        rows = self._button_rows(buttons, width)
+        gap = 8
+        button_h = 36 if p.height >= 700 else 32      # a small window: lower buttons, so the moves keep rows
         save_h = 40 if self.over else 0
         bottom = p.bottom - 14
-        top_of_buttons = bottom - rows * (button_h + gap) + gap
+        top_of_buttons = bottom - len(rows) * (button_h + gap) + gap
         for b in self.buttons.values():
             b.rect = pygame.Rect(0, 0, 0, 0)
-        for i, button in enumerate(buttons):
-            col, row = i % 2, i // 2
-            bw = (width - gap) // 2
-            if i == len(buttons) - 1 and col == 0:
-                bw = width  # a lone last button spans the row
-            button.rect = pygame.Rect(x + col * ((width - gap) // 2 + gap), top_of_buttons + row * (button_h + gap),
-                                      bw, button_h)
-            button.draw(surface)
+        for r, row in enumerate(rows):
+            bw = (width - gap) // 2 if len(row) == 2 else width   # a lone button spans its row
+            for col, button in enumerate(row):
+                button.rect = pygame.Rect(x + col * (bw + gap), top_of_buttons + r * (button_h + gap), bw, button_h)
+                button.draw(surface)
         if self.over:
             self.save_field.rect = pygame.Rect(x, top_of_buttons - save_h, width, 32)
             self.save_field.draw(surface, 18)
@@ -636,10 +636,25 @@ class GameScreen:
         else:
             self.save_field.rect = pygame.Rect(0, 0, 0, 0)
         area = pygame.Rect(x, y, width, top_of_buttons - save_h - y - 10)
+        self.analysis_rect = pygame.Rect(0, 0, 0, 0)
         if self.show_analysis:
             used = self._draw_analysis(surface, area)
             area = pygame.Rect(x, area.top + used, width, area.height - used)
         self._draw_moves(surface, area)
+
+    @staticmethod
+    def _button_rows(buttons: list[Button], width: int, gap: int = 8) -> list[list[Button]]:
+        """The buttons two to a row, in order; one whose label does not fit half the row gets a row of its own."""
+        rows: list[list[Button]] = []
+        half = (width - gap) // 2
+        for button in buttons:
+            if not button.fits(half):
+                rows.append([button])
+            elif rows and len(rows[-1]) == 1 and rows[-1][0].fits(half):
+                rows[-1].append(button)
+            else:
+                rows.append([button])
+        return rows
 
     def _status_text(self) -> str:
         if self.reviewing:
@@ -672,22 +687,35 @@ class GameScreen:
     def _draw_analysis(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
         """The analysis view: the last search's lines (a bot's move or a hint); returns the height used."""
         title, lines = self.analysis or ("Analysis", ["no search yet: it appears after a bot's move or a hint"])
-        height = max(90, min(rect.height - 50, 200))
+        # What the moves keep below it: their title and MOVE_ROWS lines; the analysis gets the rest, up to 200.
+        height = min(200, rect.height - self._moves_height(self.MOVE_ROWS))
+        if height < 64:         # not even two lines: the moves keep the room (the analysis waits for a taller window)
+            return 0
         draw_text(surface, fit_text(f"Analysis: {title}", 20, rect.width), (rect.left, rect.top), 20, theme.TEXT_DIM)
         box = pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12, height - 30)
+        self.analysis_rect = box
         pygame.draw.rect(surface, theme.INFO_BOX, box, border_radius=6)
         draw_wrapped(surface, "\n".join(lines), box.inflate(-12, -8), 18)
         return height
+
+    #: The lines of moves the move list keeps when the analysis view is shown beside it.
+    MOVE_ROWS = 3
+
+    @staticmethod
+    def _moves_height(rows: int) -> int:
+        """The height the move list needs for ``rows`` lines of moves (its title and frame included)."""
+        return 30 + rows * (theme.font(20).get_linesize() + 2) + 4
 
     def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The moves, two to a line; the one whose position is shown (looking back) is framed, and each is
         remembered in ``move_rects`` for clicks."""
         self.move_rects = {}
+        self.moves_rect = pygame.Rect(0, 0, 0, 0)
         if rect.height < 40:
             return
         draw_text(surface, "Moves", (rect.left, rect.top), 22, theme.TEXT_DIM)
-        pygame.draw.rect(surface, theme.FIELD, pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12,
-                                                           rect.height - 22), border_radius=6)
+        self.moves_rect = pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12, rect.height - 22)
+        pygame.draw.rect(surface, theme.FIELD, self.moves_rect, border_radius=6)
         line_h = theme.font(20).get_linesize() + 2
         lines = range(0, len(self.moves), 2)           # the first move's index on each line
         room = max(1, (rect.height - 30) // line_h)

@@ -25,13 +25,18 @@ from plyground.stopping import is_interrupt
 from .views import has_view, view_for
 
 
+#: The smallest window (width, height): the game screen's panel holds its buttons, messages and moves without
+#: overlaps from here up; a smaller window asked for (or resized to) gets this.
+MIN_SIZE = (800, 600)
+
+
 class PygameRenderer(Renderer):
     name = "pygame"
     description = ("A window: main menu with every player and its options, rules page, clickable board "
                    "with highlights; bots think in the background.")
     options = (
-        Option("width", int, 1100, "window width in pixels", min=480, max=10000),
-        Option("height", int, 760, "window height in pixels", min=360, max=10000),
+        Option("width", int, 1100, "window width in pixels", min=MIN_SIZE[0], max=10000),
+        Option("height", int, 760, "window height in pixels", min=MIN_SIZE[1], max=10000),
         Option("fps", int, 30, "frames per second of the window loop", min=5, max=240),
         Option("bot_delay", float, 0.4, "least seconds between a shown move and the next bot move "
                "(so a person can follow bots)", min=0.0, max=60.0),
@@ -74,7 +79,8 @@ class PygameRenderer(Renderer):
         import pygame
         pygame.display.init()
         pygame.font.init()
-        self.surface = pygame.display.set_mode((self.settings["width"], self.settings["height"]), pygame.RESIZABLE)
+        size = (max(MIN_SIZE[0], self.settings["width"]), max(MIN_SIZE[1], self.settings["height"]))
+        self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("plyground")
         self.clock = pygame.time.Clock()
         self._window_thread = threading.current_thread()
@@ -119,7 +125,7 @@ class PygameRenderer(Renderer):
 
     def _resize(self, width: int, height: int) -> None:
         import pygame
-        size = (max(480, width), max(360, height))
+        size = (max(MIN_SIZE[0], width), max(MIN_SIZE[1], height))
         if pygame.display.get_surface().get_size() != size:
             self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
 

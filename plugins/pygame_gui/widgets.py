@@ -125,9 +125,24 @@ class Button:
                  theme.BUTTON_HOVER if self.hover else theme.BUTTON)
         pygame.draw.rect(surface, color, self.rect, border_radius=6)
         pygame.draw.rect(surface, theme.PANEL_EDGE, self.rect, 1, border_radius=6)
-        size = max(16, min(24, self.rect.height - 10))
-        draw_text(surface, self.label, self.rect.center, size,
+        draw_text(surface, self.label, self.rect.center, self.label_size(),
                   theme.TEXT if self.enabled else theme.TEXT_DIM, anchor="center")
+
+    #: The smallest font a label shrinks to; the room a label leaves on each side of it.
+    MIN_LABEL_SIZE, PADDING = 14, 6
+
+    def label_size(self, width: int | None = None) -> int:
+        """The font size the label is drawn at: the largest (up to 24, and what the height allows) at which it
+        fits the button's width (``width``, else the rect's) with :attr:`PADDING` on each side."""
+        room = (self.rect.width if width is None else width) - 2 * self.PADDING
+        size = max(self.MIN_LABEL_SIZE, min(24, self.rect.height - 10))
+        while size > self.MIN_LABEL_SIZE and theme.font(size).size(self.label)[0] > room:
+            size -= 1
+        return size
+
+    def fits(self, width: int) -> bool:
+        """Whether the label fits a button ``width`` wide (at the smallest font, at worst)."""
+        return theme.font(self.MIN_LABEL_SIZE).size(self.label)[0] <= width - 2 * self.PADDING
 
 
 class Cycler:

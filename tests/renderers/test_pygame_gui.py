@@ -182,10 +182,10 @@ def test_drag_take_back_flip_numbers_and_resize(make_renderer, registry):
     assert view.show_numbers                          # checkers: square numbers on at first
     d.key(pygame.K_n)
     assert not view.show_numbers
-    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=700, h=520, size=(700, 520)))
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=900, h=640, size=(900, 640)))
     d.frames(2)
-    assert pygame.display.get_surface().get_size() == (700, 520)
-    assert view.board_rect.right <= screen.panel_rect.left and view.board_rect.bottom <= 520
+    assert pygame.display.get_surface().get_size() == (900, 640)
+    assert view.board_rect.right <= screen.panel_rect.left and view.board_rect.bottom <= 640
     d.click(view.square_center(10))                   # clicks still land on the right squares
     assert screen.input.selected == 10
 

@@ -118,3 +118,71 @@ def test_every_button_key_is_in_the_key_table_and_other_keys_do_nothing(make_ren
     for key in others:
         d.key(key)
         assert seen() == before, pygame.key.name(key)
+
+
+# ------------------------------------------------------------------ 4. the layout holds in a small window
+
+def widget_rects(screen) -> dict[str, pygame.Rect]:
+    """What the game screen shows, by name, as last drawn: board, message box, analysis, moves, save field and
+    every button shown."""
+    rects = {"board": screen.view.board_rect, "message": screen.message_rect, "moves": screen.moves_rect}
+    if screen.analysis_rect.width:
+        rects["analysis"] = screen.analysis_rect
+    if screen.save_field.rect.width:
+        rects["save field"] = screen.save_field.rect
+    for name, button in screen.buttons.items():
+        if button.rect.width:
+            rects[f"button {name}"] = button.rect
+    return rects
+
+
+def assert_layout_holds(d, screen, size):
+    d.frames(2)
+    assert pygame.display.get_surface().get_size() == size
+    rects = widget_rects(screen)
+    names = sorted(rects)
+    for i, a in enumerate(names):
+        assert pygame.Rect(0, 0, *size).contains(rects[a]), (a, rects[a])
+        for b in names[i + 1:]:
+            assert not rects[a].colliderect(rects[b]), f"{a} {rects[a]} overlaps {b} {rects[b]}"
+    for name, button in screen.buttons.items():
+        if button.rect.width:    # the label, at the size drawn, inside its button
+            text_w, text_h = theme.font(button.label_size()).size(button.label)
+            assert text_w <= button.rect.width - 4 and text_h <= button.rect.height, (button.label, button.rect)
+    line = theme.font(20).get_linesize() + 2
+    assert rects["moves"].height >= GameScreen.MOVE_ROWS * line, "the move list keeps its rows"
+    return rects
+
+
+def test_the_panel_holds_at_800_by_600_and_the_window_goes_no_smaller(make_renderer, registry):
+    from renderer_helpers import start_from_menu
+    renderer, d = make_renderer(width=800, height=600)
+    screen = start_from_menu(renderer, d, registry)
+    wait_turn(d, screen)
+    assert_layout_holds(d, screen, (800, 600))
+    d.key(pygame.K_a)                                          # the analysis view beside the moves
+    rects = assert_layout_holds(d, screen, (800, 600))
+    assert "analysis" in rects
+    d.click(screen.view.square_center(10))                    # 11-15, and the reply
+    d.click(screen.view.square_center(14))
+    assert screen.input is None, screen.message
+    d.until(lambda: len(screen.moves) == 2 and screen.input is not None, what="the reply")
+    d.key(pygame.K_LEFT)                                       # looking back: "Back to the game (End)" shows
+    assert screen.review is not None
+    assert "button live" in assert_layout_holds(d, screen, (800, 600))
+    for w, h in ((640, 480), (300, 200)):                      # smaller: the window stays at its least size
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=w, h=h, size=(w, h)))
+        assert_layout_holds(d, screen, (800, 600))
+
+
+def test_the_panel_holds_at_the_end_of_a_game_at_800_by_600(make_renderer, registry):
+    from renderer_helpers import start_from_menu
+    renderer, d = make_renderer(width=640, height=480)       # below the least size: the window opens at it
+    screen = start_from_menu(renderer, d, registry, position="B:W18:B14")
+    wait_turn(d, screen)
+    d.click(screen.view.square_center(13))                   # 14x23 takes White's last man
+    d.click(screen.view.square_center(22))
+    d.until(lambda: screen.over, what="the end of the game")
+    d.key(pygame.K_a)
+    rects = assert_layout_holds(d, screen, (800, 600))
+    assert {"save field", "button save", "button again", "button leave"} <= set(rects)
