@@ -26,7 +26,7 @@ from plyground.resume import replay, resume_argument, save_beside
 from plyground.review import GameReview
 
 from . import theme
-from .session import GameAbandoned, GameLink
+from .session import GameAbandoned, GameLink, compiling_told
 from .views.base import BoardView, Marks, merge_marks
 from .widgets import Button, TextField, draw_text, draw_wrapped, fit_text, is_click
 
@@ -168,6 +168,13 @@ class GameScreen:
 
     def _on_thinking(self, player: str) -> None:
         self.thinking = (player, time.monotonic())
+
+    def _on_compiling(self) -> None:
+        """The game's thread started compiling kernels (numba, a cache miss): why this search is slow."""
+        self.set_message(self.COMPILING, "wait")
+
+    #: The message while the game's thread compiles kernels (short: the message box shows two lines at 800x600).
+    COMPILING = "Compiling kernels for this machine (first run only, then cached)\u2026"
 
     def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
         if self.reviewing and title.startswith("hint") and self._hint_ply is not None:
@@ -428,7 +435,8 @@ class GameScreen:
 
     def _search_hint(self, state: State) -> None:
         try:
-            self._hint(state)
+            with compiling_told(self.link):
+                self._hint(state)
         except (GameAbandoned, Interrupted):   # the window was closed meanwhile
             pass
         except Exception as exc:  # noqa: BLE001 - shown in the window rather than lost in a thread

@@ -16,7 +16,8 @@ import queue
 import threading
 import time
 import traceback
-from typing import Any, Callable, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
 
 from plyground.match import play_game
 from plyground.protocols import Command, Game, GameRecord, Player, Renderer, State
@@ -34,6 +35,7 @@ class GameLink:
         self.replies: "queue.Queue[Any]" = queue.Queue()      # window -> ask_move: a move or a Command
         self.interrupts: "queue.Queue[Command]" = queue.Queue()  # window -> a thinking bot: undo
         self.abandoned = threading.Event()
+        self.compile_noted = False    # a "compiling" message was posted since the last move shown
 
     def post(self, *message: Any) -> None:
         self.inbox.put(message)
@@ -56,6 +58,57 @@ class GameLink:
     def abandon(self) -> None:
         self.abandoned.set()
         self.replies.put(Command.QUIT)  # a human's ask_move that is waiting returns at once
+
+
+# ------------------------------------------------------------ numba compiling, told to the window
+#: The links of the games (and hints) going on: a numba compilation in this process is theirs to tell (a bot
+#: searches on a thread of its own that ``ask_for_move`` starts, so the compiling thread cannot tell whose it is).
+_watched: list[GameLink] = []
+_watch_lock = threading.Lock()
+_listening = False
+
+
+def _listen_for_compiling() -> None:
+    """Register (once) a listener for numba's ``numba:compile`` event, which numba sends in the compiling thread
+    when it really compiles a kernel (a cache miss: a first run, changed source, a new numba); the console's
+    note is :mod:`plyground.notices`, and this is the window's."""
+    global _listening
+    with _watch_lock:
+        if _listening:
+            return
+        _listening = True
+    try:
+        from numba.core import event
+    except ImportError:      # no numba: nothing is ever compiled
+        return
+
+    class WindowCompileNotice(event.Listener):
+        def on_start(self, event_):
+            with _watch_lock:
+                links = [link for link in _watched if not link.compile_noted]
+                for link in links:
+                    link.compile_noted = True
+            for link in links:
+                link.post("compiling")
+
+        def on_end(self, event_):
+            pass
+
+    event.register("numba:compile", WindowCompileNotice())
+
+
+@contextmanager
+def compiling_told(link: GameLink) -> Iterator[None]:
+    """While inside (a game or a hint going on), numba compiling kernels in this process posts ``("compiling",)``
+    on ``link`` (once until the next move is shown), so the window can say why a first move is slow."""
+    _listen_for_compiling()
+    with _watch_lock:
+        _watched.append(link)
+    try:
+        yield
+    finally:
+        with _watch_lock:
+            _watched.remove(link)
 
 
 class LinkRenderer(Renderer):
@@ -85,6 +138,7 @@ class LinkRenderer(Renderer):
         self._post("analysis", title, analysis, mover)
 
     def show(self, state: State, last_move: str | None) -> None:
+        self.link.compile_noted = False   # a later compilation (a new kernel) is told again
         self._post("show", state, last_move)
         self._last_shown = time.monotonic()
 
@@ -151,8 +205,9 @@ class GameSession:
 
     def _run(self) -> None:
         try:
-            self.record = play_game(self.game, self.players, names=self.names, renderer=self.renderer,
-                                    **self.play_kwargs)
+            with compiling_told(self.link):
+                self.record = play_game(self.game, self.players, names=self.names, renderer=self.renderer,
+                                        **self.play_kwargs)
         except GameAbandoned:
             pass
         except BaseException as exc:  # shown in the window rather than lost in a thread

@@ -186,3 +186,53 @@ def test_the_panel_holds_at_the_end_of_a_game_at_800_by_600(make_renderer, regis
     d.key(pygame.K_a)
     rects = assert_layout_holds(d, screen, (800, 600))
     assert {"save field", "button save", "button again", "button leave"} <= set(rects)
+
+
+# ------------------------------------------------------------------ 3. a first run's compiling is told in the window
+
+class CompilingBot(Player):
+    """A bot whose first search compiles a numba kernel (a new function: numba really compiles it), then
+    thinks until the test lets it move."""
+
+    name = "compiling"
+    description = "compiles a kernel, then waits for a go"
+
+    def __init__(self, game, **options):
+        super().__init__(game, **options)
+        self.go = threading.Event()
+        self.compiled = False
+
+    def choose_move(self, state, budget):
+        if not self.compiled:
+            from numba import njit
+
+            @njit
+            def kernel(n):
+                return n + 1
+            assert kernel(1) == 2
+            self.compiled = True
+        self.go.wait(10)
+        self.go.clear()
+        return state.legal_moves()[0]
+
+
+def test_a_bots_first_move_that_compiles_kernels_says_so_in_the_window(make_renderer, registry):
+    from plyground.plugins.pygame_gui.widgets import wrap_text
+    bot = CompilingBot(registry.make_game("tictactoe"))
+    renderer, d, screen = tictactoe_game(make_renderer, registry, [bot, "human"], width=800, height=600)
+    d.until(lambda: "compiling kernels" in screen.message.lower(), what="the compile message")
+    assert screen.message == GameScreen.COMPILING and screen.thinking is not None
+    assert "(first run only" in screen.message
+    d.frames(1)
+    assert d.pixel(screen.message_rect.move(3, 3).topleft) == theme.INFO_BOX
+    room = screen.message_rect.inflate(-14, -10)                  # the whole message fits its box at 800x600
+    assert len(wrap_text(screen.message, 20, room.width)) * (theme.font(20).get_linesize() + 2) <= room.height + 2
+    bot.go.set()
+    wait_turn(d, screen)
+    assert screen.message == ""                                   # answered by the move
+    d.click(screen.view.cell_center(free_cell(screen)))            # the next search compiles nothing: no message
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    d.frames(3)
+    assert "compiling" not in screen.message.lower()
+    bot.go.set()
+    wait_turn(d, screen)
