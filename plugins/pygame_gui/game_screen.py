@@ -128,6 +128,8 @@ class GameScreen:
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
         self.analysis_rect = pygame.Rect(0, 0, 0, 0)   # the analysis view's box, as last drawn (none: empty)
         self.moves_rect = pygame.Rect(0, 0, 0, 0)      # the move list's box, as last drawn
+        self.captured_rects = [pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0)]   # each side's pieces taken
+        self._start: tuple[str, State | None] | None = None   # (start_text, its position), for captured pieces
 
     # ------------------------------------------------------------ game messages
     def poll(self) -> None:
@@ -587,6 +589,7 @@ class GameScreen:
         position = self.shown_state if self.reviewing else self.state    # a live game frames the side to move now
         if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
             to_move = position.current_player()
+        captured = self._captured()
         for side in (0, 1):
             row = pygame.Rect(x - 6, y, width + 12, 32)
             if side == to_move:
@@ -595,6 +598,14 @@ class GameScreen:
             self.view.draw_side_icon(surface, (x + 12, row.centery), 11, side)
             who = self.names[side] + (" (you)" if side in self.human_sides and len(self.human_sides) == 1 else "")
             room = width - 32 - (24 if side == to_move and self.thinking else 0)
+            self.captured_rects[side] = pygame.Rect(0, 0, 0, 0)
+            if captured is not None:           # the pieces this side has taken, at the row's right
+                right = row.right - 8 - (24 if side == to_move and self.thinking else 0) - \
+                    (64 if self.game_clock is not None else 0)
+                used = self.view.draw_captured(surface, *captured[side], (right, row.centery), room // 2)
+                if used:
+                    self.captured_rects[side] = pygame.Rect(right - used, row.top + 4, used, row.height - 8)
+                    room -= used + 8
             if self.game_clock is not None:
                 left = self.game_clock.remaining(side)
                 colour = theme.ERROR if left < 10 and side == to_move else theme.TEXT
@@ -663,6 +674,19 @@ class GameScreen:
             else:
                 rows.append([button])
         return rows
+
+    def _captured(self):
+        """The view's pieces taken by each side since the game's start, in the position shown (None: not shown)."""
+        position = self.shown_state
+        if position is None:
+            return None
+        if self._start is None or self._start[0] != self.start_text:
+            try:
+                start = self.game.new_state(self.start_text) if self.start_text else self.game.new_initial_state()
+            except (PlygroundError, ValueError):     # not expected: the start is the game's own text
+                start = None
+            self._start = (self.start_text, start)
+        return self.view.captured(self._start[1], position) if self._start[1] is not None else None
 
     def _status_text(self) -> str:
         if self.reviewing:

@@ -9,9 +9,10 @@ import pygame
 
 from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.game_screen import GameScreen
+from plyground.plugins.pygame_gui.widgets import wrap_text
 from plyground.protocols import Player
 
-from renderer_helpers import wait_turn
+from renderer_helpers import start_from_menu, wait_turn
 
 
 def tictactoe_game(make_renderer, registry, players, **options):
@@ -155,7 +156,6 @@ def assert_layout_holds(d, screen, size):
 
 
 def test_the_panel_holds_at_800_by_600_and_the_window_goes_no_smaller(make_renderer, registry):
-    from renderer_helpers import start_from_menu
     renderer, d = make_renderer(width=800, height=600)
     screen = start_from_menu(renderer, d, registry)
     wait_turn(d, screen)
@@ -176,7 +176,6 @@ def test_the_panel_holds_at_800_by_600_and_the_window_goes_no_smaller(make_rende
 
 
 def test_the_panel_holds_at_the_end_of_a_game_at_800_by_600(make_renderer, registry):
-    from renderer_helpers import start_from_menu
     renderer, d = make_renderer(width=640, height=480)       # below the least size: the window opens at it
     screen = start_from_menu(renderer, d, registry, position="B:W18:B14")
     wait_turn(d, screen)
@@ -217,7 +216,6 @@ class CompilingBot(Player):
 
 
 def test_a_bots_first_move_that_compiles_kernels_says_so_in_the_window(make_renderer, registry):
-    from plyground.plugins.pygame_gui.widgets import wrap_text
     bot = CompilingBot(registry.make_game("tictactoe"))
     renderer, d, screen = tictactoe_game(make_renderer, registry, [bot, "human"], width=800, height=600)
     d.until(lambda: "compiling kernels" in screen.message.lower(), what="the compile message")
@@ -234,5 +232,53 @@ def test_a_bots_first_move_that_compiles_kernels_says_so_in_the_window(make_rend
     d.until(lambda: screen.thinking is not None, what="the bot thinking")
     d.frames(3)
     assert "compiling" not in screen.message.lower()
+    bot.go.set()
+    wait_turn(d, screen)
+
+
+# ------------------------------------------------------------------ 5. captured material in chess
+
+class FirstMoveBot(Player):
+    """Plays the first legal move when the test lets it."""
+
+    name = "first"
+    description = "the first legal move, on a go"
+
+    def __init__(self, game, **options):
+        super().__init__(game, **options)
+        self.go = threading.Event()
+
+    def choose_move(self, state, budget):
+        self.go.wait(10)
+        self.go.clear()
+        return state.legal_moves()[0]
+
+
+def test_chess_panel_shows_the_pieces_each_side_has_taken(make_renderer, registry):
+    game = registry.make_game("chess")
+    start = game.new_state("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+    bot = FirstMoveBot(game)
+    renderer, d = make_renderer(width=800, height=600)
+    renderer.start_game(game, [registry.make_player("human", game), bot], ("human", "first"),
+                        {"start": start}, from_menu=False)
+    screen = renderer.game_screen
+    wait_turn(d, screen)
+    d.frames(1)
+    assert screen.captured_rects[0].width == 0 and screen.captured_rects[1].width == 0   # nothing taken yet
+    d.click(screen.view.square_center("e4"))
+    d.click(screen.view.square_center("d5"))                   # exd5: White takes a pawn
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    d.frames(1)
+    (white, white_lead), (black, black_lead) = screen._captured()
+    assert [p.symbol() for p in white] == ["p"] and white_lead == 1 and black == [] and black_lead == 0
+    rect = screen.captured_rects[0]
+    assert rect.width > 0 and screen.captured_rects[1].width == 0
+    assert screen.panel_rect.contains(rect)
+    row_colour = d.pixel((rect.left - 2, rect.centery))
+    assert any(d.pixel((x, rect.centery)) != row_colour for x in range(rect.left, rect.right)), "drawn"
+    d.key(pygame.K_LEFT)                                       # looking back: before the capture, none shown
+    d.frames(1)
+    assert screen.captured_rects[0].width == 0
+    d.key(pygame.K_END)
     bot.go.set()
     wait_turn(d, screen)

@@ -141,6 +141,17 @@ class BoardView:
         pygame.draw.circle(surface, color, center, radius)
         pygame.draw.circle(surface, theme.PANEL_EDGE, center, radius, 1)
 
+    def captured(self, start: State, state: State) -> tuple[tuple[list, int], tuple[list, int]] | None:
+        """For each side (0, 1): the pieces it has taken since ``start`` (things :meth:`draw_captured` draws) and
+        its material lead (0 unless ahead), for the panel beside the side's name; None: this game shows none."""
+        return None
+
+    def draw_captured(self, surface: pygame.Surface, pieces: list, lead: int, right: tuple[int, int],
+                      room: int) -> int:
+        """Draw ``pieces`` (and ``+lead`` when ahead) ending at ``right`` (midright), in at most ``room`` pixels
+        across; returns the width used."""
+        return 0
+
     # --- moves ------------------------------------------------------------
     def new_input(self, state: State) -> MoveInput:
         raise NotImplementedError

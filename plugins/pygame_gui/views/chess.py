@@ -334,6 +334,45 @@ class ChessView(GridView):
         image = self.art.image(piece, int(radius * 2.2))
         surface.blit(image, image.get_rect(center=center))
 
+    # ------------------------------------------------------------ captured material, for the panel
+    #: The usual values of the pieces, in pawns (the lead shown beside the pieces taken).
+    VALUES = {chess.QUEEN: 9, chess.ROOK: 5, chess.BISHOP: 3, chess.KNIGHT: 3, chess.PAWN: 1}
+
+    def captured(self, start, state):
+        """The opponent's pieces missing since ``start`` (a promoted pawn counts as taken; the piece it became,
+        on the board, counts in the lead), most valuable first, and the material lead, for White and Black."""
+        before, now = start.board, state.board
+        material = [sum(value * len(now.pieces(kind, color)) - value * len(before.pieces(kind, color))
+                        for kind, value in self.VALUES.items()) for color in (chess.WHITE, chess.BLACK)]
+        out = []
+        for side, color in ((0, chess.WHITE), (1, chess.BLACK)):
+            theirs = not color
+            taken = [chess.Piece(kind, theirs) for kind in self.VALUES
+                     for _ in range(max(0, len(before.pieces(kind, theirs)) - len(now.pieces(kind, theirs))))]
+            out.append((taken, max(0, material[side] - material[1 - side])))
+        return out[0], out[1]
+
+    def draw_captured(self, surface, pieces, lead, right, room) -> int:
+        size = 18
+        text = theme.font(16).render(f"+{lead}", True, theme.TEXT_DIM) if lead else None
+        text_w = text.get_width() + 4 if text else 0
+        if not pieces and not text:
+            return 0
+        step = min(11, max(3, (room - text_w - size) // max(1, len(pieces) - 1))) if len(pieces) > 1 else 0
+        width = min(room, (size + step * (len(pieces) - 1) if pieces else 0) + text_w)
+        x, y = right[0] - width, right[1]
+        if pieces:     # a backdrop the pieces' colour shows on (as the side icons have)
+            strip = pygame.Rect(x - 2, y - size // 2 - 2, size + step * (len(pieces) - 1) + 4, size + 4)
+            pygame.draw.rect(surface, theme.LIGHT_SQUARE if pieces[0].color == chess.BLACK else theme.DARK_SQUARE,
+                             strip, border_radius=4)
+        for piece in pieces:
+            image = self.art.image(piece, size)
+            surface.blit(image, image.get_rect(midleft=(x, y)))
+            x += step
+        if text:
+            surface.blit(text, text.get_rect(midright=right))
+        return width
+
     # ------------------------------------------------------------ moves
     def new_input(self, state) -> ChessInput:
         return ChessInput(self, state)
