@@ -155,3 +155,26 @@ def test_mcts_searches_with_the_compiled_kernels_and_takes_a_win():
     assert state.move_to_text(player.choose_move(state, Budget())) == "4"
     analysis = player.analysis()
     assert analysis["engine"] == player.engine_kind == "fast" and analysis["proven"] == "win"
+
+
+# -------------------------------------------------------------- the shipped AlphaZero network
+
+def test_alphazero_without_a_model_plays_the_network_the_package_ships(game):
+    """The package's data/alphazero.npz is the alphazero player's default here (the BundledModels ability):
+    it finds a four in one and blocks the opponent's, as any trained Connect Four network must."""
+    from plyground.capabilities import bundled_model
+    shipped = bundled_model(game, "alphazero")
+    assert shipped is not None and shipped.name == "alphazero.npz"
+    player = get_registry().make_player("alphazero:simulations=50", game)
+    try:
+        assert player.model_path == shipped
+        # Red has discs on 1, 2, 3 of the bottom row and is to move: column 4 wins
+        red_to_win = play(game, "112233")
+        player.reset(0)
+        assert player.choose_move(red_to_win.clone(), Budget()) == 3
+        # Yellow to move must block column 4
+        yellow_to_block = play(game, "1122335")
+        player.reset(0)
+        assert player.choose_move(yellow_to_block.clone(), Budget()) == 3
+    finally:
+        player.close()
