@@ -36,7 +36,8 @@ def test_bundled_players_play_it(env, installed, red, yellow):
     match = plyground(env, "match", "--game", "connect-four", "--black", red, "--white", yellow,
                       "-n", "4", "--seed", "1", "--quiet")
     assert match.returncode == 0, match.stderr
-    assert f"{red} vs {yellow}: 4 games" in match.stdout
+    names = (f"{red} (A)", f"{yellow} (B)") if red == yellow else (red, yellow)   # a spec meeting itself
+    assert f"{names[0]} vs {names[1]}: 4 games" in match.stdout
 
 
 def test_the_examples_own_conformance_tests_pass(env, installed):
