@@ -323,11 +323,14 @@ class MistakesProbe:
     def read_curve(self) -> list[dict]:
         return read_json_lines(self.curve_path) if self.curve_path.exists() else []
 
-    def done(self, iteration: int) -> bool:
-        """Whether ``iteration``'s network is counted with these settings (other settings count again)."""
+    def counted(self) -> set[int]:
+        """The iterations whose networks are counted with these settings (other settings count again)."""
         s = self.settings
-        return any(row["iteration"] == iteration and row["set"] == s.positions and row["simulations"] == s.simulations
-                   and row.get("per_class") == s.per_class for row in self.read_curve())
+        return {row["iteration"] for row in self.read_curve() if row["set"] == s.positions
+                and row["simulations"] == s.simulations and row.get("per_class") == s.per_class}
+
+    def done(self, iteration: int) -> bool:
+        return iteration in self.counted()
 
     def record(self, iteration: int, table: list[ClassMistakes], training_seconds: float) -> dict:
         """Add (or replace) the row of ``iteration``'s network; returns it."""

@@ -401,8 +401,9 @@ class AlphaZeroTrainer(Trainer):
         settings: none on a fresh run, every one when a run is resumed with ``mistakes`` newly set."""
         if not self.probe.settings.enabled:
             return []
-        return [k for k in range(state.get("iteration", 1)) if k == 0 or self.rundir.checkpoint_path(k).exists()
-                if not self.probe.done(k)]
+        counted = self.probe.counted()            # the curve read once, not once per iteration
+        return [k for k in range(state.get("iteration", 1))
+                if k not in counted and (k == 0 or self.rundir.checkpoint_path(k).exists())]
 
     def _prefix(self, k: int) -> str:
         return f"[iter {k}/{self.config['iterations']}]"
