@@ -46,7 +46,9 @@ class Playbook:
                                 adjudicator=self.selfplay_adjudicator(),
                                 fast_simulations=cfg["fast_simulations"],
                                 full_search_share=cfg["full_search_share"],
-                                search_value_weight=cfg["search_value_weight"])
+                                search_value_weight=cfg["search_value_weight"],
+                                random_opening_share=cfg["random_opening_share"],
+                                random_opening_plies=cfg["random_opening_plies"])
 
     def selfplay_adjudicator(self):
         """``adjudicator(state, plies)`` ending self-play games early, or None (played out): with an

@@ -31,6 +31,13 @@ class SelfPlaySettings:
     # value target = (1 - w) * the game's result + w * the search's root value (KataGo-style mixing:
     # the result alone is a noisy target, the search's value a biased one)
     search_value_weight: float = 0.0
+    # random openings: a share random_opening_share of the games begin with 1..random_opening_plies
+    # uniformly random moves (played, not learned from), so the network also sees the unbalanced and
+    # odd positions a self-play game of its own never reaches (the test positions of a perfect-play
+    # benchmark come from such games, too); every example's value target is then still the result of
+    # searched play from its position on
+    random_opening_share: float = 0.0
+    random_opening_plies: int = 0
     # adjudicator(state, plies) -> ((return_0, return_1), reason) ends the game early, or None plays on
     # (the expert-iteration trainer's Stockfish resignation rule)
     adjudicator: Callable[[Any, int], tuple[tuple[float, float], str] | None] | None = None
@@ -58,6 +65,21 @@ class SelfPlayGame:
         self.returns: tuple[float, float] | None = None
         self.full_search = True          # is the current move's search a full one (see SelfPlaySettings)
         self._noise = search.dirichlet_epsilon
+        self._random_opening()
+
+    def _random_opening(self) -> None:
+        settings, rng = self.settings, self.rng
+        if settings.random_opening_plies < 1 or settings.random_opening_share <= 0:
+            return
+        if rng.random() >= settings.random_opening_share:
+            return
+        plies = int(rng.integers(1, settings.random_opening_plies + 1))
+        for _ in range(plies):
+            if self.state.is_terminal():
+                break
+            legal = self.state.legal_moves()
+            self._play(legal[int(rng.integers(len(legal)))])
+        self.record.tags["RandomOpening"] = str(len(self.record.moves))
 
     @property
     def finished(self) -> bool:

@@ -107,6 +107,10 @@ class AlphaZeroTrainer(Trainer):
                min=0.0, max=1.0),
         Option("search_value_weight", float, 0.0, "value target = (1 - w) * the game's result + w * the "
                "search's root value at the position", min=0.0, max=1.0),
+        Option("random_opening_share", float, 0.0, "the share of self-play games that begin with "
+               "random_opening_plies random moves (played, not learned from)", min=0.0, max=1.0),
+        Option("random_opening_plies", int, 0, "random openings: each such game begins with 1..N uniformly "
+               "random moves (0: none)", min=0),
         *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
         Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
                "plies", min=1, optional=True),

@@ -88,3 +88,48 @@ def test_the_batched_driver_learns_from_full_searches_only(share):
     assert len(games) == 6
     for _, examples, record in games:
         assert len(examples) == (len(record.moves) if share == 1.0 else forced_moves(record))
+
+
+def test_random_openings_are_played_but_not_learned_from():
+    """A random opening's moves start the record but give no example and no search; from its end on
+    every move is searched and learned from, and the value targets are the game's result."""
+    openings = []
+    for seed in range(12):
+        search, examples, record = play(SelfPlaySettings(simulations=20, temperature_plies=9,
+                                                         random_opening_share=0.5, random_opening_plies=4), seed)
+        random_plies = int(record.tags.get("RandomOpening", 0))
+        assert 0 <= random_plies <= 4
+        openings.append(random_plies)
+        learned = len(record.moves) - random_plies
+        assert len(examples) == learned
+        assert len(search.searches) == learned - forced_moves_after(record, random_plies)
+        state = TicTacToe().new_initial_state()
+        for text in record.moves[:random_plies]:
+            state.apply(state.parse_move(text))
+        assert examples.values[0] == record.returns[state.current_player()]
+    # about half the games open at random, with openings of different lengths
+    assert 3 <= sum(p > 0 for p in openings) <= 9 and len(set(openings) - {0}) >= 2
+
+
+def forced_moves_after(record, plies):
+    state, forced = TicTacToe().new_initial_state(), 0
+    for i, text in enumerate(record.moves):
+        forced += i >= plies and len(state.legal_moves()) == 1
+        state.apply(state.parse_move(text))
+    return forced
+
+
+def test_the_batched_driver_plays_random_openings():
+    game = TicTacToe()
+    settings = SelfPlaySettings(simulations=12, temperature_plies=9, random_opening_share=1.0,
+                                random_opening_plies=3)
+
+    def make_search():
+        return PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, rng=np.random.default_rng(0))
+
+    specs = [GameSpec(n, np.random.default_rng([2, n])) for n in range(6)]
+    for _, examples, record in play_selfplay_games(game, specs, make_search, UniformEvaluator(9), settings,
+                                                   parallel_games=3):
+        random_plies = int(record.tags["RandomOpening"])
+        assert 1 <= random_plies <= 3
+        assert len(examples) == len(record.moves) - random_plies
