@@ -54,6 +54,29 @@ def protocol_score(analysis: dict) -> tuple[str, float] | None:
     return None
 
 
+def expected_score(analysis: dict | None) -> float | None:
+    """What the analysis says of the position as the expected score (0 a loss, 1 a win) of the side that
+    searched, for an evaluation bar; None when it says nothing.  MCTS and AlphaZero values (-1..1) map
+    straight; a proven result or a mate to 0 or 1; pawns (or men) by lichess's winning-chances curve."""
+    if not analysis or "error" in analysis:
+        return None
+    value = analysis.get("value")
+    proven = str(analysis.get("proven") or "")
+    if proven.startswith(("win", "loss", "draw")):
+        return {"win": 1.0, "loss": 0.0, "draw": 0.5}[proven.split()[0]]
+    if "visits" in analysis and isinstance(value, (int, float)) and math.isfinite(value):
+        return (max(-1.0, min(1.0, float(value))) + 1.0) / 2.0
+    score = protocol_score(analysis)
+    if score is None:
+        return None
+    kind, amount = score
+    if kind in ("win", "loss"):
+        return 1.0 if kind == "win" else 0.0
+    if kind == "moves":
+        return 1.0 if amount > 0 else 0.0
+    return 1.0 / (1.0 + math.exp(-0.368208 * amount))
+
+
 def principal_variation(analysis: dict, state) -> list[tuple[Any, Any]]:
     """The analysis's principal variation (move texts, or one string of them) as (position before the
     move, move) pairs from ``state``, as far as its moves are legal there: what an engine protocol
@@ -79,7 +102,14 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) ->
         return [str(analysis["error"])]
     lines = []
     move = analysis.get("move") or analysis.get("chosen")
-    if move is not None:
+    best = analysis.get("best")
+    if analysis.get("live"):                       # a search still running
+        if best or move:
+            lines.append(f"best so far {best or move}")
+    elif best is not None and best != move:        # an engine held below its strength played another move
+        lines.append(f"plays {move}, below its best (its level)")
+        lines.append(f"best move {best}")
+    elif move is not None:
         lines.append(f"best move {move}" + (" (forced: the only legal move)" if analysis.get("forced") else ""))
     evaluation = _evaluation(analysis, mover)
     if evaluation:

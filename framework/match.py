@@ -59,7 +59,8 @@ POLL_SECONDS = 0.05
 
 
 def ask_for_move(player: Player, state: State, budget: Budget, limit: float | None,
-                 interruption: Callable[[], Command | None] | None = None) -> Move | Command:
+                 interruption: Callable[[], Command | None] | None = None,
+                 progress: Callable[[dict], None] | None = None) -> Move | Command:
     """``player.choose_move``, bounded by ``limit`` seconds (None: unbounded) and stoppable.
 
     A person's move (``needs_renderer``) is asked for in this thread: the
@@ -71,7 +72,8 @@ def ask_for_move(player: Player, state: State, budget: Budget, limit: float | No
     comes back as :class:`Interrupted` (Ctrl-C is raised again).  In every case a stopped or overrun
     search is told to stop, so it does not go on burning a core.  Whatever the
     player raises -- SystemExit and KeyboardInterrupt included -- comes back as
-    :class:`PlayerFailed`, so it can end only its own game.
+    :class:`PlayerFailed`, so it can end only its own game.  ``progress``, while the bot thinks, is
+    its ``Player.progress``: it gets the analysis so far (live analysis).
     """
     if player.needs_renderer:
         try:
@@ -86,9 +88,15 @@ def ask_for_move(player: Player, state: State, budget: Budget, limit: float | No
 
     def think() -> None:
         try:
+            player.progress = progress
             outcome["move"] = player.choose_move(state, budget)
         except BaseException as exc:  # noqa: BLE001  (handed to the caller, whatever it is)
             outcome["error"] = exc
+        finally:
+            try:
+                player.progress = None
+            except AttributeError:   # a player with __slots__ never had it set
+                pass
 
     thread = threading.Thread(target=think, name=f"plyground-move-{player.name}", daemon=True)
     deadline = None if limit is None else time.monotonic() + limit
@@ -188,8 +196,11 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
                     limit = clock.remaining(side)
             clock.start(side)
         interruption = renderer.interruption if renderer is not None and not player.needs_renderer else None
+        progress = None
+        if renderer is not None and renderer.shows_progress and not player.needs_renderer:
+            progress = _live_progress(renderer, names[side], game.side_names[side])
         try:
-            choice = ask_for_move(player, state.clone(), move_budget, limit, interruption)
+            choice = ask_for_move(player, state.clone(), move_budget, limit, interruption, progress)
         except MoveOverstepped:
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             if clock is not None:
@@ -263,6 +274,13 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
 
 def _lost_on_time(name: str, side_name: str, control: TimeControl) -> str:
     return f"{name} ({side_name}) lost on time ({control} time control)"
+
+
+def _live_progress(renderer: Renderer, name: str, side_name: str) -> Callable[[dict], None]:
+    """A bot's ``progress``: its analysis so far, shown as the renderer shows its finished ones."""
+    def show(analysis: dict) -> None:
+        renderer.show_analysis(f"{name} thinking", analysis, side_name)
+    return show
 
 
 def _analysis_of(player: Player) -> dict | None:

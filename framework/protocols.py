@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -359,6 +360,10 @@ class Command(enum.Enum):
     TIME_UP = "time up"
 
 
+#: A search shown live (:meth:`Player.report_progress`) is reported at most this often: five times a second.
+PROGRESS_SECONDS = 0.2
+
+
 class Player(Plugin):
     """Chooses moves.  Construct as ``cls(game, **options)``; options are already validated."""
 
@@ -373,10 +378,34 @@ class Player(Plugin):
         #: that can take long polls it and returns soon (see :mod:`plyground.stopping`).
         self.stop_signal = StopSignal()
 
+    #: Set by the match runner while a renderer shows the search live (:meth:`report_progress`); None
+    #: otherwise.  A class attribute, so players that skip ``__init__`` have it too.
+    progress: "Callable[[dict], None] | None" = None
+    _progress_at: float = 0.0
+
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         """Why this player cannot play ``game``, or ``None`` if it can."""
         return None
+
+    def report_progress(self, describe: Callable[[], "dict | None"], *, force: bool = False) -> None:
+        """From the search's thread, between its steps: hand the analysis so far (``describe()``, in the
+        form of :meth:`analysis`) to whoever watches (``self.progress``), at most every
+        :data:`PROGRESS_SECONDS` (``force``: now, e.g. a finished iteration); ``describe`` is only called
+        when someone watches and it is time.  A failing description is skipped: the display is an extra."""
+        watcher = self.progress
+        if watcher is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._progress_at < PROGRESS_SECONDS:
+            return
+        self._progress_at = now
+        try:
+            analysis = describe()
+        except Exception:  # noqa: BLE001 - a display extra must not end the search
+            return
+        if analysis:
+            watcher(dict(analysis, live=True))
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the previous game; ``seed`` makes the next one reproducible."""
@@ -408,8 +437,10 @@ class Renderer(Plugin):
     probes a renderer: ``has_menu`` (it implements :meth:`run_menu`: the whole
     application, choosing game and players itself), ``runs_games`` (it
     implements :meth:`play`: it runs the game loop itself, e.g. to keep a
-    window responsive while bots think) and ``reviews_games`` (it implements
-    :meth:`review`: stepping through a recorded game).
+    window responsive while bots think), ``reviews_games`` (it implements
+    :meth:`review`: stepping through a recorded game) and ``shows_progress``
+    (its :meth:`show_analysis` also takes a search still running, several times
+    a second: live analysis).
     """
 
     interactive: ClassVar[bool] = True
@@ -419,6 +450,9 @@ class Renderer(Plugin):
     runs_games: ClassVar[bool] = False
     #: Implements :meth:`review`.
     reviews_games: ClassVar[bool] = False
+    #: Shows a bot's search while it runs: the match runner hands it the analysis so far
+    #: (:meth:`Player.report_progress`) through :meth:`show_analysis`, the analysis marked ``live``.
+    shows_progress: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         self.config = options
@@ -445,7 +479,9 @@ class Renderer(Plugin):
     def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
         """What a search found: a bot's ``analysis()`` after its move (``title`` names the bot) or a
         hint asked for (``title`` "hint"); ``mover`` names the side it searched for.  Renderers with
-        an analysis view show it (text from :func:`plyground.analysis.analysis_lines`)."""
+        an analysis view show it (text from :func:`plyground.analysis.analysis_lines`).  With
+        ``shows_progress`` it is also called from the searching thread while the search runs, with
+        ``analysis["live"]`` true."""
 
     def interruption(self) -> "Command | None":
         """Polled (from the game's thread) while a bot thinks: ``Command.UNDO`` or ``Command.QUIT``

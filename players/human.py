@@ -7,6 +7,9 @@ from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_
 from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Command, Player
 
+#: The most simulations (alpha-beta: nodes) an infinite analysis (``hint`` with ``seconds``) searches: about a
+#: gigabyte of MCTS tree at most.
+ANALYSIS_SIMULATIONS = 1_000_000
 #: Seconds beyond ``hint_seconds`` a hint may take before it is given up (the first includes loading).
 HINT_GRACE = 30.0
 
@@ -37,20 +40,31 @@ class HumanPlayer(Player):
             except Interrupted as stopped:      # the person left (or took back) while the hint thought
                 return stopped.command
 
-    def hint(self, state) -> None:
+    def hint(self, state, seconds: float | None = None) -> None:
         """Let the hint player search ``state`` and show what it found through the renderer (its move is not
-        played): the person's 'hint', and a reviewed position's (``plyground play --review``)."""
+        played): the person's 'hint', and a reviewed position's (``plyground play --review``).  ``seconds``
+        (default: the ``hint_seconds`` option) bounds the search (given: infinite analysis, up to
+        :data:`ANALYSIS_SIMULATIONS`); a renderer that ``shows_progress`` sees it
+        as it runs, and the renderer's interruption stops it (raising Interrupted)."""
         side = self.game.side_names[state.current_player()]
         try:
             hinter = self._hint_player()
-            seconds = self.config["hint_seconds"]
-            ask_for_move(hinter, state.clone(), Budget(seconds=seconds), seconds + HINT_GRACE,
-                         self.renderer.interruption)
+            # an explicit time (infinite analysis): the hint player's own simulation count does not end the
+            # search sooner; ANALYSIS_SIMULATIONS (nodes, for alpha-beta) keeps a tree's memory bounded
+            budget = Budget(seconds=self.config["hint_seconds"]) if seconds is None else \
+                Budget(simulations=ANALYSIS_SIMULATIONS, seconds=seconds)
+            seconds = budget.seconds
+            title = f"hint from {hinter.name}"
+            progress = None
+            if self.renderer.shows_progress:
+                progress = lambda analysis: self.renderer.show_analysis(title, analysis, side)  # noqa: E731
+            ask_for_move(hinter, state.clone(), budget, seconds + HINT_GRACE,
+                         self.renderer.interruption, progress)
         except (PlygroundError, MoveOverstepped, PlayerFailed) as exc:
             cause = exc.cause if isinstance(exc, PlayerFailed) else exc
             self.renderer.show_analysis("hint", {"error": f"no hint: {cause}"}, side)
             return
-        self.renderer.show_analysis(f"hint from {hinter.name}", hinter.analysis(), side)
+        self.renderer.show_analysis(title, hinter.analysis(), side)
 
     def _hint_player(self) -> Player:
         if self._hinter is None:

@@ -10,7 +10,8 @@ from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
 from . import features
-from .generic import pv_text, stopped_result
+from ..search.root import pv_text
+from .generic import stopped_result
 
 #: Nodes per second assumed before a search has measured its own speed (a low guess:
 #: it only sets the node limit that stops an iteration at the deadline).
@@ -80,7 +81,9 @@ class CompiledEngine:
         ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
         return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
 
-    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None) -> dict:
+    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None,
+              on_depth=None) -> dict:
+        """Iterative deepening; ``on_depth(result so far)`` after every finished depth."""
         c, ws = self.c, self.ws
         c.age_history(ws.hist, ws.killers)
         pos = self.set_root(state)
@@ -117,6 +120,8 @@ class CompiledEngine:
             pv = [int(m) for m in ws.pv[0, :ws.pvlen[0]]]
             best = {"move": self.kernels.code_to_move(state, pv[0]), "value": value, "depth": depth,
                     "pv": pv_text(state, pv)}
+            if on_depth is not None:
+                on_depth(dict(best, nodes=total, seldepth=seldepth))
             if abs(value) > c.MATE_BOUND:
                 break
         best = best or stopped_result(state)

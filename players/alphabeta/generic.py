@@ -39,18 +39,6 @@ def stopped_result(state: State) -> dict:
     return {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
 
 
-def pv_text(state: State, pv: list) -> list[str]:
-    """The principal variation as move text (as far as it is legal from ``state``)."""
-    s = state.clone()
-    out = []
-    for move in pv:
-        if s.is_terminal() or move not in s.legal_moves():
-            break
-        out.append(s.move_to_text(move))
-        s.apply(move)
-    return out
-
-
 class AlphaBetaSearch:
     kind = "generic"
 

@@ -14,7 +14,8 @@ from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
-from .generic import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, pv_text, stopped_result, zero_evaluation
+from ..search.root import pv_text
+from .generic import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_result, zero_evaluation
 
 
 class AlphaBetaPlayer(Player):
@@ -81,18 +82,25 @@ class AlphaBetaPlayer(Player):
                               "pv": [], "seconds": 0.0, "engine": engine.kind, "forced": True}
             return legal[0]
         deadline = None if seconds is None else started + seconds
-        result = engine.think(state, self.config["depth"], deadline, nodes)
+        on_depth = None
+        if self.progress is not None:     # a finished depth is news: shown at once
+            on_depth = lambda found: self.report_progress(           # noqa: E731
+                lambda: self._describe(state, found, started, engine), force=True)
+        result = engine.think(state, self.config["depth"], deadline, nodes, on_depth)
         move = result["move"]
         if move not in legal:
             raise RuntimeError(f"alphabeta: the search proposed {move!r}, which is not legal in {state.to_text()}")
-        result["seconds"] = time.perf_counter() - started
-        result["engine"] = engine.kind
-        result["score"] = score_text(result.get("value"), self.weights is not None)
-        result["move"] = state.move_to_text(move)
+        self._analysis = self._describe(state, result, started, engine)
+        return move
+
+    def _describe(self, state: State, result: dict, started: float, engine) -> dict:
+        """The engine's result (its move a Move) as the analysis: the move as text, the score in words."""
+        result = dict(result, seconds=time.perf_counter() - started, engine=engine.kind,
+                      score=score_text(result.get("value"), self.weights is not None),
+                      move=state.move_to_text(result["move"]))
         if self._oracle is not None:
             result["database"] = self._oracle.words(state)
-        self._analysis = result
-        return move
+        return result
 
     def _get_engine(self):
         if self._engine is None:
@@ -141,7 +149,9 @@ class GenericEngine:
     def clear(self) -> None:
         self.search.clear()
 
-    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None) -> dict:
+    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None,
+              on_depth=None) -> dict:
+        """Iterative deepening; ``on_depth(result so far)`` after every finished depth."""
         search = self.search
         search.new_move()
         root = state.clone()
@@ -159,6 +169,8 @@ class GenericEngine:
             total += search.nodes
             best = {"move": pv[0], "value": value, "depth": depth,
                     "pv": pv_text(state, pv)}
+            if on_depth is not None:
+                on_depth(dict(best, nodes=total))
             if abs(value) > MATE_BOUND or (deadline is not None and time.perf_counter() >= deadline):
                 break
             if node_limit is not None and total >= node_limit:

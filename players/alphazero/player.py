@@ -13,6 +13,7 @@ from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, 
                                  missing_state_api)
 
 from ..search.gumbel import GumbelRoot
+from ..search.root import pv_text
 from .compute import limit_blas
 from .models import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
 from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, SearchSettings
@@ -123,7 +124,7 @@ class AlphaZeroPlayer(Player):
         done = 0
         if len(legal) > 1:
             deadline = None if seconds is None else started + seconds
-            done = search.run(simulations, deadline)
+            done = search.run(simulations, deadline, self._live(state, started) if self.progress else None)
         children = search.root_children()
         if len(legal) == 1 or not children:
             move = legal[0]
@@ -135,6 +136,18 @@ class AlphaZeroPlayer(Player):
         self._analysis = self._describe(state, children, move, done, time.perf_counter() - started)
         return move
 
+    def _live(self, state: State, started: float):
+        """``progress(done)`` for the search: the analysis so far, for whoever watches it think."""
+        def progress(done: int) -> None:
+            def describe():
+                children = self.search.root_children()
+                if not children:
+                    return None
+                best = max(children, key=lambda c: c.visits).move
+                return self._describe(state, children, best, done, time.perf_counter() - started)
+            self.report_progress(describe)
+        return progress
+
     def _describe(self, state: State, children, move, done: int, seconds: float) -> dict:
         text = state.move_to_text
         chosen = next((c for c in children if c.move == move), None)
@@ -145,6 +158,7 @@ class AlphaZeroPlayer(Player):
             "value": chosen.value if chosen is not None and chosen.visits else self.search.root_value(),
             "simulations": done,
             "seconds": seconds,
+            "pv": pv_text(state, self.search.principal_variation(state, move)) if children else [],
             "nodes": self.search.size,
             "engine": self.search.kind,
             "compiled": self.search.compiled,

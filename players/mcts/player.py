@@ -13,6 +13,7 @@ from plyground.errors import MoveError, UsageError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
+from ..search.root import pv_text
 from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
 from .generic import UCTSearch
@@ -97,7 +98,8 @@ class MCTSPlayer(Player):
         if len(legal) > 1:
             if isinstance(engine, FastSearch):
                 done = engine.apply_root_rules(state)
-            done += self._search(engine, simulations - done, None if seconds is None else started + seconds)
+            done += self._search(engine, simulations - done, None if seconds is None else started + seconds,
+                                 self._live(state, engine, started, done))
         children = engine.root_children()
         if not children and len(legal) > 1:
             # The kernels see a finished game where the rules do not; search the Python states instead.
@@ -106,7 +108,8 @@ class MCTSPlayer(Player):
             engine.oracle = self._oracle
             engine.set_root(state, False)
             engine.seed(int(self._rng.integers(2**31)))
-            done = self._search(engine, simulations, None if seconds is None else started + seconds)
+            done = self._search(engine, simulations, None if seconds is None else started + seconds,
+                                self._live(state, engine, started, 0))
             children = engine.root_children()
         if len(legal) == 1:                      # forced: no search, but keep the tree for reuse
             move = legal[0]
@@ -124,9 +127,21 @@ class MCTSPlayer(Player):
                                         engine)
         return move
 
-    def _search(self, engine, simulations: int, deadline: float | None) -> int:
+    def _live(self, state: State, engine, started: float, before: int):
+        """``progress(done)``: the analysis after ``done`` more simulations, for whoever watches the search."""
+        def progress(done: int) -> None:
+            def describe():
+                children = engine.root_children()
+                best = pick_move(children) if children else None
+                return best and self._describe(state, children, best, best.move, before + done,
+                                               time.perf_counter() - started, engine)
+            self.report_progress(describe)
+        return progress
+
+    def _search(self, engine, simulations: int, deadline: float | None, progress=None) -> int:
         """Run ``simulations`` in batches of about a twentieth of a second, so the deadline is overshot
-        by little and a stop request (``stop_signal``) ends the search within a batch."""
+        by little and a stop request (``stop_signal``) ends the search within a batch; ``progress(done)``
+        after each batch."""
         done, batch = 0, 16
         # The first batch runs even when stopped at once: a move needs at least its root's children.
         while done < simulations and (done == 0 or not self.stop_signal.is_set()):
@@ -134,6 +149,8 @@ class MCTSPlayer(Player):
             want = min(batch, simulations - done)
             ran = engine.run(want)
             done += ran
+            if progress is not None:
+                progress(done)
             now = time.perf_counter()
             if ran < want or (deadline is not None and now >= deadline):       # solved, or out of time
                 break
@@ -159,6 +176,7 @@ class MCTSPlayer(Player):
             "proven": PROVEN_NAMES[proven],
             "proven_moves": {text(ch.move): PROVEN_NAMES[ch.proven] for ch in children
                              if ch.proven != UNKNOWN} if self.config["solver"] else {},
+            "pv": pv_text(state, engine.principal_variation(state, move)),
             "simulations": done,
             "seconds": seconds,
             "nodes": engine.size,

@@ -162,11 +162,11 @@ class GumbelRoot:
         return kept
 
     # ------------------------------------------------------------ search
-    def run(self, simulations: int, deadline: float | None = None) -> int:
+    def run(self, simulations: int, deadline: float | None = None, progress=None) -> int:
         """One sequential halving of ``simulations`` simulations (the root's expansion included)."""
         self._halving = None
         self._budget, self._spent = simulations, 0
-        return super().run(simulations, deadline)
+        return super().run(simulations, deadline, progress)
 
     def gather(self, limit: int, **where: Any) -> tuple[list[Leaf], int]:
         """As :meth:`PUCTSearch.gather`, each simulation going to the root move the halving schedules

@@ -31,7 +31,7 @@ leaves a leaf pending).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -83,9 +83,11 @@ class StateSearch(Tree):
         self._signature = root_signature(self.state)
         return True
 
-    def run(self, simulations: int, deadline: float | None = None) -> int:
+    def run(self, simulations: int, deadline: float | None = None,
+            progress: Callable[[int], None] | None = None) -> int:
         """Run ``simulations`` simulations (fewer once the root is solved, if ``deadline``, a
-        perf_counter time, passes, or when ``self.stop`` is set); returns how many ran."""
+        perf_counter time, passes, or when ``self.stop`` is set); returns how many ran.
+        ``progress(done)`` after every batch: a live analysis (the player limits how often it looks)."""
         done = 0
         while done < simulations:
             if self.solver and self.proven[self.root] != UNKNOWN and self.flag[self.root] == EXPANDED:
@@ -95,6 +97,8 @@ class StateSearch(Tree):
                 logits, values = self.evaluator.evaluate(leaves)
                 self.complete(leaves, logits, values)
             done += len(leaves) + finished
+            if progress is not None:
+                progress(done)
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             if self.stop is not None and self.stop.is_set():

@@ -1,4 +1,5 @@
-"""What identifies a position for the searches that walk the Python ``State`` API (tree reuse)."""
+"""What identifies a position for the searches that walk the Python ``State`` API (tree reuse), and a line
+of moves from it as text."""
 from __future__ import annotations
 
 from typing import Any
@@ -17,3 +18,15 @@ def position_key(state: State) -> Any:
 def root_signature(state: State) -> tuple:
     """What identifies the root position for tree reuse: text, key and ply."""
     return state.to_text(), position_key(state), state.ply
+
+
+def pv_text(state: State, pv: list) -> list[str]:
+    """A principal variation from ``state`` as move text (as far as it is legal from ``state``)."""
+    s = state.clone()
+    out = []
+    for move in pv:
+        if s.is_terminal() or move not in s.legal_moves():
+            break
+        out.append(s.move_to_text(move))
+        s.apply(move)
+    return out

@@ -51,6 +51,10 @@ _ARRAYS = {   # name: (dtype, extra shape)
 }
 
 
+#: Moves of a principal variation (:meth:`Tree.principal_variation`) shown in an analysis.
+PV_PLIES = 10
+
+
 class Tree:
     """The node arrays and what every search does with them: grow, expand, back up, prove, re-root."""
 
@@ -134,6 +138,36 @@ class Tree:
 
     def child_with_move(self, node: int, move: Any) -> int | None:
         return next((c for c in self.children(node) if self.moves[c] == move), None)
+
+    def principal_variation(self, state: Any, first: Any = None, plies: int = PV_PLIES) -> list:
+        """The line the tree believes in from the root position ``state``: ``first`` (the move chosen, so the
+        line starts with it; None: the most-visited root move), then the most-visited child at every node,
+        while the node was expanded and its child visited; at most ``plies`` moves of ``state``'s game."""
+        line: list = []
+        node, position = self.root, state.clone()
+        while node >= 0 and len(line) < plies and self.flag[node] == EXPANDED and self.count[node] > 0:
+            kids = self.children(node)
+            if first is not None and not line:
+                child = next((c for c in kids if self._node_move(position, c) == first), None)
+                if child is None:
+                    return [first]
+            else:
+                child = max(kids, key=lambda c: self.visits[c])
+                if self.visits[child] <= 0:
+                    break
+            move = self._node_move(position, child)
+            line.append(move)
+            position.apply(move)
+            if position.is_terminal():
+                break
+            node = child
+        return line
+
+    def _node_move(self, position: Any, node: int) -> Any:
+        """The move of ``node`` in ``position`` (its parent's): a Python move, or the kernels' code as one."""
+        if self.LISTS:
+            return self.moves[node]
+        return self.k.code_to_move(position, int(self.code[node]))
 
     # ------------------------------------------------------------ backup
     def _backup(self, path: np.ndarray, visits: float, result0: float, result1: float) -> None:

@@ -122,7 +122,8 @@ class UciPlayer(EnginePlayer):
         self.check_can_move(state)
         go, thinking = self.go_command(budget)
         timeout = None if self.config["timeout"] is None else thinking + self.config["timeout"]
-        best, info = self.engine.go(state.uci_position(), go, timeout, stop=self.stop_signal)
+        best, info = self.engine.go(state.uci_position(), go, timeout, stop=self.stop_signal,
+                                    on_info=self._live(state) if self.progress is not None else None)
         if best in ("(none)", "0000", "null"):
             raise EngineError(f"{self.engine.label} answered 'bestmove {best}' in a position with legal moves "
                               f"({state.to_text()})")
@@ -133,24 +134,42 @@ class UciPlayer(EnginePlayer):
         self._analysis = self._describe(state, move, info)
         return move
 
+    def _live(self, state):
+        """``on_info`` for the engine: its search so far (the info lines folded), for whoever watches it."""
+        folded: dict = {}
+
+        def note(single: dict) -> None:
+            folded.update(single)
+            if folded.get("pv") and single.get("pv"):
+                self.report_progress(lambda: self._describe(state, None, dict(folded)))
+        return note
+
     def _describe(self, state, move, info: dict) -> dict:
-        out = {"move": state.move_to_text(move), "engine": self.engine.id_name or self.engine.label}
+        """The analysis of ``info`` (the engine's last search info); ``move`` the move it played (None: a
+        search still running, its best move the line's first).  An engine held below its strength (a skill
+        level, UCI_Elo) may play another move than its line's first: the line's first is then ``best``."""
+        pv = _pv_text(state, info["pv"]) if info.get("pv") else ""
+        first = pv.split()[0] if pv else None
+        played = state.move_to_text(move) if move is not None else first
+        out = {"move": played, "engine": self.engine.id_name or self.engine.label}
+        if first is not None and first != played:
+            out["best"] = first
         for key in ("depth", "seldepth", "nodes", "nps", "time"):
             if key in info:
                 out[key] = info[key]
         if "score" in info:
             kind, value = info["score"]
-            out["score"] = f"mate {value}" if kind == "mate" else f"{value / 100:+.2f}"
+            out["score"] = f"mate {value}" if kind == "mate" else f"{value / 100:+.2f} pawns"
             out["value"] = (1.0 if value > 0 else -1.0) if kind == "mate" else max(-1.0, min(1.0, value / 1000))
-        if info.get("pv"):
-            out["pv"] = _pv_text(state, info["pv"])
+        if pv:
+            out["pv"] = pv
         return out
 
 
 def _pv_text(state, pv: list[str]) -> str:
-    """The principal variation in SAN, as far as it is legal."""
+    """The principal variation in SAN, as far as it is legal (``state`` is left as it was)."""
     try:
-        board = state.board
+        board = state.board.copy(stack=False)
         words = []
         for uci in pv[:12]:
             move = board.parse_uci(uci)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from plyground.analysis import analysis_lines
+from plyground.analysis import analysis_lines, expected_score
 from plyground.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.match import Interrupted
@@ -64,6 +64,14 @@ def key_help() -> str:
     return "\n".join(f"  {' or '.join(names[action])}: {words[action]}" for action in names)
 
 
+#: Pixels kept free at the board's left for the evaluation bar, and the bar's width.
+EVAL_BAR_ROOM = 22
+EVAL_BAR_WIDTH = 14
+#: Infinite analysis (I, reviewing a game) searches this long at most, unless stopped first (or its budget of
+#: simulations, plyground.players.human.ANALYSIS_SIMULATIONS, is spent).
+ANALYSE_SECONDS = 600.0
+
+
 class GameScreen:
     def __init__(self, app: "PygameRenderer", link: GameLink, game: Game, view: BoardView,
                  names: tuple[str, str], human_sides: set[int], *, from_menu: bool,
@@ -84,6 +92,10 @@ class GameScreen:
         self.live_record: GameRecord | None = None   # the game so far, kept by the game thread
         self.game_clock = None                          # both sides' clocks in a game with a time control
         self.analysis: tuple[str, list[str]] | None = None   # (title, lines) of the last search shown
+        # That search's analysis, the side that searched, and the position it searched (its text): the evaluation
+        # bar and the best-move arrow, drawn while that position is the one shown.
+        self.analysis_of: tuple[dict, int | None, str] | None = None
+        self.analysing = False         # infinite analysis (I) of the reviewed position shown
         self.show_analysis = False     # the analysis view (A) in place of part of the move list
         self.hinting = False           # a hint is being searched for the person
         self.done = False              # the game thread has finished
@@ -105,6 +117,7 @@ class GameScreen:
         self._hint = hint
         self._hint_thread: threading.Thread | None = None
         self._hint_ply: int | None = None
+        self._hint_position: str | None = None   # the text of the reviewed position a hint searches
         if review is not None:
             self.start_text, self.moves = review.record.start, list(review.record.moves)
             self._show_review()
@@ -115,6 +128,7 @@ class GameScreen:
             "undo": Button("Take back (U)", self.take_back),
             "hint": Button("Hint (H)", self.hint),
             "analysis": Button("Analysis (A)", self.toggle_analysis),
+            "analyse": Button("Analyse (I)", self.toggle_analysing),
             "resign": Button("Resign", self.resign),
             "leave": Button("Menu" if from_menu else "Close", self.leave),
             "save": Button("Save game", self.save, primary=True),
@@ -161,6 +175,8 @@ class GameScreen:
             self.movers = self.movers[:len(self.moves) - 1] + [before.current_player()]
         del self.movers[len(self.moves):]   # taken back
         self.state, self.input, self.thinking = state, None, None
+        if self.analysis is not None and self.analysis[0].startswith("hint"):
+            self.analysis = self.analysis_of = None     # a hint is of the position it was asked in
         if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move
             self.set_message("", "info")
         if self.review is not None:       # looking back while the game goes on: the same ply of the game as it is
@@ -179,14 +195,23 @@ class GameScreen:
     COMPILING = "Compiling kernels for this machine (first run only, then cached)\u2026"
 
     def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
-        if self.reviewing and title.startswith("hint") and self._hint_ply is not None:
+        live = bool(analysis and analysis.get("live"))
+        hint = title.startswith("hint")
+        if self.reviewing and hint and self._hint_ply is not None:
             title += f" at ply {self._hint_ply}"      # the person may have stepped on while it searched
+        if self.reviewing and hint and self.analysing:
+            title = title.replace("hint", "analysis", 1)
         self.analysis = (title, analysis_lines(analysis, mover))
-        if title.startswith("hint"):
-            self.hinting = False
+        position = self._hint_position if self.reviewing and hint else \
+            (self.state.to_text() if self.state is not None else None)
+        side = self.game.side_names.index(mover) if mover in self.game.side_names else None
+        self.analysis_of = (analysis, side, position) if analysis and "error" not in analysis and position else None
+        if hint:
             self.show_analysis = True          # a hint asked for is a hint shown
-            if self.message_kind == "wait":    # "Looking for a hint..." is answered
-                self.set_message("", "info")
+            if not live:
+                self.hinting = self.analysing = False
+                if self.message_kind == "wait":    # "Looking for a hint..." is answered
+                    self.set_message("", "info")
 
     def _on_ask(self, state: State) -> None:
         self.state, self.thinking, self.hinting = state, None, False
@@ -400,11 +425,18 @@ class GameScreen:
         return review
 
     def _show_review(self) -> None:
-        """Keep the reviewed ply's position and its move's marks (drawn every frame)."""
+        """Keep the reviewed ply's position and its move's marks (drawn every frame); an infinite analysis
+        goes on with the new position."""
         review = self.review
         self._shown = review.state()
         before = review.position(review.ply - 1) if review.ply else None
         self._review_marks = self.view.last_move_marks(before, review.last_move)
+        if self.analysing and self._hint_position != self._shown.to_text():
+            self._stop_analysing()
+            self.analysing = True
+            self._hint_reviewed()
+            if not self.hinting:
+                self.analysing = False
 
     def _review_words(self) -> str:
         """Where the review stands, for the message box."""
@@ -429,16 +461,46 @@ class GameScreen:
         if state.is_terminal():
             self.set_message(f"No hint: the game is over here ({state.outcome_reason()}).", "error")
             return
-        self.hinting, self._hint_ply = True, self.review.ply
-        self.set_message("Looking for a hint...", "wait")
-        self._hint_thread = threading.Thread(target=self._search_hint, args=(state.clone(),), name="plyground-hint",
-                                             daemon=True)
+        self.hinting, self._hint_ply, self._hint_position = True, self.review.ply, state.to_text()
+        self.set_message("Analysing the position shown (I stops)..." if self.analysing else "Looking for a hint...",
+                         "wait")
+        while not self.link.interrupts.empty():       # a stop meant for a search that has ended since
+            self.link.interrupts.get_nowait()
+        seconds = ANALYSE_SECONDS if self.analysing else None
+        self._hint_thread = threading.Thread(target=self._search_hint, args=(state.clone(), seconds),
+                                             name="plyground-hint", daemon=True)
         self._hint_thread.start()
 
-    def _search_hint(self, state: State) -> None:
+    def toggle_analysing(self) -> None:
+        """Infinite analysis of the reviewed position shown, on or off: a search that runs until stopped, its
+        findings shown live; stepping to another position analyses that one."""
+        if not self.reviewing or self._hint is None:
+            return
+        if self.analysing:
+            self._stop_analysing()
+            self.set_message("Analysis stopped.", "info")
+            return
+        if self.hinting:
+            return
+        self.analysing = True
+        self._hint_reviewed()
+        if not self.hinting:                      # the game is over in the position shown
+            self.analysing = False
+
+    def _stop_analysing(self, timeout: float = 5.0) -> None:
+        """Stop the infinite analysis's search (an interruption its search polls) and wait for its thread."""
+        self.link.interrupt(Command.UNDO)
+        if self._hint_thread is not None:
+            self._hint_thread.join(timeout)
+        self.hinting = self.analysing = False
+
+    def _search_hint(self, state: State, seconds: float | None = None) -> None:
         try:
             with compiling_told(self.link):
-                self._hint(state)
+                if seconds is None:
+                    self._hint(state)
+                else:
+                    self._hint(state, seconds)
         except (GameAbandoned, Interrupted):   # the window was closed meanwhile
             pass
         except Exception as exc:  # noqa: BLE001 - shown in the window rather than lost in a thread
@@ -463,7 +525,10 @@ class GameScreen:
         (pygame.K_u, "U", "take back your last move and the reply to it", "undo"),
         (pygame.K_BACKSPACE, "Backspace", "take back, as U", "undo"),
         (pygame.K_h, "H", "a hint: a search of your position, shown in the analysis view", "hint"),
-        (pygame.K_a, "A", "show or hide the analysis view (the last search: a bot's move or a hint)", "analysis"),
+        (pygame.K_a, "A", "show or hide the analysis view (the search going on or the last one: a bot's, a hint), "
+         "with the evaluation bar and the best move's arrow", "analysis"),
+        (pygame.K_i, "I", "a recorded game (--review): analyse the position shown until stopped (I again)",
+         "analyse"),
         (pygame.K_s, "S", "save the game so far, to play on later (plyground play --resume NAME)", "save_now"),
         (pygame.K_f, "F", "flip the board", "flip"),
         (pygame.K_n, "N", "square names on or off (the names the move list uses)", "numbers"),
@@ -516,7 +581,7 @@ class GameScreen:
     def _visible_buttons(self) -> list[Button]:
         names = ["flip", "numbers"] if self.view.can_flip else ["numbers"]
         if self.reviewing:
-            names += ["hint", "analysis", "play", "leave"]
+            names += ["hint", "analyse", "analysis", "play", "leave"]
         elif self.over:
             names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
         else:
@@ -531,16 +596,20 @@ class GameScreen:
         w, h = size
         panel_w = max(300, min(420, int(w * 0.34)))
         self.panel_rect = pygame.Rect(w - panel_w, 0, panel_w, h)
-        self.view.layout(pygame.Rect(12, 12, w - panel_w - 24, h - 24))
+        # the evaluation bar's strip at the board's left (kept when hidden, so the board does not move)
+        self.view.layout(pygame.Rect(12 + EVAL_BAR_ROOM, 12, w - panel_w - 24 - EVAL_BAR_ROOM, h - 24))
 
     def update(self) -> None:
         self.poll()
         can_act = self.input is not None
         self.buttons["undo"].enabled = self.can_take_back()
         self.buttons["hint"].enabled = (can_act and self.review is None) or \
-            (self.reviewing and self._hint is not None and not self.hinting)
+            (self.reviewing and self._hint is not None and not self.hinting and not self.analysing)
         self.buttons["save_now"].enabled = self.live_record is not None
         self.buttons["analysis"].label = "Hide analysis (A)" if self.show_analysis else "Analysis (A)"
+        self.buttons["analyse"].label = "Stop analysis (I)" if self.analysing else "Analyse (I)"
+        self.buttons["analyse"].enabled = self.reviewing and self._hint is not None and \
+            (self.analysing or not self.hinting)
         self.buttons["resign"].enabled = can_act and self.review is None
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None
@@ -566,11 +635,58 @@ class GameScreen:
         if surface.get_size() != self.size:
             self.layout(surface.get_size())
         surface.fill(theme.BACKGROUND)
+        self.eval_bar_rect = pygame.Rect(0, 0, 0, 0)
+        self.arrow_cells: list = []
         if self.shown_state is not None:
             self.view.draw(surface, self.shown_state, self.board_marks())
+            shown = self._shown_analysis()
+            if shown is not None:
+                self._draw_best_move(surface, shown)
+                self._draw_eval_bar(surface, shown)
             if self._dragged() is not None:
                 self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
         self._draw_panel(surface)
+
+    def _shown_analysis(self) -> tuple[dict, int | None] | None:
+        """The analysis view's search, with the side that searched, when it is of the position shown (and the
+        view is on): what the evaluation bar and the arrow show."""
+        if not self.show_analysis or self.analysis_of is None or self.shown_state is None:
+            return None
+        analysis, side, position = self.analysis_of
+        if position != self.shown_state.to_text():
+            return None
+        return analysis, side
+
+    def _draw_best_move(self, surface: pygame.Surface, shown: tuple[dict, int | None]) -> None:
+        """The best move (so far) as an arrow over the board: the move the line starts with."""
+        analysis = shown[0]
+        text = analysis.get("best") or analysis.get("move")
+        if not text or analysis.get("forced"):
+            return
+        self.arrow_cells = self.view.move_cells(self.shown_state, str(text))
+        self.view.draw_arrow(surface, self.arrow_cells)
+
+    def _draw_eval_bar(self, surface: pygame.Surface, shown: tuple[dict, int | None]) -> None:
+        """A bar at the board's left: the first side's expected score (its colour from the bottom when the board
+        shows that side at the bottom), the evaluation's number beside it."""
+        analysis, side = shown
+        share = expected_score(analysis)
+        if share is None or side is None:
+            return
+        first = share if side == 0 else 1.0 - share        # the first side's (Black in checkers, White in chess)
+        board = self.view.board_rect
+        bar = pygame.Rect(board.left - getattr(self.view, 'margin', 0) - EVAL_BAR_WIDTH - 4, board.top,
+                          EVAL_BAR_WIDTH, board.height)
+        bar.left = max(2, bar.left)
+        self.eval_bar_rect = bar
+        bottom_side = 1 if self.view.flipped else 0
+        own = first if bottom_side == 0 else 1.0 - first
+        colours = self.view.side_colours
+        pygame.draw.rect(surface, colours[1 - bottom_side], bar)
+        filled = int(round(bar.height * own))
+        pygame.draw.rect(surface, colours[bottom_side], pygame.Rect(bar.left, bar.bottom - filled, bar.width, filled))
+        pygame.draw.rect(surface, theme.PANEL_EDGE, bar, 1)
+        pygame.draw.line(surface, theme.ACCENT, (bar.left, bar.centery), (bar.right - 1, bar.centery), 1)
 
     def _dragged(self):
         """The cell of the piece being dragged (drawn at the pointer, not on its square), else None."""
@@ -717,8 +833,8 @@ class GameScreen:
         pygame.draw.arc(surface, theme.ACCENT, rect, angle, angle + 4.2, 3)
 
     def _draw_analysis(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
-        """The analysis view: the last search's lines (a bot's move or a hint); returns the height used."""
-        title, lines = self.analysis or ("Analysis", ["no search yet: it appears after a bot's move or a hint"])
+        """The analysis view: the search going on or the last one (a bot's, a hint); returns the height used."""
+        title, lines = self.analysis or ("Analysis", ["no search yet: it appears while a bot thinks, and for a hint"])
         # What the moves keep below it: their title and MOVE_ROWS lines; the analysis gets the rest, up to 200.
         height = min(200, rect.height - self._moves_height(self.MOVE_ROWS))
         if height < 64:         # not even two lines: the moves keep the room (the analysis waits for a taller window)

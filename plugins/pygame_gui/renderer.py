@@ -46,6 +46,7 @@ class PygameRenderer(Renderer):
     )
     has_menu = True      # run_menu: the whole application
     runs_games = True    # play: the window's loop runs the game, bots think in a background thread
+    shows_progress = True    # live analysis: a bot's search while it thinks
     reviews_games = True  # review: plyground play --review FILE
 
     def __init__(self, **options: Any) -> None:

@@ -117,6 +117,7 @@ class LinkRenderer(Renderer):
     name = "pygame-link"
     description = "Forwards renderer calls from a game thread to the pygame window."
     interactive = True
+    shows_progress = True
 
     def __init__(self, link: GameLink, *, bot_delay: float = 0.0,
                  pump: Callable[[], None] | None = None) -> None:
@@ -135,6 +136,11 @@ class LinkRenderer(Renderer):
         self._post("start", game, state, tuple(players), self.record, self.game_clock)
 
     def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
+        if analysis and analysis.get("live"):
+            # from the searching thread: posted only (pygame is the window thread's), and never raising
+            if not self.link.abandoned.is_set():
+                self.link.post("analysis", title, analysis, mover)
+            return
         self._post("analysis", title, analysis, mover)
 
     def show(self, state: State, last_move: str | None) -> None:

@@ -67,3 +67,6 @@ def font(size: int) -> pygame.font.Font:
             pygame.font.init()
         f = _fonts[size] = pygame.font.Font(None, size)
     return f
+
+# live analysis: the best move's arrow (RGBA: the board shows through) and the evaluation bar's frame
+ARROW = (40, 170, 90, 170)

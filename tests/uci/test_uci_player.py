@@ -92,7 +92,7 @@ def test_a_fake_engine_plays_and_reports_its_search(game, fake_engine):
         assert player.engine.id_name == "Fake Engine 1.0"
         record = play_game(ChessGame20(), [player, RandomPlayer(game, seed=1)], seed=1)
         assert record.finished and len(record.moves) == 20 and record.reason == "ply cap"
-        assert player.analysis()["score"] == "+0.12" and player.analysis()["depth"] == 1
+        assert player.analysis()["score"] == "+0.12 pawns" and player.analysis()["depth"] == 1
     finally:
         player.close()
     assert process_gone(player.pid)

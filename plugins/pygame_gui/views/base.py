@@ -14,6 +14,8 @@ the piece out (it is being dragged, and drawn at the pointer instead).
 """
 from __future__ import annotations
 
+import math
+
 from typing import Any, Callable, ClassVar, Hashable
 
 import pygame
@@ -97,6 +99,8 @@ class BoardView:
     help_text: str = ""
     #: Whether square numbers are shown until the person turns them off (the window remembers that).
     numbers_by_default: bool = False
+    #: Each side's colour in the evaluation bar (side 0's first).
+    side_colours: tuple = (theme.BLACK_PIECE, theme.WHITE_PIECE)
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -159,6 +163,38 @@ class BoardView:
     def move_marks(self, before: State, move: Move) -> Marks:
         """Marks showing ``move`` played in ``before`` (the last-move highlight)."""
         return {}
+
+    def move_cells(self, before: State, move_text: str) -> list:
+        """The cells ``move_text`` passes through in ``before``, in order (from, landings, to): the best move's
+        arrow.  Made from :meth:`move_marks`' "last" cells; empty when the text is no move there."""
+        marks = self.last_move_marks(before, move_text)
+        return [cell for cell, kinds in marks.items() if "last" in kinds]
+
+    def draw_arrow(self, surface: pygame.Surface, cells: list) -> None:
+        """An arrow through ``cells`` (a move that puts a piece on one cell: a ring around it)."""
+        if not cells:
+            return
+        layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        colour = theme.ARROW
+        points = [self.cell_center(cell) for cell in cells]
+        size = self.cell_rect(cells[0]).width
+        width = max(4, size // 7)
+        if len(points) == 1:
+            pygame.draw.circle(layer, colour, points[0], int(size * 0.42), width)
+        else:
+            for a, b in zip(points, points[1:-1]):
+                pygame.draw.line(layer, colour, a, b, width)
+                pygame.draw.circle(layer, colour, b, width // 2)
+            a, b = points[-2], points[-1]
+            length = math.dist(a, b) or 1.0
+            ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+            head = min(size * 0.45, length * 0.6)
+            base = (b[0] - ux * head, b[1] - uy * head)
+            pygame.draw.line(layer, colour, a, base, width)
+            half = head * 0.55
+            pygame.draw.polygon(layer, colour, [b, (base[0] - uy * half, base[1] + ux * half),
+                                                (base[0] + uy * half, base[1] - ux * half)])
+        surface.blit(layer, (0, 0))
 
     def last_move_marks(self, before: State | None, move_text: str | None) -> Marks:
         if before is None or not move_text:

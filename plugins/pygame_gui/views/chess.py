@@ -272,6 +272,7 @@ class ChessView(GridView):
     description = "the 8x8 board with drawn pieces; moves by clicks or drags, promotions by a choice"
     help_text = HELP
     art = _ART
+    side_colours = (theme.WHITE_PIECE, theme.BLACK_PIECE)      # White is side 0
 
     # ------------------------------------------------------------ squares
     def square_cell(self, square: int) -> tuple[int, int]:

@@ -43,6 +43,7 @@ class TicTacToeInput(MoveInput):
 class TicTacToeView(GridView):
     game_name = "tictactoe"
     description = "a 3x3 grid; one click is one move"
+    side_colours = (theme.X_MARK, theme.O_MARK)
     rows = cols = 3
     file_labels = "abc"
     can_flip = False

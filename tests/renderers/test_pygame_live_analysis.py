@@ -1,0 +1,158 @@
+"""Live analysis in the window: a bot's search shown while it thinks (lines, evaluation bar, best-move arrow),
+a hint cleared when the position changes, and infinite analysis of a reviewed position -- real pygame events
+(SDL dummy driver), real searches."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pygame
+import pytest
+
+from plyground.protocols import Budget
+from plyground.review import open_review
+
+from renderer_helpers import wait_turn
+
+
+def _start(renderer, registry, game_name, specs):
+    game = registry.make_game(game_name)
+    players = [registry.make_player(spec, game) for spec in specs]
+    renderer.start_game(game, players, tuple(specs), {}, from_menu=False)
+    return game, renderer.game_screen
+
+
+def _play(driver, screen, move: str) -> None:
+    """Click a checkers move such as ``11-15`` (squares numbered from 1, as PDN does)."""
+    for square in re.split("[-x]", move):
+        driver.click(screen.view.square_center(int(square) - 1))
+
+
+def _best_and_line(lines: list[str]) -> tuple[str, str]:
+    """The best move (so far) and the first move of the line, as the analysis view writes them."""
+    best = next(line for line in lines if line.startswith(("best so far ", "best move "))).split()[-1]
+    line = next(line for line in lines if line.startswith("line: "))
+    return best, line.split()[1]
+
+
+def _watch_think(d, screen, seconds_at_most: float = 30.0) -> list[tuple[float, str, tuple[str, ...]]]:
+    """Frames until the bot has moved; every distinct analysis the view showed meanwhile, with its time."""
+    seen, deadline = [], time.monotonic() + seconds_at_most
+    d.until(lambda: screen.thinking is not None, what="the bot thinking")
+    while screen.thinking is not None:
+        assert time.monotonic() < deadline, "the bot did not move"
+        d.frames(1)
+        if screen.analysis is not None and (not seen or seen[-1][1:] != (screen.analysis[0],
+                                                                         tuple(screen.analysis[1]))):
+            title, lines = screen.analysis
+            seen.append((time.monotonic(), title, tuple(lines)))
+            if "thinking" in title:
+                # while it thinks: the bar and the arrow of the best move so far, on the position searched
+                best, first = _best_and_line(lines)
+                assert best == first, lines                  # the shown best move and line agree
+                assert screen.eval_bar_rect.height > 0
+                assert screen.arrow_cells == screen.view.move_cells(screen.state, best) != []
+        time.sleep(0.01)
+    return seen
+
+
+@pytest.mark.parametrize("bot", ["mcts:simulations=1000000000,seconds=3",
+                                 "alphabeta:eval=learned,depth=60,seconds=3"])
+def test_the_analysis_view_follows_a_bot_as_it_thinks(make_renderer, registry, bot):
+    game = registry.make_game("checkers")    # compile the search first: the think then searches all along
+    registry.make_player(bot.split(":")[0], game).choose_move(game.new_initial_state(), Budget(seconds=0.2))
+    renderer, d = make_renderer()
+    _, screen = _start(renderer, registry, "checkers", ["human", bot])
+    wait_turn(d, screen)
+    d.key(pygame.K_a)                                   # the analysis view, with its bar and arrow
+    _play(d, screen, "9-13")
+    seen = _watch_think(d, screen)
+    live = [(t, lines) for t, title, lines in seen if title == f"{bot} thinking"]
+    # the lines change during the one think: simulations, or depth after depth, and the time
+    assert len(live) >= 4, seen
+    assert len({lines for _, lines in live}) >= 4
+    gaps = [b - a for (a, _), (b, _) in zip(live, live[1:])]
+    assert max(gaps) < 1.5, gaps                        # updated all along the think, not only at its end
+    wait_turn(d, screen)
+    title, lines = screen.analysis                     # the move made: the bot's final analysis
+    assert title == bot and any(line.startswith("best move ") for line in lines)
+    assert screen.moves[1] == _best_and_line(lines)[0]
+    d.frames(1)
+    assert screen.arrow_cells == []                     # that search was of the position before its move
+    d.click(screen.buttons["leave"].rect.center)
+
+
+def test_a_hint_is_drawn_on_the_board_and_cleared_by_a_take_back(make_renderer, registry):
+    renderer, d = make_renderer()
+    game, screen = _start(renderer, registry, "checkers",
+                          ["human:hint=alphabeta,hint_seconds=0.5", "alphabeta:eval=learned,depth=2"])
+    wait_turn(d, screen)
+    _play(d, screen, "9-13")
+    wait_turn(d, screen)
+    d.key(pygame.K_h)
+    d.until(lambda: not screen.hinting and screen.analysis is not None and screen.analysis[0].startswith("hint"),
+            what="the hint")
+    d.frames(1)
+    best, first = _best_and_line(screen.analysis[1])
+    assert best == first
+    cells = screen.view.move_cells(screen.state, best)
+    assert len(cells) >= 2 and screen.arrow_cells == cells and screen.eval_bar_rect.height > 0
+    d.key(pygame.K_u)                                   # take back: the hint's position is gone
+    wait_turn(d, screen)
+    assert screen.moves == []
+    d.frames(1)
+    assert screen.analysis is None and screen.analysis_of is None and screen.arrow_cells == []
+    d.click(screen.buttons["leave"].rect.center)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A finished random checkers game, written by ``plyground match --save``."""
+    folder = tmp_path_factory.mktemp("live-review")
+    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--game", "checkers", "--black", "random",
+                           "--white", "random", "-n", "1", "--seed", "3", "--save", "games.pdn"],
+                          capture_output=True, text=True, cwd=folder, timeout=120,
+                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
+    assert done.returncode == 0, done.stderr
+    return folder / "games.pdn"
+
+
+def test_infinite_analysis_follows_the_reviewed_position_until_stopped(make_renderer, registry, recorded):
+    game = registry.make_game("checkers")
+    review = open_review(game, recorded)
+    renderer, d = make_renderer()
+    hinter = registry.make_player("human:hint=mcts", game)
+    hinter.renderer = renderer
+    renderer.open_review(review, hinter.hint)
+    screen = renderer.game_screen
+    d.frames(1)
+    # a ply whose position and the next have a choice of moves (a forced move is not searched)
+    ply = next(p for p in range(2, review.plies - 1)
+               if min(len(review.position(q).legal_moves()) for q in (p, p + 1)) > 1)
+    for _ in range(ply):
+        d.key(pygame.K_RIGHT)
+    d.key(pygame.K_i)                                   # analyse the position shown until stopped
+    assert screen.analysing and screen.buttons["analyse"].label == "Stop analysis (I)"
+    d.until(lambda: screen.analysis is not None and screen.analysis[0].startswith("analysis"),
+            what="the analysis")
+    shown = set()
+    d.until(lambda: shown.add(tuple(screen.analysis[1])) or len(shown) >= 3, what="three updates")
+    assert screen.analysis[0] == f"analysis from mcts at ply {ply}"
+    assert screen.analysis_of[2] == review.position(ply).to_text()
+    d.key(pygame.K_RIGHT)                               # it goes on with the next position
+    d.until(lambda: screen.analysis[0] == f"analysis from mcts at ply {ply + 1}",
+            what="the next position's analysis")
+    assert screen.analysing and screen.analysis_of[2] == review.position(ply + 1).to_text()
+    d.frames(1)
+    best = _best_and_line(screen.analysis[1])[0]
+    assert screen.arrow_cells == screen.view.move_cells(review.position(ply + 1), best) != []
+    d.key(pygame.K_i)                                   # stopped: the search ends, its last findings stay
+    assert not screen.analysing and not screen._hint_thread.is_alive()
+    cpu = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - cpu < 0.1              # nothing searches any more
+    assert screen.analysis[0] == f"analysis from mcts at ply {ply + 1}"
+    d.click(screen.buttons["leave"].rect.center)
