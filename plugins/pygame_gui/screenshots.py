@@ -17,6 +17,7 @@ from plyground.clock import Clock, TimeControl
 from plyground.match import play_game
 from plyground.protocols import Budget, GameRecord, Player
 from plyground.registry import get_registry
+from plyground.review import GameReview
 
 
 class _Greedy(Player):
@@ -169,6 +170,37 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.step()
             screen.show_analysis = True
             snap("checkers-analysis.png")
+
+            # Live analysis (A) while the bot thinks: its search so far, the evaluation bar, the best move's arrow.
+            seen: list = []
+            searcher.progress = seen.append
+            searcher.choose_move(before.clone(), Budget())
+            searcher.progress = None
+            if len(seen) >= 2:
+                screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23])
+                link.post("thinking", bot)
+                link.post("analysis", f"{bot} thinking", seen[-2], game.side_names[before.current_player()])
+                renderer.step()
+                screen.thinking = (bot, time.monotonic() - 1.2)
+                screen.show_analysis = True
+                snap("checkers-live-analysis.png")
+
+            # Reviewing the finished game (plyground play --review FILE): a position part way, analysed.
+            link = GameLink()
+            review = GameReview(game, record_game)
+            review.goto(min(20, review.plies))
+            screen = GameScreen(renderer, link, game, view_for(game), ("human", "random"), set(), from_menu=False,
+                                review=review, hint=lambda *args: None)
+            renderer.game_screen = renderer.screen = screen
+            shown = review.state()
+            if not shown.is_terminal():
+                searcher.choose_move(shown.clone(), Budget())
+                screen._hint_ply, screen._hint_position = review.ply, shown.to_text()
+                link.post("analysis", f"hint from {bot}", searcher.analysis(),
+                          game.side_names[shown.current_player()])
+            renderer.step()
+            screen.view.show_numbers = True
+            snap("checkers-review.png")
 
             screen, link, state = game_scene(game, ("human", "random"), {0}, replay)
             link.post("end", state.clone(), record_game)
