@@ -86,17 +86,16 @@ def ask_for_move(player: Player, state: State, budget: Budget, limit: float | No
     signal.clear()
     outcome: dict[str, object] = {}
 
+    watched = progress is not None and _watch(player, progress)
+
     def think() -> None:
         try:
-            player.progress = progress
             outcome["move"] = player.choose_move(state, budget)
         except BaseException as exc:  # noqa: BLE001  (handed to the caller, whatever it is)
             outcome["error"] = exc
         finally:
-            try:
+            if watched:
                 player.progress = None
-            except AttributeError:   # a player with __slots__ never had it set
-                pass
 
     thread = threading.Thread(target=think, name=f"plyground-move-{player.name}", daemon=True)
     deadline = None if limit is None else time.monotonic() + limit
@@ -274,6 +273,15 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
 
 def _lost_on_time(name: str, side_name: str, control: TimeControl) -> str:
     return f"{name} ({side_name}) lost on time ({control} time control)"
+
+
+def _watch(player: Player, progress: Callable[[dict], None]) -> bool:
+    """Give the player its ``progress`` watcher; False for one that cannot take it (``__slots__``)."""
+    try:
+        player.progress = progress
+    except AttributeError:
+        return False
+    return True
 
 
 def _live_progress(renderer: Renderer, name: str, side_name: str) -> Callable[[dict], None]:
