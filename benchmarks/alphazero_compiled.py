@@ -43,13 +43,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from alphazero_forced_moves import sample_positions  # noqa: E402 - a sibling benchmark's position sampler
 
 from plyground.bundled_data import records_file  # noqa: E402
-from plyground.players.alphazero.batched import BatchStats, play_selfplay_games  # noqa: E402
+from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games  # noqa: E402
 from plyground.players.alphazero.compute import compute_threads  # noqa: E402
 from plyground.players.alphazero.models import load_model, network_evaluator, resolve_model_path  # noqa: E402
-from plyground.players.alphazero.playbook import Playbook  # noqa: E402
+from plyground.plugins.trainers.alphazero.playbook import Playbook  # noqa: E402
 from plyground.players.alphazero.player import AlphaZeroPlayer  # noqa: E402
-from plyground.players.alphazero.actors import selfplay_spec  # noqa: E402
-from plyground.players.alphazero.trainer import AlphaZeroTrainer  # noqa: E402
+from plyground.plugins.trainers.alphazero.actors import selfplay_spec  # noqa: E402
+from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer  # noqa: E402
 from plyground.options import resolve_options  # noqa: E402
 from plyground.registry import get_registry  # noqa: E402
 from plyground.train_command import read_toml  # noqa: E402

@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.examples import Examples
-from plyground.players.alphazero.learner import Learner, LearnerSettings, accuracy
+from plyground.plugins.trainers.alphazero.examples import Examples
+from plyground.plugins.trainers.alphazero.learner import Learner, LearnerSettings, accuracy
 from plyground.options import Spec
 from plyground.players.alphazero.models import build_network, save_model
-from plyground.players.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.registry import get_registry
 
 SIZES = ("mlp:hidden=128,layers=2", "resnet:channels=32,blocks=2", "resnet:channels=32,blocks=3",

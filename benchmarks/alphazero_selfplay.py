@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 
 from plyground.games.checkers import CheckersGame
-from plyground.players.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
+from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import build_network, load_model, network_evaluator
 from plyground.players.search.puct import PUCTSearch
-from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
+from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 BUNDLED = Path(__file__).resolve().parents[1] / "players" / "alphazero" / "models" / "checkers.npz"
 

@@ -32,14 +32,14 @@ import time
 from pathlib import Path
 
 from plyground.options import Spec, resolve_options
-from plyground.players.alphazero.actor_pool import LocalActorPool
-from plyground.players.alphazero.actors import ActorSetup, game_spec, selfplay_spec
-from plyground.players.alphazero.arena import Arena
-from plyground.players.alphazero.playbook import Playbook, class_path
-from plyground.players.alphazero.batched import BatchStats, play_selfplay_games
+from plyground.plugins.trainers.alphazero.actor_pool import LocalActorPool
+from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec
+from plyground.plugins.trainers.alphazero.arena import Arena
+from plyground.plugins.trainers.alphazero.playbook import Playbook, class_path
+from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import build_network, load_model, network_evaluator, save_model
-from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.registry import get_registry
 from plyground.train_command import read_toml
 

@@ -12,7 +12,7 @@ configs/alphazero-checkers.toml (simulations, leaf_batch, max_plies, ...;
 1. **evaluations per second** of the network on ``--device`` at batch sizes
    1 to 4,096 (numpy in, numpy out, as self-play calls it), and on the CPU;
 2. **self-play games per hour** with the batched driver
-   (players/alphazero/batched.py): ``--parallel-games`` games advanced
+   (plugins/trainers/alphazero/batched.py): ``--parallel-games`` games advanced
    together in one process, each tree giving up to ``leaf_batch`` leaves per
    step, so one network call gets up to parallel_games x leaf_batch
    positions; then the same on ``--workers`` processes sharing the GPU (the
@@ -41,13 +41,13 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import PlygroundError
-from plyground.players.alphazero.actor_pool import LocalActorPool
-from plyground.players.alphazero.actors import ActorSetup, game_spec, selfplay_spec
-from plyground.players.alphazero.arena import Arena
-from plyground.players.alphazero.batched import BatchStats, play_selfplay_games
+from plyground.plugins.trainers.alphazero.actor_pool import LocalActorPool
+from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec
+from plyground.plugins.trainers.alphazero.arena import Arena
+from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import load_model, network_evaluator, resolve_model_path
-from plyground.players.alphazero.playbook import Playbook, class_path
+from plyground.plugins.trainers.alphazero.playbook import Playbook, class_path
 from plyground.registry import get_registry
 
 from alphazero_throughput import DEFAULT_CONFIG, trainer_config

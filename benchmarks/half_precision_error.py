@@ -33,7 +33,7 @@ from plyground.errors import PlygroundError
 def positions(game, count: int, seed: int) -> tuple[list, str]:
     """``count`` positions with more than one legal move: from the ACF archive, else from random games."""
     if game.name == "checkers":
-        from plyground.players.alphazero.bootstrap import expert_positions
+        from plyground.plugins.trainers.alphazero.bootstrap import expert_positions
         found = []
         for position in expert_positions(game, Path("acf"), seed, siblings=True):
             found.append(position.state)

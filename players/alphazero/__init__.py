@@ -1,5 +1,4 @@
-"""AlphaZero: a policy/value network guiding PUCT search, trained by self-play (docs/alphazero.md)."""
+"""AlphaZero: a policy/value network guiding PUCT search (docs/alphazero.md); its trainer lives in plugins/trainers/alphazero/."""
 from .player import AlphaZeroPlayer
-from .trainer import AlphaZeroTrainer
 
-__all__ = ["AlphaZeroPlayer", "AlphaZeroTrainer"]
+__all__ = ["AlphaZeroPlayer"]

@@ -1,4 +1,5 @@
-"""Registers the ``alphazero`` player and trainer with plyground (entry point ``alphazero``).
+"""Registers the ``alphazero`` player with plyground (entry point ``alphazero``; its trainer is
+plugins/trainers/alphazero/, entry point ``alphazero-trainer``).
 
 AlphaZero is what consumes networks, so it owns their hook: ``register_networks``
 is declared here (:class:`NetworkHooks`) and added to the host with
@@ -9,7 +10,6 @@ from plyground.hookspecs import Kind, hookimpl, hookspec
 from plyground.protocols import Network
 
 from .player import AlphaZeroPlayer
-from .trainer import AlphaZeroTrainer
 
 
 class NetworkHooks:
@@ -31,14 +31,3 @@ def register_kinds():
 @hookimpl
 def register_players():
     return [AlphaZeroPlayer]
-
-
-@hookimpl
-def register_trainers():
-    return [AlphaZeroTrainer]
-
-
-@hookimpl
-def register_commands(cli):
-    from .command import register
-    register(cli)

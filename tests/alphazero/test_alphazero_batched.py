@@ -4,10 +4,10 @@ import pytest
 
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
+from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
 from plyground.players.alphazero.models import build_network, network_evaluator
 from plyground.players.search.puct import PUCTSearch
-from plyground.players.alphazero.selfplay import SelfPlaySettings
+from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
 
 
 def batched_run(game, network, games, parallel, settings, seed=0):
@@ -70,7 +70,7 @@ def test_batched_self_play_gives_valid_examples_and_is_deterministic(game_class,
 
 
 def test_one_game_at_a_time_through_the_driver_matches_the_single_game_loop():
-    from plyground.players.alphazero.selfplay import play_selfplay_game
+    from plyground.plugins.trainers.alphazero.selfplay import play_selfplay_game
     game = TicTacToe()
     network = build_network(game, "mlp:hidden=16,layers=1", {"seed": 1})
     settings = SelfPlaySettings(simulations=16, temperature_plies=9)
@@ -85,8 +85,8 @@ def test_one_game_at_a_time_through_the_driver_matches_the_single_game_loop():
 def test_trainer_writes_replay_chunks_in_game_order(tmp_path, parallel_games):
     """Games finish out of order when batched; the chunks still cover games 0, 1, ... in order, each
     game once, with its own round number, and the same examples as the records."""
-    from plyground.players.alphazero import AlphaZeroTrainer
-    from plyground.players.alphazero.rundir import RunDirectory
+    from plyground.plugins.trainers.alphazero import AlphaZeroTrainer
+    from plyground.plugins.trainers.alphazero.rundir import RunDirectory
     game = TicTacToe()
     trainer = AlphaZeroTrainer(game, tmp_path / "run", network="mlp:hidden=8,layers=1", selfplay_games=5,
                                simulations=8, save_every=2, parallel_games=parallel_games, iterations=1,

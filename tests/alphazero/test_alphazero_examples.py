@@ -4,9 +4,9 @@ import pytest
 
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.examples import Examples, make_step, visit_policy
+from plyground.plugins.trainers.alphazero.examples import Examples, make_step, visit_policy
 from plyground.players.search.puct import PUCTSearch
-from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
+from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 from aztestgames import UniformEvaluator
 

@@ -8,7 +8,7 @@ import time
 
 from plyground.storage import read_json_lines
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 
 GAMES = 30
 

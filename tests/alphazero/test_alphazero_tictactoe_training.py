@@ -78,7 +78,7 @@ def test_anneal_trains_at_a_tenth_of_the_rate_and_measures_a_held_out_iteration(
 
 
 def test_an_interrupted_anneal_resumes_to_the_same_network(trained, tmp_path):
-    from plyground.players.alphazero.anneal import anneal
+    from plyground.plugins.trainers.alphazero.anneal import anneal
     from plyground.players.alphazero.models import load_model
     game = TicTacToe()
     whole, split = tmp_path / "whole.npz", tmp_path / "split.npz"

@@ -9,8 +9,9 @@ import pytest
 
 from plyground.cli import main
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero import AlphaZeroPlayer, AlphaZeroTrainer
-from plyground.players.alphazero.rundir import RunDirectory
+from plyground.players.alphazero import AlphaZeroPlayer
+from plyground.plugins.trainers.alphazero import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.storage import read_json_lines
 from plyground.memory import available_memory
 from plyground.protocols import Budget
@@ -181,7 +182,8 @@ def test_a_network_too_large_for_the_machine_is_refused_before_allocating(cli, t
 def test_a_run_on_the_gpu_code_path_trains_plays_and_leaves_device_free_files(cli, tmp_path, monkeypatch):
     """device=cpu-portable (what device=cuda runs, on the CPU): the learner trains and the actors play on that
     device, and the run's networks load on the CPU as usual."""
-    from plyground.players.alphazero import learner, models
+    from plyground.players.alphazero import models
+    from plyground.plugins.trainers.alphazero import learner
     devices = []
     real_load = models.load_model
 
@@ -189,7 +191,7 @@ def test_a_run_on_the_gpu_code_path_trains_plays_and_leaves_device_free_files(cl
         devices.append(runtime.get("device", "cpu"))
         return real_load(path, game, **runtime)
     monkeypatch.setattr(learner, "load_model", recording_load)
-    monkeypatch.setattr("plyground.players.alphazero.actors.load_model", recording_load)
+    monkeypatch.setattr("plyground.plugins.trainers.alphazero.actors.load_model", recording_load)
     code, out, err = train(cli, tmp_path / "run", "--set", "device=cpu-portable", "--set", "workers=1")
     assert code == 0, err
     assert devices and set(devices) == {"cpu-portable"}          # training and self-play on the device

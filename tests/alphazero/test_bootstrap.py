@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from plyground.cli import main
-from plyground.players.alphazero import bootstrap
+from plyground.plugins.trainers.alphazero import bootstrap
 from plyground.players.alphazero.models import load_model
-from plyground.players.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.registry import get_registry
 
 

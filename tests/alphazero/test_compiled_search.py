@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from plyground.players.alphazero.batched import GameSpec, play_selfplay_games
-from plyground.players.alphazero.selfplay import SelfPlaySettings
+from plyground.plugins.trainers.alphazero.batched import GameSpec, play_selfplay_games
+from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
 from plyground.players.search.compiled import compiled_kernels
 from plyground.registry import get_registry
 

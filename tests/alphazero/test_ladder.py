@@ -4,9 +4,9 @@ import pytest
 
 from plyground.errors import PlygroundError, UsageError
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.ladder import parse_ladder
+from plyground.plugins.trainers.alphazero.ladder import parse_ladder
 from plyground.players.alphazero.models import load_model
-from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
 
 SMALL = dict(network="mlp:hidden=16,layers=1", selfplay_games=8, simulations=12, epochs=1, batch_size=16,
@@ -123,7 +123,7 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
                for line in lines)
     # the row is the network's own count: the same player, positions and seeds counted again agree
     from plyground.mistakes import mistake_table
-    from plyground.players.alphazero.playbook import Playbook
+    from plyground.plugins.trainers.alphazero.playbook import Playbook
     trainer = AlphaZeroTrainer(TicTacToe(), run, **{**SMALL, "iterations": 2, "comparison_games": 0,
                                                     "mistakes": "all", "mistakes_positions": 5,
                                                     "mistakes_simulations": 16})

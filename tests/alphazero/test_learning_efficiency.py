@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.batched import GameSpec, play_selfplay_games
+from plyground.plugins.trainers.alphazero.batched import GameSpec, play_selfplay_games
 from plyground.players.search.puct import PUCTSearch
-from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
+from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 from aztestgames import UniformEvaluator
 

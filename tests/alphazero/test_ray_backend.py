@@ -8,8 +8,8 @@ from plyground.storage import read_json_lines
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.actors_ray import MISSING
-from plyground.players.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.alphazero.actors_ray import MISSING
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 
 TINY = ("--set", "network=mlp:hidden=8,layers=1", "--set", "iterations=1", "--set", "selfplay_games=6",
         "--set", "simulations=12", "--set", "parallel_games=2", "--set", "comparison_games=4",

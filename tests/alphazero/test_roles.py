@@ -1,12 +1,12 @@
 """The trainer's roles on their own: search settings, gate, pipeline."""
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.gate import Gate, Tally
-from plyground.players.alphazero.pipeline import Phase, Pipeline, Step
+from plyground.plugins.trainers.alphazero.gate import Gate, Tally
+from plyground.plugins.trainers.alphazero.pipeline import Phase, Pipeline, Step
 from plyground.players.alphazero.player import AlphaZeroPlayer
-from plyground.players.alphazero.playbook import Playbook
-from plyground.players.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.alphazero.playbook import Playbook
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.players.alphazero.settings import SearchSettings
-from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.protocols import GameRecord
 
 from aztestgames import tiny_model

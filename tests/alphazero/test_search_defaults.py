@@ -3,10 +3,10 @@ their values, and a search built with no settings is the player's default search
 import dataclasses
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.playbook import Playbook
+from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.players.alphazero.settings import SearchSettings
-from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.players.search.gumbel import GumbelSearch
 from plyground.players.search.puct import PUCTSearch
 

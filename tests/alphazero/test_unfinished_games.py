@@ -10,8 +10,8 @@ import pytest
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
-from plyground.players.alphazero import AlphaZeroTrainer
-from plyground.players.alphazero.playbook import Playbook
+from plyground.plugins.trainers.alphazero import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.protocols import Player
 
 from plugin_helpers import registered

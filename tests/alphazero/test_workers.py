@@ -15,12 +15,12 @@ from plyground import plugin_manager, registry
 from plyground.cli import main
 from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
-from plyground.players.alphazero.actors import selfplay_groups, selfplay_spec
-from plyground.players.alphazero.batched import play_selfplay_games
+from plyground.plugins.trainers.alphazero.actors import selfplay_groups, selfplay_spec
+from plyground.plugins.trainers.alphazero.batched import play_selfplay_games
 from plyground.players.alphazero.models import load_model, network_evaluator
-from plyground.players.alphazero.playbook import Playbook
-from plyground.players.alphazero.rundir import RunDirectory
-from plyground.players.alphazero.trainer import AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.playbook import Playbook
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
 
 from plugin_helpers import registered
@@ -245,7 +245,7 @@ def test_a_game_workers_cannot_build_is_one_clear_error(tmp_path, cli):
 
 def test_a_failure_inside_a_worker_names_the_worker_and_the_games(tmp_path, cli):
     """Expert iteration's workers start their own Stockfish judge; a missing engine fails in the worker."""
-    from plyground.players.expert_iteration import plugin
+    from plyground.plugins.trainers.expert_iteration import plugin
     plugin_manager.load_plugins()
     added = "expert-iteration" not in plugin_manager.plugin_infos()
     if added:

@@ -81,8 +81,8 @@ def test_mcts_proves_database_positions(endgame_dir):
 
 
 def test_the_trainer_ends_selfplay_games_at_database_positions(endgame_dir):
-    from plyground.players.alphazero.playbook import Playbook
-    from plyground.players.alphazero.trainer import AlphaZeroTrainer
+    from plyground.plugins.trainers.alphazero.playbook import Playbook
+    from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
     from plyground.options import resolve_options
     config = resolve_options(AlphaZeroTrainer.options, {"endgame": "4"}, "trainer alphazero")
     adjudicate = Playbook(GAME, config).selfplay_adjudicator()

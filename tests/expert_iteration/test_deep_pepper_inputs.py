@@ -4,7 +4,7 @@ import pytest
 
 from plyground.games.chess.game import ChessGame
 from plyground.players.alphazero.models import build_network, load_model, save_model
-from plyground.players.expert_iteration.networks import feature_scale
+from plyground.plugins.trainers.expert_iteration.networks import feature_scale
 
 TRAINING = {"optimizer": "adam", "lr": 1e-3, "weight_decay": 1e-4, "seed": 0}
 NETWORK = "deep-pepper-parts:h1a=16,h1b=128,h1c=128,h2p=64,h2e=64"

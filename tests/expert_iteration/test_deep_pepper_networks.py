@@ -7,7 +7,7 @@ from plyground.games.chess.encoding import PIECES_START, SQUARES_START
 from plyground.games.chess.game import ChessGame
 from plyground.plugins.autograd.networks import load_network
 from plyground.plugins.autograd.tensor import Tensor
-from plyground.players.expert_iteration.networks import DeepPepperFullNetwork, DeepPepperPartsNetwork
+from plyground.plugins.trainers.expert_iteration.networks import DeepPepperFullNetwork, DeepPepperPartsNetwork
 from plyground.registry import get_registry
 
 from float_bounds import forward_rtol, gamma
@@ -155,6 +155,6 @@ def test_families_are_registered_as_networks():
 @pytest.mark.parametrize("separate", [False, True])
 def test_parameter_count_without_building_matches_the_built_model(cls, config, separate):
     """The autograd plugin's memory check counts a network's parameters before building it."""
-    from plyground.players.expert_iteration.networks import parameter_count
+    from plyground.plugins.trainers.expert_iteration.networks import parameter_count
     net = cls.build((353,), 4672, {**config, "separate": separate})
     assert cls.parameter_count((353,), 4672, net.config) == parameter_count(net)

@@ -10,7 +10,7 @@ from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.models import load_model
-from plyground.players.expert_iteration.trainer import ExpertIterationTrainer
+from plyground.plugins.trainers.expert_iteration.trainer import ExpertIterationTrainer
 from plyground.registry import get_registry
 
 CONFIG = Path(__file__).resolve().parents[2] / "configs" / "expert-iteration-chess.toml"

@@ -27,10 +27,10 @@ from plyground.games.chess.game import ChessGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphazero.models import load_model
-from plyground.players.alphazero.rundir import RunDirectory
-from plyground.players.expert_iteration.pretrain import label_position, make_dataset
-from plyground.players.expert_iteration.stockfish import MATE_CP, StockfishAdjudicator, StockfishEvaluator
-from plyground.players.expert_iteration.trainer import ExpertIterationTrainer
+from plyground.plugins.trainers.alphazero.rundir import RunDirectory
+from plyground.plugins.trainers.expert_iteration.pretrain import label_position, make_dataset
+from plyground.plugins.trainers.expert_iteration.stockfish import MATE_CP, StockfishAdjudicator, StockfishEvaluator
+from plyground.plugins.trainers.expert_iteration.trainer import ExpertIterationTrainer
 from plyground.registry import get_registry
 from plyground.train_command import played_game_spec
 

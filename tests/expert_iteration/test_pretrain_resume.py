@@ -28,8 +28,8 @@ from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.players.alphazero.models import load_model
 from plyground.storage import load_npz
-from plyground.players.expert_iteration.pretrain import make_dataset
-from plyground.players.expert_iteration.stockfish import StockfishEvaluator
+from plyground.plugins.trainers.expert_iteration.pretrain import make_dataset
+from plyground.plugins.trainers.expert_iteration.stockfish import StockfishEvaluator
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "configs" / "expert-iteration-chess.toml"

@@ -8,9 +8,9 @@ from stockfish_marks import STOCKFISH, needs_stockfish
 from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.players.search.puct import PUCTSearch
-from plyground.players.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
-from plyground.players.expert_iteration.pretrain import label_position
-from plyground.players.expert_iteration.stockfish import (MATE_CP, StockfishAdjudicator, StockfishEvaluator,
+from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
+from plyground.plugins.trainers.expert_iteration.pretrain import label_position
+from plyground.plugins.trainers.expert_iteration.stockfish import (MATE_CP, StockfishAdjudicator, StockfishEvaluator,
                                                           cp_to_value, score_to_cp)
 
 QUEEN_UP_WHITE_TO_MOVE = "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"   # White a queen up

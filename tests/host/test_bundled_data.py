@@ -99,7 +99,7 @@ def test_trainers_resolve_games_through_the_bundled_names(cli, cache, tmp_path, 
 
 
 def test_the_alphazero_bootstrap_resolves_its_games_through_the_bundled_names(cache):
-    from plyground.players.alphazero.bootstrap import expert_positions
+    from plyground.plugins.trainers.alphazero.bootstrap import expert_positions
     with pytest.raises(UsageError, match=r"^bootstrap_games 'acf.pdn' is neither an existing file nor the name of "
                                          r"games bundled with checkers \(acf\)$"):
         next(expert_positions(game("checkers"), Path("acf.pdn"), seed=0, siblings=False))

@@ -150,8 +150,8 @@ def test_the_endgame_option_is_generic_and_a_game_without_databases_refuses_a_nu
 def test_a_game_that_offers_endgame_databases_gets_them_in_every_player_and_the_trainer():
     from plyground.options import resolve_options
     from plyground.players.alphabeta.player import AlphaBetaPlayer
-    from plyground.players.alphazero.playbook import Playbook
-    from plyground.players.alphazero.trainer import AlphaZeroTrainer
+    from plyground.plugins.trainers.alphazero.playbook import Playbook
+    from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
     from plyground.players.mcts.player import MCTSPlayer
     game = SolvedTicTacToe()
     won = game.new_state("XX./OO./... X")                     # X to move completes the top row

@@ -139,7 +139,7 @@ def test_the_builtin_consumers_kinds_are_listed(cli):
     assert rows["pygame"]["board-views"] == ["checkers", "chess", "tictactoe"]
     code, out, _ = cli("plugins")
     assert "board-views: checkers, chess, tictactoe; adds kinds: board-views" in out
-    # the columns line up whatever the length of a plugin's name (expert-iteration is the longest)
+    # the columns line up whatever the length of a plugin's name (alphazero-trainer is the longest)
     lines = out.splitlines()
     for heading in ("distribution", "version", "provides"):
         column = lines[0].index(heading)

@@ -27,9 +27,9 @@ from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.players.alphazero.models import load_model, save_model
-from plyground.players.alphazero.gate import Gate
-from plyground.players.alphazero.pipeline import Step
-from plyground.players.alphazero.trainer import FIXED_OPTIONS, AlphaZeroTrainer
+from plyground.plugins.trainers.alphazero.gate import Gate
+from plyground.plugins.trainers.alphazero.pipeline import Step
+from plyground.plugins.trainers.alphazero.trainer import FIXED_OPTIONS, AlphaZeroTrainer
 from plyground.protocols import Game
 from plyground.storage import copy_file
 

@@ -25,10 +25,10 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 
 from plyground.protocols import Game, GameRecord
+from plyground.players.search.evaluators import Evaluate, EvaluationCache
+from plyground.players.search.puct import PUCTSearch
 
 from .examples import Examples
-from ..search.evaluators import Evaluate, EvaluationCache
-from ..search.puct import PUCTSearch
 from .selfplay import SelfPlayGame, SelfPlaySettings
 
 

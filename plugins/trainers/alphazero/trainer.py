@@ -43,6 +43,11 @@ from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import copy_file, write_json
+from plyground.players.alphazero.compute import compute_threads
+from plyground.players.alphazero.models import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
+                                                network_class, save_model)
+from plyground.players.alphazero.player import AlphaZeroPlayer
+from plyground.players.alphazero.settings import SEARCH_KIND_OPTIONS, trainer_search_options
 
 from .actor_pool import make_actor_pool
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, game_spec, match_seed
@@ -52,13 +57,9 @@ from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mi
                      plot_curve, plot_mistakes, rating_text)
 from .learner import Learner, LearnerSettings
 from .pipeline import Phase, Pipeline, Step
-from .compute import compute_threads
 from .examples import Examples
-from .models import NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model, network_class, save_model
-from .player import AlphaZeroPlayer
 from .rundir import RunDirectory
 from .playbook import Playbook, class_path
-from .settings import SEARCH_KIND_OPTIONS, trainer_search_options
 
 #: Options baked into the network when the run starts; a resumed run must keep them.
 FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")

@@ -16,12 +16,12 @@ from typing import Any, Mapping
 
 from plyground.capabilities import endgame_oracle
 from plyground.protocols import Game
+from plyground.players.alphazero.player import AlphaZeroPlayer
+from plyground.players.alphazero.settings import SearchSettings
+from plyground.players.search.evaluators import Evaluate
+from plyground.players.search.puct import PUCTSearch
 
-from .player import AlphaZeroPlayer
-from ..search.evaluators import Evaluate
-from ..search.puct import PUCTSearch
 from .selfplay import SelfPlaySettings
-from .settings import SearchSettings
 
 
 class Playbook:

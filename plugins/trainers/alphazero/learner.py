@@ -19,9 +19,9 @@ import numpy as np
 from plyground.durations import format_duration
 from plyground.options import Spec
 from plyground.protocols import Game
+from plyground.players.alphazero.models import load_model, save_model
 
 from .examples import Examples
-from .models import load_model, save_model
 from .rundir import RunDirectory
 
 #: Seconds between progress lines inside a long epoch (a bootstrap).

@@ -13,9 +13,9 @@ from typing import Any, Callable
 import numpy as np
 
 from plyground.protocols import Game, GameRecord
+from plyground.players.search.puct import PUCTSearch
 
 from .examples import Examples, Step, make_step
-from ..search.puct import PUCTSearch
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ import socket
 from typing import Callable, Iterator, Sequence
 
 from plyground.errors import UsageError
+from plyground.players.alphazero.compute import compute_threads
 
 from .actor_pool import ActorPool, Worker
 from .actors import ActorSetup, Job, GameActor, error_message, job_messages
-from .compute import compute_threads
 
 MISSING = "the ray backend needs the optional extra: pip install 'plyground[distributed]'"
 

@@ -36,9 +36,9 @@ from plyground.options import Spec
 from plyground.protocols import Game
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
+from plyground.players.alphazero.models import load_model, network_evaluator
 
 from .batched import BatchStats, GameSpec, play_selfplay_games
-from .models import load_model, network_evaluator
 from .playbook import Playbook, import_class
 
 #: How many networks an actor keeps loaded (a comparison needs two at once).

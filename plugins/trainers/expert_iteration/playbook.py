@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from plyground.players.alphazero.playbook import Playbook
+from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.protocols import Game
 
 from .stockfish import StockfishAdjudicator, StockfishEvaluator

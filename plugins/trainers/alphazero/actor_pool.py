@@ -23,9 +23,9 @@ from multiprocessing.connection import Connection, wait as wait_for_connections
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from plyground.errors import PlygroundError, UsageError
+from plyground.players.alphazero.compute import compute_threads
 
 from .actors import ActorSetup, Job, GameActor, error_message, job_messages, with_models_known
-from .compute import compute_threads
 
 BACKENDS = ("local", "ray")
 

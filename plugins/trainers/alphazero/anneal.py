@@ -23,11 +23,11 @@ from typing import Callable
 from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import Game
 from plyground.registry import get_registry
+from plyground.players.alphazero.compute import compute_threads
+from plyground.players.alphazero.models import load_model, save_model
 
-from .compute import compute_threads
 from .examples import Examples
 from .learner import Learner, LearnerSettings, accuracy
-from .models import load_model, save_model
 from .rundir import RunDirectory
 
 #: Iterations annealed over unless told: the newest ones (more than the run's replay window, fewer
