@@ -17,7 +17,7 @@ from pathlib import Path
 
 from plyground.bundled_data import records_file
 from plyground.games.checkers import CheckersGame
-from plyground.players.alphabeta import features
+from plyground.games.checkers.alphabeta import features
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.plugins.bonanza import dataset
 from plyground.plugins.bonanza.leaves import move_values

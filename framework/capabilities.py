@@ -29,6 +29,9 @@ endgame databases      :class:`EndgameDatabases`  :func:`endgame_oracle` (the ``
                                                   :data:`ENDGAME_OPTION`, :func:`parse_endgame`)
 positions a perfect    :class:`SolvedPositions`   :func:`solved_positions` (scored by
 player has labelled                               :mod:`plyground.mistakes`)
+its own alpha-beta     :class:`AlphaBetaEngines`  :func:`alphabeta_engine` (an
+evaluation and search                             :class:`AlphaBetaEngine`; the learned
+                                                  weights by :func:`bundled_model`)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
@@ -51,7 +54,8 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
            "pictures_name_players", "BundledRecords", "bundled_records", "records_advice",
            "BundledModels", "bundled_model",
            "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle",
-           "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets"]
+           "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets",
+           "AlphaBetaEngine", "AlphaBetaEngines", "alphabeta_engine"]
 
 
 # ------------------------------------------------------------------ game records
@@ -246,9 +250,10 @@ def kernels_of(game: Game) -> CompiledKernels | None:
 class PositionLayout(Protocol):
     """A game whose kernels' position arrays follow a named layout that other code reads directly.
 
-    ``"checkers-bitboard"`` (games/checkers, docs/kernels.md) is read by alphabeta's
-    evaluation features and its compiled search; a checkers variant that keeps the
-    layout declares it and gets both.
+    ``"checkers-bitboard"`` (games/checkers, docs/kernels.md) is read by checkers' own
+    evaluation features and compiled alpha-beta search (its :class:`AlphaBetaEngines`
+    ability) and is what the Hub engines of games/checkers/hub play; a checkers variant
+    that keeps the layout declares it and gets both.
     """
 
     position_layout: str
@@ -384,3 +389,42 @@ def solved_positions(game: Game, name: str, per_class: int | None = None) -> dic
 def _games_with_solved_positions() -> list[str]:
     from .registry import get_registry
     return [entry.name for entry in get_registry().entries("games") if isinstance(entry.cls, SolvedPositions)]
+
+
+# ------------------------------------------------------------------ alpha-beta (docs/bonanza.md)
+
+@runtime_checkable
+class AlphaBetaEngine(Protocol):
+    """A game's own evaluation for the ``alphabeta`` player and the compiled search over it (checkers:
+    games/checkers/alphabeta, a linear evaluation of features with material and learned weights)."""
+
+    def material_weights(self) -> Any:
+        """The weights of ``eval=material``."""
+
+    def feature_metadata(self) -> dict:
+        """What a weights file (players/alphabeta/evalfile.py) must say it is for: ``game``, ``feature_set``,
+        ``feature_set_version`` and ``feature_count``."""
+
+    def evaluator(self, weights: Any) -> Callable[[State], float]:
+        """The evaluation with ``weights`` of a state, for its side to move (the search without kernels)."""
+
+    def compiled_engine(self, weights: Any, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
+                        stop: Any = None, oracle: Any = None) -> Any:
+        """The compiled search with ``weights`` and the endgame ``oracle``, stopped by ``stop`` (a StopSignal):
+        ``kind`` (``"compiled"``), ``clear()`` and ``think(state, max_depth, deadline, node_limit, on_depth)``
+        as the player's own engine over the State API has them."""
+
+
+@runtime_checkable
+class AlphaBetaEngines(Protocol):
+    """A game that brings its own :class:`AlphaBetaEngine`; the ``alphabeta`` player searches any other
+    game through the State API with no evaluation but won and lost positions."""
+
+    def alphabeta_engine(self) -> AlphaBetaEngine | None:
+        """Its evaluation and compiled search, or None (such as a variant whose positions they cannot read)."""
+
+
+def alphabeta_engine(game: Game) -> AlphaBetaEngine | None:
+    """The evaluation and compiled search ``game`` brings for the ``alphabeta`` player, or None."""
+    engine = game.alphabeta_engine() if isinstance(game, AlphaBetaEngines) else None
+    return engine if isinstance(engine, AlphaBetaEngine) else None

@@ -1,6 +1,6 @@
 """One engine process, whatever its protocol (UCI, Hub): start, lines in and out with deadlines, a clean end.
 
-The UCI client (players/uci/engine.py) and the Hub client (players/hub/engine.py)
+The UCI client (players/uci/engine.py) and the Hub client (games/checkers/hub/engine.py)
 each speak their protocol over one :class:`EngineProcess`.  A reader thread
 turns the engine's output into a queue of lines, so every wait has a
 deadline; an engine whose output ends raises :class:`EngineError` telling

@@ -218,8 +218,8 @@ class CheckersGame(Game):
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT
     # No augment override: English checkers has no symmetries beyond the colour flip in the encoding.
-    #: The kernels' position arrays (docs/kernels.md, "Checkers"), which alphabeta's evaluation
-    #: features and compiled search read directly (the PositionLayout ability of plyground.capabilities).
+    #: The kernels' position arrays (docs/kernels.md, "Checkers"), which the evaluation features and
+    #: compiled search of alphabeta/ read directly (the PositionLayout ability of plyground.capabilities).
     position_layout = "checkers-bitboard"
     #: Where records come from (the BundledRecords ability): the package ships the ACF archive.
     records_advice = "the ACF archive of 9,377 expert games ships with plyground as 'acf'"
@@ -269,3 +269,15 @@ class CheckersGame(Game):
     def bundled_records(self) -> dict[str, Path]:
         """The games shipped in the package by name: ``acf``, the ACF archive (data/README.md)."""
         return {"acf": Path(__file__).with_name("data") / "acf.pdn.xz"}
+
+    def alphabeta_engine(self):
+        """The AlphaBetaEngines ability: the evaluation features and compiled search of alphabeta/ for the
+        ``alphabeta`` player, or None for a variant whose positions are not in their layout."""
+        from plyground.capabilities import has_position_layout
+
+        from .alphabeta import engine, features
+        return engine.CheckersAlphaBeta(self) if has_position_layout(self, features.LAYOUT) else None
+
+    def bundled_models(self) -> dict[str, Path]:
+        """The BundledModels ability: ``alphabeta``'s evaluation learned from the ACF archive (docs/bonanza.md)."""
+        return {"alphabeta": Path(__file__).with_name("alphabeta") / "weights" / "checkers.npz"}

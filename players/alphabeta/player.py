@@ -3,18 +3,19 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from plyground import protocols
-from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, has_position_layout
+from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
 from plyground.errors import ModelFileError, MoveError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, Player, State
 from plyground.stopping import StopSignal
 
 from ..search.root import pv_text
+from .evalfile import load_weights, read_weights
 from .generic import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_result, zero_evaluation
 
 
@@ -57,7 +58,7 @@ class AlphaBetaPlayer(Player):
 
     @property
     def engine_kind(self) -> str:
-        """'compiled' (checkers kernels) or 'generic' (Python State API)."""
+        """'compiled' (the game's own search: checkers) or 'generic' (Python State API)."""
         return self._get_engine().kind
 
     def reset(self, seed: int | None = None) -> None:
@@ -105,14 +106,16 @@ class AlphaBetaPlayer(Player):
     def _get_engine(self):
         if self._engine is None:
             cfg = self.config
-            compiled = None
-            if cfg["kernels"]:
-                from .engines import compiled_engine_for
-                compiled = compiled_engine_for(self.game, self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
-                                               ordering=cfg["ordering"], quiescence=cfg["quiescence"],
-                                               stop=self.stop_signal,
-                                               oracle=self._oracle)
-            self._engine = compiled or GenericEngine(self.game, self.weights, cfg, self.stop_signal)
+            own = alphabeta_engine(self.game)       # the game's evaluation and compiled search (checkers)
+            if own is not None and cfg["kernels"]:
+                self._engine = own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
+                                                   ordering=cfg["ordering"], quiescence=cfg["quiescence"],
+                                                   stop=self.stop_signal, oracle=self._oracle)
+            else:
+                # kernels=false searches through the State API; the game's own evaluation (checkers) is then
+                # called on each state (no capture search here).
+                evaluate = zero_evaluation if own is None else own.evaluator(self.weights)
+                self._engine = GenericEngine(evaluate, cfg, self.stop_signal)
         return self._engine
 
 
@@ -134,15 +137,8 @@ class GenericEngine:
 
     kind = "generic"
 
-    def __init__(self, game: Game, weights, cfg: dict, stop: StopSignal) -> None:
+    def __init__(self, evaluate: Callable[[State], float], cfg: dict, stop: StopSignal) -> None:
         entries = max(1024, cfg["tt_mb"] * (1 << 20) // 200)   # about 200 bytes per dict entry
-        evaluate = zero_evaluation
-        if weights is not None:
-            # Checkers searched without its compiled search (kernels=false): the same linear
-            # evaluation, called on each state's position array (no capture search here).
-            from .features import evaluate as evaluate_position
-            to_pos = game.kernels().state_to_pos
-            evaluate = lambda state: float(evaluate_position(to_pos(state), weights))  # noqa: E731
         self.search = AlphaBetaSearch(evaluate, use_tt=cfg["tt"], ordering=cfg["ordering"], tt_entries=entries)
         self.search.stop = stop
 
@@ -180,33 +176,28 @@ class GenericEngine:
         return best
 
 
-BUNDLED_WEIGHTS = Path(__file__).resolve().parent / "weights"
-
-
 def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
-    """Weights for ``eval=spec`` (``None`` for a game without evaluation features) and a description."""
-    from . import features
-    from .evalfile import load_weights, read_weights
-    has_features = has_position_layout(game, features.LAYOUT)
+    """Weights for ``eval=spec`` (``None`` for a game without its own evaluation) and a description."""
+    own = alphabeta_engine(game)
     if spec.strip().lower() == "material":
-        if has_features:
-            return features.material_weights(), {"eval": "material"}
+        if own is not None:
+            return own.material_weights(), {"eval": "material"}
         return None, {"eval": "material (0: only won/lost/drawn positions score)"}
     if spec.strip().lower() == "learned":
-        # The evaluation learned from the ACF archive ships with the package (docs/bonanza.md).
-        path = BUNDLED_WEIGHTS / f"{game.name}.npz"
-        if not path.exists():
+        # The game ships its learned evaluation (checkers: learned from the ACF archive, docs/bonanza.md).
+        path = bundled_model(game, "alphabeta")
+        if path is None:
             raise ModelFileError(f"no learned evaluation is bundled for {game.name}; "
                                  f"use eval=material or eval=PATH from 'plyground train bonanza'")
     else:
         path = Path(spec).expanduser()
-    if not has_features:
+    if own is None:
         _, metadata = read_weights(path)
         if metadata.get("game") != game.name:
             raise ModelFileError(f"{path} is an evaluation for the game {metadata.get('game')!r}, not {game.name!r}")
         raise ModelFileError(f"{path}: alphabeta has no evaluation features for {game.name!r} "
                              f"(learned evaluations exist for checkers only); use eval=material")
-    weights, metadata = load_weights(path, features.metadata())
+    weights, metadata = load_weights(path, own.feature_metadata())
     return weights, {"eval": str(path), "metadata": metadata}
 
 

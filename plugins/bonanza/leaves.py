@@ -8,7 +8,7 @@ from typing import Callable
 import numpy as np
 
 from plyground.durations import format_duration
-from plyground.players.alphabeta import compiled
+from plyground.games.checkers.alphabeta import compiled
 
 from .dataset import PositionSet
 

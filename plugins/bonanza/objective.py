@@ -25,7 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
-from plyground.players.alphabeta.features import MAX_ENTRIES, NUM_FEATURES, evaluate_boards, sparse_features
+from plyground.games.checkers.alphabeta.features import MAX_ENTRIES, NUM_FEATURES, evaluate_boards, sparse_features
 
 
 @njit(cache=True, inline="always")

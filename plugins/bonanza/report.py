@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.players.alphabeta import features
+from plyground.games.checkers.alphabeta import features
 from plyground.storage import write_bytes
 
 

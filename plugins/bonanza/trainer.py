@@ -30,7 +30,7 @@ from plyground.protocols import Game, Trainer
 from plyground.storage import (RunLock, array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
 
-from plyground.players.alphabeta import features
+from plyground.games.checkers.alphabeta import features
 from plyground.players.alphabeta.evalfile import save_weights
 
 from . import dataset

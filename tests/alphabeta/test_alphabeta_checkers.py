@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from plyground.games.checkers import CheckersGame, kernels
+from plyground.games.checkers.alphabeta import compiled, features
+from plyground.games.checkers.alphabeta.engine import CompiledEngine
 from plyground.match import play_game
-from plyground.players.alphabeta import AlphaBetaPlayer, compiled, features
-from plyground.players.alphabeta.engines import CompiledEngine
+from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.protocols import Budget
 
 MATE = compiled.MATE

@@ -10,7 +10,8 @@ import pytest
 from plyground.errors import ModelFileError, OptionError, UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphabeta import AlphaBetaPlayer, features
+from plyground.games.checkers.alphabeta import features
+from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.players.alphabeta.evalfile import load_weights, read_weights, save_weights
 from plyground.registry import get_registry
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from plyground.games.checkers import CheckersGame, kernels
-from plyground.players.alphabeta import features
+from plyground.games.checkers.alphabeta import features
 from plyground.plugins.bonanza import dataset
 from plyground.plugins.bonanza.leaves import compute_leaves, move_values
 from plyground.plugins.bonanza.objective import Objective, agreement, objective_terms, random_agreement

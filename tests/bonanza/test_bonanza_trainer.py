@@ -10,7 +10,8 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import format_records
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
-from plyground.players.alphabeta import AlphaBetaPlayer, features
+from plyground.games.checkers.alphabeta import features
+from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.players.random_player import RandomPlayer
 from plyground.registry import get_registry

@@ -165,3 +165,69 @@ def test_a_game_that_offers_endgame_databases_gets_them_in_every_player_and_the_
     adjudicate = Playbook(game, config).selfplay_adjudicator()
     assert adjudicate(game.new_initial_state(), 0) == ((0.0, 0.0), "endgame database (draw for the side to move)")
     assert adjudicate(won, 4) == ((1.0, -1.0), "endgame database (win for the side to move)")
+
+
+# ------------------------------------------------------------------ a game's own alpha-beta engine
+
+class SquareWeights:
+    """An AlphaBetaEngine for tic-tac-toe: a mark is worth its square's weight to its side."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def material_weights(self):
+        import numpy as np
+        return np.zeros(9)
+
+    def feature_metadata(self):
+        return {"game": self.game.name, "feature_set": "squares", "feature_set_version": 1, "feature_count": 9}
+
+    def evaluator(self, weights):
+        def evaluate(state):
+            me = state.current_player()
+            return float(sum(weights[c] * (1 if mark == me else -1) for c, mark in enumerate(state.board) if mark >= 0))
+        return evaluate
+
+    def compiled_engine(self, weights, *, tt_mb, use_tt, ordering, quiescence, stop=None, oracle=None):
+        from plyground.players.alphabeta.player import GenericEngine
+        engine = GenericEngine(self.evaluator(weights), {"tt_mb": tt_mb, "tt": use_tt, "ordering": ordering}, stop)
+        engine.kind = "squares"
+        return engine
+
+
+class WeightedTicTacToe(TicTacToe):
+    """Tic-tac-toe that brings its own evaluation for alphabeta and ships learned weights for it."""
+
+    name = "tictactoe-weighted"
+    description = "tic-tac-toe with square weights"
+    learned = None                       # the weights file it ships (a test sets it)
+
+    def alphabeta_engine(self):
+        return SquareWeights(self)
+
+    def bundled_models(self):
+        return {"alphabeta": self.learned}
+
+
+def test_a_game_that_brings_its_own_alphabeta_engine_is_evaluated_and_searched_by_it(tmp_path):
+    import numpy as np
+
+    from plyground.errors import ModelFileError
+    from plyground.players.alphabeta.evalfile import save_weights
+    game = WeightedTicTacToe()
+    assert capabilities.alphabeta_engine(TicTacToe()) is None and capabilities.alphabeta_engine(ChessGame()) is None
+    assert isinstance(capabilities.alphabeta_engine(game), capabilities.AlphaBetaEngine)
+    assert isinstance(capabilities.alphabeta_engine(CheckersGame()), capabilities.AlphaBetaEngine)
+    weights = np.zeros(9)
+    weights[2] = 5.0                                                     # the top right corner is worth most
+    game.learned = tmp_path / "learned.npz"
+    save_weights(game.learned, weights, SquareWeights(game).feature_metadata())
+    for kernels, kind in ((True, "squares"), (False, "generic")):     # its own search, or the State API one
+        player = AlphaBetaPlayer(game, eval="learned", depth=1, kernels=kernels)
+        assert player.choose_move(game.new_initial_state()) == 2 and player.engine_kind == kind
+        assert player.analysis()["value"] == 5.0
+    material = AlphaBetaPlayer(game, depth=1)
+    assert material.choose_move(game.new_initial_state()) == 0 and material.analysis()["value"] == 0.0
+    save_weights(tmp_path / "other.npz", np.zeros(8), {**SquareWeights(game).feature_metadata(), "feature_set": "rows"})
+    with pytest.raises(ModelFileError, match="uses the feature set 'rows' version 1; this player evaluates 'squares'"):
+        AlphaBetaPlayer(game, eval=str(tmp_path / "other.npz"))

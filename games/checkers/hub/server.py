@@ -1,6 +1,6 @@
 """``plyground hub SPEC``: any plyground checkers player as a Hub engine, for pydraughts and Hub GUIs.
 
-The other side of the ``hub`` player (players/hub), and the Hub twin of
+The other side of the ``hub`` player (player.py), and the Hub twin of
 ``plyground uci`` (players/uci/server.py).  One line in, zero or more lines
 out, as Scan's protocol.txt orders them:
 

@@ -33,13 +33,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.games.checkers.bits import popcount
-from plyground.games.checkers.kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move,
-                                              apply_move_hashed, gen_moves, hash_position,
-                                              outcome_with)
-
-from plyground.games.checkers.endgame.oracle import known_outcome, no_tables
-
+from ..bits import popcount
+from ..endgame.oracle import known_outcome, no_tables
+from ..kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move, apply_move_hashed, gen_moves, hash_position,
+                       outcome_with)
 from .features import evaluate, evaluate_boards
 
 MATE = 1_000_000.0

@@ -1,30 +1,50 @@
-"""The compiled checkers engine: iterative deepening and time control around :mod:`.compiled`."""
+"""Checkers' own engine for the ``alphabeta`` player: its evaluation and the compiled search over it.
+
+:class:`CheckersAlphaBeta` is the ``AlphaBetaEngines`` ability of checkers
+(plyground.capabilities): the features of :mod:`.features`, with the material
+or learned weights, and :class:`CompiledEngine`, iterative deepening and time
+control around :mod:`.compiled`.
+"""
 from __future__ import annotations
 
 import time
 
 import numpy as np
 
-from plyground.capabilities import has_position_layout
+from plyground.players.alphabeta.generic import stopped_result
+from plyground.players.search.root import pv_text
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
 from . import features
-from ..search.root import pv_text
-from .generic import stopped_result
 
 #: Nodes per second assumed before a search has measured its own speed (a low guess:
 #: it only sets the node limit that stops an iteration at the deadline).
 _MIN_NPS = 300_000
 
 
-def compiled_engine_for(game: Game, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
-                        stop: StopSignal | None = None, oracle=None):
-    """A :class:`CompiledEngine` when ``game`` has kernels in the checkers layout, else ``None``."""
-    if weights is None or not has_position_layout(game, features.LAYOUT):
-        return None
-    return CompiledEngine(game, game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
-                          quiescence=quiescence, stop=stop, oracle=oracle)
+class CheckersAlphaBeta:
+    """The evaluation and compiled search of a game whose positions are in the ``checkers-bitboard`` layout."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def material_weights(self) -> np.ndarray:
+        return features.material_weights()
+
+    def feature_metadata(self) -> dict:
+        return features.metadata()
+
+    def evaluator(self, weights):
+        """The same linear evaluation as the compiled search's, on each state's position array (checkers
+        searched with kernels=false; no capture search here)."""
+        to_pos = self.game.kernels().state_to_pos
+        return lambda state: float(features.evaluate(to_pos(state), weights))
+
+    def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
+                        stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
+        return CompiledEngine(self.game, self.game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt,
+                              ordering=ordering, quiescence=quiescence, stop=stop, oracle=oracle)
 
 
 class CompiledEngine:

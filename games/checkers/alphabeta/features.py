@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.games.checkers.bits import lowest_square, popcount, quiet_moves
+from ..bits import lowest_square, popcount, quiet_moves
 
 FEATURE_SET = "checkers-psq"
 FEATURE_VERSION = 1

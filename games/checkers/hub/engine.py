@@ -1,8 +1,8 @@
-"""A small synchronous client for the Hub protocol (Scan's; the engine side is games/checkers/hub/server.py).
+"""A small synchronous client for the Hub protocol (Scan's; the engine side is server.py beside it).
 
 One :class:`HubEngine` is one engine process (process.py: deadlines,
 process groups, clean ends).  Lines are read and written by the one Hub
-module, games/checkers/hub/protocol.py.  The protocol as used here:
+module, protocol.py.  The protocol as used here:
 
 ``hub`` -> ``id``/``param`` lines -> ``wait``; ``set-param name=N value=V``;
 ``init`` -> ``ready``; ``new-game``; ``ping`` -> ``pong``; ``pos pos=P
@@ -18,11 +18,11 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from plyground.engine_process import EngineError, EngineProcess, Timeout, find_program
 from plyground.errors import UsageError
-from plyground.games.checkers.hub import protocol
 from plyground.stopping import StopSignal
 
-from plyground.engine_process import EngineError, EngineProcess, Timeout, find_program
+from . import protocol
 
 HINT = ("name a Hub engine that plays English checkers with its arguments, e.g. "
         "hub:command=plyground hub alphabeta (plyground's own engine)")

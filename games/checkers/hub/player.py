@@ -15,14 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from plyground.capabilities import has_position_layout
+from plyground.engine_process import EngineError, parse_settings
 from plyground.errors import MoveError, PlygroundError, UsageError
-from plyground.games.checkers.hub import protocol
 from plyground.options import Option
 from plyground.players.engine_player import EnginePlayer
 from plyground.protocols import Budget, Game, State
 
+from . import protocol
 from .engine import HubEngine
-from plyground.engine_process import EngineError, parse_settings
 
 #: The engine with no command given: plyground's own, playing alpha-beta.
 DEFAULT_COMMAND = "plyground hub alphabeta"

@@ -1,0 +1,84 @@
+"""Generic code never imports a particular game: no module under players/ or framework/ imports
+``plyground.games`` (absolutely, relatively, or by name through importlib); a game offers its own parts
+through ``plyground.capabilities`` (issue #36, "A house a newcomer can read")."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+#: The generic folders and the package each one is installed as (setup.py's PACKAGE_DIRS).
+GENERIC = {"framework": "plyground", "players": "plyground.players"}
+GAMES = "plyground.games"
+
+
+def package_of(path: Path, folder: str) -> list[str]:
+    """The package a module file under ``folder`` is installed in, as a list of names."""
+    return GENERIC[folder].split(".") + list(path.relative_to(REPO / folder).parent.parts)
+
+
+def imported_modules(path: Path, package: list[str]) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in ``path``, a module of ``package`` (relative imports
+    resolved), plus module names passed as a constant to ``importlib.import_module`` or ``__import__``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            # "from plyground import games" imports the games package too
+            found += [(node.lineno, module)] + [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ("import_module", "__import__"):
+                found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def game_imports(folders=tuple(GENERIC)) -> list[str]:
+    """``file:line: module`` for every import of a game by a module under ``folders``."""
+    offenders: dict[str, str] = {}
+    for folder in folders:
+        for path in sorted((REPO / folder).rglob("*.py")):
+            for line, module in imported_modules(path, package_of(path, folder)):
+                if module == GAMES or module.startswith(GAMES + "."):
+                    offenders.setdefault(f"{path.relative_to(REPO)}:{line}", module)   # one per statement
+    return [f"{where}: {module}" for where, module in offenders.items()]
+
+
+def test_no_module_under_players_or_framework_imports_a_game():
+    offenders = game_imports()
+    assert offenders == [], ("generic code imports a particular game; let the game offer the part through "
+                             "plyground.capabilities instead:\n" + "\n".join(offenders))
+
+
+def _games_imported(path: Path, package: list[str]) -> list[str]:
+    return [name for _, name in imported_modules(path, package) if name == GAMES or name.startswith(GAMES + ".")]
+
+
+def test_the_check_sees_every_form_of_import(tmp_path):
+    """Each way of importing a game is caught, and imports of generic modules are not."""
+    player_module = tmp_path / "example.py"             # as if it were players/somewhere/example.py
+    player_module.write_text("import plyground.games.chess\n"
+                             "from plyground.games.checkers import kernels\n"
+                             "from plyground import games\n"
+                             "from ...games.checkers import bits\n"
+                             "import importlib\nimportlib.import_module('plyground.games.chess.game')\n"
+                             "from plyground.capabilities import alphabeta_engine\n"
+                             "from ..games import names\n"        # plyground.players.games: not a game
+                             "from ..search import root\n", encoding="utf-8")
+    assert _games_imported(player_module, ["plyground", "players", "somewhere"]) == [
+        "plyground.games.chess", "plyground.games.checkers", "plyground.games.checkers.kernels", "plyground.games",
+        "plyground.games.checkers", "plyground.games.checkers.bits", "plyground.games.chess.game"]
+    framework_module = tmp_path / "host.py"             # as if it were framework/host.py
+    framework_module.write_text("from .games.tictactoe import TicTacToe\nfrom .options import Option\n",
+                                encoding="utf-8")
+    assert _games_imported(framework_module, ["plyground"]) == ["plyground.games.tictactoe",
+                                                                 "plyground.games.tictactoe.TicTacToe"]
+    assert package_of(REPO / "players" / "alphabeta" / "player.py", "players") == ["plyground", "players", "alphabeta"]
