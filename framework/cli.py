@@ -16,6 +16,7 @@ from .clitypes import SECONDS, check_time_control, move_limit_option, time_contr
 from .durations import format_duration
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
+from .levels import level_spec
 from .options import MAX_SIMULATIONS, Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
@@ -177,8 +178,11 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
                    "given here.  Looked for as --resume looks.")
 @click.option("--game-number", type=click.IntRange(min=1), default=None,
               help="Which game of the --review file (1 is the first; default: the last).")
+@click.option("--level", default=None, metavar="LEVEL",
+              help="The bot you play when you name no opponent: easy, medium, hard or strongest (the game's "
+                   "levels, as in the window's menu; default: the strongest bundled player).")
 def play_command(game_spec, black, white, first, second, renderer_spec, fen, seed, max_plies, simulations, seconds,
-                 move_limit, time_control, save, resume, review, game_number):
+                 move_limit, time_control, save, resume, review, game_number, level):
     """Play a game. With no options: checkers, you (Black) against the strongest bundled player."""
     check_time_control(time_control, seconds)
     registry = get_registry()
@@ -198,6 +202,12 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         if not game_given:                        # the file's own game
             game_spec = game_of_record_file(registry, resume)
     game = registry.make_game(game_spec or _default_game())
+    if level is not None and (resume is not None or review is not None):
+        raise UsageError(f"--level {level} chooses the bot of a new game; a game opened with "
+                         f"{'--resume' if resume is not None else '--review'} keeps its own players "
+                         f"(give --black/--white to change them)")
+    opponent = _level_opponent(registry, game, level, _seat(game, black, white, first, second)) \
+        if level is not None else None
     if resume is not None and game_given:
         check_resumed_game(registry, resume, game)   # --game chess with a checkers file: one clear error
     if review is not None and game_given:
@@ -223,7 +233,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         start = _review(registry, reviewed, renderer, _seat(game, black, white, first, second))
         if start is None:                 # done looking: no game to play
             return
-    if renderer.has_menu and not (black or white or first or second) and game_spec is None:
+    if renderer.has_menu and not (black or white or first or second) and game_spec is None and level is None:
         if time_control is not None:
             raise UsageError("--tc needs the game and players on the command line (e.g. --game checkers --black "
                              "human --white alphabeta); for a game started from the window's menu, choose its "
@@ -237,7 +247,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
                                        else registry.make_game(record.game), record)
             raise
         return
-    first, second = _fill_sides(game, *_seat(game, black, white, first, second))
+    first, second = _fill_sides(game, *_seat(game, black, white, first, second), opponent=opponent)
     try:
         players = [registry.make_player(first, game), registry.make_player(second, game)]
     except PlygroundError as exc:
@@ -335,15 +345,30 @@ def _seat(game: Game, black, white, first, second) -> list[str | None]:
     return seats
 
 
-def _fill_sides(game: Game, first: str | None, second: str | None) -> tuple[str, str]:
-    """One side named: the other is you if a bot was named, else a bot."""
+def _fill_sides(game: Game, first: str | None, second: str | None, *,
+                opponent: str | None = None) -> tuple[str, str]:
+    """One side named: the other is you if a bot was named, else a bot (``opponent``: a level's, else the
+    game's default opponent)."""
+    bot = opponent or (get_registry().default_opponent(game) if first is None or second is None else None)
     if first is None and second is None:
-        return "human", get_registry().default_opponent(game)
+        return "human", bot
     if first is None or second is None:
         given = first or second
-        other = get_registry().default_opponent(game) if Spec.parse(given).name == "human" else "human"
+        other = bot if Spec.parse(given).name == "human" else "human"
         return (given, other) if first else (other, given)
     return first, second
+
+
+def _level_opponent(registry, game: Game, level: str, seats: list) -> str:
+    """The bot ``--level`` means for ``game`` here; refused when no seat is left for it."""
+    given = [spec for spec in seats if spec is not None]
+    if len(given) == 2 or any(Spec.parse(spec).name != "human" for spec in given):
+        raise UsageError(f"--level {level} chooses the bot you play when you name no opponent; "
+                         f"the players are already given ({', '.join(given)}): leave out --level or one of them")
+    spec = level_spec(registry, game, level)       # an unknown level: one line naming the game's levels
+    if spec is None:
+        raise UsageError(f"no player that can play {game.name} here is installed for level {level!r}")
+    return str(spec)
 
 
 @cli.command("match")
