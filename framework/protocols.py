@@ -356,6 +356,10 @@ class Command(enum.Enum):
     QUIT = "quit"
     #: Asked of a renderer's ``ask_move`` only: the human player answers it with a search's analysis.
     HINT = "hint"
+    #: Asked of a renderer's ``ask_move`` only: infinite analysis -- the human player's hint search of the
+    #: position runs (shown live) until the renderer's ``interruption()`` answers ``ANALYSE`` (stop), then the
+    #: person is asked again.
+    ANALYSE = "analyse"
     #: A renderer's answer when the person's clock (``Renderer.game_clock``) ran out while it waited.
     TIME_UP = "time up"
 

@@ -7,6 +7,8 @@ from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_
 from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Command, Player
 
+#: Seconds an infinite analysis (``Command.ANALYSE``, the window's I) searches at most, unless stopped first.
+ANALYSIS_SECONDS = 600.0
 #: The most simulations (alpha-beta: nodes) an infinite analysis (``hint`` with ``seconds``) searches: about a
 #: gigabyte of MCTS tree at most.
 ANALYSIS_SIMULATIONS = 1_000_000
@@ -33,12 +35,13 @@ class HumanPlayer(Player):
             raise UsageError("player 'human' needs an interactive renderer: use --renderer console or pygame")
         while True:
             choice = self.renderer.ask_move(state)
-            if choice is not Command.HINT:
+            if choice not in (Command.HINT, Command.ANALYSE):
                 return choice
             try:
-                self.hint(state)
+                self.hint(state, ANALYSIS_SECONDS if choice is Command.ANALYSE else None)
             except Interrupted as stopped:      # the person left (or took back) while the hint thought
-                return stopped.command
+                if stopped.command is not Command.ANALYSE:     # ANALYSE: the analysis was stopped, ask again
+                    return stopped.command
 
     def hint(self, state, seconds: float | None = None) -> None:
         """Let the hint player search ``state`` and show what it found through the renderer (its move is not

@@ -199,7 +199,7 @@ class GameScreen:
         hint = title.startswith("hint")
         if self.reviewing and hint and self._hint_ply is not None:
             title += f" at ply {self._hint_ply}"      # the person may have stepped on while it searched
-        if self.reviewing and hint and self.analysing:
+        if hint and self.analysing:
             title = title.replace("hint", "analysis", 1)
         self.analysis = (title, analysis_lines(analysis, mover))
         position = self._hint_position if self.reviewing and hint else \
@@ -215,6 +215,10 @@ class GameScreen:
 
     def _on_ask(self, state: State) -> None:
         self.state, self.thinking, self.hinting = state, None, False
+        if self.analysing and not self.reviewing:     # a live game's analysis has ended: the person is asked
+            self.analysing = False
+            while not self.link.interrupts.empty():    # a stop that came after the search ended is moot
+                self.link.interrupts.get_nowait()
         self.input = self.view.new_input(state)
         if self._undo_from_ply is not None:
             if state.ply == self._undo_from_ply:
@@ -472,9 +476,13 @@ class GameScreen:
         self._hint_thread.start()
 
     def toggle_analysing(self) -> None:
-        """Infinite analysis of the reviewed position shown, on or off: a search that runs until stopped, its
-        findings shown live; stepping to another position analyses that one."""
-        if not self.reviewing or self._hint is None:
+        """Infinite analysis of the position shown, on or off: a search that runs until stopped, its findings
+        shown live.  Reviewing a game, stepping to another position analyses that one; in a live game it is the
+        person's position (while they are to move), and stopping it asks for their move again."""
+        if not self.reviewing:
+            self._toggle_live_analysis()
+            return
+        if self._hint is None:
             return
         if self.analysing:
             self._stop_analysing()
@@ -486,6 +494,19 @@ class GameScreen:
         self._hint_reviewed()
         if not self.hinting:                      # the game is over in the position shown
             self.analysing = False
+
+    def _toggle_live_analysis(self) -> None:
+        if self.review is not None:          # looking back in a live game: analysis is of the live position
+            return
+        if self.analysing:
+            self.link.interrupt(Command.ANALYSE)      # the human player stops the search and asks again
+            self.set_message("Analysis stopped.", "info")
+            return
+        if self.input is None:
+            return
+        self.analysing = self.hinting = True
+        self._answer(Command.ANALYSE)
+        self.set_message("Analysing your position (I stops; then your move)...", "wait")
 
     def _stop_analysing(self, timeout: float = 5.0) -> None:
         """Stop the infinite analysis's search (an interruption its search polls) and wait for its thread."""
@@ -527,8 +548,8 @@ class GameScreen:
         (pygame.K_h, "H", "a hint: a search of your position, shown in the analysis view", "hint"),
         (pygame.K_a, "A", "show or hide the analysis view (the search going on or the last one: a bot's, a hint), "
          "with the evaluation bar and the best move's arrow", "analysis"),
-        (pygame.K_i, "I", "a recorded game (--review): analyse the position shown until stopped (I again)",
-         "analyse"),
+        (pygame.K_i, "I", "analyse the position shown until stopped (I again): your position in a game, any "
+         "position of a recorded game (--review)", "analyse"),
         (pygame.K_s, "S", "save the game so far, to play on later (plyground play --resume NAME)", "save_now"),
         (pygame.K_f, "F", "flip the board", "flip"),
         (pygame.K_n, "N", "square names on or off (the names the move list uses)", "numbers"),
@@ -585,7 +606,7 @@ class GameScreen:
         elif self.over:
             names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
         else:
-            names += ["undo", "hint", "analysis", "save_now", "resign", "leave"]
+            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", "leave"]
         if self.review is not None and not self.reviewing:
             names.insert(0, "live")
         return [self.buttons[n] for n in names]
@@ -608,8 +629,9 @@ class GameScreen:
         self.buttons["save_now"].enabled = self.live_record is not None
         self.buttons["analysis"].label = "Hide analysis (A)" if self.show_analysis else "Analysis (A)"
         self.buttons["analyse"].label = "Stop analysis (I)" if self.analysing else "Analyse (I)"
-        self.buttons["analyse"].enabled = self.reviewing and self._hint is not None and \
-            (self.analysing or not self.hinting)
+        self.buttons["analyse"].enabled = self.analysing or (
+            (self.reviewing and self._hint is not None and not self.hinting) or
+            (not self.reviewing and self.review is None and self.input is not None))
         self.buttons["resign"].enabled = can_act and self.review is None
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None

@@ -156,3 +156,29 @@ def test_infinite_analysis_follows_the_reviewed_position_until_stopped(make_rend
     assert time.process_time() - cpu < 0.1              # nothing searches any more
     assert screen.analysis[0] == f"analysis from mcts at ply {ply + 1}"
     d.click(screen.buttons["leave"].rect.center)
+
+
+def test_infinite_analysis_of_your_position_in_a_game_then_your_move(make_renderer, registry):
+    renderer, d = make_renderer()
+    game, screen = _start(renderer, registry, "checkers", ["human:hint=mcts", "alphabeta:eval=learned,depth=2"])
+    wait_turn(d, screen)
+    position = screen.state.to_text()
+    d.key(pygame.K_i)                                   # analyse the position you are to move in
+    assert screen.analysing and screen.input is None
+    shown = set()
+    d.until(lambda: screen.analysis is not None and screen.analysis[0] == "analysis from mcts"
+            and (shown.add(tuple(screen.analysis[1])) or len(shown) >= 3), what="three updates of the analysis")
+    assert screen.analysis_of[2] == position
+    best = _best_and_line(screen.analysis[1])[0]
+    d.frames(1)
+    assert screen.arrow_cells == screen.view.move_cells(screen.state, best) != []
+    d.key(pygame.K_i)                                   # stopped: asked for your move again, nothing searches
+    wait_turn(d, screen)
+    assert not screen.analysing and screen.moves == []
+    cpu = time.process_time()
+    time.sleep(0.3)
+    assert time.process_time() - cpu < 0.1
+    _play(d, screen, "9-13")                            # and the game goes on
+    wait_turn(d, screen)
+    assert screen.moves[0] == "9-13" and len(screen.moves) == 2
+    d.click(screen.buttons["leave"].rect.center)
