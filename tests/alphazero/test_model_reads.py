@@ -36,12 +36,12 @@ def npz_reads(monkeypatch):
     return reads
 
 
-def test_one_iteration_reads_each_network_file_at_most_once(tmp_path, npz_reads):
+def test_each_iteration_reads_each_network_file_at_most_once(tmp_path, npz_reads):
     # every phase that uses a network: self-play, training, comparison (new and best, accepted), evaluation,
-    # the ladder (initial network and iteration 1's), the mistakes probe; games played in this process, by
-    # the same actor a worker runs
+    # the ladder (initial network and each iteration's), the mistakes probe; games played in this process, by
+    # the same actor a worker runs; iteration 2 trains on from checkpoint 1, read in iteration 1 already
     run = tmp_path / "run"
-    trainer = AlphaZeroTrainer(TicTacToe(), run, **SMALL, iterations=1, replace_threshold=0.0, evaluation_games=2,
+    trainer = AlphaZeroTrainer(TicTacToe(), run, **SMALL, iterations=2, replace_threshold=0.0, evaluation_games=2,
                                ladder="random", ladder_games=2, mistakes="all", mistakes_positions=2,
                                mistakes_simulations=8)
     lines = []
@@ -49,10 +49,10 @@ def test_one_iteration_reads_each_network_file_at_most_once(tmp_path, npz_reads)
     trainer.run()
     assert any("new network accepted" in line for line in lines)
     assert any("evaluation vs random" in line for line in lines)
-    assert any("mistakes: iter-0001" in line for line in lines)
+    assert any("mistakes: iter-0002" in line for line in lines)
     networks = {path: n for path, n in npz_reads.items()
                 if Path(path).parent == run / "checkpoints" or Path(path) == run / "best.npz"}
-    assert networks == {str(run / "checkpoints" / "iter-0000.npz"): 1, str(run / "checkpoints" / "iter-0001.npz"): 1}
+    assert networks == {str(run / "checkpoints" / f"iter-000{k}.npz"): 1 for k in (0, 1, 2)}
     # best.npz is written from the bytes read once, never read back; nothing else opens a network file
     assert [path for path in npz_reads if path not in networks and "/replay/" not in path] == []
 
@@ -99,3 +99,15 @@ def test_copying_a_network_leaves_the_target_known_without_reading_it(tmp_path, 
     npz_reads.clear()
     assert models.blob(tmp_path / "best.npz") == models.blob(source)
     assert npz_reads == Counter()
+
+
+def test_load_model_opens_a_model_file_once(tmp_path, npz_reads):
+    game = TicTacToe()
+    path = tiny_model(game, tmp_path / "net.npz", network="resnet:channels=4,blocks=1")
+    npz_reads.clear()
+    network = load_model(path, game)             # the family from the metadata, then the weights: one read
+    assert npz_reads == Counter({str(path): 1}) and network.metadata["network"] == "resnet"
+    npz_reads.clear()
+    again = load_model(path, game, data=path.read_bytes())
+    assert npz_reads == Counter({str(path): 1})  # the read_bytes above; load_model itself opened nothing
+    assert again.metadata == network.metadata
