@@ -566,7 +566,9 @@ class Network(Plugin):
 
         A plugin that can compute elsewhere than on the CPU takes the keywords ``device`` (``"cpu"``,
         ``"cuda"``, ``"cuda:N"``) and ``precision`` (``"float32"``, ``"float16"``) too; AlphaZero passes
-        them only when they are not the defaults, so a plugin without them still loads on the CPU."""
+        them only when they are not the defaults, so a plugin without them still loads on the CPU.  A plugin
+        whose ``load`` takes ``data`` (the file's bytes, read already) is given them, so that AlphaZero
+        reads a model file once; one without reads ``path`` itself."""
         raise NotImplementedError
 
 

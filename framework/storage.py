@@ -13,12 +13,13 @@ time: the second gets one clear error instead of interleaved files.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import math
 import os
 import zipfile
 from pathlib import Path
-from typing import Any, Mapping
+from typing import IO, Any, Mapping
 
 import numpy as np
 
@@ -80,22 +81,38 @@ def save_npz(path: Path, arrays: Mapping[str, Any], metadata: Any = None, *, met
 
 
 def load_npz(path: Path, label: str | None = None, advice: str = "",
-             names: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+             names: tuple[str, ...] | None = None, data: bytes | None = None) -> dict[str, np.ndarray]:
     """Every array of the ``.npz`` at ``path`` (``names``: only those of them it holds), read without pickle.
 
+    The file is opened once: the archive check, the sizes check and the
+    arrays read the same handle.  ``data``: the file's bytes, read already
+    (``path`` then only names the file in messages; nothing is opened).
     A missing, corrupt or unsafe file raises a :class:`ModelFileError` that
     starts with ``label`` (default: the path) and ends with ``advice``.
     """
     path = Path(path)
     label = label or str(path)
+    if data is not None:
+        return _read_npz(io.BytesIO(data), label, advice, names)
     if not path.exists():
         raise ModelFileError(f"{label} does not exist")
     check_regular_file(path, error=ModelFileError, label=label)
-    if not zipfile.is_zipfile(path):
+    try:
+        with open(path, "rb") as handle:
+            return _read_npz(handle, label, advice, names)
+    except OSError as exc:
+        raise ModelFileError(f"{label} is unreadable ({describe_os_error(exc)}){advice}") from None
+
+
+def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...] | None) -> dict[str, np.ndarray]:
+    """:func:`load_npz` on an open binary ``handle`` (at its start)."""
+    if not zipfile.is_zipfile(handle):
         raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
     try:
-        check_npz_sizes(path, label, advice)
-        with np.load(path, allow_pickle=False) as archive:
+        handle.seek(0)
+        check_npz_sizes(handle, label, advice)
+        handle.seek(0)
+        with np.load(handle, allow_pickle=False) as archive:
             return {name: archive[name] for name in archive.files if names is None or name in names}
     except MemoryError as exc:
         raise ModelFileError(f"{label} holds arrays too large for this machine's memory ({exc}){advice}") from None
@@ -105,7 +122,7 @@ def load_npz(path: Path, label: str | None = None, advice: str = "",
         raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
 
 
-def check_npz_sizes(path: Path, label: str, advice: str = "") -> None:
+def check_npz_sizes(path: Path | IO[bytes], label: str, advice: str = "") -> None:
     """Refuse an ``.npz`` member whose header declares more (or fewer) numbers than it holds.
 
     ``np.load`` allocates what the header declares before reading a byte, so

@@ -5,8 +5,9 @@ arrays + JSON metadata, never pickle).  AlphaZero adds its own metadata:
 the game's name and parameters and its learner encodings
 (``observation_shape``, ``num_actions``), so a model is never used for
 another game or encoding, and the network family (``network``), so
-:func:`load_model` reads the metadata alone, then the weights once, with
-the plugin of that family.
+:func:`load_model` picks the plugin of that family.  A model file is read
+once per load, by :func:`read_model_file` (the one place that opens it):
+the metadata and the weights come from the same bytes.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from plyground.capabilities import bundled_model
 from plyground.errors import ModelFileError, PlygroundError, UsageError
 from plyground.options import Spec
 from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Game, Network
+from plyground.recordio import check_regular_file, describe_os_error
 from plyground.storage import METADATA_KEY, load_npz, pop_metadata
 
 MODEL_KIND = "alphazero-model"
@@ -98,14 +100,28 @@ def resolve_model_path(model: Path | None, game: Game) -> Path:
 RUNTIME_DEFAULTS = {option.name: option.default for option in NETWORK_RUNTIME_OPTIONS}
 
 
-def model_family(path: Path) -> str | None:
-    """The network family a model file names, from its metadata alone (the weights stay unread): the
-    ``network`` that :func:`save_model` recorded, wherever the network's format keeps the metadata it was
-    given (at the top or one level down: the autograd format's ``user``).  None for a file that names none
-    (written before families were recorded, or not by :func:`save_model`) or whose metadata cannot be read
-    so; the network plugins then say what is wrong with it."""
+def read_model_file(path: Path) -> bytes:
+    """The bytes of the model file at ``path``, read in one open: every model file AlphaZero loads is
+    read here (then parsed from these bytes); ModelFileError if it is missing, not a regular file or
+    unreadable."""
+    path = Path(path)
+    check_regular_file(path, error=ModelFileError, label=f"model file {path}")
     try:
-        meta = pop_metadata(load_npz(Path(path), names=(METADATA_KEY,)), f"model file {path}")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ModelFileError(f"model file {path} does not exist") from None
+    except OSError as exc:
+        raise ModelFileError(f"model file {path} is unreadable ({describe_os_error(exc)})") from None
+
+
+def model_family(path: Path, data: bytes | None = None) -> str | None:
+    """The network family a model file names, from its metadata alone (``data``: the file's bytes, read
+    already): the ``network`` that :func:`save_model` recorded, wherever the network's format keeps the
+    metadata it was given (at the top or one level down: the autograd format's ``user``).  None for a file
+    that names none (written before families were recorded, or not by :func:`save_model`) or whose metadata
+    cannot be read so; the network plugins then say what is wrong with it."""
+    try:
+        meta = pop_metadata(load_npz(Path(path), names=(METADATA_KEY,), data=data), f"model file {path}")
     except ModelFileError:
         return None
     if not isinstance(meta, dict):
@@ -116,19 +132,24 @@ def model_family(path: Path) -> str | None:
     return None
 
 
-def load_model(path: Path, game: Game, *, device: str = "cpu", precision: str = "float32") -> Network:
+def load_model(path: Path, game: Game, *, device: str = "cpu", precision: str = "float32",
+               data: bytes | None = None) -> Network:
     """Load an AlphaZero model for ``game``, computing on ``device`` in ``precision`` (the autograd networks:
     cpu, cuda, cuda:N; float16 on a GPU); ModelFileError if it is corrupt, for another game/encoding or of
     a network family no installed plugin provides.  A network plugin whose ``load`` takes no ``device``
     loads on the CPU only.
 
-    The plugin of the family the file names (:func:`model_family`) reads it, once; a file that names none
-    is offered to each plugin in turn."""
+    ``data``: the file's bytes, read already (``path`` then names the file in messages only; nothing is
+    opened); else the file is read once (:func:`read_model_file`).  The family the bytes name
+    (:func:`model_family`) picks the plugin that builds the network from them; a file that names none is
+    offered to each plugin in turn."""
     path = Path(path)
     classes = network_classes()
     if not classes:
         raise UsageError("no network plugin is installed (the autograd plugin provides resnet and mlp)")
-    family = model_family(path)
+    if data is None:
+        data = read_model_file(path)
+    family = model_family(path, data)
     if family is not None and family not in classes:
         raise ModelFileError(f"model file {path} holds a {family!r} network, which no installed network plugin "
                              f"provides (installed: {', '.join(sorted(classes))})")
@@ -138,8 +159,11 @@ def load_model(path: Path, game: Game, *, device: str = "cpu", precision: str = 
     network = None
     for cls in [classes[family]] if family is not None else classes.values():
         takes_runtime = _takes_keywords(cls.load, runtime)
+        given = dict(runtime) if takes_runtime else {}
+        if _takes_keywords(cls.load, ["data"]):
+            given["data"] = data          # the bytes read above: the plugin opens nothing
         try:
-            network = cls.load(path, **runtime) if takes_runtime else cls.load(path)
+            network = cls.load(path, **given)
         except ModelFileError as exc:
             errors.append(exc)
             continue

@@ -208,11 +208,12 @@ class AutogradNetwork(Network):
 
     @classmethod
     def load(cls, path: Path, *, observation_shape: tuple[int, ...] | None = None,
-             num_actions: int | None = None, device: str = "cpu", precision: str = "float32") -> "AutogradNetwork":
+             num_actions: int | None = None, device: str = "cpu", precision: str = "float32",
+             data: bytes | None = None) -> "AutogradNetwork":
         """Rebuild the network saved at ``path`` on ``device``, predicting in ``precision``.  Giving
         ``observation_shape`` / ``num_actions`` (the game's) makes a file for other encodings fail with a
-        ModelFileError saying so."""
-        arrays, meta = load_arrays(path)
+        ModelFileError saying so.  ``data``: the file's bytes, read already (nothing is opened)."""
+        arrays, meta = load_arrays(path, data)
         if meta.get("kind") != FORMAT_KIND or not isinstance(meta.get("architecture"), dict):
             raise ModelFileError(f"model file {path} is not a saved network (kind {meta.get('kind')!r})")
         _check_metadata(path, meta)

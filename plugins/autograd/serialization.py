@@ -34,11 +34,12 @@ def save_arrays(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], metad
     save_npz(Path(path), arrays, {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata})
 
 
-def load_arrays(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Read a file written by :func:`save_arrays`; a :class:`ModelFileError` says what is wrong."""
+def load_arrays(path: str | os.PathLike, data: bytes | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Read a file written by :func:`save_arrays` (``data``: its bytes, read already); a
+    :class:`ModelFileError` says what is wrong."""
     path = Path(path)
     label = f"model file {path}"
-    arrays = load_npz(path, label)
+    arrays = load_npz(path, label, data=data)
     metadata = check_format(pop_metadata(arrays, label), label, FORMAT, FORMAT_VERSION, "plyground autograd model")
     check_finite(path, arrays)
     return arrays, metadata

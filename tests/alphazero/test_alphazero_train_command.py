@@ -183,18 +183,23 @@ def test_a_run_on_the_gpu_code_path_trains_plays_and_leaves_device_free_files(cl
     """device=cpu-portable (what device=cuda runs, on the CPU): the learner trains and the actors play on that
     device, and the run's networks load on the CPU as usual."""
     from plyground.players.alphazero import models
-    from plyground.plugins.trainers.alphazero import learner
-    devices = []
-    real_load = models.load_model
+    from plyground.plugins.trainers.alphazero.learner import Learner
+    devices, trained_on = [], []
+    real_load, real_fit = models.load_model, Learner.fit
 
     def recording_load(path, game, **runtime):
         devices.append(runtime.get("device", "cpu"))
         return real_load(path, game, **runtime)
-    monkeypatch.setattr(learner, "load_model", recording_load)
+
+    def recording_fit(self, network, *args, **kwargs):
+        trained_on.append(network.device.name)
+        return real_fit(self, network, *args, **kwargs)
+    monkeypatch.setattr(Learner, "fit", recording_fit)
     monkeypatch.setattr("plyground.plugins.trainers.alphazero.actors.load_model", recording_load)
     code, out, err = train(cli, tmp_path / "run", "--set", "device=cpu-portable", "--set", "workers=1")
     assert code == 0, err
-    assert devices and set(devices) == {"cpu-portable"}          # training and self-play on the device
+    assert trained_on and set(trained_on) == {"cpu-portable"}    # training on the device
+    assert devices and set(devices) == {"cpu-portable"}          # self-play on the device
     best = AlphaZeroPlayer(TicTacToe(), model=tmp_path / "run" / "best.npz", simulations=4)
     assert best.network.device.name == "cpu"
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import tempfile
 import time
 import traceback
 from collections import OrderedDict
@@ -36,7 +35,7 @@ from plyground.options import Spec
 from plyground.protocols import Game
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
-from plyground.players.alphazero.models import load_model, network_evaluator
+from plyground.players.alphazero.models import load_model, network_evaluator, read_model_file
 
 from .batched import BatchStats, GameSpec, play_selfplay_games
 from .playbook import Playbook, import_class
@@ -64,7 +63,10 @@ class ModelBlob:
 
     @classmethod
     def read(cls, path: Path) -> "ModelBlob":
-        data = Path(path).read_bytes()
+        return cls.of(read_model_file(path))
+
+    @classmethod
+    def of(cls, data: bytes) -> "ModelBlob":
         return cls(hashlib.sha256(data).hexdigest()[:16], data)
 
     def without_data(self) -> "ModelBlob":
@@ -191,8 +193,7 @@ class GameActor:
 
     def __init__(self, game: Game, playbook: Playbook) -> None:
         self.game, self.playbook = game, playbook
-        self._networks: OrderedDict[str, Any] = OrderedDict()
-        self._folder = tempfile.TemporaryDirectory(prefix="plyground-actor-")
+        self._networks: OrderedDict[str, Any] = OrderedDict()     # by blob digest: each loaded once
 
     @classmethod
     def from_setup(cls, setup: ActorSetup) -> "GameActor":
@@ -212,7 +213,6 @@ class GameActor:
 
     def close(self) -> None:
         self.playbook.close()
-        self._folder.cleanup()
 
     def _network(self, blob: ModelBlob):
         network = self._networks.get(blob.digest)
@@ -221,12 +221,9 @@ class GameActor:
             return network
         if blob.data is None:
             raise RuntimeError(f"network {blob.digest} was never sent to this actor")
-        path = Path(self._folder.name) / f"{blob.digest}.npz"
-        path.write_bytes(blob.data)
-        config = self.playbook.config
-        network = load_model(path, self.game, device=config.get("device", "cpu"),
-                             precision=config.get("precision", "float32"))
-        path.unlink()
+        config = self.playbook.config          # built from the bytes sent: no file is written or read
+        network = load_model(Path(f"network {blob.digest}"), self.game, device=config.get("device", "cpu"),
+                             precision=config.get("precision", "float32"), data=blob.data)
         self._networks[blob.digest] = network
         while len(self._networks) > _NETWORKS_KEPT:
             self._networks.popitem(last=False)

@@ -69,12 +69,12 @@ class Arena:
     def in_process(self) -> bool:
         return isinstance(self.executor, InProcess)
 
-    def selfplay(self, iteration: int, numbers: range, model: Path, names: tuple[str, str], event: str,
+    def selfplay(self, iteration: int, numbers: range, model: ModelBlob | Path, names: tuple[str, str], event: str,
                  parallel_games: int) -> Iterator[tuple[int, Examples, GameRecord]]:
-        """Self-play games ``numbers`` with the network file ``model``; yields each game as it finishes
-        (not necessarily in order).  In this process the games stream through ``parallel_games`` slots;
-        on workers they are handed out in groups (:func:`~.actors.selfplay_groups`)."""
-        blob = ModelBlob.read(model)
+        """Self-play games ``numbers`` with the network ``model`` (its bytes, or its file, read here); yields
+        each game as it finishes (not necessarily in order).  In this process the games stream through
+        ``parallel_games`` slots; on workers they are handed out in groups (:func:`~.actors.selfplay_groups`)."""
+        blob = model if isinstance(model, ModelBlob) else ModelBlob.read(model)
         self.stats, self.cpu_seconds = BatchStats(), 0.0
         if self.in_process:
             jobs = [SelfPlayJob(iteration, tuple(numbers), blob, names, event, parallel_games)]

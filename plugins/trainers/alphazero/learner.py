@@ -19,9 +19,10 @@ import numpy as np
 from plyground.durations import format_duration
 from plyground.options import Spec
 from plyground.protocols import Game
-from plyground.players.alphazero.models import load_model, save_model
+from plyground.players.alphazero.models import save_model
 
 from .examples import Examples
+from .modelfiles import ModelFiles
 from .rundir import RunDirectory
 
 #: Seconds between progress lines inside a long epoch (a bootstrap).
@@ -49,8 +50,10 @@ class LearnerSettings:
 class Learner:
     """Trains ``game``'s networks with ``settings``; progress lines go to ``log``."""
 
-    def __init__(self, game: Game, settings: LearnerSettings, log: Callable[[str], None]) -> None:
+    def __init__(self, game: Game, settings: LearnerSettings, log: Callable[[str], None],
+                 models: ModelFiles | None = None) -> None:
         self.game, self.settings, self.log = game, settings, log
+        self.models = models if models is not None else ModelFiles(game)   # the trainer's: files read once
 
     @property
     def family(self) -> str:
@@ -62,10 +65,10 @@ class Learner:
         settings = self.settings
         checkpoint = rundir.checkpoint_path(k)
         if checkpoint.exists():
-            network = load_model(checkpoint, self.game, device=settings.device)
+            network = self.models.network(checkpoint, settings.device)
             losses = list(network.metadata.get("epoch_losses", []))
         else:
-            network = load_model(rundir.checkpoint_path(k - 1), self.game, device=settings.device)
+            network = self.models.network(rundir.checkpoint_path(k - 1), settings.device)
             losses = []
         if len(losses) >= settings.epochs:
             return

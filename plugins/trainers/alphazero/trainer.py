@@ -42,7 +42,7 @@ from plyground.durations import format_duration
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import Game, GameRecord, Trainer
-from plyground.storage import copy_file, write_json
+from plyground.storage import write_json
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
                                                 network_class, save_model)
@@ -56,6 +56,7 @@ from .gate import Gate, Tally
 from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,
                      plot_curve, plot_mistakes, rating_text)
 from .learner import Learner, LearnerSettings
+from .modelfiles import ModelFiles
 from .pipeline import Phase, Pipeline, Step
 from .examples import Examples
 from .rundir import RunDirectory
@@ -204,7 +205,9 @@ class AlphaZeroTrainer(Trainer):
         # the roles: how games are played (workers build their own from the game and the options), who trains
         # the network, who judges the new one, and the phases that drive them
         self.playbook = self.playbook_class(self.game, cfg)
-        self.learner = Learner(self.game, LearnerSettings.from_options(cfg), lambda line: self.log(line))
+        # every network file of the run read once in this process (the learner's, the games', the books')
+        self.models = ModelFiles(self.game)
+        self.learner = Learner(self.game, LearnerSettings.from_options(cfg), lambda line: self.log(line), self.models)
         self.gate = Gate(cfg["replace_threshold"])
         self.ladder = Ladder(self.game, self.rundir, LadderSettings.from_options(cfg))
         if self.ladder.settings.enabled:
@@ -274,7 +277,7 @@ class AlphaZeroTrainer(Trainer):
             network = self._initial_model(network)
         save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
                    role="initial", initial_model=str(self.config["initial_model"] or ""))
-        copy_file(self.rundir.checkpoint_path(0), self.rundir.best_path)
+        self.models.copy(self.rundir.checkpoint_path(0), self.rundir.best_path)
         state = {"game": self.game.name, "iteration": 1, "phase": "selfplay", "best_iteration": 0,
                  "best_elo": 0.0, "fixed": self._fixed()}
         self.rundir.write_state(state)
@@ -318,7 +321,7 @@ class AlphaZeroTrainer(Trainer):
         data = bootstrap.build_examples(labels, scale, settings.policy, settings.outcome_weight)
         self.log(f"bootstrap: {len(data)} labelled positions; teacher values -> tanh(value / {scale:.3g})")
         checkpoint = self.rundir.checkpoint_path(0)
-        network = load_model(checkpoint, self.game, device=cfg["device"])
+        network = self.models.network(checkpoint, cfg["device"])
         meta = network.metadata
         losses = list(meta.get("epoch_losses", [])) if meta.get("role") == "bootstrap" else []
 
@@ -329,7 +332,7 @@ class AlphaZeroTrainer(Trainer):
 
         self.learner.fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
                          prefix="bootstrap:")
-        copy_file(checkpoint, self.rundir.best_path)
+        self.models.copy(checkpoint, self.rundir.best_path)
         write_json(folder / "summary.json", {
             "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
             "games": str(cfg["bootstrap_games"]), "epoch_losses": losses})
@@ -373,7 +376,7 @@ class AlphaZeroTrainer(Trainer):
         accepted, gate = self._compare(k, state["best_iteration"])
         gate["candidate_elo"] = state["best_elo"] + gate["elo_diff"]
         if accepted:
-            copy_file(self.rundir.checkpoint_path(k), self.rundir.best_path)
+            self.models.copy(self.rundir.checkpoint_path(k), self.rundir.best_path)
             state = {**state, "best_iteration": k, "best_elo": gate["candidate_elo"]}
         return {**state, "gate": gate, "accepted": accepted}
 
@@ -427,12 +430,12 @@ class AlphaZeroTrainer(Trainer):
             return
         if done:
             self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
-        load_model(rundir.best_path, self.game)      # here too: a damaged file gets one clear line
+        best = self._model_blob(rundir.best_path)      # here too: a damaged file gets one clear line
         record_file = rundir.records_file("selfplay", k, records)
         names = (f"iter-{best_iteration:04d}",) * 2
         event = f"alphazero self-play, iteration {k}"
         arena = self._arena()
-        games = arena.selfplay(k, range(done, target), rundir.best_path, names, event, cfg["parallel_games"])
+        games = arena.selfplay(k, range(done, target), best, names, event, cfg["parallel_games"])
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
         # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
         finished: dict[int, tuple[Examples, GameRecord]] = {}
@@ -614,7 +617,7 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{prefix} mistakes {i + 1}/{total} positions; phase ETA "
                          f"{format_duration(rate * (total - i - 1))}")
 
-        player = self.playbook.probe_player(load_model(self.rundir.checkpoint_path(k), self.game),
+        player = self.playbook.probe_player(self.models.network(self.rundir.checkpoint_path(k)),
                                             probe.settings.simulations)
         try:
             table = mistake_table(player, probe.positions(), probe.settings.seed, on_move)
@@ -669,8 +672,8 @@ class AlphaZeroTrainer(Trainer):
         return spec
 
     def _model_blob(self, path: Path) -> ModelBlob:
-        load_model(path, self.game)          # a damaged file gets one clear line here, not in a worker
-        return ModelBlob.read(path)
+        """The bytes of a network file for the workers, read once (a damaged file: one clear line here)."""
+        return self.models.blob(path)
 
     def _close_arena(self) -> None:
         if self._arena_made is not None:
@@ -684,7 +687,7 @@ class AlphaZeroTrainer(Trainer):
     # ------------------------------------------------------------ bookkeeping
     def _finish(self, k: int, state: dict, evaluation: dict | None) -> None:
         rundir = self.rundir
-        checkpoint = load_model(rundir.checkpoint_path(k), self.game)
+        checkpoint = self.models.network(rundir.checkpoint_path(k))
         losses = checkpoint.metadata.get("epoch_losses", [])
         last = losses[-1] if losses else {}
         row = {

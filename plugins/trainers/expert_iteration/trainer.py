@@ -26,12 +26,11 @@ from typing import Any
 from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.options import Option, Spec, resolve_options
-from plyground.players.alphazero.models import load_model, save_model
+from plyground.players.alphazero.models import save_model
 from plyground.plugins.trainers.alphazero.gate import Gate
 from plyground.plugins.trainers.alphazero.pipeline import Step
 from plyground.plugins.trainers.alphazero.trainer import FIXED_OPTIONS, AlphaZeroTrainer
 from plyground.protocols import Game
-from plyground.storage import copy_file
 
 from .pretrain import CHUNK_POSITIONS
 from .playbook import StockfishPlaybook
@@ -116,7 +115,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
         """Train the initial network on Stockfish-labelled positions (``pretrain_positions``)."""
         from .pretrain import pretrain_network
         cfg, rundir = self.config, self.rundir
-        network = load_model(rundir.checkpoint_path(0), self.game, device=cfg["device"])
+        network = self.models.network(rundir.checkpoint_path(0), cfg["device"])
         losses = pretrain_network(network, self.game, positions=cfg["pretrain_positions"], pgn=cfg["pretrain_pgn"],
                                   engine=cfg["stockfish"], depth=cfg["pretrain_depth"], epochs=cfg["pretrain_epochs"],
                                   batch_size=cfg["batch_size"], temperature_cp=cfg["pretrain_temperature"],
@@ -125,7 +124,7 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
                                   chunk_positions=cfg["pretrain_chunk"], log=self.log)
         save_model(network, rundir.checkpoint_path(0), self.game, Spec.parse(cfg["network"]).name, iteration=0,
                    epochs_done=0, role="pretrained", pretrain_losses=losses)
-        copy_file(rundir.checkpoint_path(0), rundir.best_path)
+        self.models.copy(rundir.checkpoint_path(0), rundir.best_path)
         return {**state, "pretrained": True}
 
 def _with_encoding(game: Game, encoding: str) -> Game:
