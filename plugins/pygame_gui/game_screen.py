@@ -94,7 +94,9 @@ class GameScreen:
         self.analysis: tuple[str, list[str]] | None = None   # (title, lines) of the last search shown
         # That search's analysis, the side that searched, and the position it searched (its text): the evaluation
         # bar and the best-move arrow, drawn while that position is the one shown.
-        self.analysis_of: tuple[dict, int | None, str] | None = None
+        # The position after the search's move (its text) too: a bot's finished search still values the position
+        # its move made, so the bar stays (the arrow does not).
+        self.analysis_of: tuple[dict, int | None, str, str | None] | None = None
         self.analysing = False         # infinite analysis (I) of the reviewed position shown
         self.show_analysis = False     # the analysis view (A) in place of part of the move list
         self.hinting = False           # a hint is being searched for the person
@@ -205,7 +207,9 @@ class GameScreen:
         position = self._hint_position if self.reviewing and hint else \
             (self.state.to_text() if self.state is not None else None)
         side = self.game.side_names.index(mover) if mover in self.game.side_names else None
-        self.analysis_of = (analysis, side, position) if analysis and "error" not in analysis and position else None
+        self.analysis_of = None
+        if analysis and "error" not in analysis and position:
+            self.analysis_of = (analysis, side, position, self._after_best(analysis, position))
         if hint:
             self.show_analysis = True          # a hint asked for is a hint shown
             if not live:
@@ -663,23 +667,38 @@ class GameScreen:
             self.view.draw(surface, self.shown_state, self.board_marks())
             shown = self._shown_analysis()
             if shown is not None:
-                self._draw_best_move(surface, shown)
+                if shown[2]:
+                    self._draw_best_move(surface, shown)
                 self._draw_eval_bar(surface, shown)
             if self._dragged() is not None:
                 self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
         self._draw_panel(surface)
 
-    def _shown_analysis(self) -> tuple[dict, int | None] | None:
-        """The analysis view's search, with the side that searched, when it is of the position shown (and the
-        view is on): what the evaluation bar and the arrow show."""
+    def _shown_analysis(self) -> tuple[dict, int | None, bool] | None:
+        """The analysis view's search, the side that searched, and whether the position shown is the one it
+        searched (else the one its best move leads to), when it is either (and the view is on): what the
+        evaluation bar shows, and (the position searched) the arrow."""
         if not self.show_analysis or self.analysis_of is None or self.shown_state is None:
             return None
-        analysis, side, position = self.analysis_of
-        if position != self.shown_state.to_text():
+        analysis, side, position, after = self.analysis_of
+        shown = self.shown_state.to_text()
+        if shown not in (position, after):
             return None
-        return analysis, side
+        return analysis, side, shown == position
 
-    def _draw_best_move(self, surface: pygame.Surface, shown: tuple[dict, int | None]) -> None:
+    def _after_best(self, analysis: dict, position: str) -> str | None:
+        """The text of the position after the analysis's move is played in ``position`` (None: not legal there)."""
+        text = analysis.get("move")
+        if not text:
+            return None
+        try:
+            state = self.game.new_state(position)
+            state.apply(state.parse_move(str(text)))
+        except (PlygroundError, ValueError):
+            return None
+        return state.to_text()
+
+    def _draw_best_move(self, surface: pygame.Surface, shown: tuple[dict, int | None, bool]) -> None:
         """The best move (so far) as an arrow over the board: the move the line starts with."""
         analysis = shown[0]
         text = analysis.get("best") or analysis.get("move")
@@ -688,10 +707,10 @@ class GameScreen:
         self.arrow_cells = self.view.move_cells(self.shown_state, str(text))
         self.view.draw_arrow(surface, self.arrow_cells)
 
-    def _draw_eval_bar(self, surface: pygame.Surface, shown: tuple[dict, int | None]) -> None:
+    def _draw_eval_bar(self, surface: pygame.Surface, shown: tuple[dict, int | None, bool]) -> None:
         """A bar at the board's left: the first side's expected score (its colour from the bottom when the board
         shows that side at the bottom), the evaluation's number beside it."""
-        analysis, side = shown
+        analysis, side, _ = shown
         share = expected_score(analysis)
         if share is None or side is None:
             return

@@ -164,8 +164,12 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             for move in replay[:23]:
                 before.apply(move)
             reply = searcher.choose_move(before.clone(), Budget())
-            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23] + [reply])
+            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23])
+            # as the match runner sends them: the bot's analysis of its position, then its move
             link.post("analysis", bot, searcher.analysis(), game.side_names[before.current_player()])
+            text = state.move_to_text(reply)
+            state.apply(reply)
+            link.post("show", state.clone(), text)
             link.post("ask", state.clone())
             renderer.step()
             screen.show_analysis = True

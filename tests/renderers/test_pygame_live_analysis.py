@@ -81,7 +81,8 @@ def test_the_analysis_view_follows_a_bot_as_it_thinks(make_renderer, registry, b
     assert title == bot and any(line.startswith("best move ") for line in lines)
     assert screen.moves[1] == _best_and_line(lines)[0]
     d.frames(1)
-    assert screen.arrow_cells == []                     # that search was of the position before its move
+    # that search was of the position before its move: no arrow now; its value still holds here: the bar stays
+    assert screen.arrow_cells == [] and screen.eval_bar_rect.height > 0
     d.click(screen.buttons["leave"].rect.center)
 
 
@@ -105,6 +106,7 @@ def test_a_hint_is_drawn_on_the_board_and_cleared_by_a_take_back(make_renderer, 
     assert screen.moves == []
     d.frames(1)
     assert screen.analysis is None and screen.analysis_of is None and screen.arrow_cells == []
+    assert screen.eval_bar_rect.height == 0
     d.click(screen.buttons["leave"].rect.center)
 
 
