@@ -246,6 +246,7 @@ class MenuScreen:
             "advanced": Button("Advanced options", self.toggle_advanced),
             "start": Button("Start", self.start, primary=True),   # Enter starts too (handle_event)
             "resume": Button("Resume saved", self.resume),          # shown when a saved game waits
+            "open": Button("Open game", self.open_game),             # review a recorded game
             "quit": Button("Quit", self.app.request_quit),
         }
         self.error = ""
@@ -444,6 +445,13 @@ class MenuScreen:
         self.error = ""
         self.app.start_game(game, players, tuple(specs), {"resume": record}, from_menu=True)
 
+    def open_game(self) -> None:
+        """Open game: the screen choosing a record file of the chosen game to review."""
+        game = self.default_game()
+        if game is None:
+            return
+        self.app.screen = OpenGameScreen(self.app, game)
+
     def _show_progress(self, text: str) -> None:
         """Put ``text`` on the screen now: what follows (loading a network, compiling a search) takes seconds
         in this thread, with no frame drawn meanwhile."""
@@ -628,7 +636,7 @@ class MenuScreen:
         if message:
             draw_wrapped(surface, message, self.message_rect, 18, color)
         self.buttons["start"].label = "Starting\u2026" if self.progress else "Start"
-        names = ("rules", "start", "resume", "quit") if self.saved_game() else ("rules", "start", "quit")
+        names = ("rules", "open", "start", "resume", "quit") if self.saved_game() else ("rules", "open", "start", "quit")
         bw = min(200, (w - (len(names) + 1) * m) // len(names))
         self.buttons["resume"].rect = pygame.Rect(0, 0, 0, 0)
         for i, name in enumerate(names):
@@ -706,3 +714,108 @@ class RulesScreen:
         self.back.rect = pygame.Rect(0, 0, 180, 40)
         self.back.rect.center = (w // 2, h - m - 20)
         self.back.draw(surface)
+
+
+class OpenGameScreen:
+    """The menu's Open game: any PDN, PGN or JSON-lines file of the chosen game, reviewed on the board (as
+    ``plyground play --review FILE``): a path typed in the field (a name alone: the saved-games folder), or one
+    of the newest record files of this game in the window's save folder and the current one, a click each."""
+
+    #: Record files listed (newest first).
+    LISTED = 8
+
+    def __init__(self, app: "PygameRenderer", game: Game) -> None:
+        self.app, self.game = app, game
+        self.path = TextField("game file", "", placeholder=f"a {game.record_suffix} file: its last game is opened",
+                              help="a record file's path (a name alone: the saved-games folder); Enter opens it")
+        self.open = Button("Open", self.open_typed, primary=True)
+        self.back = Button("Back", app.show_menu, key=pygame.K_ESCAPE)
+        self.files = self._record_files()
+        self.file_buttons = [Button(fit_text(f"{p.name}   ({_home_words(p.parent)})", 18, 640),
+                                    lambda p=p: self.open_file(p)) for p in self.files]
+        self.error = ""
+
+    def _record_files(self) -> list[Path]:
+        """The newest record files of this game in the save folder and the current one."""
+        seen: dict[Path, float] = {}
+        for folder in (self.app.save_folder(), Path(".")):
+            try:
+                for path in folder.glob(f"*{self.game.record_suffix}"):
+                    if path.is_file():
+                        seen[path.resolve()] = path.stat().st_mtime
+            except OSError:
+                continue
+        return sorted(seen, key=lambda p: -seen[p])[:self.LISTED]
+
+    def open_typed(self) -> None:
+        text = self.path.text.strip()
+        if not text:
+            self.error = "Type a record file's path, or click one of the files listed."
+            return
+        from plyground.resume import locate_saved
+        try:
+            path = locate_saved(Path(text).expanduser(), "review")
+        except PlygroundError as exc:
+            self.error = str(exc)
+            return
+        self.open_file(path)
+
+    def open_file(self, path: Path) -> None:
+        """Review the last game of ``path``; a file that cannot be reviewed is one line on this screen."""
+        from plyground.review import open_review
+        try:
+            review = open_review(self.game, path)
+        except (PlygroundError, OSError) as exc:
+            self.error = f"Cannot open {path.name}: {exc}"
+            return
+        self.error = ""
+        self.app.review_from_menu(review)
+
+    def handle_event(self, event) -> None:
+        if self.path.handle_event(event):
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.open_typed()
+            return
+        for button in (self.open, self.back, *self.file_buttons):
+            if button.handle_event(event):
+                return
+
+    def update(self) -> None:
+        pass
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.fill(theme.BACKGROUND)
+        m = max(16, w // 40)
+        draw_text(surface, f"Open a {self.game.name} game", (m, m), 44, theme.TITLE)
+        y = m + 64
+        self.path.rect = pygame.Rect(m, y, w - 3 * m - 140, 36)
+        self.path.draw(surface, 18)
+        self.open.rect = pygame.Rect(self.path.rect.right + m, y, 140, 36)
+        self.open.draw(surface)
+        y += 48
+        if self.error:
+            draw_wrapped(surface, self.error, pygame.Rect(m, y, w - 2 * m, 44), 18, theme.ERROR)
+        y += 48
+        draw_text(surface, "Recent games here" if self.files else
+                  f"No {self.game.record_suffix} files in {_home_words(self.app.save_folder())} or the current "
+                  f"folder: type a path", (m, y), 20, theme.TEXT_DIM)
+        y += 28
+        for button in self.file_buttons:
+            if y + 36 > h - m - 56:
+                button.rect = pygame.Rect(0, 0, 0, 0)
+                continue
+            button.rect = pygame.Rect(m, y, w - 2 * m, 34)
+            button.draw(surface)
+            y += 40
+        self.back.rect = pygame.Rect(0, 0, 180, 40)
+        self.back.rect.center = (w // 2, h - m - 20)
+        self.back.draw(surface)
+
+
+def _home_words(folder: Path) -> str:
+    """``folder`` with the home folder as ~."""
+    try:
+        return "~/" + str(folder.resolve().relative_to(Path.home()))
+    except ValueError:
+        return str(folder)

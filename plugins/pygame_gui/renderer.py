@@ -192,11 +192,37 @@ class PygameRenderer(Renderer):
         return default_save_path(game, self.save_folder())
 
     def game_left(self, screen) -> None:
-        """The Menu / Close button of a game screen."""
+        """The Menu / Close button of a game screen (a review opened from the menu: its hint search stopped and
+        its Play from here started as a new game with the menu's players)."""
+        if screen.reviewing and screen.from_menu:
+            screen.stop_hint()
+            hinter, self._hinter = getattr(self, "_hinter", None), None
+            if hinter is not None:
+                hinter.close()
+            self._direct = None
+            if screen.play_from is not None and self.menu is not None:
+                self.menu.position.set_text(screen.play_from.to_text())
+                self.show_menu()
+                self.menu.start()
+                return
         if screen.from_menu:
             self.show_menu()
         else:
             self.running = False
+
+    def review_from_menu(self, review) -> None:
+        """The menu's Open game: ``review`` on the board, hints and analysis from the default human player's
+        hint bot; Menu comes back here."""
+        from .game_screen import GameScreen
+        from .session import GameLink, LinkRenderer
+        hinter = self.menu.registry.make_player("human", review.game)
+        hinter.renderer = self
+        self._hinter = hinter
+        link = GameLink()
+        self._direct = LinkRenderer(link)
+        self.game_screen = GameScreen(self, link, review.game, view_for(review.game), tuple(review.record.players),
+                                      set(), from_menu=True, review=review, hint=hinter.hint)
+        self.screen = self.game_screen
 
     def play_again(self) -> None:
         if self.menu is not None:

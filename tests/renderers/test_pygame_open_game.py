@@ -1,0 +1,63 @@
+"""The menu's Open game: a recorded game reviewed from the window's menu, by real pygame events (SDL dummy)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pygame
+
+from plyground.recordio import record_reader
+from plyground.registry import get_registry
+
+from renderer_helpers import open_menu
+
+
+def _saved_match(folder, name: str) -> list[str]:
+    """A finished random checkers game written by ``plyground match --save`` to ``folder/name``; its moves."""
+    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--game", "checkers", "--black", "random",
+                           "--white", "random", "-n", "1", "--seed", "5", "--save", name],
+                          capture_output=True, text=True, cwd=folder, timeout=120,
+                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
+    assert done.returncode == 0, done.stderr
+    game = get_registry().make_game("checkers")
+    return record_reader(game)((folder / name).read_text())[-1].moves
+
+
+def test_open_game_lists_the_saved_games_reviews_one_and_plays_from_a_position(make_renderer, registry, tmp_path):
+    moves = _saved_match(tmp_path, "match.pdn")
+    renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
+    d.click(menu.buttons["open"].rect.center)
+    screen = renderer.screen
+    assert [p.name for p in screen.files] == ["match.pdn"]
+    d.click(screen.file_buttons[0].rect.center)
+    review = renderer.game_screen
+    assert renderer.screen is review and review.reviewing and review.moves == moves
+    for _ in range(3):
+        d.key(pygame.K_RIGHT)
+    shown = review.shown_state.to_text()
+    d.key(pygame.K_p)                                   # Play from here: a new game, with the menu's players
+    d.until(lambda: renderer.game_screen is not review and renderer.game_screen.state is not None,
+            what="the new game")
+    game_screen = renderer.game_screen
+    assert not game_screen.reviewing and game_screen.start_text == shown
+    d.click(game_screen.buttons["leave"].rect.center)
+    assert renderer.screen is renderer.menu
+
+
+def test_open_game_with_a_typed_path_and_a_wrong_one(make_renderer, registry, tmp_path):
+    moves = _saved_match(tmp_path, "elsewhere.pdn")
+    (tmp_path / "notes.pdn").write_text("this is not a PDN game\n")
+    renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path / "empty"))
+    d.click(menu.buttons["open"].rect.center)
+    screen = renderer.screen
+    d.click(screen.path.rect.center)
+    d.type(str(tmp_path / "notes.pdn"))
+    d.key(pygame.K_RETURN)
+    assert renderer.screen is screen and screen.error.startswith("Cannot open notes.pdn: ")
+    screen.path.set_text(str(tmp_path / "elsewhere.pdn"))
+    d.click(screen.open.rect.center)
+    review = renderer.game_screen
+    assert renderer.screen is review and review.moves == moves
+    d.click(review.buttons["leave"].rect.center)          # Menu: back to the menu
+    assert renderer.screen is renderer.menu
