@@ -645,7 +645,30 @@ class MenuScreen:
             self.buttons[name].draw(surface)
 
 
-class RulesScreen:
+class PageScreen:
+    """A full-window page of the menu (rules, Open game): its title, and a Back button at the bottom."""
+
+    back: Button
+
+    def update(self) -> None:
+        pass
+
+    @staticmethod
+    def _page(surface: pygame.Surface, title: str) -> tuple[int, int, int]:
+        """Clear the window and draw ``title``; the window's width and height and the page's margin."""
+        w, h = surface.get_size()
+        surface.fill(theme.BACKGROUND)
+        m = max(16, w // 40)
+        draw_text(surface, title, (m, m), 44, theme.TITLE)
+        return w, h, m
+
+    def _draw_back(self, surface: pygame.Surface, w: int, h: int, m: int) -> None:
+        self.back.rect = pygame.Rect(0, 0, 180, 40)
+        self.back.rect.center = (w // 2, h - m - 20)
+        self.back.draw(surface)
+
+
+class RulesScreen(PageScreen):
     """The tutorial page: the game's rules and how to use the window (every key the game screen handles,
     listed from its own table); the help column scrolls (mouse wheel, or its bar) when it is taller than the
     window."""
@@ -681,15 +704,9 @@ class RulesScreen:
             return
         self.back.handle_event(event)
 
-    def update(self) -> None:
-        pass
-
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        surface.fill(theme.BACKGROUND)
-        m = max(16, w // 40)
         name = self.game.name.capitalize() if self.game else "plyground"
-        draw_text(surface, f"How to play: {name}", (m, m), 44, theme.TITLE)
+        w, h, m = self._page(surface, f"How to play: {name}")
         col_w = (w - 3 * m) // 2
         top = m + 52
         left = pygame.Rect(m, top, col_w, h - top - 80)
@@ -711,12 +728,10 @@ class RulesScreen:
             y += self.line_height
         surface.set_clip(None)
         self.help_scroll.draw(surface)
-        self.back.rect = pygame.Rect(0, 0, 180, 40)
-        self.back.rect.center = (w // 2, h - m - 20)
-        self.back.draw(surface)
+        self._draw_back(surface, w, h, m)
 
 
-class OpenGameScreen:
+class OpenGameScreen(PageScreen):
     """The menu's Open game: any PDN, PGN or JSON-lines file of the chosen game, reviewed on the board (as
     ``plyground play --review FILE``): a path typed in the field (a name alone: the saved-games folder), or one
     of the newest record files of this game in the window's save folder and the current one, a click each."""
@@ -780,14 +795,8 @@ class OpenGameScreen:
             if button.handle_event(event):
                 return
 
-    def update(self) -> None:
-        pass
-
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        surface.fill(theme.BACKGROUND)
-        m = max(16, w // 40)
-        draw_text(surface, f"Open a {self.game.name} game", (m, m), 44, theme.TITLE)
+        w, h, m = self._page(surface, f"Open a {self.game.name} game")
         y = m + 64
         self.path.rect = pygame.Rect(m, y, w - 3 * m - 140, 36)
         self.path.draw(surface, 18)
@@ -808,9 +817,7 @@ class OpenGameScreen:
             button.rect = pygame.Rect(m, y, w - 2 * m, 34)
             button.draw(surface)
             y += 40
-        self.back.rect = pygame.Rect(0, 0, 180, 40)
-        self.back.rect.center = (w // 2, h - m - 20)
-        self.back.draw(surface)
+        self._draw_back(surface, w, h, m)
 
 
 def _home_words(folder: Path) -> str:
