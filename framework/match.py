@@ -197,7 +197,7 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         interruption = renderer.interruption if renderer is not None and not player.needs_renderer else None
         progress = None
         if renderer is not None and renderer.shows_progress and not player.needs_renderer:
-            progress = _live_progress(renderer, names[side], game.side_names[side])
+            progress = live_progress(renderer, f"{names[side]} thinking", game.side_names[side])
         try:
             choice = ask_for_move(player, state.clone(), move_budget, limit, interruption, progress)
         except MoveOverstepped:
@@ -284,10 +284,11 @@ def _watch(player: Player, progress: Callable[[dict], None]) -> bool:
     return True
 
 
-def _live_progress(renderer: Renderer, name: str, side_name: str) -> Callable[[dict], None]:
-    """A bot's ``progress``: its analysis so far, shown as the renderer shows its finished ones."""
+def live_progress(renderer: Renderer, title: str, side_name: str) -> Callable[[dict], None]:
+    """A searching player's ``progress``: its analysis so far, shown under ``title`` as the renderer shows
+    its finished ones (a bot thinking, a hint searching)."""
     def show(analysis: dict) -> None:
-        renderer.show_analysis(f"{name} thinking", analysis, side_name)
+        renderer.show_analysis(title, analysis, side_name)
     return show
 
 

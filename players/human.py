@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from plyground.errors import PlygroundError, UsageError
 from plyground.hookspecs import hookimpl
-from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_move
+from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_move, live_progress
 from plyground.options import Option, resolve_options
 from plyground.protocols import Budget, Command, Player
 
@@ -58,9 +58,7 @@ class HumanPlayer(Player):
                 Budget(simulations=ANALYSIS_SIMULATIONS, seconds=seconds)
             seconds = budget.seconds
             title = f"hint from {hinter.name}"
-            progress = None
-            if self.renderer.shows_progress:
-                progress = lambda analysis: self.renderer.show_analysis(title, analysis, side)  # noqa: E731
+            progress = live_progress(self.renderer, title, side) if self.renderer.shows_progress else None
             ask_for_move(hinter, state.clone(), budget, seconds + HINT_GRACE,
                          self.renderer.interruption, progress)
         except (PlygroundError, MoveOverstepped, PlayerFailed) as exc:
