@@ -16,6 +16,11 @@ side by side in one run, timed in alternating rounds:
   float16``; PyTorch: the model in half precision), numpy in and numpy out,
   as a self-play driver calls it.
 
+On a GPU our cases run twice, with our CUDA kernels (ops/cuda_kernels.py:
+im2col, batch norm's passes, a convolution's ending, in one pass each) and
+with the portable array operations they replace (``--kernels`` picks one); a
+case that fails is reported and the others still run.
+
 Every timed call ends with the GPU idle (our results come back to the host;
 PyTorch's too, and ``torch.cuda.synchronize``).  Precision: by default neither
 engine uses TF32 (PyTorch's cuDNN would, unless told not to); ``--tf32`` lets
@@ -54,6 +59,27 @@ def our_cases(device, size: int) -> tuple[dict[str, Callable[[], object]], int]:
         half = ResNetNetwork.build(OBSERVATION, ACTIONS, {**model, "precision": "float16"})
         cases["inference float16"] = lambda x, pi, z: half.predict(x)
     return cases, trainer.model.num_parameters()
+
+
+def with_kernels(cases: dict[str, Callable], which: str) -> dict[str, Callable]:
+    """Our cases with the CUDA kernels on ("name"), and/or off ("name [portable kernels]")."""
+    from plyground.plugins.autograd.ops import cuda_kernels
+
+    def portable(fn):
+        def run(*data):
+            cuda_kernels.enable(False)
+            try:
+                return fn(*data)
+            finally:
+                cuda_kernels.enable(True)
+        return run
+    out = {}
+    for name, fn in cases.items():
+        if which in ("both", "cuda"):
+            out[name] = fn
+        if which in ("both", "portable"):
+            out[f"{name} [portable kernels]"] = portable(fn)
+    return out
 
 
 def torch_cases(device_name: str, tf32: bool) -> tuple[dict[str, Callable[[], object]], int, str] | None:
@@ -114,6 +140,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=20, help="alternating timing rounds per case")
     parser.add_argument("--warmup", type=int, default=5, help="untimed calls per case first (CuPy compiles kernels)")
     parser.add_argument("--tf32", action="store_true", help="both engines may use TF32 matrix products")
+    parser.add_argument("--kernels", choices=("both", "cuda", "portable"), default="both",
+                        help="on a GPU: our CUDA kernels, the portable array operations, or both side by side")
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args()
     if args.tf32:
@@ -126,6 +154,8 @@ def main() -> None:
     except PlygroundError as exc:
         sys.exit(f"gpu_autograd_vs_torch: {exc}")
     ours, our_params = our_cases(device, args.batch)
+    if device.name.startswith("cuda"):
+        ours = with_kernels(ours, args.kernels)
     theirs = torch_cases(device.name, args.tf32)
     data = batch(args.batch)
     gpu = "CPU"
@@ -144,34 +174,52 @@ def main() -> None:
 
     with device.activate():
         for name in ours:
-            for _ in range(args.warmup):
-                ours[name](*data)
-                if theirs is not None and name in theirs[0]:
-                    theirs[0][name](*data)
-            times: dict[str, list[float]] = {"ours": [], "torch": []}
-            for _ in range(args.rounds):
-                times["ours"].append(time_call(ours[name], data, device))
-                if theirs is not None and name in theirs[0]:
-                    times["torch"].append(time_call(theirs[0][name], data, device))
+            base = name.split(" [")[0]
+            torch_case = theirs[0].get(base) if theirs is not None else None
+            try:
+                for _ in range(args.warmup):
+                    ours[name](*data)
+                    if torch_case is not None:
+                        torch_case(*data)
+                times: dict[str, list[float]] = {"ours": [], "torch": []}
+                for _ in range(args.rounds):
+                    times["ours"].append(time_call(ours[name], data, device))
+                    if torch_case is not None:
+                        times["torch"].append(time_call(torch_case, data, device))
+            except Exception as exc:        # report it and go on: the other cases' figures still count
+                print(f"{name}: FAILED: {type(exc).__name__}: {exc}")
+                report["cases"].append({"case": f"{name}, batch {args.batch}", "error": f"{type(exc).__name__}: {exc}"})
+                continue
             entry = {"case": f"{name}, batch {args.batch}"}
             for who, values in times.items():
                 if values:
-                    entry[who] = {"median_ms": 1e3 * statistics.median(values), "min_ms": 1e3 * min(values)}
+                    entry[who] = {"median_ms": 1e3 * statistics.median(values), "min_ms": 1e3 * min(values),
+                                  "times_ms": [round(1e3 * v, 3) for v in values]}
             if "torch" in entry:
                 entry["ratio_median"] = entry["ours"]["median_ms"] / entry["torch"]["median_ms"]
                 entry["ratio_min"] = entry["ours"]["min_ms"] / entry["torch"]["min_ms"]
             report["cases"].append(entry)
 
-    print(f"\n{'case':32s} {'ours median':>12s} {'ours min':>10s} {'positions/s':>12s} {'torch median':>13s} "
+    print(f"\n{'case':50s} {'ours median':>12s} {'ours min':>10s} {'positions/s':>12s} {'torch median':>13s} "
           f"{'torch min':>10s} {'ratio (median)':>15s}")
     for entry in report["cases"]:
-        line = (f"{entry['case']:32s} {entry['ours']['median_ms']:10.2f}ms {entry['ours']['min_ms']:8.2f}ms "
+        if "error" in entry:
+            print(f"{entry['case']:50s} failed: {entry['error'][:80]}")
+            continue
+        line = (f"{entry['case']:50s} {entry['ours']['median_ms']:10.2f}ms {entry['ours']['min_ms']:8.2f}ms "
                 f"{args.batch / entry['ours']['median_ms'] * 1e3:12,.0f}")
         if "torch" in entry:
             verdict = "within" if entry["ratio_median"] <= TARGET else "outside"
             line += (f" {entry['torch']['median_ms']:11.2f}ms {entry['torch']['min_ms']:8.2f}ms "
                      f"{entry['ratio_median']:14.2f}x ({verdict} {TARGET}x)")
         print(line)
+    print("\ntimes per case (ms): 10th, 50th, 90th percentile")
+    for entry in report["cases"]:
+        for who in ("ours", "torch"):
+            if who in entry:
+                values = sorted(entry[who]["times_ms"])
+                deciles = [values[min(len(values) - 1, int(q * len(values)))] for q in (0.1, 0.5, 0.9)]
+                print(f"  {entry['case']:50s} {who:5s} " + " ".join(f"{v:8.2f}" for v in deciles))
     if args.json:
         with open(args.json, "w") as stream:
             json.dump(report, stream, indent=2)

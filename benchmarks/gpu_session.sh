@@ -9,12 +9,12 @@
 # installed from there with no network.  Each step has its own time limit, so a slow or hung step
 # still leaves the others' figures; the exit status is the tests' (0: every CUDA test passed).
 #
-# STEPS (space-separated, default all): tests torch profile kernels selfplay workers
+# STEPS (space-separated, default: all but kernels): tests torch profile kernels evaluations selfplay workers
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-${OUT:-gpu-session}}
 mkdir -p "$OUT"
-STEPS=${STEPS:-tests torch profile kernels selfplay workers}
+STEPS=${STEPS:-tests torch profile evaluations selfplay workers}
 PY=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1 SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 started=$(date +%s)
@@ -42,33 +42,40 @@ EOF
 status=0
 if has tests; then
     echo "$(elapsed) CUDA tests of tests/autograd (every case with a cuda parameter, and test_cuda.py)"
-    timeout 200 $PY -m pytest -q -p no:cacheprovider -rs -k cuda tests/autograd 2>&1 | tee "$OUT/tests.log"
+    timeout 150 $PY -m pytest -q -p no:cacheprovider -rs -k cuda tests/autograd 2>&1 | tee "$OUT/tests.log"
     status=${PIPESTATUS[0]}
     if grep -q "no GPU to test on" "$OUT/tests.log"; then echo "FAIL: CUDA tests skipped for want of a GPU"; status=1; fi
 fi
 if has torch; then
-    echo "$(elapsed) our engine against PyTorch, batch 1,024"
-    timeout 100 $PY benchmarks/gpu_autograd_vs_torch.py --batch 1024 --rounds 20 --json "$OUT/autograd_vs_torch.json" \
+    echo "$(elapsed) our engine against PyTorch, batch 1,024 (ours with our CUDA kernels and with the portable ones)"
+    timeout 120 $PY benchmarks/gpu_autograd_vs_torch.py --batch 1024 --rounds ${ROUNDS:-20} --json "$OUT/autograd_vs_torch.json" \
         2>&1 | tee "$OUT/autograd_vs_torch.log"
+fi
+if has selfplay; then
+    echo "$(elapsed) self-play: one process feeding the GPU (compiles the search's numba kernels for the workers)"
+    timeout 90 $PY benchmarks/gpu_selfplay.py --modes process --precision float16 --games ${PROCESS_GAMES:-256} \
+        --parallel-games ${PROCESS_PARALLEL:-256} 2>&1 | tee "$OUT/selfplay.log"
+fi
+if has workers; then
+    echo "$(elapsed) self-play: worker processes sharing the GPU"
+    for precision in ${WORKER_PRECISIONS:-float16 float32}; do
+        timeout ${WORKER_SECONDS:-100} $PY benchmarks/gpu_selfplay.py --modes workers --precision $precision \
+            --workers ${WORKERS:-14} --games ${WORKER_GAMES:-896} --parallel-games ${WORKER_PARALLEL:-64} 2>&1
+    done | tee "$OUT/workers.log"
+fi
+if has evaluations; then
+    echo "$(elapsed) network evaluations per second, float32 and float16"
+    for precision in float32 float16; do
+        timeout 45 $PY benchmarks/gpu_selfplay.py --modes evaluations --precision $precision 2>&1
+    done | tee "$OUT/evaluations.log"
 fi
 if has profile; then
     echo "$(elapsed) where our train step's and inference's time goes"
-    timeout 90 $PY benchmarks/gpu_profile.py --batch 1024 2>&1 | tee "$OUT/profile.log"
+    timeout 60 $PY benchmarks/gpu_profile.py --batch 1024 2>&1 | tee "$OUT/profile.log"
 fi
 if has kernels; then
     echo "$(elapsed) the portable kernels' building blocks against their alternatives"
     timeout 60 $PY benchmarks/gpu_kernels.py --batch 1024 2>&1 | tee "$OUT/kernels.log"
-fi
-if has selfplay; then
-    echo "$(elapsed) self-play: network evaluations per second, one process feeding the GPU, the tree's ceiling"
-    timeout 150 $PY benchmarks/gpu_selfplay.py --modes evaluations,process,ceiling --games 40 --parallel-games 40 \
-        2>&1 | tee "$OUT/selfplay.log"
-fi
-if has workers; then
-    echo "$(elapsed) self-play: worker processes sharing the GPU"
-    timeout 100 $PY benchmarks/gpu_selfplay.py --modes workers --workers ${WORKERS:-14} --games ${WORKER_GAMES:-280} \
-        --parallel-games ${WORKER_PARALLEL:-20} \
-        2>&1 | tee "$OUT/workers.log"
 fi
 echo "$(elapsed) done; tests exit status $status"
 exit $status

@@ -204,10 +204,7 @@ def _conv_nhwc(layer: Any, weight: np.ndarray, bias: np.ndarray, relu: bool, tar
     matrix, bias = target.put(np.ascontiguousarray(weight_matrix(weight))), target.put(bias)
 
     def run_im2col(x: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
-        out = conv2d_nhwc(x, matrix, bias, kernel, stride, padding)
-        if skip is not None:
-            out += skip
-        return xp.maximum(out, 0, out=out) if relu else out
+        return conv2d_nhwc(x, matrix, bias, kernel, stride, padding, skip=skip, relu=relu)
     return run_im2col
 
 

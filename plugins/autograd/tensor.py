@@ -115,6 +115,8 @@ class Tensor:
             if grad.shape != self.data.shape:
                 raise ValueError(f"gradient shape {grad.shape} does not match tensor shape {self.data.shape}")
 
+        from .ops.kernels import kernels_for   # here: the ops package imports this module
+        add = kernels_for(grad).add           # a GPU's addition keeps the gradients' channels-last layout
         pending: dict[int, np.ndarray] = {id(self): grad}
         for node in reversed(_topological_order(self)):
             node_grad = pending.pop(id(node), None)
@@ -133,7 +135,7 @@ class Tensor:
                                        f"{parent_grad.shape} for an input of shape {parent.data.shape}")
                 key = id(parent)
                 earlier = pending.get(key)
-                pending[key] = parent_grad if earlier is None else earlier + parent_grad
+                pending[key] = parent_grad if earlier is None else add(earlier, parent_grad)
 
     def _accumulate(self, grad: np.ndarray) -> None:
         if self.grad is None:

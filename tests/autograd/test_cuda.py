@@ -39,3 +39,29 @@ def test_network_computes_on_the_gpu_and_returns_host_arrays():
     logits, values = network.predict(x)
     network.device.synchronize()
     assert type(logits) is np.ndarray and logits.shape == (1024, 32) and values.shape == (1024,)
+
+
+def test_the_cuda_kernels_compute_what_the_portable_ones_do():
+    """ops/cuda_kernels.py on the GPU (test_cuda_kernels.py runs the same sources on the CPU, emulated)."""
+    from plyground.plugins.autograd.ops import cuda_kernels, portable_kernels
+    from test_cuda_kernels import CONVOLUTIONS, _out_size
+    assert cuda_kernels.ENABLED
+    rng = np.random.default_rng(0)
+    for shape, kernel, stride, padding in CONVOLUTIONS:
+        size = _out_size(shape, kernel, stride, padding)
+        for dtype in (np.float16, np.float32, np.float64):
+            x = rng.normal(size=shape).astype(dtype)
+            ours = cuda_kernels.im2col(cupy.asarray(x), kernel, stride, padding, size).get()
+            np.testing.assert_array_equal(ours, portable_kernels.im2col(x, kernel, stride, padding, size))
+        cols = rng.normal(size=(shape[0] * size[0] * size[1], kernel[0] * kernel[1] * shape[3]))
+        ours = cuda_kernels.col2im(cupy.asarray(cols), shape, kernel, stride, padding, size).get()
+        np.testing.assert_allclose(ours, portable_kernels.col2im(cols, shape, kernel, stride, padding, size),
+                                   rtol=1e-14, atol=1e-14)
+    rows = 5.0 + rng.normal(size=(65_536, 64))
+    mean, var = cuda_kernels.channel_moments(cupy.asarray(rows))
+    np.testing.assert_allclose(mean.get(), rows.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(var.get(), rows.var(axis=0), rtol=1e-11)
+    nhwc = cupy.asarray(rng.normal(size=(4, 8, 8, 64)).astype(np.float32))
+    out = cuda_kernels.relu(nhwc.transpose(0, 3, 1, 2))
+    assert out.strides == nhwc.transpose(0, 3, 1, 2).strides          # channels-last kept
+    np.testing.assert_array_equal(out.get(), np.maximum(nhwc.get(), 0).transpose(0, 3, 1, 2))

@@ -7,8 +7,9 @@ from .kernels import kernels_for
 
 
 def relu(a: Tensor) -> Tensor:
-    out = array_module(a.data).maximum(a.data, 0)
-    relu_backward = kernels_for(out).relu_backward
+    kernels = kernels_for(a.data)
+    out = kernels.relu(a.data)
+    relu_backward = kernels.relu_backward
     # The upstream gradient is passed where the input was positive; it is not replaced by the mask.
     return Tensor._from_op(out, (a,), lambda g: (relu_backward(g, out),), "relu")
 

@@ -68,13 +68,16 @@ def receptive_fields(x_nhwc: np.ndarray, kernel, stride, padding, out_size) -> n
 
 
 def conv2d_nhwc(x_nhwc: np.ndarray, weights: np.ndarray, bias: np.ndarray | None,
-                kernel, stride, padding) -> np.ndarray:
-    """Forward pass on raw arrays: NHWC in, NHWC out; ``weights`` from :func:`weight_matrix`."""
+                kernel, stride, padding, skip: np.ndarray | None = None, relu: bool = False) -> np.ndarray:
+    """Forward pass on raw arrays: NHWC in, NHWC out; ``weights`` from :func:`weight_matrix`.  ``skip`` (NHWC,
+    the output's shape) is added and ``relu`` applied in the same pass as the bias (inference's fused ending)."""
     n, h, w, _ = x_nhwc.shape
     out_h, out_w = output_size(h, w, kernel, stride, padding)
     out = receptive_fields(x_nhwc, kernel, stride, padding, (out_h, out_w)) @ weights.T
-    if bias is not None:
-        out += bias
+    if bias is not None or skip is not None or relu:
+        if bias is None:
+            bias = array_module(out).zeros(weights.shape[0], dtype=out.dtype)
+        out = kernels_for(out).bias_skip_relu(out, bias, skip, relu)
     return out.reshape(n, out_h, out_w, weights.shape[0])
 
 

@@ -33,25 +33,33 @@ def batch_norm(x: Tensor, running_mean: np.ndarray, running_var: np.ndarray,
     rows = _as_rows(x.data)
     xp, kernels = array_module(rows), kernels_for(rows)
     count, channels = rows.shape
+    dtype = rows.dtype
+    fused = None
     if training:
         if count < 2:
             raise ValueError("batch norm in training mode needs more than one value per channel")
-        mean, var = kernels.channel_moments(rows)
-        # Running variance is the unbiased estimate, as in PyTorch.
-        running_mean *= 1 - momentum
-        running_mean += momentum * mean
-        running_var *= 1 - momentum
-        running_var += (momentum * count / (count - 1)) * var
+        fused = kernels.norm_statistics(rows, running_mean, running_var, None if weight is None else weight.data,
+                                        None if bias is None else bias.data, momentum, eps)
+    if fused is not None:            # on a GPU: the statistics and the running ones in two kernels
+        mean_t, inv_std_t, scale, shift = fused
     else:
-        mean, var = running_mean.astype(np.float64), running_var.astype(np.float64)
-    inv_std = 1.0 / xp.sqrt(var + eps)
-    gamma = xp.ones(channels) if weight is None else weight.data.astype(np.float64)
-    beta = xp.zeros(channels) if bias is None else bias.data.astype(np.float64)
-    dtype = rows.dtype
-    scale = (gamma * inv_std).astype(dtype)
+        if training:
+            mean, var = kernels.channel_moments(rows)
+            # Running variance is the unbiased estimate, as in PyTorch.
+            running_mean *= 1 - momentum
+            running_mean += momentum * mean
+            running_var *= 1 - momentum
+            running_var += (momentum * count / (count - 1)) * var
+        else:
+            mean, var = running_mean.astype(np.float64), running_var.astype(np.float64)
+        inv_std = 1.0 / xp.sqrt(var + eps)
+        gamma = xp.ones(channels) if weight is None else weight.data.astype(np.float64)
+        beta = xp.zeros(channels) if bias is None else bias.data.astype(np.float64)
+        scale = (gamma * inv_std).astype(dtype)
+        shift = (beta - mean * gamma * inv_std).astype(dtype)
+        mean_t, inv_std_t = mean.astype(dtype), inv_std.astype(dtype)
     out = xp.empty_like(rows)
-    kernels.scale_shift(rows, scale, (beta - mean * gamma * inv_std).astype(dtype), out)
-    mean_t, inv_std_t = mean.astype(dtype), inv_std.astype(dtype)
+    kernels.scale_shift(rows, scale, shift, out)
 
     def backward(g):
         g_rows = _as_rows(g)
@@ -60,15 +68,15 @@ def batch_norm(x: Tensor, running_mean: np.ndarray, running_var: np.ndarray,
         if x.requires_grad:
             if training:
                 grad_rows = xp.empty_like(rows)
-                kernels.train_input_gradient(g_rows, rows, mean_t, inv_std_t, scale,
-                                                  sum_grad.astype(dtype), sum_grad_norm.astype(dtype), grad_rows)
+                kernels.train_input_gradient(g_rows, rows, mean_t, inv_std_t, scale, sum_grad.astype(dtype, copy=False),
+                                             sum_grad_norm.astype(dtype, copy=False), grad_rows)
             else:
                 grad_rows = g_rows * scale
         grads = [None if grad_rows is None else _from_rows(grad_rows, x.shape)]
         if weight is not None:
-            grads.append(sum_grad_norm.astype(dtype) if weight.requires_grad else None)
+            grads.append(sum_grad_norm.astype(dtype, copy=False) if weight.requires_grad else None)
         if bias is not None:
-            grads.append(sum_grad.astype(dtype) if bias.requires_grad else None)
+            grads.append(sum_grad.astype(dtype, copy=False) if bias.requires_grad else None)
         return grads
 
     parents = tuple(t for t in (x, weight, bias) if t is not None)

@@ -70,9 +70,35 @@ def col2im(cols: Any, input_shape_nhwc: tuple[int, int, int, int], kernel: tuple
     return xp.ascontiguousarray(padded[:, pad_h:pad_h + height, pad_w:pad_w + width, :])
 
 
+def add(x: Any, y: Any) -> Any:
+    """x + y (numpy keeps the operands' memory layout)."""
+    return x + y
+
+
+def relu(x: Any) -> Any:
+    """max(x, 0)."""
+    return array_module(x).maximum(x, 0)
+
+
 def relu_backward(grad: Any, out: Any) -> Any:
     """grad where out > 0, else 0."""
     return grad * (out > 0)
+
+
+def bias_skip_relu(out: Any, bias: Any, skip: Any, relu: bool) -> Any:
+    """out = relu?(out + bias + skip) in place, on a (rows, channels) matrix; skip (optional) of out's size."""
+    xp = array_module(out)
+    out += bias
+    if skip is not None:
+        out += skip.reshape(out.shape)
+    return xp.maximum(out, 0, out=out) if relu else out
+
+
+def norm_statistics(rows: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any, momentum: float,
+                    eps: float) -> None:
+    """None: batch norm computes its statistics with the array operations of ops/normalization.py (a GPU's
+    kernels do it in two launches instead: cuda_kernels.norm_statistics)."""
+    return None
 
 
 def column_sums(rows: Any) -> Any:

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+import numpy as np
+
 from ..backend import array_module
+from ..ops import cuda_kernels
 from .optimizer import Optimizer
 
 
@@ -20,12 +23,6 @@ class Adam(Optimizer):
 
     def _update(self, param, grad, state, group) -> None:
         lr, (beta1, beta2), eps, weight_decay = group["lr"], group["betas"], group["eps"], group["weight_decay"]
-        if weight_decay:
-            if self.decoupled:
-                # AdamW: shrink the weights directly, not through the adaptive scaling.
-                param.data *= 1 - lr * weight_decay
-            else:
-                grad = grad + weight_decay * param.data
         xp = array_module(param.data)
         if not state:
             state["step"] = 0
@@ -33,6 +30,15 @@ class Adam(Optimizer):
             state["exp_avg_sq"] = xp.zeros_like(param.data)
         state["step"] += 1
         step, m, v = state["step"], state["exp_avg"], state["exp_avg_sq"]
+        if not isinstance(param.data, np.ndarray) and cuda_kernels.adam_update(
+                param.data, grad, m, v, step, lr, (beta1, beta2), eps, weight_decay, self.decoupled):
+            return                                        # on a GPU: one kernel instead of a dozen passes
+        if weight_decay:
+            if self.decoupled:
+                # AdamW: shrink the weights directly, not through the adaptive scaling.
+                param.data *= 1 - lr * weight_decay
+            else:
+                grad = grad + weight_decay * param.data
         m *= beta1
         m += (1 - beta1) * grad
         v *= beta2

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+import numpy as np
+
 from ..backend import array_module
+from ..ops import cuda_kernels
 from .optimizer import Optimizer
 
 
@@ -25,6 +28,15 @@ class SGD(Optimizer):
 
     def _update(self, param, grad, state, group) -> None:
         lr, momentum, weight_decay = group["lr"], group["momentum"], group["weight_decay"]
+        if not isinstance(param.data, np.ndarray):       # on a GPU: one kernel instead of seven passes
+            buffer, first = state.get("momentum_buffer"), False
+            if momentum and buffer is None:
+                buffer, first = array_module(param.data).empty_like(param.data), True
+            if cuda_kernels.sgd_update(param.data, grad, buffer if momentum else None, first, lr, momentum,
+                                       group["dampening"], weight_decay, group["nesterov"]):
+                if momentum:
+                    state["momentum_buffer"] = buffer
+                return
         if weight_decay:
             grad = grad + weight_decay * param.data
         if momentum:
