@@ -82,21 +82,21 @@ def test_a_bot_spends_its_clock_and_a_slow_one_loses_on_time():
 def test_a_tournament_with_a_clock_finishes_and_the_slow_player_loses_every_game_on_time(cli, tmp_path):
     out = tmp_path / "t"
     code, _, err = cli("tournament", "--game", "checkers", "-p", "ab=alphabeta:eval=learned,depth=6",
-                       "-p", "mcts=mcts:simulations=100000", "-p", "slow=random:delay=2", "--tc", "10+0.1",
+                       "-p", "mcts=mcts:simulations=100000", "-p", "slow=random:delay=2", "--tc", "5+0.1",
                        "-n", "2", "--workers", "2", "--out", out, "--quiet")
     assert code == 0, err
     results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(results) == 6
     for result in results:
         record = result["record"]
-        assert record["tags"]["TimeControl"] == "10+0.1"
+        assert record["tags"]["TimeControl"] == "5+0.1"
         reason = record["reason"]
         if "slow" in (result["a"], result["b"]):
-            assert reason.startswith("slow (") and reason.endswith("lost on time (10+0.1 time control)"), reason
+            assert reason.startswith("slow (") and reason.endswith("lost on time (5+0.1 time control)"), reason
         else:
             assert "on time" not in reason, reason            # the bots kept to their clocks
     config = json.loads((out / "tournament.json").read_text())
-    assert config["time_control"] == "10+0.1"
+    assert config["time_control"] == "5+0.1"
 
 
 def test_tc_and_seconds_together_are_refused(cli):
