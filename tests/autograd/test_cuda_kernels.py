@@ -153,11 +153,11 @@ def test_the_fused_sgd_step_follows_the_optimizer(gpu, options):
     grads = [rng.normal(size=(7, 5)) for _ in range(3)]
     expected = _optimizer_reference(SGD, options, weights, grads)
     momentum = options.get("momentum", 0.0)
-    w, buffer = weights.copy(), (np.empty_like(weights) if momentum else None)
+    w, state = weights.copy(), {}
     for step, grad in enumerate(grads):
-        assert cuda_kernels.sgd_update(w, grad, buffer, step == 0, options["lr"], momentum,
-                                       options.get("dampening", 0.0), options.get("weight_decay", 0.0),
-                                       options.get("nesterov", False))
+        assert cuda_kernels.sgd_update(w, grad, state, options["lr"], momentum, options.get("dampening", 0.0),
+                                       options.get("weight_decay", 0.0), options.get("nesterov", False))
+        assert ("momentum_buffer" in state) == bool(momentum)
         np.testing.assert_allclose(w, expected[step], rtol=1e-13, atol=1e-15)
     assert gpu.launches == ["plyground_sgd"] * 3
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from ..backend import array_module
 from . import portable_kernels
 
 #: Whether CuPy arrays get these kernels (else the portable ones); see :func:`enable`.
@@ -326,23 +327,26 @@ def _inverse(order: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(range(len(order)), key=lambda axis: order[axis]))
 
 
+def _in_memory_order(function: Any, *arrays: Any) -> Any:
+    """``function(*arrays)`` computed on the arrays permuted into their memory order when they share one that
+    is not their index order (an NCHW view of NHWC memory), the result permuted back; else as they are."""
+    first = arrays[0]
+    order = dense_order(first) if ENABLED and getattr(first, "ndim", 0) > 1 else None
+    if (order is None or order == tuple(range(first.ndim))
+            or any(getattr(a, "shape", None) != first.shape or getattr(a, "strides", None) != first.strides
+                   for a in arrays[1:])):
+        return function(*arrays)
+    return function(*(a.transpose(order) for a in arrays)).transpose(_inverse(order))
+
+
 def relu(x: Any) -> Any:
     """max(x, 0), in x's memory layout."""
-    xp = _module(x)
-    order = dense_order(x) if ENABLED and x.ndim > 1 else None
-    if order is None or order == tuple(range(x.ndim)):
-        return xp.maximum(x, 0)
-    return xp.maximum(x.transpose(order), 0).transpose(_inverse(order))
+    return _in_memory_order(lambda a: _module(a).maximum(a, 0), x)
 
 
 def add(x: Any, y: Any) -> Any:
     """x + y, in their memory layout when they share one (a residual block's skip addition)."""
-    if (ENABLED and getattr(x, "ndim", 0) > 1 and getattr(y, "shape", None) == x.shape
-            and getattr(y, "strides", None) == x.strides):
-        order = dense_order(x)
-        if order is not None and order != tuple(range(x.ndim)):
-            return (x.transpose(order) + y.transpose(order)).transpose(_inverse(order))
-    return x + y
+    return _in_memory_order(lambda a, b: a + b, x, y)
 
 
 def relu_backward(grad: Any, out: Any) -> Any:
@@ -353,10 +357,7 @@ def relu_backward(grad: Any, out: Any) -> Any:
     key = ("relu_backward", id(xp))
     if key not in _compiled:
         _compiled[key] = xp.ElementwiseKernel("T g, T y", "T z", "z = y > (T)0 ? g : (T)0", "plyground_relu_backward")
-    order = dense_order(out) if out.ndim > 1 else None
-    if order is not None and order != tuple(range(out.ndim)) and grad.strides == out.strides:
-        return _compiled[key](grad.transpose(order), out.transpose(order)).transpose(_inverse(order))
-    return _compiled[key](grad, out)
+    return _in_memory_order(_compiled[key], grad, out)
 
 
 def _partial_sums(a: Any, b: Any, shift: Any, product: bool) -> Any:
@@ -492,21 +493,25 @@ def bias_skip_relu(out: Any, bias: Any, skip: Any, relu: bool) -> Any:
     return out
 
 
-def sgd_update(weights: Any, grad: Any, buffer: Any | None, first: bool, lr: float, momentum: float,
-               dampening: float, weight_decay: float, nesterov: bool) -> bool:
-    """One SGD step of one parameter in one pass, in place; ``buffer`` is the momentum buffer (None without
-    momentum), set to the gradient on the ``first`` step.  False, doing nothing, for arrays these kernels do
-    not take."""
+def sgd_update(weights: Any, grad: Any, state: dict, lr: float, momentum: float, dampening: float,
+               weight_decay: float, nesterov: bool) -> bool:
+    """One SGD step of one parameter in one pass, in place; with momentum, ``state["momentum_buffer"]`` is the
+    buffer (made and set to the gradient on the first step).  False, doing nothing, for arrays these kernels
+    do not take."""
+    buffer = state.get("momentum_buffer")
     if not (handles(weights) and weights.flags.c_contiguous and grad.dtype == weights.dtype
             and (buffer is None or buffer.flags.c_contiguous)):
         return False
     xp, scalar = _module(weights), weights.dtype.type
+    first = bool(momentum) and buffer is None
+    if first:
+        buffer = state["momentum_buffer"] = xp.empty_like(weights)
     if weights.size:
         _kernel(xp, "sgd", weights.dtype)(
             (_blocks(weights.size),), (_THREADS,),
-            (weights, xp.ascontiguousarray(grad), weights if buffer is None else buffer, np.int64(weights.size),
-             scalar(lr), scalar(momentum if buffer is not None else 0), scalar(dampening), scalar(weight_decay),
-             np.int32(bool(nesterov)), np.int32(bool(first))))
+            (weights, xp.ascontiguousarray(grad), buffer if momentum else weights, np.int64(weights.size),
+             scalar(lr), scalar(momentum), scalar(dampening), scalar(weight_decay), np.int32(bool(nesterov)),
+             np.int32(first)))
     return True
 
 
@@ -537,5 +542,5 @@ def _round_up(value: int, multiple: int) -> int:
 
 
 def _module(array: Any) -> Any:
-    from ..backend import array_module
+    """The array module of ``array`` (tests put an emulated CuPy here)."""
     return array_module(array)

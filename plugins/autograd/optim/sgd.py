@@ -28,15 +28,9 @@ class SGD(Optimizer):
 
     def _update(self, param, grad, state, group) -> None:
         lr, momentum, weight_decay = group["lr"], group["momentum"], group["weight_decay"]
-        if not isinstance(param.data, np.ndarray):       # on a GPU: one kernel instead of seven passes
-            buffer, first = state.get("momentum_buffer"), False
-            if momentum and buffer is None:
-                buffer, first = array_module(param.data).empty_like(param.data), True
-            if cuda_kernels.sgd_update(param.data, grad, buffer if momentum else None, first, lr, momentum,
-                                       group["dampening"], weight_decay, group["nesterov"]):
-                if momentum:
-                    state["momentum_buffer"] = buffer
-                return
+        if not isinstance(param.data, np.ndarray) and cuda_kernels.sgd_update(
+                param.data, grad, state, lr, momentum, group["dampening"], weight_decay, group["nesterov"]):
+            return                                        # on a GPU: one kernel instead of seven passes
         if weight_decay:
             grad = grad + weight_decay * param.data
         if momentum:
