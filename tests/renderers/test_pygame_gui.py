@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 
 import pygame
 import pytest
@@ -329,6 +330,7 @@ def test_plyground_play_swaps_renderers_with_one_flag(renderer_spec, registry, m
         self.running = True
         while self.running:
             self.step()
+            time.sleep(0.001)   # a frame's pause, as the real loop's clock gives: a busy loop starves the game thread
             if self.game_screen.over and self.game_screen.record is not None:
                 pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN,
                                                      pos=self.game_screen.buttons["leave"].rect.center, button=1))

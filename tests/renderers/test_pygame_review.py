@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pygame
@@ -171,6 +172,7 @@ def test_play_from_here_starts_a_game_from_the_position_shown_with_the_command_l
                 pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=screen.buttons["leave"].rect.center,
                                                      button=1))
             self.step()
+            time.sleep(0.001)   # a frame's pause, as the real loop's clock gives: a busy loop starves the game thread
     monkeypatch.setattr(PygameRenderer, "run", run)
     monkeypatch.setenv("PLYGROUND_GAMES", str(tmp_path / "games"))
     save = tmp_path / "new.pdn"
