@@ -137,15 +137,15 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
         initial = game.new_initial_state().to_text()
         records = [(n, r) for n, r in enumerate(records, 1) if r.moves or (r.start and r.start != initial)]
         replayed = [_opening_from_record(game, r, plies, path, n, initial) for n, r in records]
-        openings = [o for o in replayed if o is not None]
-        skipped = len(replayed) - len(openings)
-        if skipped and openings:
+        reached = [o for o in replayed if o is not None]      # (opening, the position it reaches)
+        skipped = len(replayed) - len(reached)
+        if skipped and reached:
             cut = "" if plies is not None else "; --opening-plies N keeps only each game's first N plies"
             print(f"plyground: note: {skipped} of {len(replayed)} games in {path} end within their opening under "
                   f"{game.name}'s rules (a win, or an automatic draw the recorded players played past) and are "
                   f"not used{cut}", file=sys.stderr)
     else:
-        openings = []
+        reached = []
         for lineno, line in enumerate(text.splitlines(), 1):
             line = line.strip()
             if not line or line.startswith("#"):
@@ -156,8 +156,8 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
                 raise UsageError(f"{path}:{lineno}: {exc}") from None
             if state.is_terminal():
                 raise UsageError(f"{path}:{lineno}: the position {line!r} is already over")
-            openings.append(Opening((), line))
-    openings = _distinct(game, openings)
+            reached.append((Opening((), line), state.to_text()))
+    openings = _distinct(reached)
     if not openings:
         raise UsageError(f"opening file {path} holds no playable openings: no game with moves that leave the "
                          f"game running (only tags or results?) and no position line")
@@ -165,8 +165,9 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
 
 
 def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path: Path, n: int,
-                         initial: str) -> Opening | None:
-    """The record's moves as an opening, or None when the game is over before they are all played.
+                         initial: str) -> tuple[Opening, str] | None:
+    """The record's moves as an opening with the text of the position it reaches, or None when the game is
+    over before they are all played.
 
     The moves are replayed under the tournament game's own rules, as the games
     will be: a recorded game that went on past an automatic draw (players in
@@ -189,13 +190,13 @@ def _opening_from_record(game: Game, record: GameRecord, plies: int | None, path
             raise UsageError(f"{path}: game {n}, ply {ply}: {exc}") from None
     if state.is_terminal():
         return None
-    return Opening(tuple(moves), base)
+    return Opening(tuple(moves), base), state.to_text()
 
 
-def _distinct(game: Game, openings: list[Opening]) -> list[Opening]:
+def _distinct(reached: list[tuple[Opening, str]]) -> list[Opening]:
+    """The openings in order, less those reaching a position an earlier one reaches."""
     seen, out = set(), []
-    for o in openings:
-        text = start_state(game, o).to_text()
+    for o, text in reached:
         if text not in seen:
             seen.add(text)
             out.append(o)
