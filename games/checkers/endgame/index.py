@@ -23,7 +23,7 @@ from __future__ import annotations
 from math import comb
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..bits import lowest_square
 from ..board import FULL, KING_ROW
@@ -139,14 +139,19 @@ def position_at(index, bm, bk, wm, wk, out):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _count_valid(bm, bk, wm, wk, size):
-    boards = np.zeros(4, dtype=np.int64)
-    n = 0
-    for i in range(size):
-        if position_at(i, bm, bk, wm, wk, boards):
-            n += 1
-    return n
+    chunks = 256                                   # spread over the cores, each chunk with its own board
+    step = (size + chunks - 1) // chunks
+    counts = np.zeros(chunks, dtype=np.int64)
+    for chunk in prange(chunks):
+        boards = np.zeros(4, dtype=np.int64)
+        n = 0
+        for i in range(chunk * step, min(size, (chunk + 1) * step)):
+            if position_at(i, bm, bk, wm, wk, boards):
+                n += 1
+        counts[chunk] = n
+    return counts.sum()
 
 
 def count_placements(pieces: int) -> int:
