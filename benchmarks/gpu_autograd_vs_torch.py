@@ -18,7 +18,9 @@ side by side in one run, timed in alternating rounds:
 
 On a GPU our cases run twice, with our CUDA kernels (ops/cuda_kernels.py:
 im2col, batch norm's passes, a convolution's ending, in one pass each) and
-with the portable array operations they replace (``--kernels`` picks one); a
+with the portable array operations they replace (``--kernels`` picks one); the
+training step also op by op on CuPy's default stream ("[no CUDA graph]")
+beside the step replayed as a CUDA graph (cuda_graph.py; ``--graphs``); a
 case that fails is reported and the others still run.
 
 Every timed call ends with the GPU idle (our results come back to the host;
@@ -47,7 +49,7 @@ from autograd_vs_torch import ACTIONS, BLOCKS, CHANNELS, OBSERVATION, batch, tor
 TARGET = 1.5     # the issue's acceptance: our time within 1.5x PyTorch's
 
 
-def our_cases(device, size: int) -> tuple[dict[str, Callable[[], object]], int]:
+def our_cases(device, size: int) -> tuple[dict[str, Callable[[], object]], object]:
     from plyground.plugins.autograd.networks import ResNetNetwork
     model = {"channels": CHANNELS, "blocks": BLOCKS, "device": device.name}
     trainer = ResNetNetwork.build(OBSERVATION, ACTIONS, {**model, "optimizer": "sgd", "lr": 0.01, "momentum": 0.9,
@@ -58,27 +60,35 @@ def our_cases(device, size: int) -> tuple[dict[str, Callable[[], object]], int]:
     if device.portable:
         half = ResNetNetwork.build(OBSERVATION, ACTIONS, {**model, "precision": "float16"})
         cases["inference float16"] = lambda x, pi, z: half.predict(x)
-    return cases, trainer.model.num_parameters()
+    return cases, trainer
 
 
-def with_kernels(cases: dict[str, Callable], which: str) -> dict[str, Callable]:
-    """Our cases with the CUDA kernels on ("name"), and/or off ("name [portable kernels]")."""
+def _switched_off(fn: Callable, module) -> Callable:
+    """``fn`` with ``module.ENABLED`` off while it runs (our CUDA kernels, or CUDA graphs)."""
+    def run(*data):
+        module.ENABLED = False
+        try:
+            return fn(*data)
+        finally:
+            module.ENABLED = True
+    return run
+
+
+def variants(cases: dict[str, Callable], kernels: str, graphs: str) -> dict[str, Callable]:
+    """Our cases with the CUDA kernels on ("name"), and/or off ("name [portable kernels]"); the training step
+    also without CUDA graphs ("train step [no CUDA graph]") when ``graphs`` is "both"."""
+    from plyground.plugins.autograd import cuda_graph
     from plyground.plugins.autograd.ops import cuda_kernels
-
-    def portable(fn):
-        def run(*data):
-            cuda_kernels.enable(False)
-            try:
-                return fn(*data)
-            finally:
-                cuda_kernels.enable(True)
-        return run
     out = {}
     for name, fn in cases.items():
-        if which in ("both", "cuda"):
+        if graphs == "off":
+            fn = _switched_off(fn, cuda_graph)
+        if kernels in ("both", "cuda"):
             out[name] = fn
-        if which in ("both", "portable"):
-            out[f"{name} [portable kernels]"] = portable(fn)
+            if graphs == "both" and name == "train step":
+                out[f"{name} [no CUDA graph]"] = _switched_off(fn, cuda_graph)
+        if kernels in ("both", "portable"):
+            out[f"{name} [portable kernels]"] = _switched_off(fn, cuda_kernels)
     return out
 
 
@@ -142,6 +152,8 @@ def main() -> None:
     parser.add_argument("--tf32", action="store_true", help="both engines may use TF32 matrix products")
     parser.add_argument("--kernels", choices=("both", "cuda", "portable"), default="both",
                         help="on a GPU: our CUDA kernels, the portable array operations, or both side by side")
+    parser.add_argument("--graphs", choices=("both", "on", "off"), default="both",
+                        help="on a GPU: our training step replayed as a CUDA graph, op by op, or both side by side")
     parser.add_argument("--json", help="also write the report to this file")
     args = parser.parse_args()
     if args.tf32:
@@ -153,9 +165,10 @@ def main() -> None:
         device = get_device(args.device)
     except PlygroundError as exc:
         sys.exit(f"gpu_autograd_vs_torch: {exc}")
-    ours, our_params = our_cases(device, args.batch)
+    ours, trainer = our_cases(device, args.batch)
+    our_params = trainer.model.num_parameters()
     if device.name.startswith("cuda"):
-        ours = with_kernels(ours, args.kernels)
+        ours = variants(ours, args.kernels, args.graphs)
     theirs = torch_cases(device.name, args.tf32)
     data = batch(args.batch)
     gpu = "CPU"
@@ -200,6 +213,9 @@ def main() -> None:
                 entry["ratio_min"] = entry["ours"]["min_ms"] / entry["torch"]["min_ms"]
             report["cases"].append(entry)
 
+    if trainer._step_graph is not None:
+        report["train_step_graph"] = trainer._step_graph.describe()
+        print(f"our training steps: {report['train_step_graph']}")
     print(f"\n{'case':50s} {'ours median':>12s} {'ours min':>10s} {'positions/s':>12s} {'torch median':>13s} "
           f"{'torch min':>10s} {'ratio (median)':>15s}")
     for entry in report["cases"]:

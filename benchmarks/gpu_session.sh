@@ -10,6 +10,7 @@
 # still leaves the others' figures; the exit status is the tests' (0: every CUDA test passed).
 #
 # STEPS (space-separated, default: all but kernels): tests torch profile kernels evaluations selfplay workers
+# TORCH_ARGS: more options for gpu_autograd_vs_torch.py (e.g. "--kernels cuda --graphs on")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-${OUT:-gpu-session}}
@@ -47,8 +48,8 @@ if has tests; then
     if grep -q "no GPU to test on" "$OUT/tests.log"; then echo "FAIL: CUDA tests skipped for want of a GPU"; status=1; fi
 fi
 if has torch; then
-    echo "$(elapsed) our engine against PyTorch, batch 1,024 (ours with our CUDA kernels and with the portable ones)"
-    timeout 120 $PY benchmarks/gpu_autograd_vs_torch.py --batch 1024 --rounds ${ROUNDS:-20} --json "$OUT/autograd_vs_torch.json" \
+    echo "$(elapsed) our engine against PyTorch, batch 1,024 (ours with our CUDA kernels and with the portable ones; the train step as a CUDA graph and op by op)"
+    timeout 180 $PY benchmarks/gpu_autograd_vs_torch.py --batch 1024 --rounds ${ROUNDS:-20} ${TORCH_ARGS:-} --json "$OUT/autograd_vs_torch.json" \
         2>&1 | tee "$OUT/autograd_vs_torch.log"
 fi
 if has selfplay; then

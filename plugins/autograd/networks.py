@@ -10,12 +10,14 @@ from plyground.errors import ModelFileError, OptionError, PlygroundError
 from plyground.options import Option, Spec, resolve_options
 from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Network
 
+from . import cuda_graph
 from .backend import Device, DeviceError, get_device, is_array, to_numpy
 from .inference import compile_inference
 from .losses import alphazero_loss
 from .memory import NotEnoughMemoryError, check_fits_in_memory, keep_freed_memory
 from .models import PolicyValueMLP, PolicyValueResNet
 from .nn.module import Module
+from .ops import cuda_kernels
 from .optim import SGD, Adam, AdamW, clip_grad_norm_
 from .optim.lr_scheduler import CosineAnnealingLR, LambdaLR, LRScheduler, StepLR
 from .rng import seeded
@@ -66,6 +68,7 @@ class AutogradNetwork(Network):
         self.train_steps = 0
         self.metadata: dict[str, Any] = {}
         self._plan = None  # compiled inference function; rebuilt after the weights change
+        self._step_graph: cuda_graph.StepGraph | None = None   # the training step as a CUDA graph (on a GPU)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -153,17 +156,41 @@ class AutogradNetwork(Network):
         self._plan = None
         with self.device.activate():
             self.model.train()
-            self.optimizer.zero_grad()
-            logits, predicted = self.model(Tensor(self.device.asarray(x)))
-            loss = alphazero_loss(logits, predicted, policies, values, self.config["value_weight"])
-            loss.total.backward()
-            if self.config["grad_clip"] is not None:
-                clip_grad_norm_(self.model.parameters(), self.config["grad_clip"])
-            self.optimizer.step()
+            if self.device.name.startswith("cuda") and cuda_graph.ENABLED and self.config["grad_clip"] is None:
+                if self._step_graph is None:
+                    xp = self.device.xp
+                    self._step_graph = cuda_graph.StepGraph(
+                        xp, lambda *arrays: xp.stack([part.data.reshape(()) for part in self._step(*arrays)]))
+                total, value_loss, policy_loss = self._step_graph.run([x, policies, values], self._state_key)
+            else:
+                loss = self._step(self.device.asarray(x), policies, values)
+                total, value_loss, policy_loss = (part.item() for part in loss)
             self.scheduler.step()
             self.train_steps += 1
-            return {"loss": loss.total.item(), "value_loss": loss.value_loss.item(),
-                    "policy_loss": loss.policy_loss.item()}
+            return {"loss": float(total), "value_loss": float(value_loss), "policy_loss": float(policy_loss)}
+
+    def _step(self, x: Any, policies: Any, values: Any) -> Any:
+        """Forward, loss, backward and the optimiser's update on one batch (``x`` on the device); the losses."""
+        self.optimizer.zero_grad()
+        logits, predicted = self.model(Tensor(x))
+        loss = alphazero_loss(logits, predicted, policies, values, self.config["value_weight"])
+        loss.total.backward()
+        if self.config["grad_clip"] is not None:
+            clip_grad_norm_(self.model.parameters(), self.config["grad_clip"])
+        self.optimizer.step()
+        return loss
+
+    def _state_key(self) -> tuple:
+        """Everything a CUDA graph of :meth:`_step` fixes at capture: the addresses of the weights, buffers
+        and optimiser state, and every scalar of the update (see cuda_graph.py)."""
+        key: list = [cuda_graph.array_key(p.data) for p in self.model.parameters()]
+        key += [cuda_graph.array_key(b) for _, b in self.model.named_buffers()]
+        for group in self.optimizer.param_groups:
+            key.append(tuple((k, repr(v)) for k, v in sorted(group.items()) if k != "params"))
+        for state in self.optimizer.state.values():
+            key.append(tuple((k, cuda_graph.array_key(v) if is_array(v) else repr(v)) for k, v in state.items()))
+        key.append((self.config["value_weight"], cuda_kernels.ENABLED))
+        return tuple(key)
 
     def set_learning_rate(self, lr: float) -> None:
         """Train on at ``lr`` (the schedule, if any, now scales ``lr``); kept in the saved file, so a

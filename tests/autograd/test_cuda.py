@@ -65,3 +65,36 @@ def test_the_cuda_kernels_compute_what_the_portable_ones_do():
     out = cuda_kernels.relu(nhwc.transpose(0, 3, 1, 2))
     assert out.strides == nhwc.transpose(0, 3, 1, 2).strides          # channels-last kept
     np.testing.assert_array_equal(out.get(), np.maximum(nhwc.get(), 0).transpose(0, 3, 1, 2))
+
+
+def _batches(count: int, size: int = 256, actions: int = 32):
+    rng = np.random.default_rng(3)
+    for _ in range(count):
+        logits = rng.normal(size=(size, actions))
+        policies = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        yield (rng.normal(size=(size, 5, 8, 8)).astype(np.float32), policies.astype(np.float32),
+               rng.uniform(-1, 1, size).astype(np.float32))
+
+
+def test_the_training_step_replayed_as_a_cuda_graph_trains_as_the_step_run_op_by_op(monkeypatch):
+    """Two copies of a network on the same batches, one replaying its step as a CUDA graph (captured on the
+    third step), one op by op: the same losses, weights and batch-norm statistics; a new learning rate is
+    a new graph, and still the same training."""
+    from plyground.plugins.autograd import cuda_graph
+    config = {"channels": 32, "blocks": 2, "device": "cuda", "optimizer": "sgd", "lr": 0.02, "momentum": 0.9}
+    graphed, eager = (ResNetNetwork.build((5, 8, 8), 32, config) for _ in range(2))
+    for step, batch in enumerate(_batches(9)):
+        if step == 5:
+            graphed.set_learning_rate(0.005)
+            eager.set_learning_rate(0.005)
+        ours = graphed.train_step(*batch)
+        monkeypatch.setattr(cuda_graph, "ENABLED", False)
+        reference = eager.train_step(*batch)
+        monkeypatch.setattr(cuda_graph, "ENABLED", True)
+        for name in ("loss", "value_loss", "policy_loss"):
+            assert ours[name] == pytest.approx(reference[name], rel=1e-4), (step, name)
+    graph = graphed._step_graph
+    assert graph.failure is None and graph.captures == 2 and graph.replays == 6, graph.describe()
+    assert eager._step_graph is None
+    for (name, a), (_, b) in zip(graphed.model.state_dict().items(), eager.model.state_dict().items()):
+        np.testing.assert_allclose(to_numpy(a), to_numpy(b), rtol=1e-3, atol=1e-5, err_msg=name)

@@ -127,7 +127,8 @@ def matmul(a: Any, b: Any) -> Tensor:
 
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``x @ weight.T + bias`` as one node (weight is (out, in), as in PyTorch)."""
-    out = x.data @ weight.data.T
+    matmul = kernels_for(x.data).matmul
+    out = matmul(x.data, weight.data.T)
     if bias is not None:
         out += bias.data
     parents = (x, weight) if bias is None else (x, weight, bias)
@@ -135,8 +136,8 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     def backward(g):
         g2 = g.reshape(-1, g.shape[-1])
         x2 = x.data.reshape(-1, x.shape[-1])
-        grads = [g @ weight.data if x.requires_grad else None,
-                 g2.T @ x2 if weight.requires_grad else None]
+        grads = [matmul(g2, weight.data).reshape(x.shape) if x.requires_grad else None,
+                 matmul(g2.T, x2) if weight.requires_grad else None]
         if bias is not None:
             grads.append(g2.sum(axis=0) if bias.requires_grad else None)
         return grads

@@ -73,7 +73,8 @@ def conv2d_nhwc(x_nhwc: np.ndarray, weights: np.ndarray, bias: np.ndarray | None
     the output's shape) is added and ``relu`` applied in the same pass as the bias (inference's fused ending)."""
     n, h, w, _ = x_nhwc.shape
     out_h, out_w = output_size(h, w, kernel, stride, padding)
-    out = receptive_fields(x_nhwc, kernel, stride, padding, (out_h, out_w)) @ weights.T
+    cols = receptive_fields(x_nhwc, kernel, stride, padding, (out_h, out_w))
+    out = kernels_for(cols).matmul(cols, weights.T)
     if bias is not None or skip is not None or relu:
         if bias is None:
             bias = array_module(out).zeros(weights.shape[0], dtype=out.dtype)
@@ -97,7 +98,8 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 
         return _conv2d_winograd(x, weight, bias, x_nhwc, padding, (out_h, out_w))
     cols = receptive_fields(x_nhwc, kernel, stride, padding, (out_h, out_w))
     weights = weight_matrix(weight.data)
-    out = cols @ weights.T
+    matmul = kernels_for(cols).matmul
+    out = matmul(cols, weights.T)
     if bias is not None:
         out += bias.data
     result = out.reshape(n, out_h, out_w, out_channels).transpose(0, 3, 1, 2)
@@ -107,7 +109,7 @@ def conv2d(x: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 
         grad_x = grad_w = grad_b = None
         if weight.requires_grad:
             grad_w = array_module(cols).ascontiguousarray(
-                (g_rows.T @ cols).reshape(out_channels, kh, kw, channels).transpose(0, 3, 1, 2))
+                matmul(g_rows.T, cols).reshape(out_channels, kh, kw, channels).transpose(0, 3, 1, 2))
         if bias is not None and bias.requires_grad:
             grad_b = g_rows.sum(axis=0)
         if x.requires_grad:
@@ -124,7 +126,7 @@ def _input_gradient(g_rows, weight, input_shape, kernel, stride, padding, out_si
     n, height, width, channels = input_shape
     out_channels = weight.shape[0]
     if kernel == (1, 1) and stride == (1, 1) and padding == (0, 0):
-        return (g_rows @ weight_matrix(weight)).reshape(input_shape)
+        return kernels_for(g_rows).matmul(g_rows, weight_matrix(weight)).reshape(input_shape)
     if stride == (1, 1) and padding[0] < kernel[0] and padding[1] < kernel[1]:
         # A stride-1 convolution's input gradient is the convolution of the output gradient with the
         # kernel rotated 180 degrees, in and out channels swapped, padding K-1-p.  Measured faster than
@@ -133,8 +135,10 @@ def _input_gradient(g_rows, weight, input_shape, kernel, stride, padding, out_si
         g_nhwc = g_rows.reshape(n, out_size[0], out_size[1], out_channels)
         full = (kernel[0] - 1 - padding[0], kernel[1] - 1 - padding[1])
         cols = kernels_for(g_nhwc).im2col(g_nhwc, kernel, (1, 1), full, (height, width))
-        return (cols @ flipped).reshape(input_shape)
-    return kernels_for(g_rows).col2im(g_rows @ weight_matrix(weight), input_shape, kernel, stride, padding, out_size)
+        return kernels_for(cols).matmul(cols, flipped).reshape(input_shape)
+    kernels = kernels_for(g_rows)
+    return kernels.col2im(kernels.matmul(g_rows, weight_matrix(weight)), input_shape, kernel, stride, padding,
+                          out_size)
 
 
 def _conv2d_winograd(x: Tensor, weight: Tensor, bias: Tensor | None, x_nhwc: np.ndarray, padding, out_size) -> Tensor:

@@ -17,8 +17,9 @@ one GPU (``benchmarks/gpu_autograd_vs_torch.py``).
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -384,7 +385,7 @@ def _sums(a: Any, b: Any, shift: Any, product: bool) -> Any:
     key = ("ones", partial.shape[0], id(xp), xp.cuda.Device().id)
     if key not in _compiled:
         _compiled[key] = xp.ones(partial.shape[0], dtype=xp.float64)
-    return _compiled[key] @ partial
+    return matmul(_compiled[key], partial)
 
 
 def _channel_sums(a: Any, b: Any, shift: Any, product: bool) -> tuple[Any, Any]:
@@ -539,6 +540,31 @@ def _vector(xp: Any, values: Any, dtype: Any) -> Any:
 
 def _round_up(value: int, multiple: int) -> int:
     return -(-value // multiple) * multiple
+
+
+#: The cuBLAS handle products go through while a CUDA graph is captured (see :func:`capturing_with`), else None.
+_CAPTURE_BLAS = None
+
+
+def matmul(a: Any, b: Any) -> Any:
+    """``a @ b``; while a step is captured as a CUDA graph, through the capture's own cuBLAS handle (CuPy's
+    products refuse to run then; see cublas.py)."""
+    if _CAPTURE_BLAS is not None:
+        out = _CAPTURE_BLAS.matmul(a, b)
+        if out is not None:
+            return out
+    return a @ b
+
+
+@contextlib.contextmanager
+def capturing_with(handle: Any) -> Iterator[None]:
+    """Products go through ``handle`` (a :class:`.cublas.Handle`) inside the block."""
+    global _CAPTURE_BLAS
+    _CAPTURE_BLAS = handle
+    try:
+        yield
+    finally:
+        _CAPTURE_BLAS = None
 
 
 def _module(array: Any) -> Any:

@@ -11,6 +11,7 @@ passes).  This is the one place that choice is made.
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -33,6 +34,8 @@ class Kernels(NamedTuple):
     norm_statistics: Callable
     #: a convolution's ending in inference: out = relu?(out + bias + skip), in place
     bias_skip_relu: Callable
+    #: a @ b of two matrices (or a vector and a matrix)
+    matmul: Callable
     #: whether 3x3 stride-1 convolutions may use Winograd (numba transforms)
     winograd: bool
 
@@ -40,15 +43,16 @@ class Kernels(NamedTuple):
 NUMBA = Kernels(conv_kernels.im2col, conv_kernels.col2im, portable_kernels.add, portable_kernels.relu,
                 elementwise_kernels.relu_backward, norm_kernels.channel_moments, norm_kernels.scale_shift,
                 norm_kernels.backward_sums, norm_kernels.train_input_gradient, portable_kernels.norm_statistics,
-                portable_kernels.bias_skip_relu, winograd=True)
+                portable_kernels.bias_skip_relu, operator.matmul, winograd=True)
 PORTABLE = Kernels(portable_kernels.im2col, portable_kernels.col2im, portable_kernels.add, portable_kernels.relu,
                    portable_kernels.relu_backward, portable_kernels.channel_moments, portable_kernels.scale_shift,
                    portable_kernels.backward_sums, portable_kernels.train_input_gradient,
-                   portable_kernels.norm_statistics, portable_kernels.bias_skip_relu, winograd=False)
+                   portable_kernels.norm_statistics, portable_kernels.bias_skip_relu, operator.matmul,
+                   winograd=False)
 CUDA = Kernels(cuda_kernels.im2col, cuda_kernels.col2im, cuda_kernels.add, cuda_kernels.relu,
                cuda_kernels.relu_backward, cuda_kernels.channel_moments, cuda_kernels.scale_shift,
                cuda_kernels.backward_sums, cuda_kernels.train_input_gradient, cuda_kernels.norm_statistics,
-               cuda_kernels.bias_skip_relu, winograd=False)
+               cuda_kernels.bias_skip_relu, cuda_kernels.matmul, winograd=False)
 
 
 def kernels_for(array: Any) -> Kernels:
