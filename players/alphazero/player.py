@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from plyground.errors import MoveError, UsageError
+from plyground.errors import UsageError
 from plyground.options import MAX_SECONDS, Option, resolve_options
 from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, Player, State,
                                  missing_state_api)
 
 from ..search.gumbel import GumbelRoot
-from ..search.root import pv_text
+from ..search.root import move_budget, pv_text
 from .compute import limit_blas
 from .models import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
 from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, SearchSettings
@@ -107,13 +107,7 @@ class AlphaZeroPlayer(Player):
 
     # ------------------------------------------------------------ moves
     def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
-        simulations = self.config["simulations"] if budget.simulations is None else budget.simulations
-        seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
-        if simulations < 1:
-            raise UsageError(f"alphazero: the budget allows {simulations} simulations; at least 1 is needed")
-        legal = state.legal_moves()
-        if not legal:
-            raise MoveError(f"alphazero was asked to move in a finished game ({state.to_text()})")
+        simulations, seconds, legal = move_budget("alphazero", self.config, budget, state)
         started = time.perf_counter()
         temperature = self.config["temperature"]
         limit = self.config["temperature_plies"]

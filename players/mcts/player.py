@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle
-from plyground.errors import MoveError, UsageError
+from plyground.errors import UsageError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
-from ..search.root import pv_text
+from ..search.root import move_budget, pv_text
 from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
 from .generic import UCTSearch
@@ -83,13 +83,7 @@ class MCTSPlayer(Player):
 
     # ------------------------------------------------------------ search
     def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
-        simulations = self.config["simulations"] if budget.simulations is None else budget.simulations
-        seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
-        if simulations < 1:
-            raise UsageError(f"mcts: the budget allows {simulations} simulations; at least 1 is needed")
-        legal = state.legal_moves()
-        if not legal:
-            raise MoveError(f"mcts was asked to move in a finished game ({state.to_text()})")
+        simulations, seconds, legal = move_budget("mcts", self.config, budget, state)
         engine = self._get_engine()              # compiles on first use, before the clock starts
         started = time.perf_counter()
         engine.set_root(state, self.config["reuse"])

@@ -1,10 +1,11 @@
-"""What identifies a position for the searches that walk the Python ``State`` API (tree reuse), and a line
-of moves from it as text."""
+"""What identifies a position for the searches that walk the Python ``State`` API (tree reuse), a line of
+moves from it as text, and what a search player may spend on a move there."""
 from __future__ import annotations
 
 from typing import Any
 
-from plyground.protocols import State
+from plyground.errors import MoveError, UsageError
+from plyground.protocols import Budget, Move, State
 
 
 def position_key(state: State) -> Any:
@@ -30,3 +31,17 @@ def pv_text(state: State, pv: list) -> list[str]:
         out.append(s.move_to_text(move))
         s.apply(move)
     return out
+
+
+def move_budget(player: str, config: dict, budget: Budget, state: State) -> tuple[int, float | None, list[Move]]:
+    """(simulations, seconds, legal moves) for a simulation-counting player's move: the budget's limits, else
+    the player's ``simulations`` and ``seconds`` options; a budget of no simulations or a finished game is
+    refused, naming ``player``."""
+    simulations = config["simulations"] if budget.simulations is None else budget.simulations
+    seconds = config["seconds"] if budget.seconds is None else budget.seconds
+    if simulations < 1:
+        raise UsageError(f"{player}: the budget allows {simulations} simulations; at least 1 is needed")
+    legal = state.legal_moves()
+    if not legal:
+        raise MoveError(f"{player} was asked to move in a finished game ({state.to_text()})")
+    return simulations, seconds, legal

@@ -4,13 +4,13 @@ import random
 
 import pytest
 
-from plyground.errors import MoveError
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.players.alphabeta.generic import MATE, AlphaBetaSearch
 from plyground.players.random_player import RandomPlayer
-from plyground.protocols import Game, State
+
+from testgames import DoubleTake, DoubleTakeState
 
 
 def minimax(state, depth, evaluate, ply=0):
@@ -104,76 +104,15 @@ def test_never_loses_at_tictactoe():
 
 # ------------------------------------------------------------------ a side moving twice
 
-class TwiceState(State):
-    """Take 1, 2 or 4 from a pile; taking 4 with tokens left moves again; taking the last token wins."""
-
-    def __init__(self, game, pile, to_move=0):
-        self.game, self.pile, self.to_move, self.history = game, pile, to_move, []
-
-    def current_player(self):
-        return self.to_move
-
-    def legal_moves(self):
-        return [] if self.pile == 0 else [t for t in (1, 2, 4) if t <= self.pile]
-
-    def apply(self, move):
-        if move not in self.legal_moves():
-            raise MoveError(f"cannot take {move!r}")
-        self.history.append((move, self.to_move))
-        self.pile -= move
-        self.last = self.to_move
-        if not (move == 4 and self.pile > 0):
-            self.to_move ^= 1
-
-    def undo(self):
-        move, self.to_move = self.history.pop()
-        self.pile += move
-
-    def clone(self):
-        copy = TwiceState(self.game, self.pile, self.to_move)
-        copy.history = list(self.history)
-        return copy
-
-    def is_terminal(self):
-        return self.pile == 0
-
-    def returns(self):
-        if self.pile:
-            return (0.0, 0.0)
-        winner = self.history[-1][1]
-        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
-
-    def move_to_text(self, move):
-        return str(move)
-
-    def parse_move(self, text):
-        return int(text)
-
-    def to_text(self):
-        return f"{self.pile}/{self.to_move}"
-
-    @property
-    def ply(self):
-        return len(self.history)
-
-
-class Twice(Game):
-    name = "twice"
-    description = "take-away where taking 4 moves again"
-
-    def new_initial_state(self):
-        return TwiceState(self, 6)
-
-
 def test_a_side_that_moves_twice_is_not_a_sign_error():
     # From 6 only "take 4" wins (the same side then faces 2 and takes both).
-    game = Twice()
+    game = DoubleTake(pile=6)
     player = AlphaBetaPlayer(game, depth=12)
     assert player.choose_move(game.new_initial_state()) == 4
     assert player.analysis()["value"] > 0
     for pile in range(1, 14):
-        state = TwiceState(game, pile)
-        assert AlphaBetaSearch().search(state, 14)[0] == minimax(TwiceState(game, pile), 14, lambda s: 0.0)
+        state = DoubleTakeState(game, pile)
+        assert AlphaBetaSearch().search(state, 14)[0] == minimax(DoubleTakeState(game, pile), 14, lambda s: 0.0)
 
 
 def test_a_time_limit_stops_the_generic_search():

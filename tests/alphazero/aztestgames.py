@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcts_testgames import DoubleTake, DoubleTakeState
+from testgames import DoubleTake, DoubleTakeState
 
 TAKE_INDEX = {1: 0, 2: 1, 4: 2}
 

@@ -12,7 +12,7 @@ from plyground.protocols import Budget
 from plyground.registry import get_registry
 
 from aztestgames import tiny_model
-from mcts_testgames import DoubleTake
+from testgames import DoubleTake
 
 
 

@@ -9,7 +9,7 @@ from plyground.players.search.puct import choose_from_visits, PUCTSearch
 from plyground.players.search.tree import EXPANDED
 
 from aztestgames import LearnableDoubleTake, UniformEvaluator
-from mcts_testgames import doubletake_move_values, doubletake_value
+from testgames import doubletake_move_values, doubletake_value
 
 
 def search_for(game, simulations, **kwargs):

@@ -14,7 +14,7 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphazero import AlphaZeroPlayer
 
-from mcts_testgames import PerfectTicTacToe
+from testgames import PerfectTicTacToe
 
 CONFIG = Path(__file__).resolve().parents[2] / "configs" / "alphazero-tictactoe.toml"
 

@@ -11,7 +11,7 @@ from plyground.players.mcts import MCTSPlayer
 from plyground.players.mcts import plugin
 from plyground.protocols import Budget, Game, State
 
-from mcts_testgames import DoubleTake, DoubleTakeState
+from testgames import DoubleTake, DoubleTakeState
 
 
 def test_plugin_registers_the_player():

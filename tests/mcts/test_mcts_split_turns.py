@@ -6,7 +6,7 @@ from plyground.players.mcts.common import UNKNOWN
 from plyground.players.mcts.generic import UCTSearch
 from plyground.protocols import Budget
 
-from mcts_testgames import DoubleTake, doubletake_move_values, doubletake_value
+from testgames import DoubleTake, doubletake_move_values, doubletake_value
 
 PATHS = pytest.mark.parametrize("kernels", [True, False], ids=["fast", "generic"])
 

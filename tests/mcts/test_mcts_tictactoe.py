@@ -6,7 +6,7 @@ from plyground.match import play_game
 from plyground.players.mcts import MCTSPlayer
 from plyground.protocols import Budget
 
-from mcts_testgames import PerfectTicTacToe
+from testgames import PerfectTicTacToe
 
 
 @pytest.fixture(scope="module")

@@ -2,16 +2,13 @@
 
 They exist in this process only: tests that use them play with ``workers=1``.
 """
-from functools import lru_cache
-
 import pytest
 
 from plyground.hookspecs import hookimpl
 from plyground.protocols import Player
 
 from plugin_helpers import registered
-
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+from testgames import LINES, ttt_value
 
 
 def _winner(board):
@@ -45,24 +42,13 @@ class Greedy(Player):
         return state.legal_moves()[0]
 
 
-@lru_cache(maxsize=None)
-def _value(board: tuple, to_move: int) -> int:
-    """Negamax value for the side to move: 1 win, 0 draw, -1 loss."""
-    if _winner(board) >= 0:
-        return -1            # the previous move made a line
-    free = [c for c in range(9) if board[c] < 0]
-    if not free:
-        return 0
-    return max(-_value(board[:c] + (to_move,) + board[c + 1:], 1 - to_move) for c in free)
-
-
 class Perfect(Player):
     name = "perfect"
     description = "Tic-tac-toe by full search: never loses (tests only)."
 
     def choose_move(self, state, budget):
         board, me = tuple(state.board), state.current_player()
-        return max(state.legal_moves(), key=lambda c: -_value(board[:c] + (me,) + board[c + 1:], 1 - me))
+        return max(state.legal_moves(), key=lambda c: -ttt_value(board[:c] + (me,) + board[c + 1:], 1 - me))
 
 
 class _Plugin:

@@ -1,4 +1,4 @@
-"""Test-only games and players for the mcts tests.
+"""Test-only games and players (the searches' tests: mcts, alphazero, alphabeta).
 
 ``DoubleTake`` is a take-away game in which a side can move twice in a row:
 players take 1, 2 or 4 tokens from a pile; taking 4 (with tokens left) gives
