@@ -32,48 +32,6 @@ DEFAULT_PLAYERS = ("alphabeta:eval=learned,depth=8,endgame=off", "alphabeta:eval
 RANK = {"loss": 0, "draw": 1, "win": 2}
 
 
-def worth_asking(state, pieces: int) -> bool:
-    from plyground.games.checkers.endgame.oracle import pieces_on_board
-    return not state.is_terminal() and len(state.legal_moves()) > 1 and pieces_on_board(state) <= pieces
-
-
-def acf_positions(game, path: Path, pieces: int, games: int) -> list[str]:
-    """Distinct positions (FEN) with at most ``pieces`` pieces reached in the first ``games`` archive games."""
-    from plyground.games.checkers.pdn import read_pdn
-    seen = {}
-    for n, record_game in enumerate(read_pdn(path, strict=False)):
-        if n >= games:
-            break
-        record = record_game.to_record()
-        state = game.new_state(record.start) if record.start else game.new_initial_state()
-        for text in record.moves:
-            try:
-                state.apply(state.parse_move(text))
-            except Exception:  # noqa: BLE001 - a record our rules refuse: its later positions are not used
-                break
-            if worth_asking(state, pieces):
-                seen.setdefault(state.to_text(), None)
-    return list(seen)
-
-
-def selfplay_positions(game, pieces: int, seed: int, games: int) -> list[str]:
-    """Distinct positions (FEN) with at most ``pieces`` pieces in alphabeta-4 self-play from the ballots."""
-    from plyground.registry import get_registry
-    from plyground.tournament.openings import all_openings, start_state
-    player = get_registry().make_player("alphabeta:eval=learned,depth=4,endgame=off", game)
-    openings = all_openings(game, 3)
-    rng = np.random.default_rng(seed)
-    seen = {}
-    for k in rng.permutation(len(openings))[:games]:
-        state = start_state(game, openings[k])
-        player.reset()
-        while not state.is_terminal():
-            state.apply(player.choose_move(state))
-            if worth_asking(state, pieces):
-                seen.setdefault(state.to_text(), None)
-    return list(seen)
-
-
 def throw_aways(player, oracle, game, fens: list[str]) -> dict:
     counts = {"positions": 0, "won": 0, "drawn": 0, "won_thrown": 0, "drawn_thrown": 0, "seconds": 0.0}
     for fen in fens:
@@ -118,12 +76,13 @@ def conversions(player, oracle, game, fens: list[str]) -> dict:
 
 
 def value_accuracy(model: Path, oracle, game, fens: list[str]) -> dict:
+    from plyground.mistakes import value_verdicts
     from plyground.players.alphazero.models import load_model
     network = load_model(model, game)
     states = [game.new_state(fen) for fen in fens]
     _, values = network.predict(np.stack([s.observation() for s in states]))
     truth = np.array([RANK[oracle.result(s)[0]] - 1 for s in states])
-    guess = np.where(values > 1 / 3, 1, np.where(values < -1 / 3, -1, 0))
+    guess = value_verdicts(values)
     result = {"positions": len(states), "accuracy": float(np.mean(guess == truth)),
               "mean_abs_error": float(np.mean(np.abs(np.asarray(values, dtype=float) - truth)))}
     for name, code in (("win", 1), ("draw", 0), ("loss", -1)):
@@ -194,22 +153,17 @@ def main(argv=None) -> int:
     from plyground.games.checkers import CheckersGame
     from plyground.capabilities import endgame_oracle
     from plyground.registry import get_registry
-    from plyground.bundled_data import records_file
     game = CheckersGame()
     oracle = endgame_oracle(game, str(args.pieces), log=lambda line: print(line, file=sys.stderr))
     rng = np.random.default_rng(args.seed)
     load = os.getloadavg()[0]
     print(f"database: {args.pieces} pieces in {oracle.directory}; load average {load:.2f}", flush=True)
 
+    from plyground.games.checkers.endgame.positions import sample_positions
     started = time.perf_counter()
-    sources = {"acf": acf_positions(game, records_file(game, args.acf, "--acf"), args.pieces, args.acf_games),
-               "selfplay": selfplay_positions(game, args.pieces, args.seed, args.selfplay_games)}
-    for name in sources:
-        found = sources[name]
-        chosen = rng.permutation(len(found))[:args.positions]
-        sources[name] = [found[i] for i in sorted(chosen)]
-        print(f"{name}: {len(found):,} distinct positions with <= {args.pieces} pieces, {len(sources[name])} sampled "
-              f"({time.perf_counter() - started:.0f} s)", flush=True)
+    sources = sample_positions(game, args.pieces, args.positions, args.seed, args.acf, args.acf_games,
+                               args.selfplay_games, rng=rng,
+                               log=lambda line: print(f"{line} ({time.perf_counter() - started:.0f} s)", flush=True))
     figures: dict = {"pieces": args.pieces, "load_average": load, "sources": {k: len(v) for k, v in sources.items()},
                      "players": {}, "networks": {}}
 

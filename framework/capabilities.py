@@ -346,12 +346,14 @@ def _games_with_endgame_databases() -> list[str]:
 @dataclass(frozen=True)
 class SolvedPosition:
     """A position a perfect player has labelled: a move outside ``best`` is a *mistake* (its exact
-    win/draw/loss is worse than the best move's)."""
+    win/draw/loss is worse than the best move's); with ``value`` a network's value there is right or
+    wrong too (:func:`plyground.mistakes.value_table`)."""
 
     category: str               # its class in the game's set, e.g. "Begin-Hard"
     state: State
     best: frozenset             # the moves that keep the position's exact result
     name: str = ""              # how the game writes it (e.g. its moves), for messages
+    value: float | None = None  # the exact result for the side to move (1 win, 0 draw, -1 loss), if known
 
 
 @runtime_checkable

@@ -8,11 +8,17 @@ class by class, with 95% Wilson intervals.  ``benchmarks/mistakes.py`` prints
 the table for player specs; the AlphaZero trainer's ``mistakes`` option scores
 each iteration's newest network, so a run's curve shows mistakes falling
 against wall-clock time.
+
+Where a set knows each position's exact result (``SolvedPosition.value``), a
+network's value can be scored on it too (:func:`value_table`): a value above
+1/3 reads as a win, below -1/3 as a loss, else a draw.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
+
+import numpy as np
 
 from .capabilities import SolvedPosition
 from .protocols import Budget, Player
@@ -67,6 +73,37 @@ def mistake_table(player: Player, by_class: Mapping[str, Sequence[SolvedPosition
         table.append(ClassMistakes(category, len(group), sum(found[at:at + len(group)])))
         at += len(group)
     table.append(ClassMistakes("all", len(flat), sum(found)))
+    return table
+
+
+#: A value above this reads as a win, below its negative as a loss, else as a draw.
+VALUE_DRAW_BAND = 1.0 / 3.0
+
+
+def value_verdicts(values: Sequence[float]) -> np.ndarray:
+    """Each value read as a result for the side to move: 1 win, 0 draw, -1 loss."""
+    values = np.asarray(values, dtype=np.float64).reshape(-1)
+    return np.where(values > VALUE_DRAW_BAND, 1, np.where(values < -VALUE_DRAW_BAND, -1, 0))
+
+
+def value_table(values: Sequence[float], by_class: Mapping[str, Sequence[SolvedPosition]]) -> list[ClassMistakes]:
+    """How often the values (one per position of ``by_class``, in its order) read as the wrong result, class by
+    class, then ``all``: a row's ``mistakes`` are the wrong values.  Positions without a known ``value`` are
+    left out; ValueError when the values do not match the positions one to one."""
+    flat = [p for group in by_class.values() for p in group]
+    verdicts = value_verdicts(values)
+    if len(verdicts) != len(flat):
+        raise ValueError(f"{len(verdicts)} values for {len(flat)} positions")
+    table, at, wrong_all, known_all = [], 0, 0, 0
+    for category, group in by_class.items():
+        known = wrong = 0
+        for position, verdict in zip(group, verdicts[at:at + len(group)]):
+            if position.value is not None:
+                known += 1
+                wrong += int(verdict != int(np.sign(position.value)))
+        table.append(ClassMistakes(category, known, wrong))
+        wrong_all, known_all, at = wrong_all + wrong, known_all + known, at + len(group)
+    table.append(ClassMistakes("all", known_all, wrong_all))
     return table
 
 

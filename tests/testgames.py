@@ -6,6 +6,10 @@ the same player another move; whoever takes the last token wins.  A search
 that assumes strict alternation misjudges it (e.g. from a pile of 6 only
 "take 4" wins, and a naive search thinks 6 is lost and 7 is won).  It comes
 with compiled kernels (docs/kernels.md), so both search paths are tested.
+
+``SolvedTicTacToe`` is tic-tac-toe with an "endgame database" of the whole game
+(``SolvedOracle``: negamax over the State API), a game other than checkers with
+the EndgameDatabases ability.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from numba import njit
 
 from plyground.errors import MoveError
 from plyground.options import Option
+from plyground.games.tictactoe import TicTacToe
 from plyground.protocols import Game, Player, State
 
 TAKES = (1, 2, 4)
@@ -211,3 +216,49 @@ class PerfectTicTacToe(Player):
             scores[move] = -ttt_value(child, 1 - me)
         best = max(scores.values())
         return self.rng.choice([m for m, v in scores.items() if v == best])
+
+
+class SolvedTicTacToe(TicTacToe):
+    """Tic-tac-toe offering an endgame database of the whole game (every position solved), without kernels:
+    a game other than checkers with the EndgameDatabases ability."""
+
+    name = "tictactoe-solved"
+    description = "tic-tac-toe whose every position's result is known"
+    endgame_pieces = range(1, 10)
+
+    def kernels(self):
+        return None
+
+    def endgame_oracle(self, spec, directory=None, log=None):
+        return SolvedOracle()
+
+
+class SolvedOracle:
+    """Exact results by negamax over the State API (what an endgame oracle answers)."""
+
+    def value(self, state) -> int:
+        """+1 / 0 / -1 for the side to move with perfect play."""
+        if state.is_terminal():
+            return int(state.returns()[state.current_player()])
+        return max(-self.value(self._after(state, move)) for move in state.legal_moves())
+
+    @staticmethod
+    def _after(state, move):
+        after = state.clone()
+        after.apply(move)
+        return after
+
+    def returns(self, state):
+        mine = float(self.value(state))
+        return (mine, -mine) if state.current_player() == 0 else (-mine, mine)
+
+    def words(self, state):
+        return {1: "win", 0: "draw", -1: "loss"}[self.value(state)]
+
+    def perfect_moves(self, state):
+        best = self.value(state)
+        return [move for move in state.legal_moves() if -self.value(self._after(state, move)) == best]
+
+    def keep_result(self, state, move, visits=None):
+        perfect = self.perfect_moves(state)
+        return move if move in perfect else perfect[0]

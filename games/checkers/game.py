@@ -225,6 +225,10 @@ class CheckersGame(Game):
     records_advice = "the ACF archive of 9,377 expert games ships with plyground as 'acf'"
     #: The endgame databases there can be (the EndgameDatabases ability; docs/endgame.md), by pieces.
     endgame_pieces = range(2, 9)
+    #: Endgame positions labelled by the database (the SolvedPositions ability; endgame/positions.py):
+    #: ``endgame`` (at most 5 pieces) and ``endgame-N``, classed by the exact result for the side to move.
+    solved_position_sets = ("endgame", "endgame-2", "endgame-3", "endgame-4", "endgame-5")
+    solved_position_classes = ("won", "drawn", "lost")
 
     def new_initial_state(self) -> CheckersState:
         return CheckersState(self, _INITIAL_POSITION.copy())
@@ -265,6 +269,12 @@ class CheckersGame(Game):
         ``EndgameOracle`` (endgame/oracle.py), or None when ``auto`` finds none built."""
         from .endgame.oracle import open_oracle      # the endgame package loads only when a database is asked for
         return open_oracle(spec, directory, log)
+
+    def solved_positions(self, name: str) -> list:
+        """The SolvedPositions ability: set ``name``'s endgame positions with their exact results (the
+        database of the set's size must be built; UsageError naming the command otherwise)."""
+        from .endgame.positions import solved
+        return solved(self, name)
 
     def bundled_records(self) -> dict[str, Path]:
         """The games shipped in the package by name: ``acf``, the ACF archive (data/README.md)."""

@@ -64,5 +64,5 @@ def solved_positions(game) -> list[SolvedPosition]:
             continue                            # no move can be a mistake here
         text = "/".join("".join("." if v < 0 else MARKS[v] for v in board[r:r + 3]) for r in (0, 3, 6))
         found.append(SolvedPosition(stage(9 - board.count(-1)), TicTacToeState(game, list(board), to_move),
-                                    frozenset(c for c, v in values.items() if v == best), text))
+                                    frozenset(c for c, v in values.items() if v == best), text, float(best)))
     return found

@@ -130,6 +130,15 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
     player = trainer.playbook.probe_player(load_model(run / "checkpoints" / "iter-0002.npz", TicTacToe()), 16)
     table = mistake_table(player, by_class, 0)
     assert [t.mistakes for t in table] == [rows[2]["classes"][t.category]["mistakes"] for t in table]
+    # tic-tac-toe knows each position's value too: the row says how often the network's value reads wrong
+    from plyground.mistakes import value_table
+    network = load_model(run / "checkpoints" / "iter-0002.npz", TicTacToe())
+    flat = [p for group in by_class.values() for p in group]
+    _, values = network.predict(np.stack([p.state.observation() for p in flat]))
+    table = value_table(values, by_class)
+    assert table[-1].positions == 15
+    assert [t.mistakes for t in table] == [rows[2]["values"][t.category]["mistakes"] for t in table]
+    assert "value right on" in next(line for line in lines if line.startswith("[iter 2/2] mistakes: iter-0002 "))
     # resumed with more iterations: the rows already counted are kept, not counted again
     lines = train(run, iterations=3, comparison_games=0, mistakes="all", mistakes_positions=5,
                   mistakes_simulations=16)
@@ -154,6 +163,36 @@ def test_a_finished_run_resumed_with_mistakes_counts_every_network_it_has(tmp_pa
     assert [(r["iteration"], r["simulations"]) for r in rows] == [(0, 4), (1, 4), (2, 4)]
 
 
+def test_mistakes_simulations_0_counts_the_values_alone(tmp_path):
+    from plyground.storage import read_json_lines
+    run = tmp_path / "run"
+    lines = train(run, iterations=1, comparison_games=0, mistakes="all", mistakes_positions=4, mistakes_simulations=0)
+    rows = read_json_lines(run / "mistakes.jsonl")
+    assert [r["iteration"] for r in rows] == [0, 1]
+    for row in rows:
+        assert row["classes"] == {} and row["simulations"] == 0
+        assert row["values"]["all"]["positions"] == 12
+    line = next(line for line in lines if line.startswith("[iter 1/1] mistakes: iter-0001 "))
+    assert "value right on" in line and "simulations" not in line.split("(")[0]
+    assert (run / "plots" / "mistakes.png").stat().st_size > 1000
+
+
+def test_values_read_as_results_score_right_and_wrong_by_class():
+    from plyground.capabilities import solved_positions
+    from plyground.mistakes import value_table
+    by_class = solved_positions(TicTacToe(), "all", 40)
+    flat = [p for group in by_class.values() for p in group]
+    truth = np.array([p.value for p in flat])
+    assert set(truth.tolist()) == {0.0, 1.0}        # a lost position has no mistake to make: none is in the set
+    assert [t.mistakes for t in value_table(0.9 * truth, by_class)] == [0, 0, 0, 0]
+    wrong = value_table(-truth, by_class)                       # every win read as a loss: draws stay right
+    assert wrong[-1].positions == len(flat) and wrong[-1].mistakes == int(np.count_nonzero(truth))
+    halfway = value_table(np.where(truth != 0, 0.3 * truth, 0.0), by_class)   # inside the draw band
+    assert halfway[-1].mistakes == int(np.count_nonzero(truth))
+    with pytest.raises(ValueError, match="3 values for 120 positions"):
+        value_table(truth[:3], by_class)
+
+
 def test_a_perfect_player_makes_no_mistakes_and_a_random_one_many():
     from plyground.capabilities import solved_positions
     from plyground.mistakes import mistake_table
@@ -168,7 +207,10 @@ def test_a_perfect_player_makes_no_mistakes_and_a_random_one_many():
 
 @pytest.mark.parametrize("game, mistakes, problem", [
     ("tictactoe", "dev", "tictactoe has no solved-position set 'dev'; valid sets: all"),
-    ("checkers", "all", "checkers has no positions labelled by a perfect player; games that have them: "),
+    ("chess", "all", "chess has no positions labelled by a perfect player; games that have them: "),
+    ("checkers", "all", "unknown set of checkers endgame positions 'all'; valid sets: endgame, endgame-2, "),
+    # the tests' endgame folder holds no database: the 5-piece one is not built on demand
+    ("checkers", "endgame", "no 5-piece endgame database in .*; build it with: plyground endgame build --pieces 5"),
 ])
 def test_mistakes_on_a_set_the_game_lacks_is_one_clear_error_before_any_game(tmp_path, game, mistakes, problem):
     from plyground.registry import get_registry

@@ -13,6 +13,7 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphabeta.player import AlphaBetaPlayer
 from plyground.players.uci.player import UciPlayer
 from plyground.protocols import GameRecord
+from testgames import SolvedTicTacToe
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -78,52 +79,6 @@ def test_no_game_name_checks_or_probing_outside_the_capability_module():
 
 
 # ------------------------------------------------------------------ endgame databases
-
-class SolvedTicTacToe(TicTacToe):
-    """Tic-tac-toe offering an endgame database of the whole game (every position solved), without kernels:
-    a game other than checkers with the EndgameDatabases ability."""
-
-    name = "tictactoe-solved"
-    description = "tic-tac-toe whose every position's result is known"
-    endgame_pieces = range(1, 10)
-
-    def kernels(self):
-        return None
-
-    def endgame_oracle(self, spec, directory=None, log=None):
-        return SolvedOracle()
-
-
-class SolvedOracle:
-    """Exact results by negamax over the State API (what an endgame oracle answers)."""
-
-    def value(self, state) -> int:
-        """+1 / 0 / -1 for the side to move with perfect play."""
-        if state.is_terminal():
-            return int(state.returns()[state.current_player()])
-        return max(-self.value(self._after(state, move)) for move in state.legal_moves())
-
-    @staticmethod
-    def _after(state, move):
-        after = state.clone()
-        after.apply(move)
-        return after
-
-    def returns(self, state):
-        mine = float(self.value(state))
-        return (mine, -mine) if state.current_player() == 0 else (-mine, mine)
-
-    def words(self, state):
-        return {1: "win", 0: "draw", -1: "loss"}[self.value(state)]
-
-    def perfect_moves(self, state):
-        best = self.value(state)
-        return [move for move in state.legal_moves() if -self.value(self._after(state, move)) == best]
-
-    def keep_result(self, state, move, visits=None):
-        perfect = self.perfect_moves(state)
-        return move if move in perfect else perfect[0]
-
 
 def test_the_endgame_option_is_generic_and_a_game_without_databases_refuses_a_number():
     from plyground.errors import UsageError

@@ -42,8 +42,12 @@ class Playbook:
     def selfplay_settings(self) -> SelfPlaySettings:
         """How self-play games are played and when they end."""
         cfg = self.config
+        exact_plies = cfg.get("endgame_examples") or 0
+        oracle = endgame_oracle(self.game, self.search.endgame) if exact_plies else None
         return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"],
                                 adjudicator=self.selfplay_adjudicator(),
+                                exact_plies=exact_plies if oracle is not None else 0,
+                                perfect_moves=oracle.perfect_moves if oracle is not None else None,
                                 fast_simulations=cfg["fast_simulations"],
                                 full_search_share=cfg["full_search_share"],
                                 search_value_weight=cfg["search_value_weight"],

@@ -41,6 +41,12 @@ class SelfPlaySettings:
     # adjudicator(state, plies) -> ((return_0, return_1), reason) ends the game early, or None plays on
     # (the expert-iteration trainer's Stockfish resignation rule)
     adjudicator: Callable[[Any, int], tuple[tuple[float, float], str] | None] | None = None
+    # exact endings (Leela's tablebase rescoring, for the positions the games stop before): when the
+    # adjudicator ends a game, up to exact_plies plies of perfect play from there become examples too, each
+    # position's policy target the moves perfect_moves(state) gives (those that keep its exact result), its
+    # value the adjudicated result; perfect_moves returns None where it knows no answer (the tail stops)
+    exact_plies: int = 0
+    perfect_moves: Callable[[Any], list | None] | None = None
 
 
 class SelfPlayGame:
@@ -103,6 +109,7 @@ class SelfPlayGame:
                 if verdict is not None:
                     returns, record.reason = verdict
                     self.returns = (float(returns[0]), float(returns[1]))
+                    self._exact_tail()
                     return False
             legal = state.legal_moves()
             if len(legal) > 1:
@@ -114,6 +121,25 @@ class SelfPlayGame:
                 return True
             self.steps.append(make_step(state, legal, [1.0]))
             self._play(legal[0])
+
+    def _exact_tail(self) -> None:
+        """The examples of perfect play on from an adjudicated position (see ``SelfPlaySettings.exact_plies``):
+        the moves drawn among the perfect ones, played on a copy (the record ends where the game was
+        adjudicated)."""
+        settings = self.settings
+        if settings.exact_plies < 1 or settings.perfect_moves is None:
+            return
+        state = self.state.clone()
+        for _ in range(settings.exact_plies):
+            if state.is_terminal():
+                return
+            perfect = settings.perfect_moves(state)
+            if not perfect:
+                return
+            if len(state.legal_moves()) > 1:
+                self.steps.append(make_step(state, perfect, [1.0] * len(perfect),
+                                            self.returns[state.current_player()]))
+            state.apply(perfect[int(self.rng.integers(len(perfect)))])
 
     @property
     def simulations(self) -> int:

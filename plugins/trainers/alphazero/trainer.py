@@ -47,6 +47,7 @@ from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
                                                 network_class, save_model)
 from plyground.players.alphazero.player import AlphaZeroPlayer
+from plyground.capabilities import endgame_oracle
 from plyground.players.alphazero.settings import SEARCH_KIND_OPTIONS, trainer_search_options
 
 from .actor_pool import make_actor_pool
@@ -113,6 +114,10 @@ class AlphaZeroTrainer(Trainer):
                "random_opening_plies random moves (played, not learned from)", min=0.0, max=1.0),
         Option("random_opening_plies", int, 0, "random openings: each such game begins with 1..N uniformly "
                "random moves (0: none)", min=0),
+        Option("endgame_examples", int, 0, "with an endgame database (endgame=): a self-play game ends at its "
+               "first position the database holds, and this many plies of perfect play on from there become "
+               "examples too, with the exact result as value and the moves that keep it as policy (0: none)",
+               min=0, max=1000),
         *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
         Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
                "plies", min=1, optional=True),
@@ -135,11 +140,13 @@ class AlphaZeroTrainer(Trainer):
                "alternate; each opening is played twice)", min=1),
         Option("ladder_openings", str, "2-ply", "where ladder games start: N-ply, an openings file, or none"),
         Option("mistakes", str, None, "the game's set of positions labelled by a perfect player (Connect Four: "
-               "dev or test) on which the ladder counts each network's mistakes: mistakes.jsonl and "
+               "dev or test; checkers: endgame) on which the ladder counts each network's mistakes, and where "
+               "the set knows each position's result how often its value is wrong: mistakes.jsonl and "
                "plots/mistakes.png (none: not counted)", optional=True),
         Option("mistakes_positions", int, 100, "mistakes: the first N positions of each class", min=1),
         Option("mistakes_simulations", int, None, "mistakes: the network's simulations a move (none: "
-               "comparison_simulations, else simulations)", min=1, optional=True),
+               "comparison_simulations, else simulations; 0: no moves, the values only)", min=0,
+               optional=True),
         # bookkeeping
         Option("parallel_games", int, 16, "self-play games advanced together, their leaves evaluated in one "
                "network call (1: one game at a time)", min=1, max=4096),
@@ -215,6 +222,10 @@ class AlphaZeroTrainer(Trainer):
         self.probe = MistakesProbe(self.game, self.rundir, MistakesSettings.from_options(cfg))
         if self.probe.settings.enabled:
             self.probe.settings.check(self.game)
+        if cfg["endgame_examples"] and endgame_oracle(self.game, cfg["endgame"]) is None:
+            raise UsageError(f"trainer {self.name}: endgame_examples={cfg['endgame_examples']} needs an endgame "
+                             f"database, but endgame={cfg['endgame']} gives none for {self.game.name}; set endgame "
+                             f"to a number of pieces (or build one for endgame=auto), or endgame_examples=0")
         if cfg["initial_model"] is not None and cfg["bootstrap_games"] is not None:
             raise UsageError(f"trainer {self.name}: initial_model and bootstrap_games both make the initial "
                              f"network; set one of them")
@@ -604,7 +615,7 @@ class AlphaZeroTrainer(Trainer):
     def _count_mistakes(self, k: int) -> None:
         """Iteration ``k``'s network (0: the initial one) on the game's solved positions: a row of
         ``mistakes.jsonl`` and the plot redrawn.  Not counted as training time."""
-        from plyground.mistakes import mistake_table
+        from plyground.mistakes import mistake_table, value_table
         probe, prefix = self.probe, self._prefix(k) if k else "[initial network]"
         total, started = probe.count(), time.perf_counter()
         last_line = [started]
@@ -617,13 +628,16 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{prefix} mistakes {i + 1}/{total} positions; phase ETA "
                          f"{format_duration(rate * (total - i - 1))}")
 
-        player = self.playbook.probe_player(self.models.network(self.rundir.checkpoint_path(k)),
-                                            probe.settings.simulations)
-        try:
-            table = mistake_table(player, probe.positions(), probe.settings.seed, on_move)
-        finally:
-            player.close()
-        row = probe.record(k, table, self._training_seconds().get(k, 0.0))
+        network = self.models.network(self.rundir.checkpoint_path(k))
+        table = None
+        if probe.settings.simulations:
+            player = self.playbook.probe_player(network, probe.settings.simulations)
+            try:
+                table = mistake_table(player, probe.positions(), probe.settings.seed, on_move)
+            finally:
+                player.close()
+        values = value_table(probe.values(network), probe.positions()) if probe.knows_values() else None
+        row = probe.record(k, table, values, self._training_seconds().get(k, 0.0))
         self.log(f"{prefix} mistakes: {network_name(k)} {mistakes_text(row)} ("
                  f"{format_duration(time.perf_counter() - started)}, not counted as training time)")
         if self.config["plots"]:

@@ -113,7 +113,7 @@ def solved(game: ConnectFour, name: str) -> list:
         best = max(outcome(s) for s in scores if s is not None)
         found.append(SolvedPosition(row["class"], replay(game, row["moves"]),
                                     frozenset(m for m, s in enumerate(scores) if s is not None and outcome(s) == best),
-                                    row["moves"]))
+                                    row["moves"], float(best)))
     return found
 
 
