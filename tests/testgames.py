@@ -262,3 +262,33 @@ class SolvedOracle:
     def keep_result(self, state, move, visits=None):
         perfect = self.perfect_moves(state)
         return move if move in perfect else perfect[0]
+
+
+def expanded_nodes(search, state, move_of=None):
+    """Every expanded node of ``search``'s tree (root at ``state``), depth first: ``(node, its position, its
+    children)``.  ``move_of(position, child)`` is a child's move (default: ``search.moves[child]``)."""
+    from plyground.players.search.tree import EXPANDED
+    stack = [(search.root, state)]
+    while stack:
+        node, position = stack.pop()
+        if search.flag[node] != EXPANDED:
+            continue
+        children = list(search.children(node))
+        yield node, position, children
+        for c in children:
+            after = position.clone()
+            after.apply(move_of(position, c) if move_of is not None else search.moves[c])
+            stack.append((c, after))
+
+
+def move_and_reply(player, state) -> object:
+    """``player`` chooses a move at ``state``, then the first legal reply: both are observed by the player
+    and played on ``state``; returns the player's move."""
+    from plyground.protocols import Budget
+    move = player.choose_move(state.clone(), Budget())
+    player.observe_move(state.clone(), move)
+    state.apply(move)
+    reply = state.legal_moves()[0]
+    player.observe_move(state.clone(), reply)
+    state.apply(reply)
+    return move

@@ -6,10 +6,9 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.search.priors import move_priors
 from plyground.players.search.puct import choose_from_visits, PUCTSearch
-from plyground.players.search.tree import EXPANDED
 
 from aztestgames import LearnableDoubleTake, UniformEvaluator
-from testgames import doubletake_move_values, doubletake_value
+from testgames import doubletake_move_values, doubletake_value, expanded_nodes
 
 
 def search_for(game, simulations, **kwargs):
@@ -110,14 +109,21 @@ def test_cache_evaluates_a_position_once():
     assert search.cache.hits > 0
 
 
-def test_tree_reuse_keeps_the_played_subtree():
+def searched_then_advanced(simulations: int):
+    """A tic-tac-toe search of ``simulations`` from the start, advanced by its most visited move:
+    (game, search, the start position, that move's child)."""
     game = TicTacToe()
-    search, _ = search_for(game, 300)
+    search, _ = search_for(game, simulations)
     state = game.new_initial_state()
     search.set_root(state)
-    search.run(300)
+    search.run(simulations)
     move = max(search.root_children(), key=lambda c: c.visits)
     search.advance(state, move.move)
+    return game, search, state, move
+
+
+def test_tree_reuse_keeps_the_played_subtree():
+    game, search, state, move = searched_then_advanced(300)
     state.apply(move.move)
     assert search.set_root(state) is True
     assert search.root_visits() == move.visits
@@ -126,13 +132,7 @@ def test_tree_reuse_keeps_the_played_subtree():
 
 
 def test_compaction_keeps_the_subtree_statistics():
-    game = TicTacToe()
-    search, _ = search_for(game, 2000)
-    state = game.new_initial_state()
-    search.set_root(state)
-    search.run(2000)
-    move = max(search.root_children(), key=lambda c: c.visits)
-    search.advance(state, move.move)
+    _, search, state, move = searched_then_advanced(2000)
     before = sorted((c.move, c.visits, round(c.value, 9), round(c.prior, 9)) for c in search.root_children())
     size = search.size
     search._compact()
@@ -232,12 +232,7 @@ def test_a_position_with_one_legal_move_costs_no_evaluation(pass_forced):
     search.run(600)
     assert search.vloss[:search.size].sum() == 0 and search.root_visits() == 600
     forced = 0
-    stack = [(search.root, root)]
-    while stack:
-        node, position = stack.pop()
-        if search.flag[node] != EXPANDED:
-            continue
-        children = list(search.children(node))
+    for node, position, children in expanded_nodes(search, root):
         if node != search.root and len(position.legal_moves()) == 1:
             forced += 1
             evaluated = position.observation().tobytes() in evaluator.seen
@@ -246,10 +241,6 @@ def test_a_position_with_one_legal_move_costs_no_evaluation(pass_forced):
                 assert search.prior[children[0]] == 1.0
             else:               # valued by the network on its first visit, like any other leaf
                 assert search.visits[node] == 1 + search.visits[children[0]] and evaluated
-        for c in children:
-            after = position.clone()
-            after.apply(search.moves[c])
-            stack.append((c, after))
     assert forced >= 100
 
 

@@ -21,8 +21,9 @@ def three():
     return solve.build(3)
 
 
-@pytest.mark.parametrize("pieces", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("pieces", [1, 2, 3, 4, pytest.param(5, marks=pytest.mark.slow)])
 def test_the_index_enumerates_the_published_number_of_positions(pieces):
+    """Every placement through the index (5 pieces: 374 million entries, about 40 s; ``-m slow`` runs it)."""
     assert index.count_placements(pieces) == PUBLISHED[pieces]
 
 

@@ -9,6 +9,8 @@ from plyground.match import play_game, run_match
 from plyground.players.mcts import MCTSPlayer
 from plyground.protocols import Budget
 
+from testgames import move_and_reply
+
 
 @pytest.fixture(scope="module")
 def game():
@@ -65,11 +67,6 @@ def test_tree_reuse_follows_the_game(game):
     state = game.new_initial_state()
     player = MCTSPlayer(game, simulations=2000, seed=3)
     for _ in range(3):
-        move = player.choose_move(state.clone(), Budget())
-        player.observe_move(state.clone(), move)
-        state.apply(move)
-        reply = state.legal_moves()[0]
-        player.observe_move(state.clone(), reply)
-        state.apply(reply)
+        move_and_reply(player, state)
     player.choose_move(state.clone(), Budget(simulations=100))
     assert sum(player.analysis()["visits"].values()) > 100

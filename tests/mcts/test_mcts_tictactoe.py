@@ -6,7 +6,7 @@ from plyground.match import play_game
 from plyground.players.mcts import MCTSPlayer
 from plyground.protocols import Budget
 
-from testgames import PerfectTicTacToe
+from testgames import PerfectTicTacToe, move_and_reply
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +42,18 @@ def test_never_loses_to_perfect_play_generic_path(game, mcts_side):
     assert mcts.engine_kind == "generic"
 
 
+def analysed(game, fen: str, simulations: int, seed: int, kernels: bool) -> tuple[str, dict]:
+    """The move an mcts player chooses at ``fen``, as text, and its analysis."""
+    player = MCTSPlayer(game, simulations=simulations, seed=seed, kernels=kernels)
+    state = game.new_state(fen)
+    move = player.choose_move(state.clone(), Budget())
+    return state.move_to_text(move), player.analysis()
+
+
 @pytest.mark.parametrize("kernels", [True, False], ids=["fast", "generic"])
 def test_takes_a_win_and_reports_it_proven(game, kernels):
-    player = MCTSPlayer(game, simulations=500, seed=3, kernels=kernels)
-    state = game.new_state("XX./OO./... X")
-    move = player.choose_move(state.clone(), Budget())
-    assert state.move_to_text(move) == "c3"
-    info = player.analysis()
+    move, info = analysed(game, "XX./OO./... X", 500, 3, kernels)
+    assert move == "c3"
     assert info["proven"] == "win" and info["value"] == 1.0
     assert info["move"] == "c3"
     assert info["simulations"] < 500          # the search stops once the root is solved
@@ -57,21 +62,15 @@ def test_takes_a_win_and_reports_it_proven(game, kernels):
 @pytest.mark.parametrize("kernels", [True, False], ids=["fast", "generic"])
 def test_blocks_and_proves_a_draw(game, kernels):
     # O must block at c3; then the game is a forced draw.
-    player = MCTSPlayer(game, simulations=5000, seed=4, kernels=kernels)
-    state = game.new_state("XX./.O./... O")
-    move = player.choose_move(state.clone(), Budget())
-    assert state.move_to_text(move) == "c3"
-    info = player.analysis()
+    move, info = analysed(game, "XX./.O./... O", 5000, 4, kernels)
+    assert move == "c3"
     assert info["proven"] in ("draw", None)
 
 
 @pytest.mark.parametrize("kernels", [True, False], ids=["fast", "generic"])
 def test_proves_a_lost_position(game, kernels):
     # X threatens both b3 and a2; O to move has no win of its own and cannot block both.
-    state = game.new_state("X.X/.O./X.O O")
-    player = MCTSPlayer(game, simulations=20000, seed=5, kernels=kernels)
-    player.choose_move(state.clone(), Budget())
-    info = player.analysis()
+    _, info = analysed(game, "X.X/.O./X.O O", 20000, 5, kernels)
     assert info["proven"] == "loss"
     assert info["value"] == -1.0
 
@@ -95,13 +94,8 @@ def test_reset_with_a_seed_reproduces_the_search(game, kernels):
 def test_tree_reuse_keeps_the_subtree(game, kernels):
     player = MCTSPlayer(game, simulations=1000, seed=6, kernels=kernels)
     state = game.new_initial_state()
-    move = player.choose_move(state.clone(), Budget())
-    visits_before = player.analysis()["visits"][state.move_to_text(move)]
-    player.observe_move(state.clone(), move)
-    state.apply(move)
-    reply = state.legal_moves()[0]
-    player.observe_move(state.clone(), reply)
-    state.apply(reply)
+    move = move_and_reply(player, state)
+    visits_before = player.analysis()["visits"][game.new_initial_state().move_to_text(move)]
     player.choose_move(state.clone(), Budget(simulations=10))
     info = player.analysis()
     assert info["simulations"] == 10

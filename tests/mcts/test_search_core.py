@@ -6,7 +6,9 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.players.search.puct import PUCTSearch
 from plyground.players.mcts.fast import FastSearch
 from plyground.players.mcts.generic import UCTSearch
-from plyground.players.search.tree import EXPANDED, Tree
+from plyground.players.search.tree import Tree
+
+from testgames import expanded_nodes
 
 GAME = TicTacToe()
 
@@ -34,21 +36,12 @@ def test_every_configuration_grows_the_same_tree(kind):
     search, state = grown(kind)
     assert isinstance(search, Tree)
     checked = 0
-    stack = [(search.root, state)]
-    while stack:
-        node, position = stack.pop()
-        if search.flag[node] != EXPANDED:
-            continue
-        children = search.children(node)
+    move_of = (lambda position, c: GAME.kernels().code_to_move(position, int(search.code[c]))) if kind == "fast" else None
+    for node, position, children in expanded_nodes(search, state, move_of):
         # one visit evaluated the node itself (a playout or the network), the rest went to its children
         assert search.visits[node] == 1 + sum(search.visits[c] for c in children)
         for c in children:
             assert search.mover[c] == position.current_player()       # the acting player is stored
-            after = position.clone()
-            move = (GAME.kernels().code_to_move(position, int(search.code[c])) if kind == "fast"
-                    else search.moves[c])
-            after.apply(move)
-            stack.append((c, after))
             checked += 1
     assert checked > 100
 

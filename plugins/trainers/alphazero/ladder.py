@@ -98,21 +98,36 @@ class LadderSettings:
         choose_openings(game, self.openings, self.seed)
 
 
-class Ladder:
-    """The ladder games, ratings and curve of one run directory."""
+class RunCurve:
+    """A curve the ladder keeps in a run directory, a row per rated network: ``NAME.jsonl`` and its plot
+    ``plots/NAME.png``."""
 
-    def __init__(self, game: Game, rundir: RunDirectory, settings: LadderSettings) -> None:
+    name = ""
+
+    def __init__(self, game: Game, rundir: RunDirectory, settings: Any) -> None:
         self.game, self.rundir, self.settings = game, rundir, settings
-        self._openings: list[Opening] | None = None
 
-    # ------------------------------------------------------------ files
     @property
     def curve_path(self) -> Path:
-        return self.rundir.root / "ladder.jsonl"
+        return self.rundir.root / f"{self.name}.jsonl"
 
     @property
     def plot_path(self) -> Path:
-        return self.rundir.plots_dir() / "ladder.png"
+        return self.rundir.plots_dir() / f"{self.name}.png"
+
+    def read_curve(self) -> list[dict]:
+        """The rows so far (none before the first)."""
+        return read_json_lines(self.curve_path)
+
+
+class Ladder(RunCurve):
+    """The ladder games, ratings and curve of one run directory."""
+
+    name = "ladder"
+
+    def __init__(self, game: Game, rundir: RunDirectory, settings: LadderSettings) -> None:
+        super().__init__(game, rundir, settings)
+        self._openings: list[Opening] | None = None
 
     def planned(self) -> int:
         return len(self.settings.opponents) * self.settings.games
@@ -210,9 +225,6 @@ class Ladder:
         write_json_lines(self.curve_path, rows)
         return rows
 
-    def read_curve(self) -> list[dict]:
-        return read_json_lines(self.curve_path)
-
 
 def rating_text(row: dict) -> str:
     """``+85 Elo (95% +20 to +150) vs mcts:simulations=1000``."""
@@ -301,20 +313,14 @@ class MistakesSettings:
             raise UsageError(f"mistakes={self.positions}: {game.name}'s set {self.positions!r} holds no positions")
 
 
-class MistakesProbe:
+class MistakesProbe(RunCurve):
     """Each rated network's mistakes on the game's solved positions: ``mistakes.jsonl`` and its plot."""
 
+    name = "mistakes"
+
     def __init__(self, game: Game, rundir: RunDirectory, settings: MistakesSettings) -> None:
-        self.game, self.rundir, self.settings = game, rundir, settings
+        super().__init__(game, rundir, settings)
         self._positions: dict[str, list[SolvedPosition]] | None = None
-
-    @property
-    def curve_path(self) -> Path:
-        return self.rundir.root / "mistakes.jsonl"
-
-    @property
-    def plot_path(self) -> Path:
-        return self.rundir.plots_dir() / "mistakes.png"
 
     def positions(self) -> dict[str, list[SolvedPosition]]:
         if self._positions is None:
@@ -338,8 +344,6 @@ class MistakesProbe:
             out.append(np.asarray(values, dtype=np.float64).reshape(-1))
         return np.concatenate(out) if out else np.zeros(0)
 
-    def read_curve(self) -> list[dict]:
-        return read_json_lines(self.curve_path) if self.curve_path.exists() else []
 
     def counted(self) -> set[int]:
         """The iterations whose networks are counted with these settings (other settings count again)."""
