@@ -239,15 +239,13 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     rated = [r for r in rows if r.get("elo") is not None]
     if not rated:
         return None
-    from .plots import pyplot
-    plt, problem = pyplot()
-    if problem:
-        return problem
-    hours, unit = _training_time(rated)
+    made = _new_plot(rated)
+    if isinstance(made, str):
+        return made
+    plt, fig, ax, hours, unit = made
     elo = np.array([r["elo"] for r in rated])
     low = elo - np.array([r["lower"] for r in rated])
     high = np.array([r["upper"] for r in rated]) - elo
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
     ax.errorbar(hours, elo, yerr=[low, high], marker="o", capsize=3, label="newest network (95% interval)")
     for r, x, y in zip(rated, hours, elo):
         ax.annotate(str(r["iteration"]), (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
@@ -259,6 +257,17 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
     ax.set_title("Ladder rating of each iteration's newest network")
     _save_plot(plt, fig, ax, unit, path)
     return None
+
+
+def _new_plot(rows: list[dict]):
+    """``(plt, fig, ax, hours, unit)`` for a curve of ``rows`` against training time, or why there is none."""
+    from .plots import pyplot
+    plt, problem = pyplot()
+    if problem:
+        return problem
+    hours, unit = _training_time(rows)
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    return plt, fig, ax, hours, unit
 
 
 def _training_time(rows: list[dict]) -> tuple[list[float], str]:
@@ -396,12 +405,10 @@ def plot_mistakes(rows: list[dict], path: Path) -> str | None:
     drawn, else why not."""
     if not rows:
         return None
-    from .plots import pyplot
-    plt, problem = pyplot()
-    if problem:
-        return problem
-    hours, unit = _training_time(rows)
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    made = _new_plot(rows)
+    if isinstance(made, str):
+        return made
+    plt, fig, ax, hours, unit = made
     valued = [(x, r["values"]["all"]) for x, r in zip(hours, rows) if r.get("values", {}).get("all", {}).get("positions")]
     if valued:
         ax.plot([x for x, _ in valued], [c["percent"] for _, c in valued], color="tab:red", linestyle="--",
