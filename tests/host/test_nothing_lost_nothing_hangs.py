@@ -187,9 +187,7 @@ def test_the_acf_archive_works_as_openings(cli, acf_pdn):
     assert code == 0, err
     assert "random (A) vs random (B): 4 games" in out
     assert "end within their opening" in err          # games past an automatic draw are left out, with a note
-    code, out, err = cli("match", "--game", "checkers", "--black", "random", "--white", "random", "-n", "4",
-                         "--openings", acf_pdn, "--opening-plies", "6", "--quiet", "--seed", "3")
-    assert code == 0, err
+    # (--openings acf --opening-plies 8, the archive the package ships cut to 8 plies: README's command)
 
 
 def test_a_saved_chess_pgn_works_as_openings(cli, tmp_path):

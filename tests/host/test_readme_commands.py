@@ -49,6 +49,7 @@ SKIPPED = {
 BUDGETS = [
     (r"(?<=\s)-n \d+", "-n 2"),                              # two games (colours reversed) instead of hundreds
     (r"^(plyground (?:match|tournament) .*)$", r"\1 --max-plies 8"),  # and short ones, adjudicated as draws
+    (r"--tc \S+", "--tc 5+0.1"),                              # a clock of seconds, not minutes
     (r"(plyground perft checkers) --depth \d+", r"\1 --depth 7"),
     (r"(plyground perft chess) --depth \d+", r"\1 --depth 3"),
 ]
