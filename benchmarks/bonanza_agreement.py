@@ -19,9 +19,9 @@ from plyground.bundled_data import records_file
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.alphabeta import features
 from plyground.players.alphabeta.evalfile import load_weights
-from plyground.plugins.bonanza import dataset
-from plyground.plugins.bonanza.leaves import move_values
-from plyground.plugins.bonanza.objective import agreement, random_agreement
+from plyground.plugins.trainers.bonanza import dataset
+from plyground.plugins.trainers.bonanza.leaves import move_values
+from plyground.plugins.trainers.bonanza.objective import agreement, random_agreement
 
 
 def main() -> None:

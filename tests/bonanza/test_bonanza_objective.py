@@ -7,9 +7,9 @@ import pytest
 
 from plyground.games.checkers import CheckersGame, kernels
 from plyground.games.checkers.alphabeta import features
-from plyground.plugins.bonanza import dataset
-from plyground.plugins.bonanza.leaves import compute_leaves, move_values
-from plyground.plugins.bonanza.objective import Objective, agreement, objective_terms, random_agreement
+from plyground.plugins.trainers.bonanza import dataset
+from plyground.plugins.trainers.bonanza.leaves import compute_leaves, move_values
+from plyground.plugins.trainers.bonanza.objective import Objective, agreement, objective_terms, random_agreement
 
 
 def random_games(count, seed):

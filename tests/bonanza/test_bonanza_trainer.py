@@ -15,9 +15,9 @@ from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.players.random_player import RandomPlayer
 from plyground.registry import get_registry
-from plyground.plugins.bonanza import BonanzaTrainer, dataset
-from plyground.plugins.bonanza.leaves import move_values
-from plyground.plugins.bonanza.objective import agreement
+from plyground.plugins.trainers.bonanza import BonanzaTrainer, dataset
+from plyground.plugins.trainers.bonanza.leaves import move_values
+from plyground.plugins.trainers.bonanza.objective import agreement
 
 
 def random_pdn(path: Path, count: int, seed: int) -> None:
@@ -70,7 +70,7 @@ def test_resuming_gives_the_same_weights_as_an_uninterrupted_run(tmp_path, small
     # A run that stops after 4 iterations, then is continued with more iterations.
     quick(tmp_path / "resumed", small_pdn, iterations=4).run()
     # A crash in the middle: the run dies in its 7th iteration (after the checkpoint at 6).
-    import plyground.plugins.bonanza.trainer as trainer_module
+    import plyground.plugins.trainers.bonanza.trainer as trainer_module
     real = trainer_module.Objective
 
     class Crashing(real):
