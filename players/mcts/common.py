@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..search.evaluators import DRAW_OUTCOME, outcome_of_returns  # noqa: F401 - outcome codes
-from ..search.tree import DRAW, LOSS, UNKNOWN, WIN  # noqa: F401 - proven values, for the mover
-ONGOING = -1
+from ..search.evaluators import DRAW_OUTCOME
+from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
+
 PROVEN_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss", UNKNOWN: None}
 
 

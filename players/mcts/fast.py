@@ -25,9 +25,10 @@ from numba.extending import intrinsic
 
 from ..search.closure_cache import cache_on_disk
 from ..search.compiled import NO_TABLES, nothing_known
+from ..search.evaluators import outcome_of_returns
 from ..search.rules import ucb1_select
-from ..search.tree import EXPANDED, NO_NODE, TERMINAL, UNEXPANDED, Tree, backup, prove
-from .common import DRAW, LOSS, UNKNOWN, WIN, ChildStats, outcome_of_returns, proven_of_outcome
+from ..search.tree import DRAW, EXPANDED, LOSS, NO_NODE, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree, backup, prove
+from .common import ChildStats, proven_of_outcome
 
 # status codes of the compiled loop
 RAN, FULL, SOLVED = 0, 1, 2

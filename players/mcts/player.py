@@ -14,7 +14,8 @@ from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_opti
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
 from ..search.root import move_budget, pv_text
-from .common import DRAW, LOSS, PROVEN_NAMES, UNKNOWN, WIN, pick_move, root_proven
+from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
+from .common import PROVEN_NAMES, pick_move, root_proven
 from .fast import FastSearch, missing_kernel_attributes
 from .generic import UCTSearch
 

@@ -2,7 +2,7 @@
 import pytest
 
 from plyground.players.mcts import MCTSPlayer
-from plyground.players.mcts.common import UNKNOWN
+from plyground.players.search.tree import UNKNOWN
 from plyground.players.mcts.generic import UCTSearch
 from plyground.protocols import Budget
 
