@@ -236,11 +236,18 @@ class SolvedTicTacToe(TicTacToe):
 class SolvedOracle:
     """Exact results by negamax over the State API (what an endgame oracle answers)."""
 
+    def __init__(self):
+        self._known: dict[str, int] = {}        # position text -> value (the game tree has 5,478 positions)
+
     def value(self, state) -> int:
         """+1 / 0 / -1 for the side to move with perfect play."""
-        if state.is_terminal():
-            return int(state.returns()[state.current_player()])
-        return max(-self.value(self._after(state, move)) for move in state.legal_moves())
+        key = state.to_text()
+        if key not in self._known:
+            if state.is_terminal():
+                self._known[key] = int(state.returns()[state.current_player()])
+            else:
+                self._known[key] = max(-self.value(self._after(state, move)) for move in state.legal_moves())
+        return self._known[key]
 
     @staticmethod
     def _after(state, move):

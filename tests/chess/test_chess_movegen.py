@@ -24,7 +24,7 @@ PUBLISHED = {
                    [46, 2079, 89890, 3894594]),
 }
 
-GAMES = 200
+GAMES = 100
 MAX_PLIES = 120
 
 
