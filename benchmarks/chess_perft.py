@@ -17,6 +17,8 @@ import time
 
 import chess
 
+from plyground.games.chess.game import ChessGame
+
 #: name: (FEN, perft counts from depth 1 up), from chessprogramming.org/Perft_Results.
 PUBLISHED = {
     "initial": (chess.STARTING_FEN, [20, 400, 8902, 197281, 4865609, 119060324]),
@@ -31,18 +33,6 @@ PUBLISHED = {
     "position 6": ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
                    [46, 2079, 89890, 3894594, 164075551]),
 }
-
-
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    """python-chess's own perft: legal_moves recursively, counted at the last ply."""
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def timed(count, *args) -> tuple[int, float]:
@@ -97,9 +87,9 @@ def main() -> None:
     print(f"  {'position':<20} {'nodes':>10} {'python-chess s':>14} {'nodes/s':>9} {'ours nodes/s':>13} {'ratio':>7}")
     sums = [0, 0.0, 0.0]
     for name, (fen, _) in PUBLISHED.items():
-        board = chess.Board(fen)
+        state = ChessGame().new_state(fen)
         clock = time.perf_counter()
-        nodes = python_chess_perft(board, depth)
+        nodes = ChessGame().perft(state, depth)   # python-chess, bulk counting at the last ply
         theirs = time.perf_counter() - clock
         ours_nodes, ours = timed(kernels.perft, kernels.position_from_fen(fen), depth)
         assert ours_nodes == nodes, (name, ours_nodes, nodes)

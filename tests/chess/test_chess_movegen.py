@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from plyground.games.chess import kernels
+from plyground.games.chess.game import ChessGame
 
 #: name: (FEN, perft counts from depth 1 up), as published.
 PUBLISHED = {
@@ -25,6 +26,8 @@ PUBLISHED = {
 }
 
 GAMES = 100
+#: python-chess's perft (ChessGame.perft): the reference for the special positions
+GAME = ChessGame()
 MAX_PLIES = 120
 
 
@@ -68,24 +71,13 @@ SPECIAL = [
 ]
 
 
-def _python_chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += _python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
-
-
 @pytest.mark.parametrize("fen", SPECIAL)
 def test_special_positions_agree_with_python_chess(fen):
     board = chess.Board(fen)
     pos = kernels.position_from_fen(fen)
     assert sorted(kernels.uci_moves(pos)) == sorted(move.uci() for move in board.legal_moves)
     assert kernels.in_check(pos) == board.is_check()
-    assert [kernels.perft(pos, depth) for depth in (2, 3)] == [_python_chess_perft(board, depth) for depth in (2, 3)]
+    assert [kernels.perft(pos, depth) for depth in (2, 3)] == [GAME.perft(GAME.new_state(fen), depth) for depth in (2, 3)]
 
 
 def test_random_games_agree_with_python_chess():
