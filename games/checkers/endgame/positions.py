@@ -30,11 +30,13 @@ from plyground.capabilities import SolvedPosition, endgame_oracle
 from plyground.errors import ModelFileError, UsageError
 from plyground.storage import write_bytes
 
+from ..game import CheckersGame
+
 POSITIONS_FILE = Path(__file__).with_name("positions.txt")
 #: The largest positions of the file, in pieces.
 MOST_PIECES = 5
-SETS = ("endgame",) + tuple(f"endgame-{n}" for n in range(2, MOST_PIECES + 1))
-CLASSES = ("won", "drawn", "lost")
+#: The set names, as the game declares them (``endgame``, then ``endgame-N``; its SolvedPositions ability).
+SETS = CheckersGame.solved_position_sets
 _CLASS_OF = {"win": "won", "draw": "drawn", "loss": "lost"}
 _VALUE_OF = {"win": 1.0, "draw": 0.0, "loss": -1.0}
 
