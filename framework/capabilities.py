@@ -398,7 +398,9 @@ def _games_with_solved_positions() -> list[str]:
 @runtime_checkable
 class AlphaBetaEngine(Protocol):
     """A game's own evaluation for the ``alphabeta`` player and the compiled search over it (checkers:
-    games/checkers/alphabeta, a linear evaluation of features with material and learned weights)."""
+    games/checkers/alphabeta, chess: games/chess/alphabeta; a linear evaluation of features with material
+    and learned weights).  It may name ``unit``, what its evaluation counts as 100 (``"men"``,
+    ``"pawns"``): the player then shows scores as so many of them."""
 
     def material_weights(self) -> Any:
         """The weights of ``eval=material``."""

@@ -394,6 +394,12 @@ class ChessGame(Game):
         """No games ship with the package (master games have no licence to redistribute them)."""
         return {}
 
+    def alphabeta_engine(self):
+        """The AlphaBetaEngines ability: the evaluation features and compiled search of alphabeta/ for the
+        ``alphabeta`` player."""
+        from .alphabeta import engine
+        return engine.ChessAlphaBeta(self)
+
 
 def _perft(board: chess.Board, depth: int) -> int:
     if depth == 0:

@@ -22,7 +22,7 @@ from .generic import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_r
 class AlphaBetaPlayer(Player):
     name = "alphabeta"
     description = ("Iterative-deepening alpha-beta with quiescence, a transposition table and move ordering; "
-                   "material or learned evaluation (compiled for checkers).")
+                   "material or learned evaluation (compiled for checkers and chess).")
     options = (
         Option("depth", int, 10, "deepest iteration in plies (quiescence searches captures beyond it)",
                min=1, max=64),
@@ -31,14 +31,15 @@ class AlphaBetaPlayer(Player):
                optional=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
                "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True),
-        Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; other games: 0), "
+        Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; chess: pawn 100, "
+               "knight 320, bishop 330, rook 500, queen 900; other games: 0), "
                "'learned' (the bundled evaluation learned from the ACF archive) "
                "or the path of a learned weights file (eval.npz from the bonanza trainer)"),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
         Option("tt", bool, True, "use the transposition table (off: for experiments)"),
         Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
         Option("quiescence", bool, True, "search captures beyond the depth limit until the position is quiet"),
-        Option("kernels", bool, True, "use the compiled search when the game has one (checkers)"),
+        Option("kernels", bool, True, "use the compiled search when the game has one (checkers, chess)"),
         ENDGAME_OPTION,
     )
 
@@ -97,11 +98,16 @@ class AlphaBetaPlayer(Player):
     def _describe(self, state: State, result: dict, started: float, engine) -> dict:
         """The engine's result (its move a Move) as the analysis: the move as text, the score in words."""
         result = dict(result, seconds=time.perf_counter() - started, engine=engine.kind,
-                      score=score_text(result.get("value"), self.weights is not None),
+                      score=score_text(result.get("value"), self._unit()),
                       move=state.move_to_text(result["move"]))
         if self._oracle is not None:
             result["database"] = self._oracle.words(state)
         return result
+
+    def _unit(self) -> str | None:
+        """What the game's evaluation counts as 100 (None: the game has no evaluation of its own)."""
+        own = alphabeta_engine(self.game) if self.weights is not None else None
+        return None if own is None else getattr(own, "unit", None)
 
     def _get_engine(self):
         if self._engine is None:
@@ -119,17 +125,18 @@ class AlphaBetaPlayer(Player):
         return self._engine
 
 
-def score_text(value: float | None, men: bool) -> str | None:
-    """The value in words: a win or loss in so many plies, else (``men``: a checkers evaluation, whose
-    man is worth 100) men ahead for the side to move, or the raw value."""
+def score_text(value: float | None, unit: str | None) -> str | None:
+    """The value in words: a win or loss in so many plies, else (``unit``: the name of the piece an
+    evaluation counts as 100, the checkers man or the chess pawn) so many of them ahead for the side to
+    move, or the raw value."""
     if value is None:
         return None
     if abs(value) > MATE_BOUND:
         plies = int(round(MATE - abs(value)))
         return f"{'win' if value > 0 else 'loss'} in {plies} plies"
-    if not men and value == 0:      # this game has no evaluation: only won and lost positions score
+    if unit is None and value == 0:      # this game has no evaluation: only won and lost positions score
         return "no win or loss within the search"
-    return f"{value / 100 + 0.0:+.2f} men" if men else f"{value + 0.0:+.2f}"   # + 0.0: never "-0.00"
+    return f"{value / 100 + 0.0:+.2f} {unit}" if unit else f"{value + 0.0:+.2f}"   # + 0.0: never "-0.00"
 
 
 class GenericEngine:

@@ -75,7 +75,9 @@ def test_the_analysis_view_follows_a_bot_as_it_thinks(make_renderer, registry, b
     assert len(live) >= 4, seen
     assert len({lines for _, lines in live}) >= 4
     gaps = [b - a for (a, _), (b, _) in zip(live, live[1:])]
-    assert max(gaps) < 1.5, gaps                        # updated all along the think, not only at its end
+    # Updated all along the 3 s think, not only at its end (alpha-beta's last depth may take over a second
+    # on a loaded machine).
+    assert max(gaps) < 2.0, gaps
     wait_turn(d, screen)
     title, lines = screen.analysis                     # the move made: the bot's final analysis
     assert title == bot and any(line.startswith("best move ") for line in lines)

@@ -7,24 +7,20 @@ control around :mod:`.compiled`.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from plyground.players.alphabeta.generic import stopped_result
-from plyground.players.search.root import pv_text
+from plyground.players.alphabeta.deepening import CompiledDeepening
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
 from . import features
 
-#: Nodes per second assumed before a search has measured its own speed (a low guess:
-#: it only sets the node limit that stops an iteration at the deadline).
-_MIN_NPS = 300_000
-
 
 class CheckersAlphaBeta:
     """The evaluation and compiled search of a game whose positions are in the ``checkers-bitboard`` layout."""
+
+    #: What the evaluation counts as 100 (its scores are shown as so many of them).
+    unit = "men"
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -47,19 +43,19 @@ class CheckersAlphaBeta:
                               ordering=ordering, quiescence=quiescence, stop=stop, oracle=oracle)
 
 
-class CompiledEngine:
-    kind = "compiled"
+class CompiledEngine(CompiledDeepening):
+    """The compiled checkers search (:mod:`.compiled`) under the player's iterative deepening."""
 
     def __init__(self, game: Game, kernels, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
                  quiescence: bool, stop: StopSignal | None = None, oracle=None) -> None:
         from . import compiled
+        super().__init__(stop)
         self.c = compiled
         self.kernels = kernels
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
         entry_bytes = 8 + 8 + 8 + 2 + 1
         entries = 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
         self.ws = compiled.Workspace(tt_entries=entries)
-        self.stop = stop or StopSignal()
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P
         P[compiled.P_NO_PROGRESS] = kernels.no_progress_limit
@@ -68,13 +64,15 @@ class CompiledEngine:
         P[compiled.P_ORDERING] = int(ordering)
         P[compiled.P_QUIESCENCE] = int(quiescence)
         P[compiled.P_REPETITION] = int(game.params.get("repetitions", 0) > 0)
-        self.nps = float(_MIN_NPS)
         #: The endgame database (an EndgameOracle) whose positions the search scores exactly, or None.
         self.oracle = oracle
         self.ws.attach_endgame(oracle)
 
     def clear(self) -> None:
         self.ws.clear()
+
+    def new_move(self) -> None:
+        self.c.age_history(self.ws.hist, self.ws.killers)
 
     def set_root(self, state: State) -> np.ndarray:
         """Root position, with the keys of the positions that can still repeat stored before it."""
@@ -101,50 +99,12 @@ class CompiledEngine:
         ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
         return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
 
-    def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None,
-              on_depth=None) -> dict:
-        """Iterative deepening; ``on_depth(result so far)`` after every finished depth."""
-        c, ws = self.c, self.ws
-        c.age_history(ws.hist, ws.killers)
-        pos = self.set_root(state)
-        best = None
-        total = 0
-        seldepth = 0
-        last_time = None
-        for depth in range(1, max_depth + 1):
-            if self.stop.is_set():
-                break
-            limit = None
-            now = time.perf_counter()
-            if depth > 1 and node_limit is not None:
-                limit = node_limit - total
-                if limit <= 0:
-                    break
-            if depth > 1 and deadline is not None:
-                left = deadline - now
-                # Skip an iteration that would surely not finish (they grow 2-4x a ply).
-                if left <= 0 or (last_time is not None and last_time * 2.0 > left):
-                    break
-                by_time = int(left * self.nps)
-                limit = by_time if limit is None else min(limit, by_time)
-            value = self.search(pos, depth, limit)
-            elapsed = time.perf_counter() - now
-            nodes = int(ws.C[c.C_NODES])
-            total += nodes
-            if elapsed > 0.01:
-                self.nps = max(_MIN_NPS, nodes / elapsed)
-            if ws.C[c.C_STOPPED]:
-                break
-            last_time = elapsed
-            seldepth = max(seldepth, int(ws.C[c.C_SELDEPTH]))
-            pv = [int(m) for m in ws.pv[0, :ws.pvlen[0]]]
-            best = {"move": self.kernels.code_to_move(state, pv[0]), "value": value, "depth": depth,
-                    "pv": pv_text(state, pv)}
-            if on_depth is not None:
-                on_depth(dict(best, nodes=total, seldepth=seldepth))
-            if abs(value) > c.MATE_BOUND:
-                break
-        best = best or stopped_result(state)
-        best["nodes"] = total
-        best["seldepth"] = seldepth
-        return best
+    def counters(self) -> tuple[int, bool, int]:
+        C, c = self.ws.C, self.c
+        return int(C[c.C_NODES]), bool(C[c.C_STOPPED]), int(C[c.C_SELDEPTH])
+
+    def principal_variation(self) -> list[int]:
+        return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
+
+    def code_to_move(self, state: State, code: int):
+        return self.kernels.code_to_move(state, code)

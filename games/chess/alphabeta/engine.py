@@ -1,0 +1,111 @@
+"""Chess's own engine for the ``alphabeta`` player: its evaluation and the compiled search over it.
+
+:class:`ChessAlphaBeta` is the ``AlphaBetaEngines`` ability of chess
+(plyground.capabilities): the features of :mod:`.features` with the material or
+learned weights, and :class:`CompiledEngine`, the compiled search of
+:mod:`.compiled` under the player's iterative deepening.
+"""
+from __future__ import annotations
+
+import chess
+import numpy as np
+
+from plyground.players.alphabeta.deepening import CompiledDeepening
+from plyground.protocols import Game, State
+from plyground.stopping import StopSignal
+
+from .. import kernels
+from . import features
+
+
+class ChessAlphaBeta:
+    """The evaluation and compiled search of chess."""
+
+    #: What the evaluation counts as 100 (its scores are shown as so many of them).
+    unit = "pawns"
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def material_weights(self) -> np.ndarray:
+        return features.material_weights()
+
+    def feature_metadata(self) -> dict:
+        return features.metadata()
+
+    def evaluator(self, weights):
+        """The compiled search's evaluation on each state's position (chess searched with kernels=false;
+        no capture search there)."""
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        return lambda state: float(features.evaluate(kernels.position_from_board(state.board), weights))
+
+    def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
+                        stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
+        return CompiledEngine(self.game, weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
+                              quiescence=quiescence, stop=stop)
+
+
+class CompiledEngine(CompiledDeepening):
+    """The compiled chess search (:mod:`.compiled`) under the player's iterative deepening."""
+
+    min_nps = 200_000
+
+    def __init__(self, game: Game, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
+                 quiescence: bool, stop: StopSignal | None = None) -> None:
+        from . import compiled
+        super().__init__(stop)
+        self.c = compiled
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        entry_bytes = 8 + 8 + 8 + 2 + 1
+        entries = 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
+        self.ws = compiled.Workspace(tt_entries=entries)
+        self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
+        P = self.ws.P
+        P[compiled.P_USE_TT] = int(use_tt)
+        P[compiled.P_ORDERING] = int(ordering)
+        P[compiled.P_QUIESCENCE] = int(quiescence)
+        # The game's draw rules, as its options set them (0: only the automatic fivefold / 75-move rules).
+        P[compiled.P_NO_PROGRESS] = game.params.get("no_progress_plies") or 150
+        P[compiled.P_REPETITION] = 1
+
+    def clear(self) -> None:
+        self.ws.clear()
+
+    def new_move(self) -> None:
+        self.c.age_history(self.ws.hist, self.ws.killers)
+
+    def set_root(self, state: State) -> np.ndarray:
+        """The root position, with the hashes of the game's positions since the last capture or pawn move
+        stored before it (a repeat of one is a draw)."""
+        ws, c = self.ws, self.c
+        board = state.board
+        pos = kernels.position_from_board(board)
+        keys = []
+        earlier = board.copy()
+        for _ in range(min(board.halfmove_clock, len(board.move_stack), ws.history_capacity - 1)):
+            earlier.pop()
+            keys.append(kernels.position_from_board(earlier)[kernels.HASH])
+        keys.reverse()
+        base = len(keys)
+        ws.keys[:base] = keys
+        ws.keys[base] = pos[kernels.HASH]
+        ws.P[c.P_KEY_BASE] = base
+        return pos
+
+    def search(self, pos: np.ndarray, depth: int, node_limit: int | None = None) -> float:
+        c, ws = self.c, self.ws
+        ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
+        return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
+
+    def counters(self) -> tuple[int, bool, int]:
+        C, c = self.ws.C, self.c
+        return int(C[c.C_NODES]), bool(C[c.C_STOPPED]), int(C[c.C_SELDEPTH])
+
+    def principal_variation(self) -> list[int]:
+        return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
+
+    def code_to_move(self, state: State, code: int) -> chess.Move:
+        return chess.Move.from_uci(kernels.move_to_uci(code))
+
+
+__all__ = ["ChessAlphaBeta", "CompiledEngine"]
