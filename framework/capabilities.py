@@ -32,6 +32,9 @@ player has labelled                               :mod:`plyground.mistakes`)
 its own alpha-beta     :class:`AlphaBetaEngines`  :func:`alphabeta_engine` (an
 evaluation and search                             :class:`AlphaBetaEngine`; the learned
                                                   weights by :func:`bundled_model`)
+learn that evaluation  ``learning()`` of the      :func:`evaluation_learning` (an
+from expert games      engine                     :class:`EvaluationLearning`, for the
+                                                  ``bonanza`` trainer; plyground.expert)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
@@ -55,7 +58,7 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
            "BundledModels", "bundled_model",
            "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle",
            "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets",
-           "AlphaBetaEngine", "AlphaBetaEngines", "alphabeta_engine"]
+           "AlphaBetaEngine", "AlphaBetaEngines", "alphabeta_engine", "EvaluationLearning", "evaluation_learning"]
 
 
 # ------------------------------------------------------------------ game records
@@ -432,3 +435,49 @@ def alphabeta_engine(game: Game) -> AlphaBetaEngine | None:
     """The evaluation and compiled search ``game`` brings for the ``alphabeta`` player, or None."""
     engine = game.alphabeta_engine() if isinstance(game, AlphaBetaEngines) else None
     return engine if isinstance(engine, AlphaBetaEngine) else None
+
+
+@runtime_checkable
+class EvaluationLearning(Protocol):
+    """What the ``bonanza`` trainer needs to learn a game's alpha-beta evaluation from expert games
+    (plyground.expert; checkers: games/checkers/alphabeta/learning.py, chess: games/chess/alphabeta/learning.py).
+    An :class:`AlphaBetaEngine` offers it as ``learning()``.
+
+    ``features`` names the feature set (``NUM_FEATURES``, ``FROZEN``, ``MAX_ENTRIES``, ``FEATURE_SET``,
+    ``FEATURE_VERSION``, ``material_weights()``, ``metadata()``, ``feature_names()``); ``leaf_features``
+    is a numba-compiled ``(leaf, perspective, idx, val) -> n`` giving a leaf position's sparse features
+    (phi(perspective) - phi(opponent)); ``leaf_width`` and ``leaf_dtype`` are a leaf row's.
+    """
+
+    features: Any
+    leaf_features: Any
+    leaf_width: int
+    leaf_dtype: Any
+
+    def read_games(self, path: Path, max_games: int | None, log: Callable[[str], None]) -> tuple[list, list[str]]:
+        """The readable games of a record file as ``ExpertGame``\\ s, and one message per unreadable game;
+        raises ``UsageError`` naming the file when it holds none."""
+
+    def positions(self, games: list, indices: Any, skip_plies: int = 0, every: int = 1) -> Any:
+        """A ``PositionSet`` of the chosen games (plyground.expert.collect_positions)."""
+
+    def search_children(self, positions: Any, w: Any, depth: int, start: int, stop: int, values: Any,
+                        leaves: Any = None, terminal: Any = None) -> int:
+        """Search every child of the roots ``start..stop-1`` ``depth`` plies (plus the game's capture
+        search): each move's value for the root's side into ``values``, and with ``leaves`` the end of
+        its principal variation (``terminal``: 1 when a rule, not the evaluation, gave the value).
+        Returns the nodes searched."""
+
+    def summary(self, w: Any) -> dict:
+        """A few learned values worth a line in the report (a king's worth, a piece's)."""
+
+    def write_heatmap(self, w: Any, path: Path, title: str) -> None:
+        """A picture of the learned piece-on-square values (matplotlib)."""
+
+
+def evaluation_learning(game: Game) -> EvaluationLearning | None:
+    """What the ``bonanza`` trainer needs to learn ``game``'s evaluation, or None (the game has no evaluation
+    of its own, or cannot learn it)."""
+    own = alphabeta_engine(game)
+    kit = own.learning() if own is not None and callable(getattr(own, "learning", None)) else None
+    return kit if isinstance(kit, EvaluationLearning) else None

@@ -7,9 +7,12 @@ import pytest
 
 from plyground.games.checkers import CheckersGame, kernels
 from plyground.games.checkers.alphabeta import features
-from plyground.plugins.trainers.bonanza import dataset
+from plyground.expert import ExpertGame, split_games
+from plyground.games.checkers.alphabeta.learning import CheckersLearning
 from plyground.plugins.trainers.bonanza.leaves import compute_leaves, move_values
-from plyground.plugins.trainers.bonanza.objective import Objective, agreement, objective_terms, random_agreement
+from plyground.plugins.trainers.bonanza.objective import Objective, agreement, objective_terms_for, random_agreement
+
+LEARNING = CheckersLearning()
 
 
 def random_games(count, seed):
@@ -24,14 +27,14 @@ def random_games(count, seed):
             move = rng.choice(state.legal_moves())
             codes.append(move)
             state.apply(move)
-        out.append(dataset.ExpertGame(n + 1, kernels.state_to_pos(game.new_initial_state()), codes))
+        out.append(ExpertGame(n + 1, kernels.state_to_pos(game.new_initial_state()), codes))
     return out
 
 
 @pytest.fixture(scope="module")
 def positions():
     games = random_games(6, seed=1)
-    return dataset.build_positions(games, range(len(games)))
+    return LEARNING.positions(games, range(len(games)))
 
 
 def perturbed(seed, scale=20.0):
@@ -56,23 +59,23 @@ def test_positions_skip_single_move_positions(positions):
 
 def test_leaves_are_the_ends_of_the_principal_variations(positions):
     w = perturbed(1)
-    leaves, nodes = compute_leaves(positions, w, depth=2)
+    leaves, nodes = compute_leaves(LEARNING, positions, w, depth=2)
     assert nodes > positions.moves
-    values = move_values(positions, w, depth=2)
+    values = move_values(LEARNING, positions, w, depth=2)
     assert np.array_equal(values, leaves.values)
     for r in range(0, positions.size, 5):
         side = positions.roots[r, 4]
         for j in range(positions.offsets[r], positions.offsets[r + 1]):
             if not leaves.terminal[j]:
-                assert features.evaluate_boards(*leaves.boards[j], side, w) == pytest.approx(leaves.values[j], abs=1e-9)
+                assert features.evaluate_boards(*leaves.rows[j], side, w) == pytest.approx(leaves.values[j], abs=1e-9)
 
 
 @pytest.mark.parametrize("penalty", ["l2", "l1", "none"])
 def test_sparse_gradient_matches_finite_differences(positions, penalty):
     w_leaves = perturbed(2)
-    leaves, _ = compute_leaves(positions, w_leaves, depth=1)
+    leaves, _ = compute_leaves(LEARNING, positions, w_leaves, depth=1)
     w0 = features.material_weights()
-    objective = Objective(positions, leaves, slope=0.02, penalty_kind=penalty, strength=3e-4, w0=w0,
+    objective = Objective(LEARNING, positions, leaves, slope=0.02, penalty_kind=penalty, strength=3e-4, w0=w0,
                           trainable=trainable())
     w = perturbed(3)              # away from w0, so |w - w0| has no kink nearby
     value, grad, info = objective(w)
@@ -91,11 +94,11 @@ def test_sparse_gradient_matches_finite_differences(positions, penalty):
 def test_gradient_equals_the_dense_formula(positions):
     """sum over pairs of T'(v_m - v_e) (psi_m - psi_e), with psi built densely from each leaf."""
     w = perturbed(4)
-    leaves, _ = compute_leaves(positions, w, depth=0)
+    leaves, _ = compute_leaves(LEARNING, positions, w, depth=0)
     slope = 0.03
     grad = np.zeros_like(w)
-    total, pairs, _, _ = objective_terms(w, slope, positions.sides, positions.offsets, positions.expert,
-                                         leaves.boards, leaves.values, leaves.terminal, grad, True)
+    total, pairs, _, _ = objective_terms_for(LEARNING)(w, slope, positions.sides, positions.offsets, positions.expert,
+                                                       leaves.rows, leaves.values, leaves.terminal, grad, True)
     dense = np.zeros_like(w)
     dense_total = 0.0
     for r in range(positions.size):
@@ -106,7 +109,7 @@ def test_gradient_equals_the_dense_formula(positions):
         def psi(j):
             if leaves.terminal[j]:
                 return np.zeros_like(w)
-            return features.dense_features(np.array([*leaves.boards[j], side, 0, 0]), side)
+            return features.dense_features(np.array([*leaves.rows[j], side, 0, 0]), side)
 
         for j in range(a, b):
             if j == e:
@@ -136,8 +139,8 @@ def test_agreement_counts_ties_fairly():
 
 
 def test_split_is_by_game_seeded_and_disjoint():
-    train, test = dataset.split_games(100, 0.1, seed=3)
+    train, test = split_games(100, 0.1, seed=3)
     assert len(test) == 10 and len(train) == 90 and not set(train) & set(test)
-    again = dataset.split_games(100, 0.1, seed=3)
+    again = split_games(100, 0.1, seed=3)
     assert np.array_equal(again[1], test)
-    assert not np.array_equal(dataset.split_games(100, 0.1, seed=4)[1], test)
+    assert not np.array_equal(split_games(100, 0.1, seed=4)[1], test)

@@ -15,7 +15,8 @@ from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.players.random_player import RandomPlayer
 from plyground.registry import get_registry
-from plyground.plugins.trainers.bonanza import BonanzaTrainer, dataset
+from plyground.games.checkers.alphabeta.learning import CheckersLearning
+from plyground.plugins.trainers.bonanza import BonanzaTrainer
 from plyground.plugins.trainers.bonanza.leaves import move_values
 from plyground.plugins.trainers.bonanza.objective import agreement
 
@@ -112,7 +113,7 @@ def test_unreadable_games_are_reported_and_the_rest_used(tmp_path, capsys):
     games[1] = games[1].replace("\n1. ", "\n1. 30-26 ", 1)
     broken = tmp_path / "broken.pdn"
     broken.write_text("\n\n[".join(games))
-    read, errors = dataset.read_games(broken, log=lambda m: print(m))
+    read, errors = CheckersLearning().read_games(broken, log=lambda m: print(m))
     assert [g.number for g in read] == [1, 3]
     assert len(errors) == 1 and "game 2, line" in errors[0] and "30-26" in errors[0]
     run_dir = tmp_path / "run"
@@ -139,11 +140,12 @@ def test_training_on_a_slice_of_the_archive_improves_agreement_on_it(tmp_path, a
     run_dir = tmp_path / "acf"
     artifact = quick(run_dir, acf_pdn, max_games=60, test_split=0.0, iterations=40, recompute=10).run()
     learned, _ = load_weights(artifact, features.metadata())
-    games, _ = dataset.read_games(acf_pdn, max_games=60)
-    positions = dataset.build_positions(games, range(len(games)))
+    learning = CheckersLearning()
+    games, _ = learning.read_games(acf_pdn, max_games=60)
+    positions = learning.positions(games, range(len(games)))
     result = {}
     for label, w in (("material", features.material_weights()), ("learned", learned)):
-        top1, top3 = agreement(move_values(positions, w, 1), positions.offsets, positions.expert)
+        top1, top3 = agreement(move_values(learning, positions, w, 1), positions.offsets, positions.expert)
         result[label] = (top1 / positions.size, top3 / positions.size)
     assert result["learned"][0] > result["material"][0] + 0.05, result
     assert result["learned"][1] > result["material"][1], result

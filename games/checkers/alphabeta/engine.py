@@ -37,6 +37,11 @@ class CheckersAlphaBeta:
         to_pos = self.game.kernels().state_to_pos
         return lambda state: float(features.evaluate(to_pos(state), weights))
 
+    def learning(self):
+        """The EvaluationLearning ability: what the bonanza trainer needs to learn these features' weights."""
+        from .learning import CheckersLearning
+        return CheckersLearning()
+
     def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
                         stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
         return CompiledEngine(self.game, self.game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt,

@@ -457,4 +457,82 @@ def age_history(hist, killers):
     killers[:, :] = -1
 
 
-__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "Workspace", "negamax", "search_root", "age_history"]
+
+
+# --------------------------------------------------------------- training leaves (the Bonanza method)
+
+@njit(cache=True)
+def _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, undo, keys, moves, order,
+                     pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, eidx, evals, out_value, record,
+                     out_leaves, out_terminal):
+    """compute_leaves (``record`` true) and move_values (false: ``out_leaves``, ``out_terminal`` unused)."""
+    leaf = np.empty(POS_SIZE, dtype=np.uint64)
+    nodes = 0
+    for r in range(first, last):
+        for j in range(offsets[r], offsets[r + 1]):
+            for k in range(POS_SIZE):
+                stack[0, k] = roots[r, k]
+            make_move(stack[0], codes[j], undo, 0)
+            if record:
+                for k in range(POS_SIZE):
+                    leaf[k] = stack[0, k]
+            keys[P[P_KEY_BASE]] = stack[0, HASH]
+            C[:] = 0
+            v = negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen, killers, hist,
+                        ttk, ttm, ttv, ttd, ttf, eidx, evals)
+            nodes += C[C_NODES]
+            out_value[j] = -v
+            if record:
+                for k in range(pvlen[0]):
+                    make_move(leaf, pv[0, k], undo, 1)
+                for k in range(POS_SIZE):
+                    out_leaves[j, k] = leaf[k]
+                # The value is the leaf's evaluation unless a rule gave it (mate, stalemate, a draw): then the
+                # leaf is "terminal" and its value a constant, whatever the weights.
+                sign = 1.0 if (pvlen[0] % 2) == 0 else -1.0
+                out_terminal[j] = 1 if abs(v - sign * evaluate_with(leaf, w, eidx, evals)) > 1e-6 else 0
+    return nodes
+
+
+@njit(cache=True)
+def compute_leaves(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, undo, keys, moves, order,
+                   pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, eidx, evals, out_leaves, out_value,
+                   out_terminal):
+    """For each move ``codes[j]`` of the roots ``first..last-1``: search the child ``depth`` plies (plus
+    quiescence) and record the end of its principal variation.
+
+    ``out_leaves[j]`` gets the leaf position, ``out_value[j]`` the value of the move for the root's side
+    to move, ``out_terminal[j]`` 1 when a rule (mate, stalemate, a draw) rather than the evaluation gave
+    the value (it is then a constant, not ``w . features``).  The workspace must be set up by
+    :func:`leaf_params` (no table, no null move, no reductions, no repetition), so each search depends only
+    on the child position.
+    """
+    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, undo, keys, moves,
+                            order, pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, eidx, evals, out_value, True,
+                            out_leaves, out_terminal)
+
+
+@njit(cache=True)
+def move_values(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, undo, keys, moves, order,
+                pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, eidx, evals, out_value):
+    """Value of every move of the roots ``first..last-1`` for the root's side (a ``depth``-ply search from
+    each child plus quiescence), without recording leaves."""
+    return _search_children(roots, offsets, codes, first, last, depth, w, P, C, S, F, FV, stack, undo, keys, moves,
+                            order, pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, eidx, evals, out_value, False,
+                            np.empty((0, POS_SIZE), np.uint64), np.empty(0, np.int8))
+
+
+def leaf_params(workspace: Workspace) -> None:
+    """Set a workspace up for training searches: no table, null move, reductions or repetition; no node
+    limit.  Move ordering stays (it changes only the speed: the value is the minimax value)."""
+    P = workspace.P
+    P[:] = 0
+    P[P_ORDERING] = 1
+    P[P_QUIESCENCE] = 1
+    P[P_NO_PROGRESS] = 100
+    P[P_NODE_LIMIT] = np.iinfo(np.int64).max
+    P[P_KEY_BASE] = 0
+
+
+__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "Workspace", "negamax", "search_root", "age_history",
+           "compute_leaves", "move_values", "leaf_params"]

@@ -39,6 +39,11 @@ class ChessAlphaBeta:
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         return lambda state: float(features.evaluate(kernels.position_from_board(state.board), weights))
 
+    def learning(self):
+        """The EvaluationLearning ability: what the bonanza trainer needs to learn these features' weights."""
+        from .learning import ChessLearning
+        return ChessLearning()
+
     def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
                         stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
         return CompiledEngine(self.game, weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,

@@ -8,28 +8,22 @@ from typing import Callable
 import numpy as np
 
 from plyground.durations import format_duration
-from plyground.games.checkers.alphabeta import compiled
-
-from .dataset import PositionSet
+from plyground.expert import PositionSet
 
 
 @dataclass
 class Leaves:
-    """For each move j of a PositionSet: the leaf's bitboards, its value for the root's side, finished?"""
+    """For each move j of a PositionSet: the leaf (a row in the game's position layout), its value for the
+    root's side, and whether a rule rather than the evaluation gave that value."""
 
-    boards: np.ndarray      # (M, 4) int64
+    rows: np.ndarray        # (M, learning.leaf_width) of learning.leaf_dtype
     values: np.ndarray      # (M,) float64
     terminal: np.ndarray    # (M,) int8
 
     @classmethod
-    def empty(cls, moves: int) -> "Leaves":
-        return cls(np.zeros((moves, 4), dtype=np.int64), np.zeros(moves), np.zeros(moves, dtype=np.int8))
-
-
-def _workspace() -> compiled.Workspace:
-    ws = compiled.Workspace(tt_entries=1 << 10, history=4)
-    compiled.leaf_params(ws)
-    return ws
+    def empty(cls, learning, moves: int) -> "Leaves":
+        return cls(np.zeros((moves, learning.leaf_width), dtype=learning.leaf_dtype), np.zeros(moves),
+                   np.zeros(moves, dtype=np.int8))
 
 
 def _chunks(positions: PositionSet, target_moves: int):
@@ -43,30 +37,25 @@ def _chunks(positions: PositionSet, target_moves: int):
         start = stop
 
 
-def compute_leaves(positions: PositionSet, w: np.ndarray, depth: int,
+def compute_leaves(learning, positions: PositionSet, w: np.ndarray, depth: int,
                    progress: Callable[[float], None] | None = None) -> tuple[Leaves, int]:
-    """The principal-variation leaf of a ``depth``-ply search (plus quiescence) from every child."""
-    leaves = Leaves.empty(positions.moves)
-    ws = _workspace()
-    w = np.ascontiguousarray(w, dtype=np.float64)
+    """The principal-variation leaf of a ``depth``-ply search (plus the capture search) from every child."""
+    leaves = Leaves.empty(learning, positions.moves)
     nodes = 0
     for start, stop in _chunks(positions, 20_000):
-        nodes += compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                         *ws.arrays(), leaves.boards, leaves.values, leaves.terminal)
+        nodes += learning.search_children(positions, w, depth, start, stop, leaves.values, leaves.rows,
+                                          leaves.terminal)
         if progress is not None:
             progress(stop / positions.size)
     return leaves, nodes
 
 
-def move_values(positions: PositionSet, w: np.ndarray, depth: int,
+def move_values(learning, positions: PositionSet, w: np.ndarray, depth: int,
                 progress: Callable[[float], None] | None = None) -> np.ndarray:
     """The value of every move for the side to move: a ``depth``-ply search from its child."""
     values = np.zeros(positions.moves)
-    ws = _workspace()
-    w = np.ascontiguousarray(w, dtype=np.float64)
     for start, stop in _chunks(positions, 20_000):
-        compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                             *ws.arrays(), values)
+        learning.search_children(positions, w, depth, start, stop, values)
         if progress is not None:
             progress(stop / positions.size)
     return values

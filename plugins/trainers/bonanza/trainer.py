@@ -1,4 +1,8 @@
-"""The ``bonanza`` trainer: learn the checkers evaluation from expert games (docs/bonanza.md).
+"""The ``bonanza`` trainer: learn a game's alpha-beta evaluation from expert games (docs/bonanza.md).
+
+The game brings its features, its record reader and its compiled search (the
+``EvaluationLearning`` capability: checkers and chess have it); the method,
+the run directory and the reports are the same for every game.
 
 A run directory holds everything; rerunning the same command continues from
 the last checkpoint:
@@ -23,49 +27,54 @@ from typing import Any
 import numpy as np
 
 from plyground.bundled_data import records_file
+from plyground.capabilities import evaluation_learning
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
+from plyground.expert import split_games
 from plyground.options import Option
 from plyground.protocols import Game, Trainer
 from plyground.storage import (RunLock, array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
 
-from plyground.games.checkers.alphabeta import features
 from plyground.players.alphabeta.evalfile import save_weights
 
-from . import dataset
 from .leaves import Progress, compute_leaves, move_values
 from .objective import Objective, agreement, random_agreement
 
 #: Options that define a run: a rerun in the same directory must not change them.
 _FIXED = ("games", "test_split", "max_games", "depth", "slope", "penalty", "penalty_strength", "recompute", "lr",
-          "seed")
+          "seed", "skip_plies", "every")
+#: What a run started before an option existed used (its config.json does not name it).
+_ADDED = {"skip_plies": 0, "every": 1}
 CHECKPOINT = "checkpoint.npz"
 
 
 class BonanzaTrainer(Trainer):
     name = "bonanza"
-    description = ("Learns a checkers evaluation from expert games (the Bonanza method: comparison "
-                   "training on the leaves of shallow searches).")
+    description = ("Learns the alpha-beta evaluation of checkers or chess from expert games (the Bonanza "
+                   "method: comparison training on the leaves of shallow searches).")
     produces = "alphabeta:eval={run}/eval.npz"
     options = (
-        Option("games", Path, None, "expert games to learn from: a PDN file, or acf (the bundled ACF archive)",
-               optional=True),
+        Option("games", Path, None, "expert games to learn from: a record file of the game (checkers: PDN, or "
+               "acf, the bundled ACF archive; chess: PGN)", optional=True),
         Option("test_split", float, 0.1, "share of the games held out (by game, seeded) for the agreement report",
                min=0.0, max=0.9),
         Option("max_games", int, None, "use only the first N readable games (quick runs); none = all",
                min=1, optional=True),
+        Option("skip_plies", int, 0, "leave out each game's first N plies (the opening book)", min=0, max=1000),
+        Option("every", int, 1, "use one position in N (a sample of many games instead of all of few)",
+               min=1, max=1000),
         Option("depth", int, 2, "plies searched from each child (plus captures) to find the leaf it is "
                "judged by; 0 = the capture search only", min=0, max=8),
         Option("slope", float, 0.32, "slope a of the sigmoid T(x) = 1 / (1 + exp(-a x)); evaluation units "
-               "have a man = 100", min=1e-5, max=10.0),
+               "have a man (checkers) or a pawn (chess) = 100", min=1e-5, max=10.0),
         Option("penalty", str, "l2", "penalty on the weights' distance from the material evaluation",
                choices=("l2", "l1", "none")),
         Option("penalty_strength", float, 1e-6, "lambda: weight of the penalty", min=0.0),
         Option("iterations", int, 200, "gradient steps (a rerun with more continues the run)", min=1),
         Option("recompute", int, 25, "search for new leaves every this many iterations "
                "(the leaves depend on the weights)", min=1),
-        Option("lr", float, 2.0, "Adam step size in evaluation units (a man = 100)", min=1e-6, max=1e4),
+        Option("lr", float, 2.0, "Adam step size in evaluation units (a man or pawn = 100)", min=1e-6, max=1e4),
         Option("seed", int, 0, "seed of the train/test split"),
         Option("eval_depth", int, None, "plies searched from each child when measuring agreement on the "
                "held-out games; none = depth", min=0, max=8, optional=True),
@@ -75,14 +84,17 @@ class BonanzaTrainer(Trainer):
         options = self.checked_options(game, options, "trainer", "train")
         super().__init__(game, run_dir, **options)
         if options["games"] is None:
-            raise UsageError("trainer bonanza needs expert games: set games=PATH (a PDN file), "
-                             "e.g. --set games=acf (the bundled ACF archive)")
+            raise UsageError("trainer bonanza needs expert games: set games=PATH (a record file of the game), "
+                             "e.g. --set games=acf (checkers: the bundled ACF archive)")
+        self.learning = evaluation_learning(game)
+        self.features = self.learning.features
         self._check_config()
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        if game.name != features.GAME:
-            return f"its evaluation features ({features.FEATURE_SET}) are for checkers only"
+        if evaluation_learning(game) is None:
+            return ("it has no alpha-beta evaluation of its own to learn (checkers and chess have one: "
+                    "the EvaluationLearning capability)")
         return None
 
     # ------------------------------------------------------------------ logging
@@ -98,12 +110,13 @@ class BonanzaTrainer(Trainer):
     def _train(self) -> Path:
         cfg = self.config
         run_dir = self.run_dir
+        features, learning = self.features, self.learning
         self._check_config()
         write_json(run_dir / "config.json", _jsonable(cfg), sort_keys=True)
         started = time.perf_counter()
 
         w0 = features.material_weights()
-        trainable = np.ones(features.NUM_FEATURES, dtype=bool)
+        trainable = np.ones(self.features.NUM_FEATURES, dtype=bool)
         trainable[list(features.FROZEN)] = False
         state = self._load_checkpoint(w0)
         iterations = cfg["iterations"]
@@ -119,14 +132,15 @@ class BonanzaTrainer(Trainer):
         # Replaying thousands of games takes seconds before the next line: say what is going on.
         games_file = records_file(self.game, cfg["games"], "games")
         self.log(f"reading and replaying the games of {cfg['games']}...")
-        games, errors = dataset.read_games(games_file, cfg["max_games"], log=self.log)
-        train_idx, test_idx = dataset.split_games(len(games), cfg["test_split"], cfg["seed"])
-        train = dataset.build_positions(games, train_idx)
-        test = dataset.build_positions(games, test_idx)
+        games, errors = learning.read_games(games_file, cfg["max_games"], log=self.log)
+        train_idx, test_idx = split_games(len(games), cfg["test_split"], cfg["seed"])
+        train = learning.positions(games, train_idx, cfg["skip_plies"], cfg["every"])
+        test = learning.positions(games, test_idx, cfg["skip_plies"], cfg["every"])
         data_seconds = time.perf_counter() - t0
         self.log(f"{len(games)} games read ({len(errors)} unreadable), {len(train_idx)} for training "
                  f"({train.size} positions, {train.moves} moves), {len(test_idx)} held out ({test.size} positions); "
-                 f"{train.forced + test.forced} positions with a single legal move skipped; "
+                 f"{train.forced + test.forced} positions with a single legal move skipped"
+                 f"{f', {train.skipped + test.skipped} left out by skip_plies and every' if train.skipped + test.skipped else ''}; "
                  f"{format_duration(data_seconds)}")
         if train.size == 0:
             raise UsageError("bonanza: the training games hold no position with two or more legal moves")
@@ -150,7 +164,8 @@ class BonanzaTrainer(Trainer):
                 if it % recompute == 0:
                     leaf_weights = w.copy()
                 leaves = self._leaves(train, leaf_weights, it)
-            obj = Objective(train, leaves, cfg["slope"], cfg["penalty"], cfg["penalty_strength"], w0, trainable)
+            obj = Objective(learning, train, leaves, cfg["slope"], cfg["penalty"], cfg["penalty_strength"], w0,
+                            trainable)
             value, grad, info = obj(w)
             it += 1
             m = beta1 * m + (1 - beta1) * grad
@@ -158,8 +173,7 @@ class BonanzaTrainer(Trainer):
             step = cfg["lr"] * (m / (1 - beta1 ** it)) / (np.sqrt(v / (1 - beta2 ** it)) + eps)
             w = np.where(trainable, w - step, w)
             train_seconds = base_seconds + (time.perf_counter() - loop_started)
-            self._append_metrics({"iteration": it, "objective": value, **info,
-                                  "king_value": float(w[features.KING_VALUE]),
+            self._append_metrics({"iteration": it, "objective": value, **info, **_flat(learning.summary(w)),
                                   "seconds": round(time.perf_counter() - t_iter, 3),
                                   "train_seconds": round(train_seconds, 1)})
             done_here = it - it_at_start
@@ -176,8 +190,7 @@ class BonanzaTrainer(Trainer):
                                 data_seconds, iterations)
         write_json(run_dir / "report.json", report)
         try:
-            from .report import write_heatmap
-            write_heatmap(w, run_dir / "heatmap.png", title=f"bonanza: learned values ({run_dir.name})")
+            learning.write_heatmap(w, run_dir / "heatmap.png", title=f"bonanza: learned values ({run_dir.name})")
         except ImportError as exc:   # matplotlib is optional
             self.log(f"no heatmap: {exc} (pip install matplotlib)")
         self.log(f"finished in {format_duration(time.perf_counter() - started)}; evaluation: {run_dir / 'eval.npz'}")
@@ -187,7 +200,7 @@ class BonanzaTrainer(Trainer):
     def _leaves(self, train, weights, it):
         t = time.perf_counter()
         progress = Progress(f"iteration {it}: searching leaves (depth {self.config['depth']})", self.log)
-        leaves, nodes = compute_leaves(train, weights, self.config["depth"], progress)
+        leaves, nodes = compute_leaves(self.learning, train, weights, self.config["depth"], progress)
         seconds = time.perf_counter() - t
         self._append_metrics({"event": "leaves", "iteration": it, "nodes": int(nodes), "seconds": round(seconds, 2)})
         return leaves
@@ -202,7 +215,7 @@ class BonanzaTrainer(Trainer):
             r1, r3 = random_agreement(test.offsets)
             rows["random"] = {"top1": r1, "top3": r3}
             for label, weights in (("material", w0), ("learned", w)):
-                values = move_values(test, weights, depth,
+                values = move_values(self.learning, test, weights, depth,
                                      Progress(f"agreement of the {label} evaluation on the held-out games", self.log))
                 a1, a3 = agreement(values, test.offsets, test.expert)
                 rows[label] = {"top1": a1 / test.size, "top3": a3 / test.size}
@@ -213,19 +226,20 @@ class BonanzaTrainer(Trainer):
             self.log("no held-out games (test_split=0): no agreement report")
         eval_seconds = time.perf_counter() - t
         return {
-            "trainer": "bonanza", "game": "checkers",
-            "feature_set": features.FEATURE_SET, "feature_set_version": features.FEATURE_VERSION,
+            "trainer": "bonanza", "game": self.game.name,
+            "feature_set": self.features.FEATURE_SET, "feature_set_version": self.features.FEATURE_VERSION,
             "options": _jsonable(cfg),
             "data": {"games_file": str(cfg["games"]), "games_read": len(games), "unreadable_games": len(errors),
                      "errors": errors, "train_games": int(len(train_idx)), "test_games": int(len(test_idx)),
                      "train_positions": train.size, "train_moves": train.moves,
                      "test_positions": test.size, "test_moves": test.moves,
-                     "single_move_positions_skipped": train.forced + test.forced},
+                     "single_move_positions_skipped": train.forced + test.forced,
+                     "positions_left_out_by_sampling": train.skipped + test.skipped},
             "agreement": {"depth": depth, "positions": test.size,
                           "ties": "broken at random: a tie for first place among k moves counts 1/k", **rows},
             "training": {"iterations": iterations, "seconds": round(train_seconds, 2),
                          "data_seconds": round(data_seconds, 1), "evaluation_seconds": round(eval_seconds, 1)},
-            "weights": {"king_value": float(w[features.KING_VALUE]), "mobility": float(w[features.MOBILITY])},
+            "weights": self.learning.summary(w),
         }
 
     # ------------------------------------------------------------ run directory
@@ -235,7 +249,7 @@ class BonanzaTrainer(Trainer):
         previous = read_json(self.run_dir / "config.json", "; use a new run directory")
         if previous is not None:
             for name in _FIXED:
-                if previous.get(name) != current.get(name):
+                if previous.get(name, _ADDED.get(name)) != current.get(name):
                     raise UsageError(f"bonanza: the run in {self.run_dir} was started with {name}="
                                      f"{previous.get(name)!r}, not {current.get(name)!r}; rerun with the same "
                                      f"options to continue it, or use a new run directory")
@@ -254,19 +268,19 @@ class BonanzaTrainer(Trainer):
             meta = array_json(data["metadata"])
         except (ValueError, KeyError) as exc:
             raise ModelFileError(f"bonanza: the checkpoint {path} is unreadable ({exc}); delete it to start over") from None
-        if meta != features.metadata() or any(len(state[k]) != features.NUM_FEATURES
+        if meta != self.features.metadata() or any(len(state[k]) != self.features.NUM_FEATURES
                                               for k in ("weights", "adam_m", "adam_v", "leaf_weights")):
-            raise ModelFileError(f"bonanza: the checkpoint {path} is for {meta}, not {features.metadata()}; "
+            raise ModelFileError(f"bonanza: the checkpoint {path} is for {meta}, not {self.features.metadata()}; "
                                  f"use a new run directory")
         return state
 
     def _save_checkpoint(self, it, w, m, v, leaf_weights, train_seconds) -> None:
         save_npz(self.run_dir / CHECKPOINT, {"weights": w, "adam_m": m, "adam_v": v, "leaf_weights": leaf_weights,
                                              "iteration": np.int64(it), "train_seconds": np.float64(train_seconds)},
-                 features.metadata(), metadata_key="metadata")
+                 self.features.metadata(), metadata_key="metadata")
         save_weights(self.run_dir / "eval.npz", w, {
-            **features.metadata(), "trainer": "bonanza", "iteration": int(it),
-            "feature_names": features.feature_names(), "options": _jsonable(self.config)})
+            **self.features.metadata(), "trainer": "bonanza", "iteration": int(it),
+            "feature_names": self.features.feature_names(), "options": _jsonable(self.config)})
 
     def _finished(self, iterations: int) -> bool:
         """Whether report.json, eval.npz and the heatmap of a run of ``iterations`` are all there."""
@@ -290,6 +304,17 @@ class BonanzaTrainer(Trainer):
     def _append_metrics(self, row: dict) -> None:
         with open(self._metrics_path(), "a", encoding="utf-8") as handle:
             handle.write(json.dumps(row) + "\n")
+
+
+def _flat(summary: dict) -> dict:
+    """A summary's values as metrics columns (nested ones joined: material_knight)."""
+    out = {}
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            out.update({f"{key}_{k}": v for k, v in value.items()})
+        else:
+            out[key] = value
+    return out
 
 
 def _jsonable(options: dict) -> dict:

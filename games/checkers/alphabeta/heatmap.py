@@ -6,8 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.games.checkers.alphabeta import features
 from plyground.storage import write_bytes
+
+from . import features
 
 
 def board_grid(values: np.ndarray) -> np.ndarray:

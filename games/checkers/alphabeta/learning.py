@@ -1,0 +1,85 @@
+"""What the ``bonanza`` trainer needs to learn the checkers evaluation from expert games (docs/bonanza.md):
+the ``EvaluationLearning`` ability of checkers (plyground.capabilities).
+
+Games come from PDN files, read with the checkers PDN reader in its forgiving
+mode: a game that cannot be read or replayed is reported (file, game number,
+line, what is wrong) and left out, and every other game is used.  A leaf is
+the four bitboards of the position that ends a principal variation.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from plyground.errors import RecordError, UsageError
+from plyground.expert import ExpertGame, PositionSet, collect_positions
+
+from .. import kernels
+from . import compiled, features
+
+
+@njit(cache=True)
+def leaf_features(leaf, perspective, idx, val):
+    """The sparse features of a leaf's four bitboards from ``perspective``'s point of view."""
+    return features.sparse_features(leaf[0], leaf[1], leaf[2], leaf[3], perspective, idx, val)
+
+
+class CheckersLearning:
+    features = features
+    leaf_features = leaf_features
+    leaf_width = 4
+    leaf_dtype = np.int64
+
+    def __init__(self, no_progress_limit: int = 80) -> None:
+        self.no_progress_limit = no_progress_limit
+
+    def read_games(self, path: Path, max_games: int | None = None, log=print) -> tuple[list[ExpertGame], list[str]]:
+        from ..pdn import read_pdn
+        path = Path(path)
+        if not path.exists():
+            raise UsageError(f"bonanza: the games file {path} does not exist")
+        try:
+            reader = read_pdn(path, strict=False)
+            games = []
+            for pdn_game in reader:
+                games.append(ExpertGame(pdn_game.number, kernels.state_to_pos(pdn_game.start_state()),
+                                        list(pdn_game.codes)))
+                if max_games is not None and len(games) >= max_games:
+                    break
+        except RecordError as exc:
+            raise UsageError(f"bonanza: cannot read the games: {exc}") from None
+        errors = [str(e) for e in reader.errors]
+        for message in errors:
+            log(f"skipped an unreadable game: {message}")
+        if not any(game.codes for game in games):
+            detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
+            first = f"; the first: {errors[0]}" if errors else ""
+            raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); give a PDN file of "
+                             f"expert checkers games, e.g. games=acf (the bundled ACF archive)")
+        return games, errors
+
+    def positions(self, games: list[ExpertGame], indices, skip_plies: int = 0, every: int = 1) -> PositionSet:
+        return collect_positions(games, indices, kernels.legal_codes, kernels.apply_move, lambda pos: pos[4],
+                                 kernels.POS_SIZE, np.int64, skip_plies, every)
+
+    def search_children(self, positions: PositionSet, w, depth: int, start: int, stop: int, values,
+                        leaves=None, terminal=None) -> int:
+        w = np.ascontiguousarray(w, dtype=np.float64)
+        # A fresh workspace for each call: the killers and history it gathers order the moves, and with them
+        # which of two equal lines is the principal variation, so every call depends on its arguments alone.
+        ws = compiled.Workspace(tt_entries=1 << 10, history=4)
+        compiled.leaf_params(ws, no_progress_limit=self.no_progress_limit)
+        if leaves is None:
+            return compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
+                                        *ws.arrays(), values)
+        return compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
+                                       *ws.arrays(), leaves, values, terminal)
+
+    def summary(self, w) -> dict:
+        return {"king_value": float(w[features.KING_VALUE]), "mobility": float(w[features.MOBILITY])}
+
+    def write_heatmap(self, w, path: Path, title: str) -> None:
+        from .heatmap import write_heatmap
+        write_heatmap(w, path, title)
