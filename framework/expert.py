@@ -55,6 +55,20 @@ class PositionSet:
                            self.sides[:count], self.games, self.forced, self.skipped)
 
 
+def check_games(path, games: list[ExpertGame], errors: list[str], advice: str, log) -> None:
+    """Report the unreadable games (the first 20 in the log, all in the run's report) and refuse a file
+    that holds no game with moves, saying what would do (``advice``)."""
+    for message in errors[:20]:
+        log(f"skipped an unreadable game: {message}")
+    if len(errors) > 20:
+        log(f"... and {len(errors) - 20} more unreadable games (all of them are in report.json)")
+    if not any(game.codes for game in games):
+        from plyground.errors import UsageError
+        detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
+        first = f"; the first: {errors[0]}" if errors else ""
+        raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); {advice}")
+
+
 def collect_positions(games: list[ExpertGame], indices, legal_codes, apply_move, side_of, width: int, dtype,
                       skip_plies: int = 0, every: int = 1) -> PositionSet:
     """Every position of the chosen games with two or more legal moves, from ply ``skip_plies`` on, one in
@@ -99,6 +113,19 @@ def collect_positions(games: list[ExpertGame], indices, legal_codes, apply_move,
         games=len(indices), forced=forced, skipped=skipped)
 
 
+def search_children(compiled, workspace, positions: PositionSet, w, depth: int, start: int, stop: int, values,
+                    leaves=None, terminal=None) -> int:
+    """``EvaluationLearning.search_children`` over a game's compiled search module that has ``compute_leaves``
+    and ``move_values`` with the checkers and chess signature (roots, offsets, codes, start, stop, depth,
+    weights, the workspace's arrays, then the outputs); returns the nodes searched."""
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if leaves is None:
+        return compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
+                                    *workspace.arrays(), values)
+    return compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
+                                   *workspace.arrays(), leaves, values, terminal)
+
+
 def split_games(count: int, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(train, test) game indices: a seeded shuffle, the first ``round(fraction * count)`` held out."""
     order = np.random.default_rng(seed).permutation(count)
@@ -108,4 +135,4 @@ def split_games(count: int, test_fraction: float, seed: int) -> tuple[np.ndarray
     return np.sort(order[n_test:]), np.sort(order[:n_test])
 
 
-__all__ = ["ExpertGame", "PositionSet", "collect_positions", "split_games"]
+__all__ = ["ExpertGame", "PositionSet", "check_games", "collect_positions", "search_children", "split_games"]

@@ -17,6 +17,7 @@ default (game options ``repetitions`` and ``no_progress_plies``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Sequence
 
 import chess
@@ -393,6 +394,10 @@ class ChessGame(Game):
     def bundled_records(self) -> dict:
         """No games ship with the package (master games have no licence to redistribute them)."""
         return {}
+
+    def bundled_models(self) -> dict[str, Path]:
+        """The BundledModels ability: ``alphabeta``'s evaluation learned from master games (docs/chess.md)."""
+        return {"alphabeta": Path(__file__).with_name("alphabeta") / "weights" / "chess.npz"}
 
     def alphabeta_engine(self):
         """The AlphaBetaEngines ability: the evaluation features and compiled search of alphabeta/ for the

@@ -5,16 +5,46 @@ A game that brings its own compiled search (checkers, chess: the
 supplies one search to a fixed depth; the loop here deepens it one ply at a
 time, stops at the deadline, the node limit or the player's stop signal, and
 reports each finished depth, the same way for every game.
+
+The searches of checkers and chess share a shape: a compiled module ``c``
+with ``search_root(pos, depth, weights, *workspace.arrays())``, the
+parameter and counter indices ``P_NODE_LIMIT``, ``C_NODES``, ``C_STOPPED``,
+``C_SELDEPTH``, and a workspace ``ws`` (a
+:class:`~.tables.SearchTables` with ``P``, ``C``, ``pv`` and ``pvlen``).
+An engine that sets ``self.c``, ``self.ws`` and ``self.weights`` gets
+:meth:`search`, :meth:`counters`, :meth:`principal_variation`,
+:meth:`clear` and :meth:`new_move` from here; it still says how a state
+becomes its root position (:meth:`set_root`) and a code a move.
 """
 from __future__ import annotations
 
 import time
+
+import numpy as np
 
 from plyground.protocols import Move, State
 from plyground.stopping import StopSignal
 
 from ..search.root import pv_text
 from .generic import MATE_BOUND, stopped_result
+
+
+class LinearEngine:
+    """The part of a game's ``AlphaBetaEngine`` that is the same for every linear evaluation: ``features``
+    (the game's feature-set module: ``material_weights()``, ``metadata()``) and ``unit`` are the game's."""
+
+    features = None
+    #: What the evaluation counts as 100 (its scores are shown as so many of them).
+    unit = ""
+
+    def __init__(self, game) -> None:
+        self.game = game
+
+    def material_weights(self):
+        return self.features.material_weights()
+
+    def feature_metadata(self) -> dict:
+        return self.features.metadata()
 
 
 class CompiledDeepening:
@@ -34,23 +64,32 @@ class CompiledDeepening:
         """The position array of ``state``, with what the search needs of the game before it (repetition)."""
         raise NotImplementedError
 
-    def search(self, pos, depth: int, node_limit: int | None = None) -> float:
-        """One full-window search to ``depth``: the value for the side to move."""
-        raise NotImplementedError
-
-    def counters(self) -> tuple[int, bool, int]:
-        """(nodes, stopped before the end, deepest ply reached) of the last :meth:`search`."""
-        raise NotImplementedError
-
-    def principal_variation(self) -> list[int]:
-        """The move codes of the last search's principal variation."""
-        raise NotImplementedError
-
     def code_to_move(self, state: State, code: int) -> Move:
         raise NotImplementedError
 
+    # ------------------------------------------------------------ over ``c`` and ``ws`` (see the module doc)
+    def search(self, pos, depth: int, node_limit: int | None = None) -> float:
+        """One full-window search to ``depth``: the value for the side to move."""
+        c, ws = self.c, self.ws
+        ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
+        return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
+
+    def counters(self) -> tuple[int, bool, int]:
+        """(nodes, stopped before the end, deepest ply reached) of the last :meth:`search`."""
+        C, c = self.ws.C, self.c
+        return int(C[c.C_NODES]), bool(C[c.C_STOPPED]), int(C[c.C_SELDEPTH])
+
+    def principal_variation(self) -> list[int]:
+        """The move codes of the last search's principal variation."""
+        return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
+
+    def clear(self) -> None:
+        """A new game: forget the table, killers and history."""
+        self.ws.clear()
+
     def new_move(self) -> None:
-        """Between moves (age the history, forget killers); nothing by default."""
+        """Between moves: age the history, forget the killers."""
+        self.ws.age()
 
     # ------------------------------------------------------------ the loop
     def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None,
@@ -100,4 +139,4 @@ class CompiledDeepening:
         return best
 
 
-__all__ = ["CompiledDeepening"]
+__all__ = ["CompiledDeepening", "LinearEngine"]

@@ -33,19 +33,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plyground.players.alphabeta.generic import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
+from plyground.players.alphabeta.tables import SearchTables, tt_store
+
 from ..bits import popcount
 from ..endgame.oracle import known_outcome, no_tables
 from ..kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move, apply_move_hashed, gen_moves, hash_position,
                        outcome_with)
 from .features import evaluate, evaluate_boards
 
-MATE = 1_000_000.0
-#: Values beyond this are "won/lost in so many plies".
-MATE_BOUND = MATE - 10_000.0
-INF = 2.0 * MATE
 MAX_PLY = 192
 
-EXACT, LOWER, UPPER = 0, 1, 2
 
 # Parameter array P (int64)
 P_NO_PROGRESS, P_PLY_CAP, P_USE_TT, P_ORDERING, P_QUIESCENCE, P_REPETITION, P_NODE_LIMIT, P_KEY_BASE = range(8)
@@ -53,20 +51,6 @@ N_PARAMS = 8
 # Counter array C (int64)
 C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS, C_DB_HITS = range(5)
 N_COUNTERS = 5
-
-
-@njit(cache=True, inline="always")
-def _store(ply, depth, best, best_move, alpha0, beta, key, slot, ttk, ttm, ttv, ttd, ttf):
-    stored = best
-    if stored > MATE_BOUND:
-        stored += ply
-    elif stored < -MATE_BOUND:
-        stored -= ply
-    ttk[slot] = key
-    ttm[slot] = best_move
-    ttv[slot] = stored
-    ttd[slot] = depth
-    ttf[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
 
 
 _ENTER, _NEXT, _LEAVE = 0, 1, 2
@@ -197,7 +181,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
             if i >= n:
                 best = FV[ply, 2]
                 if F[ply, 4] > 0:
-                    _store(ply, F[ply, 0], best, F[ply, 5], FV[ply, 3], FV[ply, 1], keys[base + ply],
+                    tt_store(ply, F[ply, 0], best, F[ply, 5], FV[ply, 3], FV[ply, 1], keys[base + ply],
                            F[ply, 4] - 1, ttk, ttm, ttv, ttd, ttf)
                 ret = best
                 phase = _LEAVE
@@ -254,18 +238,17 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
                                 killers[ply, 0] = m
                             hist[m & 31, (m >> 5) & 31] += d * d
                         if F[ply, 4] > 0:
-                            _store(ply, d, v, m, FV[ply, 3], FV[ply, 1], keys[base + ply], F[ply, 4] - 1,
+                            tt_store(ply, d, v, m, FV[ply, 3], FV[ply, 1], keys[base + ply], F[ply, 4] - 1,
                                    ttk, ttm, ttv, ttd, ttf)
                         ret = v
                         phase = _LEAVE
 
 
-class Workspace:
+class Workspace(SearchTables):
     """The arrays one search needs, allocated once and reused from move to move."""
 
     def __init__(self, tt_entries: int = 1 << 16, history: int = 256) -> None:
-        if tt_entries & (tt_entries - 1):
-            raise ValueError("the transposition table size must be a power of two")
+        super().__init__(tt_entries, np.int64, MAX_PLY, (32, 32))
         self.P = np.zeros(N_PARAMS, dtype=np.int64)
         self.C = np.zeros(N_COUNTERS, dtype=np.int64)
         #: Stop flag ``S[0]``, read at every node: another thread sets it to end a search now. An
@@ -279,13 +262,6 @@ class Workspace:
         self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
         self.pvlen = np.zeros(MAX_PLY + 1, dtype=np.int64)
-        self.killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int64)
-        self.hist = np.zeros((32, 32), dtype=np.int64)
-        self.ttk = np.zeros(tt_entries, dtype=np.int64)
-        self.ttm = np.full(tt_entries, -1, dtype=np.int64)
-        self.ttv = np.zeros(tt_entries, dtype=np.float64)
-        self.ttd = np.full(tt_entries, -1, dtype=np.int16)
-        self.ttf = np.zeros(tt_entries, dtype=np.int8)
         self.history_capacity = history
         #: The endgame database's tables (:mod:`plyground.games.checkers.endgame.oracle`); none by default.
         self.endgame = no_tables()
@@ -298,14 +274,6 @@ class Workspace:
         return (self.P, self.C, self.stop, self.F, self.FV, self.stack, self.keys, self.moves, self.order, self.pv, self.pvlen,
                 self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf, *self.endgame)
 
-    def clear(self) -> None:
-        """Forget the table, killers and history (a new game)."""
-        self.ttk[:] = 0
-        self.ttm[:] = -1
-        self.ttd[:] = -1
-        self.killers[:] = -1
-        self.hist[:] = 0
-
 
 @njit(cache=True, nogil=True)
 def search_root(pos, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
@@ -316,15 +284,6 @@ def search_root(pos, depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pv
     C[:] = 0
     return negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
                    ttk, ttm, ttv, ttd, ttf, egp, ego, egs, egr, egd)
-
-
-@njit(cache=True)
-def age_history(hist, killers):
-    """Between moves: halve the history scores and forget the killers."""
-    for a in range(32):
-        for b in range(32):
-            hist[a, b] //= 2
-    killers[:, :] = -1
 
 
 # --------------------------------------------------------------- training leaves
@@ -402,4 +361,4 @@ def leaf_params(workspace: Workspace, quiescence: bool = True, no_progress_limit
 
 
 __all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "Workspace", "negamax", "search_root", "compute_leaves",
-           "move_values", "leaf_params", "age_history", "hash_position", "evaluate", "evaluate_boards"]
+           "move_values", "leaf_params", "hash_position", "evaluate", "evaluate_boards"]

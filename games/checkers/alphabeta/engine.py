@@ -9,27 +9,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground.players.alphabeta.deepening import CompiledDeepening
+from plyground.players.alphabeta.deepening import CompiledDeepening, LinearEngine
+from plyground.players.alphabeta.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
 from . import features
 
 
-class CheckersAlphaBeta:
+class CheckersAlphaBeta(LinearEngine):
     """The evaluation and compiled search of a game whose positions are in the ``checkers-bitboard`` layout."""
 
-    #: What the evaluation counts as 100 (its scores are shown as so many of them).
+    features = features
     unit = "men"
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def material_weights(self) -> np.ndarray:
-        return features.material_weights()
-
-    def feature_metadata(self) -> dict:
-        return features.metadata()
 
     def evaluator(self, weights):
         """The same linear evaluation as the compiled search's, on each state's position array (checkers
@@ -58,9 +50,7 @@ class CompiledEngine(CompiledDeepening):
         self.c = compiled
         self.kernels = kernels
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
-        entry_bytes = 8 + 8 + 8 + 2 + 1
-        entries = 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
-        self.ws = compiled.Workspace(tt_entries=entries)
+        self.ws = compiled.Workspace(tt_entries=table_entries(tt_mb))
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P
         P[compiled.P_NO_PROGRESS] = kernels.no_progress_limit
@@ -72,12 +62,6 @@ class CompiledEngine(CompiledDeepening):
         #: The endgame database (an EndgameOracle) whose positions the search scores exactly, or None.
         self.oracle = oracle
         self.ws.attach_endgame(oracle)
-
-    def clear(self) -> None:
-        self.ws.clear()
-
-    def new_move(self) -> None:
-        self.c.age_history(self.ws.hist, self.ws.killers)
 
     def set_root(self, state: State) -> np.ndarray:
         """Root position, with the keys of the positions that can still repeat stored before it."""
@@ -97,19 +81,6 @@ class CompiledEngine(CompiledDeepening):
         ws.keys[base] = c.hash_position(pos)
         ws.P[c.P_KEY_BASE] = base
         return pos
-
-    def search(self, pos: np.ndarray, depth: int, node_limit: int | None = None) -> float:
-        """One full-window search to ``depth`` (value for the side to move); see ``ws.pv``, ``ws.C``."""
-        c, ws = self.c, self.ws
-        ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
-        return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
-
-    def counters(self) -> tuple[int, bool, int]:
-        C, c = self.ws.C, self.c
-        return int(C[c.C_NODES]), bool(C[c.C_STOPPED]), int(C[c.C_SELDEPTH])
-
-    def principal_variation(self) -> list[int]:
-        return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
 
     def code_to_move(self, state: State, code: int):
         return self.kernels.code_to_move(state, code)

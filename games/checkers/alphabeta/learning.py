@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import RecordError, UsageError
-from plyground.expert import ExpertGame, PositionSet, collect_positions
+from plyground.expert import ExpertGame, PositionSet, check_games, collect_positions, search_children
 
 from .. import kernels
 from . import compiled, features
@@ -51,13 +51,8 @@ class CheckersLearning:
         except RecordError as exc:
             raise UsageError(f"bonanza: cannot read the games: {exc}") from None
         errors = [str(e) for e in reader.errors]
-        for message in errors:
-            log(f"skipped an unreadable game: {message}")
-        if not any(game.codes for game in games):
-            detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
-            first = f"; the first: {errors[0]}" if errors else ""
-            raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); give a PDN file of "
-                             f"expert checkers games, e.g. games=acf (the bundled ACF archive)")
+        check_games(path, games, errors, "give a PDN file of expert checkers games, e.g. games=acf (the bundled "
+                    "ACF archive)", log)
         return games, errors
 
     def positions(self, games: list[ExpertGame], indices, skip_plies: int = 0, every: int = 1) -> PositionSet:
@@ -66,16 +61,11 @@ class CheckersLearning:
 
     def search_children(self, positions: PositionSet, w, depth: int, start: int, stop: int, values,
                         leaves=None, terminal=None) -> int:
-        w = np.ascontiguousarray(w, dtype=np.float64)
-        # A fresh workspace for each call: the killers and history it gathers order the moves, and with them
-        # which of two equal lines is the principal variation, so every call depends on its arguments alone.
+        # A fresh workspace for each call: its killers and history order the moves, and with them which of
+        # two equal lines is the principal variation, so every call depends on its arguments alone.
         ws = compiled.Workspace(tt_entries=1 << 10, history=4)
         compiled.leaf_params(ws, no_progress_limit=self.no_progress_limit)
-        if leaves is None:
-            return compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                        *ws.arrays(), values)
-        return compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                       *ws.arrays(), leaves, values, terminal)
+        return search_children(compiled, ws, positions, w, depth, start, stop, values, leaves, terminal)
 
     def summary(self, w) -> dict:
         return {"king_value": float(w[features.KING_VALUE]), "mobility": float(w[features.MOBILITY])}

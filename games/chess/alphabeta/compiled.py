@@ -22,16 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plyground.players.alphabeta.generic import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
+from plyground.players.alphabeta.tables import SearchTables, tt_store
+
 from ..kernels import (BIT, BLACK_OCC, EN_PASSANT, EP, HALFMOVE, HASH, MAX_MOVES, NO_PIECE, NO_SQUARE, PAWN, POS_SIZE,
                        QUEEN, SIDE, UNDO_SIZE, ZOBRIST_BLACK, ZOBRIST_EP_FILE, gen_legal, in_check, make_move)
 from .features import MAX_ENTRIES, evaluate_with
 
-MATE = 1_000_000.0
-#: Values beyond this are "won/lost in so many plies".
-MATE_BOUND = MATE - 10_000.0
-INF = 2.0 * MATE
 MAX_PLY = 128
-EXACT, LOWER, UPPER = 0, 1, 2
 
 # Parameter array P (int64)
 (P_USE_TT, P_ORDERING, P_QUIESCENCE, P_NODE_LIMIT, P_KEY_BASE, P_NULL_MOVE, P_REDUCTIONS, P_NO_PROGRESS,
@@ -51,20 +49,6 @@ V_ALPHA, V_BETA, V_BEST, V_ALPHA0 = range(4)
 
 #: Most valuable victim, least valuable attacker: victim and attacker values by piece type.
 _VICTIM = np.array([100, 300, 310, 500, 900, 0], dtype=np.int64)
-
-
-@njit(cache=True, inline="always")
-def _store(ply, depth, best, best_move, alpha0, beta, key, slot, ttk, ttm, ttv, ttd, ttf):
-    stored = best
-    if stored > MATE_BOUND:
-        stored += ply
-    elif stored < -MATE_BOUND:
-        stored -= ply
-    ttk[slot] = key
-    ttm[slot] = best_move
-    ttv[slot] = stored
-    ttd[slot] = depth
-    ttf[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
 
 
 @njit(cache=True, inline="always")
@@ -285,7 +269,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
             if i >= n:
                 best = FV[ply, V_BEST]
                 if F[ply, F_SLOT] > 0:
-                    _store(ply, F[ply, F_DEPTH], best, F[ply, F_BEST], FV[ply, V_ALPHA0], FV[ply, V_BETA],
+                    tt_store(ply, F[ply, F_DEPTH], best, F[ply, F_BEST], FV[ply, V_ALPHA0], FV[ply, V_BETA],
                            keys[base + ply], F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
                 ret = best
                 phase = _LEAVE
@@ -382,18 +366,17 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
                                 killers[ply, 0] = m
                             hist[m & 63, to] += d * d
                         if F[ply, F_SLOT] > 0:
-                            _store(ply, d, v, m, FV[ply, V_ALPHA0], FV[ply, V_BETA], keys[base + ply],
+                            tt_store(ply, d, v, m, FV[ply, V_ALPHA0], FV[ply, V_BETA], keys[base + ply],
                                    F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
                         ret = v
                         phase = _LEAVE
 
 
-class Workspace:
+class Workspace(SearchTables):
     """The arrays one search needs, allocated once and reused from move to move."""
 
     def __init__(self, tt_entries: int = 1 << 16, history: int = 256) -> None:
-        if tt_entries & (tt_entries - 1):
-            raise ValueError("the transposition table size must be a power of two")
+        super().__init__(tt_entries, np.uint64, MAX_PLY, (64, 64))
         self.P = np.zeros(N_PARAMS, dtype=np.int64)
         self.C = np.zeros(N_COUNTERS, dtype=np.int64)
         #: Stop flag ``S[0]``, read at every node (an engine replaces it by its player's ``stop_signal.flags``).
@@ -407,13 +390,6 @@ class Workspace:
         self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
         self.pvlen = np.zeros(MAX_PLY + 1, dtype=np.int64)
-        self.killers = np.full((MAX_PLY + 1, 2), -1, dtype=np.int64)
-        self.hist = np.zeros((64, 64), dtype=np.int64)
-        self.ttk = np.zeros(tt_entries, dtype=np.uint64)
-        self.ttm = np.full(tt_entries, -1, dtype=np.int64)
-        self.ttv = np.zeros(tt_entries, dtype=np.float64)
-        self.ttd = np.full(tt_entries, -1, dtype=np.int16)
-        self.ttf = np.zeros(tt_entries, dtype=np.int8)
         self.eidx = np.zeros(MAX_ENTRIES, dtype=np.int64)
         self.evals = np.zeros(MAX_ENTRIES, dtype=np.float64)
         self.history_capacity = history
@@ -428,14 +404,6 @@ class Workspace:
                 self.pv, self.pvlen, self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf,
                 self.eidx, self.evals)
 
-    def clear(self) -> None:
-        """Forget the table, killers and history (a new game)."""
-        self.ttk[:] = 0
-        self.ttm[:] = -1
-        self.ttd[:] = -1
-        self.killers[:] = -1
-        self.hist[:] = 0
-
 
 @njit(cache=True, nogil=True)
 def search_root(pos, depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen, killers, hist,
@@ -446,15 +414,6 @@ def search_root(pos, depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, 
     C[:] = 0
     return negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen, killers, hist,
                    ttk, ttm, ttv, ttd, ttf, eidx, evals)
-
-
-@njit(cache=True)
-def age_history(hist, killers):
-    """Between moves: halve the history scores and forget the killers."""
-    for a in range(64):
-        for b in range(64):
-            hist[a, b] //= 2
-    killers[:, :] = -1
 
 
 
@@ -534,5 +493,5 @@ def leaf_params(workspace: Workspace) -> None:
     P[P_KEY_BASE] = 0
 
 
-__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "Workspace", "negamax", "search_root", "age_history",
+__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "Workspace", "negamax", "search_root",
            "compute_leaves", "move_values", "leaf_params"]

@@ -10,7 +10,8 @@ from __future__ import annotations
 import chess
 import numpy as np
 
-from plyground.players.alphabeta.deepening import CompiledDeepening
+from plyground.players.alphabeta.deepening import CompiledDeepening, LinearEngine
+from plyground.players.alphabeta.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
@@ -18,20 +19,11 @@ from .. import kernels
 from . import features
 
 
-class ChessAlphaBeta:
+class ChessAlphaBeta(LinearEngine):
     """The evaluation and compiled search of chess."""
 
-    #: What the evaluation counts as 100 (its scores are shown as so many of them).
+    features = features
     unit = "pawns"
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-
-    def material_weights(self) -> np.ndarray:
-        return features.material_weights()
-
-    def feature_metadata(self) -> dict:
-        return features.metadata()
 
     def evaluator(self, weights):
         """The compiled search's evaluation on each state's position (chess searched with kernels=false;
@@ -61,9 +53,7 @@ class CompiledEngine(CompiledDeepening):
         super().__init__(stop)
         self.c = compiled
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
-        entry_bytes = 8 + 8 + 8 + 2 + 1
-        entries = 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
-        self.ws = compiled.Workspace(tt_entries=entries)
+        self.ws = compiled.Workspace(tt_entries=table_entries(tt_mb))
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P
         P[compiled.P_USE_TT] = int(use_tt)
@@ -72,12 +62,6 @@ class CompiledEngine(CompiledDeepening):
         # The game's draw rules, as its options set them (0: only the automatic fivefold / 75-move rules).
         P[compiled.P_NO_PROGRESS] = game.params.get("no_progress_plies") or 150
         P[compiled.P_REPETITION] = 1
-
-    def clear(self) -> None:
-        self.ws.clear()
-
-    def new_move(self) -> None:
-        self.c.age_history(self.ws.hist, self.ws.killers)
 
     def set_root(self, state: State) -> np.ndarray:
         """The root position, with the hashes of the game's positions since the last capture or pawn move
@@ -96,18 +80,6 @@ class CompiledEngine(CompiledDeepening):
         ws.keys[base] = pos[kernels.HASH]
         ws.P[c.P_KEY_BASE] = base
         return pos
-
-    def search(self, pos: np.ndarray, depth: int, node_limit: int | None = None) -> float:
-        c, ws = self.c, self.ws
-        ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
-        return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
-
-    def counters(self) -> tuple[int, bool, int]:
-        C, c = self.ws.C, self.c
-        return int(C[c.C_NODES]), bool(C[c.C_STOPPED]), int(C[c.C_SELDEPTH])
-
-    def principal_variation(self) -> list[int]:
-        return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
 
     def code_to_move(self, state: State, code: int) -> chess.Move:
         return chess.Move.from_uci(kernels.move_to_uci(code))

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import UsageError
-from plyground.expert import ExpertGame, PositionSet, collect_positions
+from plyground.expert import ExpertGame, PositionSet, check_games, collect_positions, search_children
 
 from .. import kernels
 from . import compiled, features
@@ -83,15 +83,7 @@ class ChessLearning:
             if max_games is not None and len(games) >= max_games:
                 break
         errors = [str(e) for e in reader.errors] + errors
-        for message in errors[:20]:
-            log(f"skipped an unreadable game: {message}")
-        if len(errors) > 20:
-            log(f"... and {len(errors) - 20} more unreadable games (all of them are in report.json)")
-        if not any(game.codes for game in games):
-            detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
-            first = f"; the first: {errors[0]}" if errors else ""
-            raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); give a PGN file of "
-                             f"master chess games")
+        check_games(path, games, errors, "give a PGN file of master chess games", log)
         return games, errors
 
     def positions(self, games: list[ExpertGame], indices, skip_plies: int = 0, every: int = 1) -> PositionSet:
@@ -100,16 +92,11 @@ class ChessLearning:
 
     def search_children(self, positions: PositionSet, w, depth: int, start: int, stop: int, values,
                         leaves=None, terminal=None) -> int:
-        w = np.ascontiguousarray(w, dtype=np.float64)
         # A fresh workspace for each call: its killers and history order the moves, and with them which of
         # two equal lines is the principal variation, so every call depends on its arguments alone.
         ws = compiled.Workspace(tt_entries=1 << 10, history=4)
         compiled.leaf_params(ws)
-        if leaves is None:
-            return compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                        *ws.arrays(), values)
-        return compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                       *ws.arrays(), leaves, values, terminal)
+        return search_children(compiled, ws, positions, w, depth, start, stop, values, leaves, terminal)
 
     def summary(self, w) -> dict:
         names = features.PIECE_NAMES[:5]

@@ -1,0 +1,75 @@
+"""The transposition table, killer moves and history scores of the compiled alpha-beta searches (each game's
+own: games/checkers/alphabeta, games/chess/alphabeta), and the entry store they share.
+
+A table entry is five parallel arrays indexed by ``key & (size - 1)``: the
+position key, the best move, the value (mate values stored relative to the
+node, so they mean the same at any ply), the remaining depth it was searched
+to, and whether the value is exact or a lower or upper bound.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .generic import EXACT, LOWER, MATE_BOUND, UPPER
+
+
+@njit(cache=True, inline="always")
+def tt_store(ply, depth, best, best_move, alpha0, beta, key, slot, ttk, ttm, ttv, ttd, ttf):
+    """Store a node's result: ``best`` found with the window (``alpha0``, ``beta``) at ``depth``."""
+    stored = best
+    if stored > MATE_BOUND:
+        stored += ply
+    elif stored < -MATE_BOUND:
+        stored -= ply
+    ttk[slot] = key
+    ttm[slot] = best_move
+    ttv[slot] = stored
+    ttd[slot] = depth
+    ttf[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+
+
+@njit(cache=True)
+def age_history(hist, killers):
+    """Between moves: halve the history scores and forget the killers."""
+    flat = hist.reshape(-1)
+    for i in range(flat.shape[0]):
+        flat[i] //= 2
+    killers[:, :] = -1
+
+
+class SearchTables:
+    """A search's table (``tt_entries``, a power of two, keys of ``key_dtype``), killers (two per ply up to
+    ``max_ply``) and history scores (``history_shape``), allocated once and reused from move to move."""
+
+    def __init__(self, tt_entries: int, key_dtype, max_ply: int, history_shape: tuple[int, int]) -> None:
+        if tt_entries & (tt_entries - 1):
+            raise ValueError("the transposition table size must be a power of two")
+        self.killers = np.full((max_ply + 1, 2), -1, dtype=np.int64)
+        self.hist = np.zeros(history_shape, dtype=np.int64)
+        self.ttk = np.zeros(tt_entries, dtype=key_dtype)
+        self.ttm = np.full(tt_entries, -1, dtype=np.int64)
+        self.ttv = np.zeros(tt_entries, dtype=np.float64)
+        self.ttd = np.full(tt_entries, -1, dtype=np.int16)
+        self.ttf = np.zeros(tt_entries, dtype=np.int8)
+
+    def clear(self) -> None:
+        """Forget the table, killers and history (a new game)."""
+        self.ttk[:] = 0
+        self.ttm[:] = -1
+        self.ttd[:] = -1
+        self.killers[:] = -1
+        self.hist[:] = 0
+
+    def age(self) -> None:
+        """Between moves: halve the history, forget the killers (the table stays)."""
+        age_history(self.hist, self.killers)
+
+
+def table_entries(tt_mb: int) -> int:
+    """Entries (a power of two, at least 1,024) of a table of about ``tt_mb`` MiB (27 bytes an entry)."""
+    entry_bytes = 8 + 8 + 8 + 2 + 1
+    return 1 << max(10, int(np.log2(tt_mb * (1 << 20) / entry_bytes)))
+
+
+__all__ = ["tt_store", "age_history", "SearchTables", "table_entries"]
