@@ -28,10 +28,10 @@ LEVELS: dict[str, dict[str, tuple[str, ...]]] = {
         "strongest": ("alphabeta:eval=learned,depth=8",),   # the default opponent of `plyground play`
     },
     "chess": {   # Stockfish 15 plays UCI_Elo 1350 to 2850; Skill Level 0 is weaker still
-        "easy": ("stockfish:skill=0", "alphabeta:depth=1"),
-        "medium": ("stockfish:elo=1500", "alphabeta:depth=2"),
-        "hard": ("stockfish:elo=2000", "alphabeta:depth=3"),
-        "strongest": ("stockfish", "alphabeta:depth=5"),
+        "easy": ("stockfish:skill=0", "alphabeta:eval=learned,depth=1"),
+        "medium": ("stockfish:elo=1500", "alphabeta:eval=learned,depth=3"),
+        "hard": ("stockfish:elo=2000", "alphabeta:eval=learned,depth=5"),
+        "strongest": ("stockfish", "alphabeta:eval=learned,seconds=2"),
     },
     "tictactoe": {
         "easy": ("mcts:simulations=10",),

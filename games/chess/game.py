@@ -331,8 +331,9 @@ class ChessGame(Game):
     )
     side_names = ("White", "Black")
     record_suffix = ".pgn"
-    #: Stockfish when installed; else tree search with short playouts (about a second a move).
-    default_opponents = ("stockfish", "mcts:simulations=300,max_playout_plies=30", "random")
+    #: Stockfish when installed; else our own engine: alpha-beta with the evaluation learned from master games
+    #: (games/chess/alphabeta), two seconds a move.
+    default_opponents = ("stockfish", "alphabeta:eval=learned,seconds=2", "random")
     observation_shape = encoding.PLANES_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT

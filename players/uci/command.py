@@ -6,12 +6,13 @@ import click
 
 def register(cli) -> None:
     @cli.command("uci")
-    @click.argument("spec")
+    @click.argument("spec", default="alphabeta:eval=learned")
     @click.option("--game", "game_spec", default="chess", show_default=True,
                   help="The game the engine plays (UCI is a chess protocol; checkers engines speak Hub).")
     def uci_command(spec, game_spec):
         """Run the player SPEC as a UCI engine, e.g. `plyground uci alphazero` or `plyground uci
-        alphabeta:depth=4`, for chess GUIs (cutechess, Arena, lichess-bot) and python-chess."""
+        alphabeta:depth=4`, for chess GUIs (cutechess, Arena, lichess-bot) and python-chess.  Without SPEC:
+        our own chess engine, alpha-beta with the evaluation learned from master games."""
         from plyground.engine_server import engine_spec
         from plyground.errors import UsageError
         from plyground.notices import set_quiet

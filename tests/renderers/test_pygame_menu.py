@@ -45,7 +45,7 @@ def test_the_menu_starts_at_the_medium_level_and_each_level_fills_in_its_player(
 @pytest.mark.parametrize("stockfish", ["as installed", "missing"])
 def test_chess_from_the_menu_at_the_medium_level_answers_within_seconds(
         stockfish, make_renderer, registry, monkeypatch):
-    if stockfish == "missing":   # then the levels play our own alpha-beta at small depths
+    if stockfish == "missing":   # then the levels play our own alpha-beta with its learned evaluation
         from plyground.players.uci.player import StockfishPlayer
         monkeypatch.setattr(StockfishPlayer, "unsupported_reason", classmethod(lambda cls, game: "not installed"))
     renderer, d, menu = open_menu(make_renderer, registry)
@@ -53,7 +53,7 @@ def test_chess_from_the_menu_at_the_medium_level_answers_within_seconds(
         pytest.skip("the chess game is not installed")
     choose(d, menu.game_choice, "chess")
     installed = "stockfish" in registry.players_for(menu.default_game())
-    expected = "stockfish:elo=1500" if installed else "alphabeta:depth=2"
+    expected = "stockfish:elo=1500" if installed else "alphabeta:eval=learned,depth=3"
     assert menu.level == "medium" and menu.sides[1].spec() == Spec.parse(expected)
     d.click(menu.buttons["start"].rect.center)
     screen = renderer.game_screen
