@@ -33,6 +33,15 @@ def acf_pdn(tmp_path_factory) -> Path:
         return records_file(CheckersGame(), "acf", "the ACF archive")
 
 
+@pytest.fixture(autouse=True)
+def notes_on():
+    """Every test starts with plyground's notes on stderr, as a new process does: a command run in this
+    process with --quiet (or ``plyground uci``) turns them off for the rest of the process."""
+    from plyground import notices
+    notices.set_quiet(False)
+    yield
+
+
 @pytest.fixture
 def cli(capsys):
     """Run ``plyground ARGS...`` in this process; returns (exit code, stdout, stderr)."""
