@@ -39,12 +39,30 @@ def age_history(hist, killers):
 
 
 class SearchTables:
-    """A search's table (``tt_entries``, a power of two, keys of ``key_dtype``), killers (two per ply up to
-    ``max_ply``) and history scores (``history_shape``), allocated once and reused from move to move."""
+    """The arrays one compiled search needs, allocated once and reused from move to move: its table
+    (``tt_entries``, a power of two, keys of ``key_dtype``), killers (two per ply up to ``max_ply``) and
+    history scores (``history_shape``); and, per ply, the frames (``frame`` int64s and 4 float64s), the
+    positions (``pos_size`` of ``pos_dtype``), the moves and their order scores (``max_moves``), the
+    principal variations; the keys of the game's ``history`` positions and the line's; the parameters
+    ``P`` and counters ``C``; and the stop flag ``stop`` (``S[0]``, read at every node: an engine replaces
+    it by its player's ``stop_signal.flags``, and the search runs without the GIL)."""
 
-    def __init__(self, tt_entries: int, key_dtype, max_ply: int, history_shape: tuple[int, int]) -> None:
+    def __init__(self, tt_entries: int, key_dtype, max_ply: int, history_shape: tuple[int, int], *, params: int,
+                 counters: int, frame: int, pos_size: int, pos_dtype, max_moves: int, history: int) -> None:
         if tt_entries & (tt_entries - 1):
             raise ValueError("the transposition table size must be a power of two")
+        self.P = np.zeros(params, dtype=np.int64)
+        self.C = np.zeros(counters, dtype=np.int64)
+        self.stop = np.zeros(1, dtype=np.int64)
+        self.F = np.zeros((max_ply + 1, frame), dtype=np.int64)
+        self.FV = np.zeros((max_ply + 1, 4), dtype=np.float64)
+        self.stack = np.zeros((max_ply + 1, pos_size), dtype=pos_dtype)
+        self.keys = np.zeros(history + max_ply + 1, dtype=key_dtype)
+        self.moves = np.zeros((max_ply + 1, max_moves), dtype=np.int64)
+        self.order = np.zeros((max_ply + 1, max_moves), dtype=np.int64)
+        self.pv = np.zeros((max_ply + 1, max_ply + 1), dtype=np.int64)
+        self.pvlen = np.zeros(max_ply + 1, dtype=np.int64)
+        self.history_capacity = history
         self.killers = np.full((max_ply + 1, 2), -1, dtype=np.int64)
         self.hist = np.zeros(history_shape, dtype=np.int64)
         self.ttk = np.zeros(tt_entries, dtype=key_dtype)

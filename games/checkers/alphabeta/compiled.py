@@ -182,7 +182,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
                 best = FV[ply, 2]
                 if F[ply, 4] > 0:
                     tt_store(ply, F[ply, 0], best, F[ply, 5], FV[ply, 3], FV[ply, 1], keys[base + ply],
-                           F[ply, 4] - 1, ttk, ttm, ttv, ttd, ttf)
+                             F[ply, 4] - 1, ttk, ttm, ttv, ttd, ttf)
                 ret = best
                 phase = _LEAVE
                 continue
@@ -239,7 +239,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
                             hist[m & 31, (m >> 5) & 31] += d * d
                         if F[ply, 4] > 0:
                             tt_store(ply, d, v, m, FV[ply, 3], FV[ply, 1], keys[base + ply], F[ply, 4] - 1,
-                                   ttk, ttm, ttv, ttd, ttf)
+                                     ttk, ttm, ttv, ttd, ttf)
                         ret = v
                         phase = _LEAVE
 
@@ -248,21 +248,8 @@ class Workspace(SearchTables):
     """The arrays one search needs, allocated once and reused from move to move."""
 
     def __init__(self, tt_entries: int = 1 << 16, history: int = 256) -> None:
-        super().__init__(tt_entries, np.int64, MAX_PLY, (32, 32))
-        self.P = np.zeros(N_PARAMS, dtype=np.int64)
-        self.C = np.zeros(N_COUNTERS, dtype=np.int64)
-        #: Stop flag ``S[0]``, read at every node: another thread sets it to end a search now. An
-        #: engine replaces it by its player's ``stop_signal.flags`` (the search runs without the GIL).
-        self.stop = np.zeros(1, dtype=np.int64)
-        self.F = np.zeros((MAX_PLY + 1, 6), dtype=np.int64)
-        self.FV = np.zeros((MAX_PLY + 1, 4), dtype=np.float64)
-        self.stack = np.zeros((MAX_PLY + 1, POS_SIZE), dtype=np.int64)
-        self.keys = np.zeros(history + MAX_PLY + 1, dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
-        self.pvlen = np.zeros(MAX_PLY + 1, dtype=np.int64)
-        self.history_capacity = history
+        super().__init__(tt_entries, np.int64, MAX_PLY, (32, 32), params=N_PARAMS, counters=N_COUNTERS, frame=6,
+                         pos_size=POS_SIZE, pos_dtype=np.int64, max_moves=MAX_MOVES, history=history)
         #: The endgame database's tables (:mod:`plyground.games.checkers.endgame.oracle`); none by default.
         self.endgame = no_tables()
 

@@ -270,7 +270,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
                 best = FV[ply, V_BEST]
                 if F[ply, F_SLOT] > 0:
                     tt_store(ply, F[ply, F_DEPTH], best, F[ply, F_BEST], FV[ply, V_ALPHA0], FV[ply, V_BETA],
-                           keys[base + ply], F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
+                             keys[base + ply], F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
                 ret = best
                 phase = _LEAVE
                 continue
@@ -367,7 +367,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
                             hist[m & 63, to] += d * d
                         if F[ply, F_SLOT] > 0:
                             tt_store(ply, d, v, m, FV[ply, V_ALPHA0], FV[ply, V_BETA], keys[base + ply],
-                                   F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
+                                     F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
                         ret = v
                         phase = _LEAVE
 
@@ -376,23 +376,11 @@ class Workspace(SearchTables):
     """The arrays one search needs, allocated once and reused from move to move."""
 
     def __init__(self, tt_entries: int = 1 << 16, history: int = 256) -> None:
-        super().__init__(tt_entries, np.uint64, MAX_PLY, (64, 64))
-        self.P = np.zeros(N_PARAMS, dtype=np.int64)
-        self.C = np.zeros(N_COUNTERS, dtype=np.int64)
-        #: Stop flag ``S[0]``, read at every node (an engine replaces it by its player's ``stop_signal.flags``).
-        self.stop = np.zeros(1, dtype=np.int64)
-        self.F = np.zeros((MAX_PLY + 1, N_FRAME), dtype=np.int64)
-        self.FV = np.zeros((MAX_PLY + 1, 4), dtype=np.float64)
-        self.stack = np.zeros((MAX_PLY + 1, POS_SIZE), dtype=np.uint64)
+        super().__init__(tt_entries, np.uint64, MAX_PLY, (64, 64), params=N_PARAMS, counters=N_COUNTERS,
+                         frame=N_FRAME, pos_size=POS_SIZE, pos_dtype=np.uint64, max_moves=MAX_MOVES, history=history)
         self.undo = np.zeros((MAX_PLY + 1, UNDO_SIZE), dtype=np.uint64)
-        self.keys = np.zeros(history + MAX_PLY + 1, dtype=np.uint64)
-        self.moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64)
-        self.pvlen = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.eidx = np.zeros(MAX_ENTRIES, dtype=np.int64)
         self.evals = np.zeros(MAX_ENTRIES, dtype=np.float64)
-        self.history_capacity = history
         P = self.P
         P[P_USE_TT] = P[P_ORDERING] = P[P_QUIESCENCE] = P[P_NULL_MOVE] = P[P_REDUCTIONS] = 1
         P[P_NODE_LIMIT] = np.iinfo(np.int64).max
