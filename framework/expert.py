@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import UsageError
+
 
 @dataclass
 class ExpertGame:
@@ -63,7 +65,6 @@ def check_games(path, games: list[ExpertGame], errors: list[str], advice: str, l
     if len(errors) > 20:
         log(f"... and {len(errors) - 20} more unreadable games (all of them are in report.json)")
     if not any(game.codes for game in games):
-        from plyground.errors import UsageError
         detail = f"{len(games)} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
         first = f"; the first: {errors[0]}" if errors else ""
         raise UsageError(f"bonanza: {path} holds no games with moves ({detail}{first}); {advice}")

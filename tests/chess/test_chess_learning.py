@@ -66,12 +66,10 @@ def test_games_read_back_move_for_move_with_every_kind_of_move(pgn):
     positions = LEARNING.positions(games, range(len(games)))
     assert positions.size + positions.forced == sum(len(g.codes) for g in games)
     for r in range(0, positions.size, 9):
-        board = chess.Board()
         # Each root's moves are its legal moves and the expert's is among them.
         legal = sorted(m.uci() for m in chess.Board(_fen(positions.roots[r])).legal_moves)
         codes = positions.codes[positions.offsets[r]:positions.offsets[r + 1]]
         assert sorted(K.move_to_uci(c) for c in codes) == legal
-        del board
 
 
 def _fen(pos: np.ndarray) -> str:

@@ -61,7 +61,6 @@ class CompiledEngine(CompiledDeepening):
         P[compiled.P_QUIESCENCE] = int(quiescence)
         # The game's draw rules, as its options set them (0: only the automatic fivefold / 75-move rules).
         P[compiled.P_NO_PROGRESS] = game.params.get("no_progress_plies") or 150
-        P[compiled.P_REPETITION] = 1
 
     def set_root(self, state: State) -> np.ndarray:
         """The root position, with the hashes of the game's positions since the last capture or pawn move
