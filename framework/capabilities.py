@@ -39,6 +39,7 @@ from expert games      engine                     :class:`EvaluationLearning`, f
 """
 from __future__ import annotations
 
+import functools
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,10 @@ __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "P
 @runtime_checkable
 class RecordReader(Protocol):
     """A game that reads its own record format back (checkers: PDN, chess: PGN): opening files,
-    appending to a saved file.  ``read_records`` is the inverse of ``format_records``."""
+    appending to a saved file.  ``read_records`` is the inverse of ``format_records``.
+
+    A reader may also take ``plies`` (chess does): only each game's first N moves are wanted, so it can
+    skip reading the rest; :func:`record_reader` cuts the records of a reader that does not."""
 
     def read_records(self, text: str) -> list[GameRecord]:
         """GameRecords from text in the game's format; raises ``RecordError`` naming game and line."""
@@ -82,9 +86,24 @@ class RecordWriter(Protocol):
     def format_records(self, records: Sequence[GameRecord]) -> str: ...
 
 
-def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
-    """The game's reader for its own record format (``text -> list[GameRecord]``), or ``None``."""
-    return game.read_records if isinstance(game, RecordReader) else None
+def record_reader(game: Game, plies: int | None = None) -> Callable[[str], list[GameRecord]] | None:
+    """The game's reader for its own record format (``text -> list[GameRecord]``), or ``None``.
+
+    ``plies``: each record keeps only its first N moves (openings), read alone by a reader whose
+    ``read_records`` takes ``plies``."""
+    if not isinstance(game, RecordReader):
+        return None
+    if plies is None:
+        return game.read_records
+    if "plies" in inspect.signature(game.read_records).parameters:
+        return functools.partial(game.read_records, plies=plies)
+
+    def read_cut(text: str) -> list[GameRecord]:
+        records = game.read_records(text)
+        for record in records:
+            record.moves = list(record.moves[:plies])
+        return records
+    return read_cut
 
 
 def reads_records(game: Game) -> bool:

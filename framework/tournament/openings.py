@@ -123,7 +123,7 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
         raise UsageError(f"opening file {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read opening file {path}: {exc}") from None
-    reader = record_reader(game)
+    reader = record_reader(game, plies)     # a reader told the cut reads no further (60,000 chess games: minutes)
     looks_like_records = path.suffix == game.record_suffix or text.lstrip().startswith("[")
     if reader is None and looks_like_records:
         raise UsageError(f"{path} looks like a file of {game.name} games, but the {game.name} plugin cannot read "
@@ -136,7 +136,15 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
         # A record with no moves from the initial position (only tags, only a result) starts nowhere new.
         initial = game.new_initial_state().to_text()
         records = [(n, r) for n, r in enumerate(records, 1) if r.moves or (r.start and r.start != initial)]
-        replayed = [_opening_from_record(game, r, plies, path, n, initial) for n, r in records]
+        # Replayed once per distinct line: games sharing their first moves (most do, cut to a few plies)
+        # share the replay.
+        replays: dict = {}
+        replayed = []
+        for n, r in records:
+            line = (r.start, tuple(r.moves if plies is None else r.moves[:plies]))
+            if line not in replays:
+                replays[line] = _opening_from_record(game, r, plies, path, n, initial)
+            replayed.append(replays[line])
         reached = [o for o in replayed if o is not None]      # (opening, the position it reaches)
         skipped = len(replayed) - len(reached)
         if skipped and reached:

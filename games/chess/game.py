@@ -387,10 +387,11 @@ class ChessGame(Game):
         from .pgn import format_records
         return format_records(records)
 
-    def read_records(self, text: str) -> list[GameRecord]:
-        """GameRecords from PGN text (the inverse of format_records); RecordError names game and line."""
+    def read_records(self, text: str, plies: int | None = None) -> list[GameRecord]:
+        """GameRecords from PGN text (the inverse of format_records); RecordError names game and line.
+        ``plies``: only each game's first N moves are read (and kept)."""
         from .pgn import read_records
-        return read_records(text)
+        return read_records(text, plies=plies)
 
     def bundled_records(self) -> dict:
         """No games ship with the package (master games have no licence to redistribute them)."""

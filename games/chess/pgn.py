@@ -140,8 +140,12 @@ class _Lines:
     def __init__(self, text: str) -> None:
         self._lines = text.splitlines(keepends=True)
         self.line = 0
+        self._end_movetext = False
 
     def readline(self) -> str:
+        if self._end_movetext:         # a blank line: python-chess ends the game there
+            self._end_movetext = False
+            return "\n"
         if self.line < len(self._lines):
             self.line += 1
             return self._lines[self.line - 1]
@@ -152,13 +156,23 @@ class _Lines:
         while self.line < len(self._lines) and not self._lines[self.line].lstrip().startswith("["):
             self.line += 1
 
+    def skip_movetext(self) -> None:
+        """Leave the rest of this game's movetext unread: the next read ends the game (its remaining
+        moves are not wanted)."""
+        while self.line < len(self._lines) and not self._lines[self.line].isspace() \
+                and not self._lines[self.line].lstrip().startswith("["):
+            self.line += 1
+        self._end_movetext = True
+
 
 class _Builder(chess.pgn.GameBuilder):
     """python-chess's game builder, noting the line of every error instead of logging it."""
 
-    def __init__(self, lines: _Lines) -> None:
+    def __init__(self, lines: _Lines, plies: int | None = None) -> None:
         super().__init__()
         self._lines = lines
+        self._plies = plies
+        self._main_line = 0         # main-line moves read so far
         self.start_line = 0
         self.failures: list[tuple[int, str]] = []
 
@@ -167,6 +181,15 @@ class _Builder(chess.pgn.GameBuilder):
         super().begin_game()
 
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:
+        if self._plies is not None:
+            if self._main_line >= self._plies:
+                # Past the moves wanted: the rest of the game is skipped unread (reading SAN is most of the
+                # time python-chess takes over a game); a null move stands in for the moves left on this
+                # line, and the reader drops them.
+                self._lines.skip_movetext()
+                return chess.Move.null()
+            if len(self.variation_stack) == 1:
+                self._main_line += 1
         try:
             move = board.parse_san(san)
         except ValueError as exc:
@@ -200,13 +223,17 @@ def _describe_bad_move(board: chess.Board, san: str, error: Exception) -> str:
 class PgnReader:
     """Iterates over the games of PGN text; see the module docstring for ``strict``."""
 
-    def __init__(self, text: str, *, strict: bool = True, source: str = "", san: bool = True) -> None:
+    def __init__(self, text: str, *, strict: bool = True, source: str = "", san: bool = True,
+                 plies: int | None = None) -> None:
         self.text = text[1:] if text.startswith("\ufeff") else text
         self.strict = strict
         self.source = source
         # san=False leaves every game's ``moves`` (SAN) empty: for readers that need only ``uci_moves``,
         # such as a trainer reading 60,000 games, it saves writing each move out again (a third of the time).
         self.san = san
+        # plies=N reads only each game's first N main-line moves (a game's ``moves`` hold those alone): for
+        # openings cut from a large file, which would otherwise spend minutes reading moves never used.
+        self.plies = plies
         self.errors: list[PgnError] = []
         self._lines: _Lines | None = None
 
@@ -227,7 +254,7 @@ class PgnReader:
         lines = self._lines = _Lines(self.text)
         number = 0
         while True:
-            builder = _Builder(lines)
+            builder = _Builder(lines, self.plies)
             number += 1
             try:
                 game = chess.pgn.read_game(lines, Visitor=lambda: builder)
@@ -265,6 +292,8 @@ class PgnReader:
     def _convert(self, game: chess.pgn.Game, number: int, line: int) -> PgnGame:
         tags = {name: _UNESCAPE.sub(r"\1", value) for name, value in game.headers.items()}
         moves = list(game.mainline_moves())
+        if self.plies is not None:
+            moves = moves[:self.plies]
         sans = []
         if self.san:
             board = game.board()

@@ -1,10 +1,12 @@
 """PGN: format_records writes it, read_pgn reads it back and reports the games it cannot read."""
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 
 from plyground.errors import RecordError
@@ -163,3 +165,38 @@ def test_recorded_games_go_on_past_unclaimed_repetitions():
     assert state.ply == 9 and not state.is_terminal()
     with pytest.raises(Exception, match="threefold"):
         next(iter(read_pgn(shuffle))).replay(ChessGame())
+
+
+# ------------------------------------------------------------------ reading the first plies only
+
+TRICKY = ('[Event "variations and comments"]\n[Result "1-0"]\n\n'
+          '1. e4 {a comment\nover two lines} e5 (1... c5 2. Nf3 (2. c3) d6) 2. Nf3 Nc6 3. Bb5 a6\n'
+          '4. Ba4 Nf6 5. O-O Be7 {the end of\nthe opening} 6. Re1 b5 1-0\n'
+          '\n[Event "an illegal move after the cut"]\n\n1. c4 e5 2. Nc3 Nf6 3. g3 d5 4. cxd5 Nxd5 5. Bg2 Nb6\n'
+          '6. Nf3 Nc6 7. O-O Be7 8. Ke4 *\n')
+
+
+@pytest.mark.parametrize("plies", [1, 2, 3, 4, 5, 12])
+def test_reading_only_the_first_plies_gives_the_full_reading_cut(plies, tmp_path):
+    """Games with variations, comments over several lines and moves after the cut (an illegal one among
+    them: never read, so no error) give the same first moves as a full reading, and the same tags."""
+    text = TRICKY + "\n" + "\n".join(str(chess.pgn.Game.from_board(_random_board(seed))) for seed in range(20))
+    full = read_records(text.replace("Ke4", "d3"))
+    cut = read_records(text, plies=plies)
+    assert len(cut) == len(full) == 22
+    assert [r.moves for r in cut] == [r.moves[:plies] for r in full]
+    assert [(r.players, r.returns, r.start, r.tags) for r in cut] == \
+        [(r.players, r.returns, r.start, r.tags) for r in full]
+    with pytest.raises(PgnError, match="Ke4"):
+        read_records(text)
+
+
+def _random_board(seed: int) -> chess.Board:
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(rng.randrange(1, 60)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
