@@ -158,7 +158,11 @@ class _Lines:
 
     def skip_movetext(self) -> None:
         """Leave the rest of this game's movetext unread: the next read ends the game (its remaining
-        moves are not wanted)."""
+        moves are not wanted).  Not while the line being read opens a comment it does not close:
+        python-chess would read the following lines as the comment (the caller asks again later)."""
+        current = self._lines[self.line - 1] if self.line else ""
+        if current.rfind("{") > current.rfind("}"):
+            return
         while self.line < len(self._lines) and not self._lines[self.line].isspace() \
                 and not self._lines[self.line].lstrip().startswith("["):
             self.line += 1

@@ -176,10 +176,11 @@ TRICKY = ('[Event "variations and comments"]\n[Result "1-0"]\n\n'
           '6. Nf3 Nc6 7. O-O Be7 8. Ke4 *\n')
 
 
-@pytest.mark.parametrize("plies", [1, 2, 3, 4, 5, 12])
+@pytest.mark.parametrize("plies", [1, 2, 3, 5, 7, 8, 9, 10, 12])
 def test_reading_only_the_first_plies_gives_the_full_reading_cut(plies, tmp_path):
-    """Games with variations, comments over several lines and moves after the cut (an illegal one among
-    them: never read, so no error) give the same first moves as a full reading, and the same tags."""
+    """Games with variations, comments over several lines (one opened on the line of the cut: plies 7 to
+    9) and moves after the cut (an illegal one among them: never read, so no error) give the same first
+    moves as a full reading, and the same tags."""
     text = TRICKY + "\n" + "\n".join(str(chess.pgn.Game.from_board(_random_board(seed))) for seed in range(20))
     full = read_records(text.replace("Ke4", "d3"))
     cut = read_records(text, plies=plies)
