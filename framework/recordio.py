@@ -125,6 +125,42 @@ def read_record_file(path: Path, format_name: str, looks_like: str) -> str:
         return data.decode("latin-1")
 
 
+class RecordTextReader:
+    """The base of the games' record readers (PDN, PGN): built on record text, opened on a file or on
+    text, iterated for the games.  A subclass names its format and what its text looks like, passes
+    ``text``, ``strict`` and ``source`` (the file, for messages) on to this ``__init__``, and iterates
+    over its games, each with ``to_record()``."""
+
+    #: "PDN", "PGN"
+    format_name = ""
+    #: What the format's text looks like, for the message about a file that is not text.
+    looks_like = ""
+
+    def __init__(self, text: str, *, strict: bool = True, source: str = "") -> None:
+        self.text = text[1:] if text.startswith("\ufeff") else text      # a byte-order mark is not text
+        #: True: the first bad game raises; False: bad games are skipped, their errors kept in ``errors``.
+        self.strict = strict
+        self.source = source
+        self.errors: list[RecordGameError] = []
+
+    @classmethod
+    def from_file(cls, path: str | Path, /, **options):
+        text = read_record_file(path, cls.format_name, cls.looks_like)
+        options.setdefault("source", str(path))
+        return cls(text, **options)
+
+    @classmethod
+    def over(cls, given: str | Path, /, **options):
+        """A reader over ``given``: a Path (read as a file) or the text itself."""
+        return cls.from_file(given, **options) if isinstance(given, Path) else cls(given, **options)
+
+    @classmethod
+    def records(cls, given: str | Path, /, **options) -> list[GameRecord]:
+        """Every game of ``given`` (as :meth:`over`) as GameRecords (strict unless ``strict=False``: the first
+        error raises)."""
+        return [game.to_record() for game in cls.over(given, **options)]
+
+
 class RecordGameError(RecordError):
     """A game of a record file (PGN, PDN) that cannot be read; knows its number in the file and its line."""
 

@@ -28,7 +28,7 @@ from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import RecordGameError, format_tagged_game, read_record_file
+from plyground.recordio import RecordGameError, RecordTextReader, format_tagged_game
 
 from . import notation
 
@@ -150,7 +150,7 @@ def _replay_game():
 
 # ------------------------------------------------------------------ reading
 
-class PdnReader:
+class PdnReader(RecordTextReader):
     """Iterates over the games of PDN text.
 
     ``strict=True``: the first bad game raises PdnError.  ``strict=False``:
@@ -158,21 +158,16 @@ class PdnReader:
     ``validate``: replay each game (``game.codes`` is then filled in).
     """
 
+    format_name = "PDN"
+    looks_like = 'tag pairs such as [Black "..."] and moves such as 1. 11-15 23-19'
+
     def __init__(self, text: str, *, strict: bool = True, validate: bool = True, game=None,
                  source: str = "") -> None:
-        self.text = text[1:] if text.startswith("\ufeff") else text
-        self.strict = strict
+        super().__init__(text, strict=strict, source=source)
         self.validate = validate
         self.game = game
-        self.source = source
-        self.errors: list[PdnError] = []
         self._newlines = [m.start() for m in re.finditer("\n", self.text)]
 
-    @classmethod
-    def from_file(cls, path: str | Path, **options) -> "PdnReader":
-        text = read_record_file(path, "PDN", 'tag pairs such as [Black "..."] and moves such as 1. 11-15 23-19')
-        options.setdefault("source", str(path))
-        return cls(text, **options)
 
     def _line(self, offset: int) -> int:
         return bisect.bisect_left(self._newlines, offset) + 1
@@ -295,16 +290,10 @@ class _ParseFailure(Exception):
         self.message, self.offset = message, offset
 
 
-def read_pdn(source: str | Path, **options) -> PdnReader:
-    """A reader over PDN: ``source`` is a Path (read as a file) or the PDN text itself."""
-    if isinstance(source, Path):
-        return PdnReader.from_file(source, **options)
-    return PdnReader(source, **options)
-
-
-def read_records(source: str | Path, **options) -> list[GameRecord]:
-    """Every game of a PDN file or text as GameRecords (strict: the first error raises)."""
-    return [game.to_record() for game in read_pdn(source, **options)]
+#: A reader over PDN: a Path (read as a file) or the PDN text itself.
+read_pdn = PdnReader.over
+#: Every game of a PDN file or text as GameRecords (strict: the first error raises).
+read_records = PdnReader.records
 
 
 # ------------------------------------------------------------------ writing

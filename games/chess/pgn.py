@@ -28,7 +28,7 @@ import chess.pgn
 
 from plyground.errors import PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import RecordGameError, format_tagged_game, read_record_file
+from plyground.recordio import RecordGameError, RecordTextReader, format_tagged_game
 
 from . import notation
 
@@ -224,21 +224,21 @@ def _describe_bad_move(board: chess.Board, san: str, error: Exception) -> str:
     return f"move {number} {san} ({notation.side_name(board.turn)}) {why} in {board.fen()}"
 
 
-class PgnReader:
+class PgnReader(RecordTextReader):
     """Iterates over the games of PGN text; see the module docstring for ``strict``."""
+
+    format_name = "PGN"
+    looks_like = 'tag pairs such as [White "..."] and moves such as 1. e4 e5'
 
     def __init__(self, text: str, *, strict: bool = True, source: str = "", san: bool = True,
                  plies: int | None = None) -> None:
-        self.text = text[1:] if text.startswith("\ufeff") else text
-        self.strict = strict
-        self.source = source
+        super().__init__(text, strict=strict, source=source)
         # san=False leaves every game's ``moves`` (SAN) empty: for readers that need only ``uci_moves``,
         # such as a trainer reading 60,000 games, it saves writing each move out again (a third of the time).
         self.san = san
         # plies=N reads only each game's first N main-line moves (a game's ``moves`` hold those alone): for
         # openings cut from a large file, which would otherwise spend minutes reading moves never used.
         self.plies = plies
-        self.errors: list[PgnError] = []
         self._lines: _Lines | None = None
 
     @property
@@ -247,12 +247,6 @@ class PgnReader:
         if self._lines is None:
             return 0.0
         return self._lines.line / max(1, len(self._lines._lines))
-
-    @classmethod
-    def from_file(cls, path: str | Path, **options) -> "PgnReader":
-        text = read_record_file(path, "PGN", 'tag pairs such as [White "..."] and moves such as 1. e4 e5')
-        options.setdefault("source", str(path))
-        return cls(text, **options)
 
     def __iter__(self) -> Iterator[PgnGame]:
         lines = self._lines = _Lines(self.text)
@@ -315,13 +309,7 @@ def _crash_text(exc: Exception) -> str:
     return f"python-chess cannot read this game ({type(exc).__name__}: {exc}); check the movetext near this line"
 
 
-def read_pgn(pgn: str | Path, **options) -> PgnReader:
-    """A reader over PGN: ``pgn`` is a Path (read as a file) or the PGN text itself."""
-    if isinstance(pgn, Path):
-        return PgnReader.from_file(pgn, **options)
-    return PgnReader(pgn, **options)
-
-
-def read_records(pgn: str | Path, **options) -> list[GameRecord]:
-    """Every game of a PGN file or text as GameRecords (strict by default: the first error raises)."""
-    return [game.to_record() for game in read_pgn(pgn, **options)]
+#: A reader over PGN: a Path (read as a file) or the PGN text itself.
+read_pgn = PgnReader.over
+#: Every game of a PGN file or text as GameRecords (strict by default: the first error raises).
+read_records = PgnReader.records
