@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 from plugin_venv import environment
+from process_table import ctrl_c_as_at_a_terminal
 from processes import run_plyground
 
 
@@ -59,7 +60,8 @@ def test_a_time_control_match_stopped_before_its_first_game_ends_says_no_game_fi
     process = subprocess.Popen([sys.executable, "-m", "plyground", "match", "--game", "tictactoe", "--black",
                                 "random:delay=30", "--white", "random", "--tc", "60+1", "-n", "10",
                                 "--renderer", "console:color=never"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment())
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(),
+                               preexec_fn=ctrl_c_as_at_a_terminal)
     try:
         shown = []
         while not shown or "is thinking" not in shown[-1]:     # the first game is being played
