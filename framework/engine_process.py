@@ -135,6 +135,50 @@ def parse_settings(text: str, what: str, value_required: bool = True) -> dict[st
     return settings
 
 
+class EngineClient:
+    """Our side of an engine protocol (UCI, Hub), talking to one running engine process.
+
+    A subclass sets ``self.process`` (an :class:`EngineProcess`) and ``self._lock`` (a re-entrant lock
+    held while it talks), and implements :meth:`start`: start the process and run the protocol's
+    handshake.  What is the same for every protocol is here.
+    """
+
+    process: "EngineProcess"
+    _lock: threading.RLock
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid
+
+    def alive(self) -> bool:
+        return self.process.alive()
+
+    def why_not_running(self) -> str:
+        """Why :meth:`alive` is False, in words: closed, stopped after a time-out, or dead (how)."""
+        return self.process.why_not_running()
+
+    def kill(self) -> None:
+        """Stop a hung engine: end it and its process group without asking, and reap it."""
+        self.process.kill()
+
+    def close(self) -> None:
+        """Ask the engine to quit; kill it if it does not within a second.
+
+        Deliberately without the lock: another thread may be waiting for the
+        engine's answer; it then sees the output end and raises EngineError.
+        """
+        self.process.close()
+
+    def restart(self) -> None:
+        """A new process of the same engine, handshake and all (after a crash or a time-out)."""
+        with self._lock:
+            self.close()
+            self.start()
+
+
 class EngineProcess:
     """A running engine: ``argv[0]`` (already found) with its arguments."""
 

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plyground.engine_process import EngineError, EngineProcess, Timeout, find_program
+from plyground.engine_process import EngineClient, EngineError, EngineProcess, Timeout, find_program
 from plyground.errors import UsageError
 from plyground.stopping import StopSignal
 
@@ -135,7 +135,7 @@ def parse_info(line: str, info: dict) -> None:
             i += 1
 
 
-class UciEngine:
+class UciEngine(EngineClient):
     """One running UCI engine process."""
 
     def __init__(self, path: str, *, startup_timeout: float = 10.0, label: str | None = None) -> None:
@@ -152,6 +152,8 @@ class UciEngine:
     def start(self) -> None:
         """Start the process and run the ``uci`` handshake."""
         self.process.start(INSTALL_HINT)
+        self.id_name = ""
+        self.options.clear()
         try:
             self.send("uci")
             for line in self._read_until("uciok", self.startup_timeout, "uciok"):
@@ -164,35 +166,6 @@ class UciEngine:
         except EngineError as exc:
             self.kill()
             raise UsageError(f"{self.path} did not start as a UCI engine: {exc}") from None
-
-    @property
-    def pid(self) -> int | None:
-        return self.process.pid
-
-    def alive(self) -> bool:
-        return self.process.alive()
-
-    def kill(self) -> None:
-        """Stop a hung engine: end it and its process group without asking, and reap it."""
-        self.process.kill()
-
-    def close(self) -> None:
-        """Ask the engine to quit; kill it if it does not within a second.
-
-        Deliberately without the lock: another thread may be waiting in
-        :meth:`go`; it then sees the output end and raises EngineError.
-        """
-        self.process.close()
-
-    def restart(self) -> None:
-        with self._lock:
-            self.close()
-            self.options.clear()
-            self.start()
-
-    def why_not_running(self) -> str:
-        """Why :meth:`alive` is False, in words: closed, stopped after a time-out, or dead (how)."""
-        return self.process.why_not_running()
 
     # ------------------------------------------------------------ talking
     def send(self, command: str) -> None:

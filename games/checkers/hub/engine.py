@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plyground.engine_process import EngineError, EngineProcess, Timeout, find_program
+from plyground.engine_process import EngineClient, EngineError, EngineProcess, Timeout, find_program
 from plyground.errors import UsageError
 from plyground.stopping import StopSignal
 
@@ -87,7 +87,7 @@ class HubParam:
         return text
 
 
-class HubEngine:
+class HubEngine(EngineClient):
     """One running Hub engine process."""
 
     def __init__(self, command: str, *, startup_timeout: float = 30.0, init_timeout: float = 120.0,
@@ -124,24 +124,6 @@ class HubEngine:
     def name(self) -> str:
         """What the engine calls itself (its ``id name``), else the program's name."""
         return self.id.get("name") or self.label
-
-    @property
-    def pid(self) -> int | None:
-        return self.process.pid
-
-    def alive(self) -> bool:
-        return self.process.alive()
-
-    def why_not_running(self) -> str:
-        return self.process.why_not_running()
-
-    def close(self) -> None:
-        self.process.close()
-
-    def restart(self) -> None:
-        with self._lock:
-            self.close()
-            self.start()
 
     # ------------------------------------------------------------ talking
     def send(self, command: str, args: dict | None = None) -> None:
