@@ -31,6 +31,7 @@ from plyground.match import play_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.stats import Score
+from plyground.testing import reachable_positions
 from plyground.tournament.openings import choose_openings, start_state
 
 #: Per game: opening plies, games per budget by default, ply cap.
@@ -67,7 +68,7 @@ def play_budget(game, simulations: int, games: int, plies: int, max_plies: int |
 
 def move_quality(game, simulations: int, model: str = "", gumbel_extra: str = "") -> dict[str, tuple[int, int, int]]:
     """Per search: (moves that give away the perfect-play result, missed wins in one, missed forced blocks)."""
-    positions = _positions_with_a_choice(game)
+    positions = reachable_positions(game, keep=lambda state: len(state.legal_moves()) > 1)   # a choice to make
     wins = {t: _winning_moves(game, t) for t in positions}
     out = {}
     for kind in ("puct", "gumbel"):
@@ -88,25 +89,6 @@ def move_quality(game, simulations: int, model: str = "", gumbel_extra: str = ""
                 missed_blocks += block is not None and move != block
         out[kind] = (errors, missed_wins, missed_blocks)
     return out
-
-
-def _positions_with_a_choice(game) -> list[str]:
-    found, seen = [], set()
-
-    def walk(state) -> None:
-        text = state.to_text()
-        if text in seen or state.is_terminal():
-            return
-        seen.add(text)
-        if len(state.legal_moves()) > 1:
-            found.append(text)
-        for move in state.legal_moves():
-            state.apply(move)
-            walk(state)
-            state.undo()
-
-    walk(game.new_initial_state())
-    return found
 
 
 @lru_cache(maxsize=None)

@@ -67,7 +67,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -107,6 +107,29 @@ class ConformanceReport:
 
 
 # ---------------------------------------------------------------------------- the whole game
+
+def reachable_positions(game: Game, keep: Callable[[State], bool] | None = None) -> list[str]:
+    """The text of every position reachable from the initial one that is not over, each once, in the order a
+    depth-first walk in move-generation order meets them, less those ``keep`` refuses: for games small enough
+    to walk whole (tic-tac-toe has 4,520 such positions), to score a player on every position."""
+    found: list[str] = []
+    seen: set[str] = set()
+
+    def walk(state: State) -> None:
+        text = state.to_text()
+        if text in seen or state.is_terminal():
+            return
+        seen.add(text)
+        if keep is None or keep(state):
+            found.append(text)
+        for move in state.legal_moves():
+            state.apply(move)
+            walk(state)
+            state.undo()
+
+    walk(game.new_initial_state())
+    return found
+
 
 def check_game(game: Game | str, playouts: int = 50, seed: int = 0, max_plies: int | None = None,
                zero_sum: bool = True) -> ConformanceReport:

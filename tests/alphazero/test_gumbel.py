@@ -16,6 +16,7 @@ from plyground.players.search.puct import choose_from_visits, PUCTSearch
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
+from plyground.testing import reachable_positions
 
 from aztestgames import UniformEvaluator
 
@@ -106,24 +107,6 @@ def test_each_run_adds_its_budget_and_a_reused_tree_keeps_its_visits(bundled):
 
 
 # ------------------------------------------------------------ tiny budgets against PUCT
-def reachable_positions():
-    found, seen = [], set()
-
-    def walk(state):
-        text = state.to_text()
-        if text in seen or state.is_terminal():
-            return
-        seen.add(text)
-        found.append(text)
-        for move in state.legal_moves():
-            state.apply(move)
-            walk(state)
-            state.undo()
-
-    walk(GAME.new_initial_state())
-    return found
-
-
 def winning_moves(text):
     state = GAME.new_state(text)
     out = []
@@ -147,7 +130,7 @@ def forced_block(text):
 
 @pytest.fixture(scope="module")
 def tactics():
-    positions = [t for t in reachable_positions() if len(GAME.new_state(t).legal_moves()) > 1]
+    positions = reachable_positions(GAME, keep=lambda state: len(state.legal_moves()) > 1)
     rng = np.random.default_rng(0)
     wins = [t for t in positions if winning_moves(t)]
     blocks = [(t, forced_block(t)) for t in positions if forced_block(t) is not None]
