@@ -20,7 +20,6 @@ level on two cores; Stockfish must be installed (``apt install stockfish``).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import shlex
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from plyground.ratings import expected_score
 from plyground.stats import elo_from_score
+from plyground.tournament.store import load_results
 
 #: Where UCI_Elo can be set (Stockfish 15-16); plyground checks the engine's own range when a match starts.
 DEFAULT_LEVELS = (1600, 1800, 2000)
@@ -43,16 +43,12 @@ def match_args(player: str, level: int, args: argparse.Namespace, out: Path) -> 
     return argv
 
 
-def level_score(results: Path, player: str) -> tuple[int, int, int]:
-    """Wins, draws and losses of ``player`` in a match's results.jsonl."""
-    wins = draws = losses = 0
-    for line in results.read_text().splitlines():
-        if not line.strip():
-            continue
-        record = json.loads(line)["record"]
-        mine = record["returns"][record["players"].index(player)]
-        wins, draws, losses = wins + (mine > 0), draws + (mine == 0), losses + (mine < 0)
-    return wins, draws, losses
+def level_score(out: Path) -> tuple[int, int, int]:
+    """Wins, draws and losses of the match's first player (the one rated) in its results folder; a game
+    left unfinished (an engine that failed) is not counted."""
+    _, results = load_results(out)
+    scores = [result.score_a for result in results if result.score_a is not None]
+    return scores.count(1.0), scores.count(0.5), scores.count(0.0)
 
 
 def log_likelihood(rating: float, levels: dict[int, tuple[int, int, int]]) -> float:
@@ -66,7 +62,7 @@ def log_likelihood(rating: float, levels: dict[int, tuple[int, int, int]]) -> fl
 def fit(levels: dict[int, tuple[int, int, int]]) -> tuple[float, float, float]:
     """The maximum-likelihood rating and its 95% likelihood-ratio interval (log-likelihood within 1.92),
     on a 1-Elo grid wide enough for any score that is not all wins or all losses."""
-    grid = [r / 1.0 for r in range(min(levels) - 1200, max(levels) + 1201)]
+    grid = [float(r) for r in range(min(levels) - 1200, max(levels) + 1201)]
     values = [log_likelihood(r, levels) for r in grid]
     best = max(range(len(grid)), key=values.__getitem__)
     inside = [grid[i] for i, v in enumerate(values) if values[best] - v < 1.92]
@@ -103,7 +99,7 @@ def main() -> int:
         except SystemExit as exc:
             if exc.code:
                 return int(exc.code) if isinstance(exc.code, int) else 1
-        scores[level] = level_score(out / "results.jsonl", args.player)
+        scores[level] = level_score(out)
 
     print(f"\n{args.player} at {args.seconds:g} s a move against Stockfish's UCI_Elo levels")
     print(f"{'level':>6} {'games':>6} {'W-D-L':>10} {'score':>7} {'Elo diff':>9} {'performance':>12}")

@@ -137,11 +137,11 @@ def read_openings(game: Game, path: Path, plies: int | None = None) -> list[Open
         initial = game.new_initial_state().to_text()
         records = [(n, r) for n, r in enumerate(records, 1) if r.moves or (r.start and r.start != initial)]
         # Replayed once per distinct line: games sharing their first moves (most do, cut to a few plies)
-        # share the replay.
-        replays: dict = {}
+        # share the replay.  The reader has already cut each record to ``plies``.
+        replays: dict[tuple[str, tuple[str, ...]], tuple[Opening, str] | None] = {}
         replayed = []
         for n, r in records:
-            line = (r.start, tuple(r.moves if plies is None else r.moves[:plies]))
+            line = (r.start, tuple(r.moves))
             if line not in replays:
                 replays[line] = _opening_from_record(game, r, plies, path, n, initial)
             replayed.append(replays[line])
