@@ -30,7 +30,6 @@ FIRST_USE = textwrap.dedent("""
     state.observation()
     game.perft(state, 3)
     kernels = game.kernels()
-    kernels.seed(1)
     kernels.playout(kernels.state_to_pos(state), 10)
     print(f"{time.perf_counter() - started:.2f}")
 """)

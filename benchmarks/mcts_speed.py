@@ -21,6 +21,7 @@ from numba import njit
 
 from plyground.players.mcts import MCTSPlayer
 from plyground.players.mcts.fast import FastSearch
+from plyground.players.search.kernel_playout import compiled_playout
 from plyground.protocols import Budget
 
 
@@ -82,10 +83,10 @@ def bench(game_name: str, position: str | None, simulations: int, repeats: int, 
               + ", ".join(f"{name} {s:.1%}" for name, s in
                           zip(("selection", "expansion", "playout", "backup"), share)))
         root = np.ascontiguousarray(kernels.state_to_pos(state), dtype=np.int64)
-        _playouts(kernels.playout, root, 10, cfg["max_playout_plies"])
+        _playouts(compiled_playout(kernels), root, 10, cfg["max_playout_plies"])
         n = max(1000, simulations // 2)
         t = time.perf_counter()
-        _playouts(kernels.playout, root, n, cfg["max_playout_plies"])
+        _playouts(compiled_playout(kernels), root, n, cfg["max_playout_plies"])
         per_playout = (time.perf_counter() - t) / n
         per_sim = 1.0 / statistics.median(rates)
         print(f"timing variant: playouts alone from this position {1 / per_playout:,.0f}/s, i.e. "

@@ -64,6 +64,7 @@ functions (:func:`check_position`, :func:`check_apply_undo`,
 """
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass, field
@@ -394,8 +395,8 @@ def check_kernels(state: State, kernels: Any = None, playout_seed: int | None = 
                   learnable: bool | None = None) -> None:
     """The compiled kernels (docs/kernels.md) agree with ``state``: legal moves in order, outcome, side to
     move, the position after each legal move and, where present, the learner kernels.  ``kernels``
-    defaults to ``state.game.kernels()``; with ``playout_seed``, a seeded ``playout`` from here must end
-    with an outcome code and repeat itself.  A position the State has ended by repetition is not for this
+    defaults to ``state.game.kernels()``; with ``playout_seed``, the kernels' own ``playout`` (where they
+    have one) from here, seeded, must end with an outcome code and repeat itself.  A position the State has ended by repetition is not for this
     check (the kernels cannot know it).  The learner kernels are compared where the game is learnable
     (found out when not given).  ``state`` is left as it was."""
     game = state.game
@@ -457,15 +458,26 @@ def check_kernels(state: State, kernels: Any = None, playout_seed: int | None = 
         after = kernels.state_to_pos(played)
         assert np.array_equal(child, after), (f"{at}: the kernels' apply_move gives the position array "
                                               f"{child.tolist()}, state_to_pos after apply() {after.tolist()}")
-    if playout_seed is not None:
+    if playout_seed is not None and hasattr(kernels, "playout"):
         ends = []
         for _ in range(2):
-            kernels.seed(playout_seed)
+            _seed_numba()(playout_seed)
             played = pos.copy()
             ends.append((kernels.playout(played, 10_000), played.tolist()))
         assert ends[0][0] in (0, 1, 2), f"{where}: playout returned {ends[0][0]}, not an outcome code 0, 1 or 2"
         assert ends[0] == ends[1], (f"{where}: two playouts after seed({playout_seed}) differ: they end with "
                                     f"{ends[0]} and {ends[1]} (the playout must draw from the seeded generator)")
+
+
+@functools.cache
+def _seed_numba():
+    """A compiled function seeding numba's generator, which compiled playouts draw from (not NumPy's)."""
+    from numba import njit
+
+    @njit
+    def seed(s):
+        np.random.seed(s)
+    return seed
 
 
 def _kernels(game: Game) -> Any | None:

@@ -140,26 +140,9 @@ def _outcome(pos, n_legal):
     return -1
 
 
-@njit
-def _seed(s):
-    np.random.seed(s)
-
-
-@njit
-def _playout(pos, max_plies):
-    moves = np.empty(3, dtype=np.int64)
-    for _ in range(max_plies + 1):
-        n = _gen_moves(pos, moves)
-        result = _outcome(pos, n)
-        if result >= 0:
-            return result
-        _apply_move(pos, moves[np.random.randint(n)])
-    return 2
-
-
 KERNELS = SimpleNamespace(
     pos_size=4, max_moves=3, gen_moves=_gen_moves, apply_move=_apply_move, outcome=_outcome,
-    playout=_playout, seed=_seed, current_player=_current_player,
+    current_player=_current_player,
     state_to_pos=lambda s: np.array([s.pile, s.to_move, s.ply, s.last_mover], dtype=np.int64),
     code_to_move=lambda s, code: int(code), move_to_code=lambda s, move: int(move),
 )

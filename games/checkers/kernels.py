@@ -325,12 +325,6 @@ def current_player(pos):
     return pos[SIDE]
 
 
-@njit(cache=True)
-def seed(s):
-    """Seed numba's own generator, which :func:`playout` uses."""
-    np.random.seed(s)
-
-
 # ------------------------------------------------------------ outcome, playout
 
 @njit(cache=True)
@@ -451,7 +445,7 @@ def make_kernels(no_progress_limit: int = 80, ply_cap: int = 0) -> SimpleNamespa
 
     return SimpleNamespace(
         pos_size=POS_SIZE, max_moves=MAX_MOVES,
-        gen_moves=gen_moves, apply_move=apply_move, outcome=outcome, playout=playout, seed=seed,
+        gen_moves=gen_moves, apply_move=apply_move, outcome=outcome, playout=playout,
         current_player=current_player, state_to_pos=state_to_pos, code_to_move=code_to_move,
         move_to_code=move_to_code,
         # The learner kernels (docs/kernels.md): the compiled AlphaZero search encodes its leaves with them.

@@ -57,23 +57,6 @@ def outcome(pos, n_legal):
     return 2 if n_legal == 0 else -1
 
 
-@njit(cache=True)
-def seed(s):
-    np.random.seed(s)
-
-
-@njit(cache=True)
-def playout(pos, max_plies):
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    for _ in range(max_plies + 1):
-        n = gen_moves(pos, moves)
-        result = outcome(pos, n)
-        if result >= 0:
-            return result
-        apply_move(pos, moves[np.random.randint(n)])
-    return 2
-
-
 # ------------------------------------------------------------ the learner kernels (docs/kernels.md)
 
 _ZOBRIST_KEYS = np.array(_ZOBRIST, dtype=np.int64)
@@ -117,7 +100,7 @@ def move_to_code(state, move: int) -> int:
 
 KERNELS = SimpleNamespace(
     pos_size=POS_SIZE, max_moves=MAX_MOVES, gen_moves=gen_moves, apply_move=apply_move,
-    outcome=outcome, playout=playout, seed=seed, current_player=current_player,
+    outcome=outcome, current_player=current_player,
     state_to_pos=state_to_pos, code_to_move=code_to_move, move_to_code=move_to_code,
     encode=encode, action_of=action_of, position_key=position_key,
 )

@@ -26,6 +26,7 @@ from numba.extending import intrinsic
 from ..search.closure_cache import cache_on_disk
 from ..search.compiled import NO_TABLES, nothing_known
 from ..search.evaluators import outcome_of_returns
+from ..search.kernel_playout import compiled_playout, seed_compiled
 from ..search.rules import ucb1_select
 from ..search.tree import DRAW, EXPANDED, LOSS, NO_NODE, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree, backup, prove
 from .common import ChildStats, proven_of_outcome
@@ -34,21 +35,7 @@ from .common import ChildStats, proven_of_outcome
 RAN, FULL, SOLVED = 0, 1, 2
 MAX_DEPTH = 4096            # deeper paths stop growing the tree and just play out
 
-KERNEL_FUNCTIONS = ("gen_moves", "apply_move", "outcome", "playout", "seed", "current_player")
-KERNEL_ATTRIBUTES = KERNEL_FUNCTIONS + ("pos_size", "max_moves", "state_to_pos", "code_to_move",
-                                        "move_to_code")
-
-
-def missing_kernel_attributes(kernels) -> list[str]:
-    return [name for name in KERNEL_ATTRIBUTES if not hasattr(kernels, name)]
-
-
-# ------------------------------------------------------------ game-independent parts
-
-@njit(cache=True)
-def _seed_numba(seed):
-    np.random.seed(seed)
-
+KERNEL_FUNCTIONS = ("gen_moves", "apply_move", "outcome", "current_player")
 
 
 # ------------------------------------------------------------ the compiled loop
@@ -74,20 +61,15 @@ def compiled_search(kernels, profile: bool = False, known_outcome=nothing_known)
     ``known_outcome(pos, tables)`` is an oracle -- (winner 0/1 or 2 for a draw, plies to the end) or
     (-1, 0) -- whose positions below the root are terminal (an endgame database).
     """
-    key = tuple(getattr(kernels, name) for name in KERNEL_FUNCTIONS) + (kernels.max_moves, profile, known_outcome)
+    key = (*(getattr(kernels, name) for name in KERNEL_FUNCTIONS), compiled_playout(kernels),
+           int(kernels.max_moves), profile, known_outcome)
     loop = _COMPILED.get(key)
     if loop is None:
-        loop = _COMPILED[key] = _build_loop(kernels, profile, known_outcome)
+        loop = _COMPILED[key] = _build_loop(*key)
     return loop
 
 
-def _build_loop(kernels, profile, known_outcome):
-    gen_moves = kernels.gen_moves
-    apply_move = kernels.apply_move
-    game_outcome = kernels.outcome
-    playout = kernels.playout
-    current_player = kernels.current_player
-    max_moves = int(kernels.max_moves)
+def _build_loop(gen_moves, apply_move, game_outcome, current_player, playout, max_moves, profile, known_outcome):
     PROFILE = bool(profile)   # a compile-time constant: the normal build has no timing code
 
     @njit(nogil=True)
@@ -322,8 +304,7 @@ class FastSearch(Tree):
     # ----------------------------------------------------------- search
     def seed(self, seed: int) -> None:
         seed = int(seed) % (2**31)
-        self.k.seed(seed)        # the kernels' playout generator
-        _seed_numba(seed)        # numba's generator, used here to shuffle new children
+        seed_compiled(seed)      # numba's generator: the playouts', and the shuffle of new children
 
     def run(self, simulations: int) -> int:
         done = 0

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from plyground.capabilities import ENDGAME_OPTION, endgame_oracle
+from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, missing_kernel_attributes
 from plyground.errors import UsageError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_options
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
@@ -16,7 +16,7 @@ from plyground.protocols import Budget, Game, Move, Player, State, missing_state
 from ..search.root import move_budget, pv_text
 from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
 from .common import PROVEN_NAMES, pick_move, root_proven
-from .fast import FastSearch, missing_kernel_attributes
+from .fast import FastSearch
 from .generic import UCTSearch
 
 #: Seconds of simulations between looks at the stop signal and the clock.

@@ -12,6 +12,7 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.chess import ChessGame
 from plyground.games.tictactoe import TicTacToe, TicTacToeState
 from plyground.games.tictactoe.kernels import KERNELS as TICTACTOE_KERNELS
+from plyground.players.search.kernel_playout import compiled_playout, seed_compiled
 from plyground.protocols import State
 from plyground.testing import check_clone, check_encodings, check_game, check_kernels, check_position
 
@@ -218,8 +219,8 @@ _playout_seeds = itertools.count(1)
 
 
 def _unseeded_playout(pos, max_plies):
-    TICTACTOE_KERNELS.seed(next(_playout_seeds))     # the bug: not the generator seed() set
-    return TICTACTOE_KERNELS.playout(pos, max_plies)
+    seed_compiled(next(_playout_seeds))     # the bug: not the generator the check seeded
+    return compiled_playout(TICTACTOE_KERNELS)(pos, max_plies)
 
 
 X_TO_MOVE = r"broken-tictactoe: at '\.\.\./\.\.\./\.\.\. X'"
@@ -240,7 +241,8 @@ X_TO_MOVE = r"broken-tictactoe: at '\.\.\./\.\.\./\.\.\. X'"
     ({"position_key": lambda pos: TICTACTOE_KERNELS.position_key(pos) + 1},
      X_TO_MOVE + r": the kernels' position_key is 0x1, key\(\) is 0x0"),
     ({"playout": _unseeded_playout}, X_TO_MOVE + r": two playouts after seed\(0\) differ"),
-    ({"playout": None}, r"broken-tictactoe: kernels\(\) lacks playout of the contract in docs/kernels\.md"),
+    ({"current_player": None}, r"broken-tictactoe: kernels\(\) lacks current_player of the contract in "
+                               r"docs/kernels\.md"),
     ({"position_key": None}, r"broken-tictactoe: kernels\(\) has encode, action_of but not position_key: the learner "
                              r"kernels come as all three"),
 ], ids=["move-order", "outcome", "player", "apply", "encode", "action", "key", "playout-seed", "missing",
