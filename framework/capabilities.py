@@ -257,6 +257,11 @@ def missing_kernel_attributes(kernels: Any) -> list[str]:
     return [name for name in KERNEL_ATTRIBUTES if not hasattr(kernels, name)]
 
 
+def move_is_code(state: State, move_or_code: Any) -> int:
+    """``code_to_move`` and ``move_to_code`` both, for a game whose moves are their kernel codes (ints)."""
+    return int(move_or_code)
+
+
 #: The learner kernels (docs/kernels.md) a kernels object adds for the compiled AlphaZero search, all or none.
 LEARNER_KERNEL_ATTRIBUTES = ("encode", "action_of", "position_key")
 

@@ -20,6 +20,7 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
+from plyground.capabilities import move_is_code
 from plyground.errors import MoveError
 from plyground.options import Option
 from plyground.games.tictactoe import TicTacToe
@@ -144,7 +145,7 @@ KERNELS = SimpleNamespace(
     pos_size=4, max_moves=3, gen_moves=_gen_moves, apply_move=_apply_move, outcome=_outcome,
     current_player=_current_player,
     state_to_pos=lambda s: np.array([s.pile, s.to_move, s.ply, s.last_mover], dtype=np.int64),
-    code_to_move=lambda s, code: int(code), move_to_code=lambda s, move: int(move),
+    code_to_move=move_is_code, move_to_code=move_is_code,
 )
 
 

@@ -26,6 +26,8 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
+from plyground.capabilities import move_is_code
+
 from .bits import down_left, down_right, lowest_square, popcount, quiet_moves, up_left, up_right
 from .board import FULL, JUMP, KING_ROW, STEP, ZOBRIST, ZOBRIST_SIDE
 
@@ -413,14 +415,6 @@ def state_to_pos(state) -> np.ndarray:
     return state._pos.copy()
 
 
-def code_to_move(state, code) -> int:
-    return int(code)   # State moves are these very codes, as Python ints
-
-
-def move_to_code(state, move) -> int:
-    return int(move)
-
-
 @functools.lru_cache(maxsize=None)
 def make_kernels(no_progress_limit: int = 80, ply_cap: int = 0) -> SimpleNamespace:
     """The kernels object of docs/kernels.md for one set of draw parameters (0 = off).
@@ -446,8 +440,8 @@ def make_kernels(no_progress_limit: int = 80, ply_cap: int = 0) -> SimpleNamespa
     return SimpleNamespace(
         pos_size=POS_SIZE, max_moves=MAX_MOVES,
         gen_moves=gen_moves, apply_move=apply_move, outcome=outcome, playout=playout,
-        current_player=current_player, state_to_pos=state_to_pos, code_to_move=code_to_move,
-        move_to_code=move_to_code,
+        current_player=current_player, state_to_pos=state_to_pos, code_to_move=move_is_code,
+        move_to_code=move_is_code,   # State moves are these very codes, as Python ints
         # The learner kernels (docs/kernels.md): the compiled AlphaZero search encodes its leaves with them.
         encode=encode, action_of=action_of_move, position_key=hash_position,
         # Beyond the contract: hashing, counting and perft for search code that wants them.

@@ -8,6 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
+from plyground.capabilities import move_is_code
+
 from .game import _SIDE_KEY, _ZOBRIST
 
 POS_SIZE = 11
@@ -90,17 +92,9 @@ def state_to_pos(state) -> np.ndarray:
     return np.array(state.board + [state.to_move, state.ply], dtype=np.int64)
 
 
-def code_to_move(state, code: int) -> int:
-    return int(code)
-
-
-def move_to_code(state, move: int) -> int:
-    return int(move)
-
-
 KERNELS = SimpleNamespace(
     pos_size=POS_SIZE, max_moves=MAX_MOVES, gen_moves=gen_moves, apply_move=apply_move,
     outcome=outcome, current_player=current_player,
-    state_to_pos=state_to_pos, code_to_move=code_to_move, move_to_code=move_to_code,
+    state_to_pos=state_to_pos, code_to_move=move_is_code, move_to_code=move_is_code,
     encode=encode, action_of=action_of, position_key=position_key,
 )
