@@ -236,13 +236,10 @@ def rating_text(row: dict) -> str:
 def plot_curve(rows: list[dict], path: Path) -> str | None:
     """``ladder.png``: each network's Elo (with its 95% interval) against training time; None when drawn,
     else why not."""
-    rated = [r for r in rows if r.get("elo") is not None]
-    if not rated:
-        return None
-    made = _new_plot(rated)
-    if isinstance(made, str):
-        return made
-    plt, fig, ax, hours, unit = made
+    return _plot_over_training_time([r for r in rows if r.get("elo") is not None], path, _draw_ratings)
+
+
+def _draw_ratings(ax, hours: list[float], rated: list[dict]) -> None:
     elo = np.array([r["elo"] for r in rated])
     low = elo - np.array([r["lower"] for r in rated])
     high = np.array([r["upper"] for r in rated]) - elo
@@ -255,19 +252,27 @@ def plot_curve(rows: list[dict], path: Path) -> str | None:
             ax.axhline(value, color=colour, linestyle="--", linewidth=1, label=spec)
     ax.set_ylabel(f"Elo ({rated[-1]['anchor']} = 0)")
     ax.set_title("Ladder rating of each iteration's newest network")
-    _save_plot(plt, fig, ax, unit, path)
-    return None
 
 
-def _new_plot(rows: list[dict]):
-    """``(plt, fig, ax, hours, unit)`` for a curve of ``rows`` against training time, or why there is none."""
-    from .plots import pyplot
+def _plot_over_training_time(rows: list[dict], path: Path, draw) -> str | None:
+    """A curve of ``rows`` against training time, drawn by ``draw(ax, times, rows)`` and written to ``path``;
+    None when drawn (or when there are no rows), else why not."""
+    if not rows:
+        return None
+    from .plots import pyplot, save_figure
     plt, problem = pyplot()
     if problem:
         return problem
     hours, unit = _training_time(rows)
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
-    return plt, fig, ax, hours, unit
+    draw(ax, hours, rows)
+    ax.set_xlabel(f"training wall-clock time ({unit})")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_figure(fig, path)
+    plt.close(fig)
+    return None
 
 
 def _training_time(rows: list[dict]) -> tuple[list[float], str]:
@@ -276,17 +281,6 @@ def _training_time(rows: list[dict]) -> tuple[list[float], str]:
     if max(hours) < 2.0:
         return [60.0 * h for h in hours], "minutes"
     return hours, "hours"
-
-
-def _save_plot(plt, fig, ax, unit: str, path: Path) -> None:
-    """A curve against training time, finished and written to ``path``."""
-    from .plots import save_figure
-    ax.set_xlabel(f"training wall-clock time ({unit})")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_figure(fig, path)
-    plt.close(fig)
 
 
 # ------------------------------------------------------------------ mistakes against perfect play
@@ -403,12 +397,10 @@ def mistakes_text(row: dict) -> str:
 def plot_mistakes(rows: list[dict], path: Path) -> str | None:
     """``mistakes.png``: each network's share of mistakes, class by class, against training time; None when
     drawn, else why not."""
-    if not rows:
-        return None
-    made = _new_plot(rows)
-    if isinstance(made, str):
-        return made
-    plt, fig, ax, hours, unit = made
+    return _plot_over_training_time(rows, path, _draw_mistakes)
+
+
+def _draw_mistakes(ax, hours: list[float], rows: list[dict]) -> None:
     valued = [(x, r["values"]["all"]) for x, r in zip(hours, rows) if r.get("values", {}).get("all", {}).get("positions")]
     if valued:
         ax.plot([x for x, _ in valued], [c["percent"] for _, c in valued], color="tab:red", linestyle="--",
@@ -430,5 +422,3 @@ def plot_mistakes(rows: list[dict], path: Path) -> str | None:
     moves = f", {rows[-1]['simulations']} simulations" if rows[-1]["classes"] else ""
     ax.set_title(f"Mistakes against perfect play ({rows[-1]['set']} set{moves})")
     ax.set_ylim(bottom=0)
-    _save_plot(plt, fig, ax, unit, path)
-    return None
