@@ -12,12 +12,12 @@ import click
 from . import __version__, notices
 from . import plugin_manager as plugins
 from .capabilities import supports_uci
-from .clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
+from .clitypes import budget_options, check_time_control, side_options
 from .durations import format_duration
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult, play_game
 from .levels import level_spec
-from .options import MAX_SIMULATIONS, Spec
+from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
@@ -153,19 +153,13 @@ _SAVE_HELP = ("Append each game to this file as it finishes (an existing file mu
 
 @cli.command("play")
 @click.option("--game", "game_spec", default=None, help="Game spec (default: checkers).")
-@click.option("--black", default=None, help="Black's spec (checkers: moves first; chess: moves second).")
-@click.option("--white", default=None, help="White's spec.")
-@click.option("--first", default=None, help="Spec of the side that moves first, whatever its name (e.g. X).")
-@click.option("--second", default=None, help="Spec of the side that moves second (e.g. O).")
+@side_options(black="Black's spec (checkers: moves first; chess: moves second).",
+              first="Spec of the side that moves first, whatever its name (e.g. X).",
+              second="Spec of the side that moves second (e.g. O).")
 @click.option("--renderer", "renderer_spec", default="console", show_default=True, help="Renderer spec.")
 @click.option("--fen", default=None, help="Start from this position.")
 @click.option("--seed", type=int, default=None, help="Seed for reproducible bots.")
-@click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
-              help="Per-move simulation budget for bots.")
-@click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
-@move_limit_option
-@time_control_option
+@budget_options
 @click.option("--save", type=click.Path(path_type=Path), default=None, help=_SAVE_HELP)
 @click.option("--resume", type=click.Path(path_type=Path), default=None,
               help="Play on the last unfinished game saved in this file (the 'save' command or the window's Save "
@@ -373,20 +367,13 @@ def _level_opponent(registry, game: Game, level: str, seats: list) -> str:
 
 @cli.command("match")
 @click.option("--game", "game_spec", required=True, help="Game spec, e.g. checkers or tictactoe.")
-@click.option("--black", default=None, help="Black's spec (player A if Black moves first in this game).")
-@click.option("--white", default=None, help="White's spec.")
-@click.option("--first", default=None, help="Player A: moves first in the odd-numbered games.")
-@click.option("--second", default=None, help="Player B.")
+@side_options(black="Black's spec (player A if Black moves first in this game).",
+              first="Player A: moves first in the odd-numbered games.", second="Player B.")
 @click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=10, show_default=True,
               help="Number of games.")
 @click.option("--renderer", "renderer_spec", default=None, help="Show the games with this renderer.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for reproducible matches.")
-@click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
-@click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
-              help="Per-move simulation budget.")
-@click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget.")
-@move_limit_option
-@time_control_option
+@budget_options
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE|NAME",
               help="Start positions, each played twice with colours reversed (see `plyground tournament`).")
 @click.option("--opening-plies", type=click.IntRange(min=1), default=None,

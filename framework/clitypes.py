@@ -8,7 +8,7 @@ import click
 from .clock import TC_FORMS, TimeControl
 from .errors import UsageError
 from .match import DEFAULT_MOVE_LIMIT
-from .options import MAX_SECONDS
+from .options import MAX_SECONDS, MAX_SIMULATIONS
 
 
 class Seconds(click.ParamType):
@@ -62,6 +62,33 @@ time_control_option = click.option(
     "--tc", "time_control", type=TimeControlType(), default=None,
     help=f"Time control with chess clocks: {TC_FORMS} (seconds; 5m = 5 minutes).  Bots spend their clock; a side "
          f"whose time runs out loses on time.  Replaces --seconds and --move-limit.")
+
+
+def options(*decorators):
+    """Several click options as one decorator, listed in --help in the order given."""
+    def apply(command):
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+    return apply
+
+
+def side_options(black: str, first: str, second: str):
+    """--black, --white, --first and --second, with the command's wording of what each side is."""
+    return options(click.option("--black", default=None, help=black),
+                   click.option("--white", default=None, help="White's spec."),
+                   click.option("--first", default=None, help=first),
+                   click.option("--second", default=None, help=second))
+
+
+#: A game's length and a bot's budget per move, as ``play`` and ``match`` take them.
+budget_options = options(
+    click.option("--max-plies", type=click.IntRange(min=1), default=None,
+                 help="Adjudicate a draw after this many plies."),
+    click.option("--simulations", type=click.IntRange(min=1, max=MAX_SIMULATIONS), default=None,
+                 help="Per-move simulation budget for bots."),
+    click.option("--seconds", type=SECONDS, default=None, help="Per-move time budget."),
+    move_limit_option, time_control_option)
 
 
 def check_time_control(time_control, seconds) -> None:
