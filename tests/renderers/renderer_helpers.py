@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import importlib
+import threading
 import time
 from contextlib import contextmanager
 
 import pygame
 
 from plyground import plugin_manager
+from plyground.protocols import Player
 from plyground.registry import get_registry, reset_registry
 
 
@@ -169,3 +171,22 @@ def human_to_move(make_renderer, registry, **menu):
     screen = start_from_menu(renderer, driver, registry, **menu)
     wait_turn(driver, screen)
     return renderer, driver, screen
+
+
+class GatedBot(Player):
+    """A bot that thinks until the test sets ``go``, then plays the first legal move; ``per_move``: each move
+    waits for a go of its own."""
+
+    name = "gated"
+    description = "the first legal move, on a go"
+
+    def __init__(self, game, per_move: bool = False, **options):
+        super().__init__(game, **options)
+        self.go = threading.Event()
+        self.per_move = per_move
+
+    def choose_move(self, state, budget):
+        self.go.wait(10)
+        if self.per_move:
+            self.go.clear()
+        return state.legal_moves()[0]

@@ -126,15 +126,22 @@ def test_save_mid_game_and_resume_it_in_the_window(make_renderer, registry, tmp_
     d2.click(screen2.buttons["leave"].rect.center)
 
 
+def _move_and_save(make_renderer, registry, move: str, **renderer_options):
+    """A checkers window, the person (Black) against alpha-beta: ``move``, the bot's answer, then S (save).
+    Returns the game, the driver and the game screen."""
+    renderer, d = make_renderer(**renderer_options)
+    game, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
+    wait_turn(d, screen)
+    _play(d, screen, move)
+    wait_turn(d, screen)
+    d.key(pygame.K_s)
+    return game, d, screen
+
+
 def test_the_menu_offers_a_saved_game_and_resumes_it(make_renderer, registry, tmp_path):
     from renderer_helpers import open_menu
     game = registry.make_game("checkers")
-    renderer, d = make_renderer(save_dir=str(tmp_path))
-    _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
-    wait_turn(d, screen)
-    _play(d, screen, "9-13")
-    wait_turn(d, screen)
-    d.key(pygame.K_s)
+    _, d, screen = _move_and_save(make_renderer, registry, "9-13", save_dir=str(tmp_path))
     played = list(screen.moves)
     d.click(screen.buttons["leave"].rect.center)
 
@@ -162,12 +169,7 @@ def test_a_window_save_resumes_by_name_from_another_folder(make_renderer, regist
     games, elsewhere = tmp_path / "games", tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.setenv("PLYGROUND_GAMES", str(games))
-    renderer, d = make_renderer()                     # no save_dir: the saved-games folder
-    game, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
-    wait_turn(d, screen)
-    _play(d, screen, "11-15")
-    wait_turn(d, screen)
-    d.key(pygame.K_s)
+    _, d, screen = _move_and_save(make_renderer, registry, "11-15")    # no save_dir: the saved-games folder
     assert screen.message.endswith("play on later with --resume checkers-saved.pdn"), screen.message
     played = list(screen.moves)
     d.click(screen.buttons["leave"].rect.center)
@@ -181,12 +183,7 @@ def test_a_window_save_keeps_a_file_of_another_game_and_picks_a_new_name(make_re
     other = tmp_path / "checkers-saved.pdn"
     other.write_text('[Event "x"]\n[Black "me"]\n[White "you"]\n[Result "*"]\n\n1. 9-13 *\n')
     kept = other.read_bytes()
-    renderer, d = make_renderer(save_dir=str(tmp_path))
-    game, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
-    wait_turn(d, screen)
-    _play(d, screen, "11-15")
-    wait_turn(d, screen)
-    d.key(pygame.K_s)
+    game, d, screen = _move_and_save(make_renderer, registry, "11-15", save_dir=str(tmp_path))
     assert "Saved the game so far to checkers-saved-2.pdn" in screen.message, screen.message
     move = screen.state.move_to_text(screen.state.legal_moves()[0])
     _play(d, screen, move)

@@ -8,7 +8,6 @@ the rendered surface at square corners and centres.
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pygame
@@ -17,9 +16,8 @@ import pytest
 from plyground.match import run_match
 from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.views.checkers import decode, landings, read_pieces
-from plyground.protocols import Player
 
-from renderer_helpers import human_to_move, show_advanced, start_from_menu, wait_turn
+from renderer_helpers import GatedBot, human_to_move, show_advanced, start_from_menu, wait_turn
 
 CORNER = (4, 4)  # from the bottom right: a point inside a square, outside its piece and its number
 
@@ -189,21 +187,6 @@ def test_drag_take_back_flip_numbers_and_resize(make_renderer, registry):
     assert view.board_rect.right <= screen.panel_rect.left and view.board_rect.bottom <= 640
     d.click(view.square_center(10))                   # clicks still land on the right squares
     assert screen.input.selected == 10
-
-
-class GatedBot(Player):
-    """A bot that thinks until the test lets it move."""
-
-    name = "gated"
-    description = "waits for a go"
-
-    def __init__(self, game, **options):
-        super().__init__(game, **options)
-        self.go = threading.Event()
-
-    def choose_move(self, state, budget):
-        self.go.wait(10)
-        return state.legal_moves()[0]
 
 
 def test_square_numbers_are_on_in_checkers_and_stay_as_left_in_the_next_games(make_renderer, registry):

@@ -16,7 +16,7 @@ from plyground.options import Spec
 from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.widgets import Cycler, TextField, wrap_text
 
-from renderer_helpers import choose, human_to_move, open_menu, show_advanced, wait_turn
+from renderer_helpers import GatedBot, choose, human_to_move, open_menu, show_advanced, wait_turn
 
 SMALL = {"width": 800, "height": 600}
 
@@ -200,7 +200,6 @@ def test_start_shows_what_it_is_loading_before_the_slow_work(make_renderer, regi
 
 
 def test_a_please_wait_note_goes_when_the_bot_has_moved_and_saved_names_fit(make_renderer, registry, tmp_path):
-    from test_pygame_gui import GatedBot
     renderer, d = make_renderer(**SMALL)
     game = registry.make_game("tictactoe")
     bot = GatedBot(game)

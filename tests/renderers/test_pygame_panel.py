@@ -12,7 +12,7 @@ from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.plugins.pygame_gui.widgets import wrap_text
 from plyground.protocols import Player
 
-from renderer_helpers import start_from_menu, wait_turn
+from renderer_helpers import GatedBot, start_from_menu, wait_turn
 
 
 def tictactoe_game(make_renderer, registry, players, **options):
@@ -238,26 +238,10 @@ def test_a_bots_first_move_that_compiles_kernels_says_so_in_the_window(make_rend
 
 # ------------------------------------------------------------------ 5. captured material in chess
 
-class FirstMoveBot(Player):
-    """Plays the first legal move when the test lets it."""
-
-    name = "first"
-    description = "the first legal move, on a go"
-
-    def __init__(self, game, **options):
-        super().__init__(game, **options)
-        self.go = threading.Event()
-
-    def choose_move(self, state, budget):
-        self.go.wait(10)
-        self.go.clear()
-        return state.legal_moves()[0]
-
-
 def test_chess_panel_shows_the_pieces_each_side_has_taken(make_renderer, registry):
     game = registry.make_game("chess")
     start = game.new_state("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
-    bot = FirstMoveBot(game)
+    bot = GatedBot(game, per_move=True)
     renderer, d = make_renderer(width=800, height=600)
     renderer.start_game(game, [registry.make_player("human", game), bot], ("human", "first"),
                         {"start": start}, from_menu=False)
