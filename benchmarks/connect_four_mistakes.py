@@ -67,8 +67,7 @@ def main(argv=None) -> int:
             print(f"{spec} on the {args.set} set")
             print("\n".join(table_lines(table)))
     except PlygroundError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        sys.exit(f"connect_four_mistakes: {exc}")
     return 0
 
 

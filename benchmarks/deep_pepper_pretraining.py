@@ -101,8 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         plot([("with pretraining", args.pretrained), ("without pretraining", args.scratch)], args.iterations,
              args.out)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        sys.exit(f"deep_pepper_pretraining: {exc}")
     return 0
 
 

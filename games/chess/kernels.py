@@ -155,26 +155,21 @@ del _rng
 
 # ------------------------------------------------------------------ bit scans
 
-@intrinsic
-def _trailing_zeros(typingctx, b):
-    """Index of the lowest set bit of a non-zero uint64 (llvm.cttz, one instruction)."""
-    if b != types.uint64:
-        return None
+def _zero_count(instruction: str):
+    """An intrinsic counting the zero bits at one end of a non-zero uint64 with one LLVM instruction."""
+    @intrinsic
+    def count(typingctx, b):
+        if b != types.uint64:
+            return None
 
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], llvmir.Constant(llvmir.IntType(1), 1))
-    return types.int64(types.uint64), codegen
+        def codegen(context, builder, signature, args):
+            return getattr(builder, instruction)(args[0], llvmir.Constant(llvmir.IntType(1), 1))
+        return types.int64(types.uint64), codegen
+    return count
 
 
-@intrinsic
-def _leading_zeros(typingctx, b):
-    """Number of zero bits above the highest set bit of a non-zero uint64 (llvm.ctlz)."""
-    if b != types.uint64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], llvmir.Constant(llvmir.IntType(1), 1))
-    return types.int64(types.uint64), codegen
+_trailing_zeros = _zero_count("cttz")     # the index of the lowest set bit
+_leading_zeros = _zero_count("ctlz")      # the zero bits above the highest set bit
 
 
 @njit(cache=True, inline="always")

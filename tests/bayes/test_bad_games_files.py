@@ -9,23 +9,28 @@ import pytest
 
 from sample_files import BINARY_GARBAGE, write
 
+
+def any_format(name: str) -> dict:
+    """The cases whose file and message are the same in every records format (``name``: PGN, PDN)."""
+    return {
+        "binary": (BINARY_GARBAGE, f"{{path}} is not a {name} file: it holds binary data"),
+        "empty": ("", "holds no games with moves (it holds no games)"),
+        "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
+        "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
+    }
+
+
 CHESS = {
+    **any_format("PGN"),
     "crash": ("h6)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
                       "line 1: move 1. h6 (White) is not legal"),
-    "binary": (BINARY_GARBAGE, "{path} is not a PGN file: it holds binary data"),
-    "empty": ("", "holds no games with moves (it holds no games)"),
-    "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
-    "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
     "illegal": ('[Event "x"]\n\n1. e4 e5 2. Ke3 *\n', "holds no games with moves (0 without moves, 1 unreadable; "
                 "the first: {path}: game 1, line 3: move 2. Ke3 (White) is not legal"),
 }
 CHECKERS = {
+    **any_format("PDN"),
     "paren": ("11-15)!", "holds no games with moves (0 without moves, 1 unreadable; the first: {path}: game 1, "
                          "line 1: ')' closes no variation"),
-    "binary": (BINARY_GARBAGE, "{path} is not a PDN file: it holds binary data"),
-    "empty": ("", "holds no games with moves (it holds no games)"),
-    "tags": ('[Event "x"]\n[Result "1-0"]\n\n', "holds no games with moves (1 without moves, 0 unreadable)"),
-    "result": ("1-0\n", "holds no games with moves (1 without moves, 0 unreadable)"),
     "illegal": ('[Event "x"]\n\n1. 11-15 23-19 2. 15-10 *\n', "holds no games with moves (0 without moves, "
                 "1 unreadable; the first: {path}: game 1, line 3: move 2. 15-10 (Black)"),
 }
