@@ -125,6 +125,16 @@ def resolve_options(declared: Iterable[Option], given: Mapping[str, Any], owner:
     return values
 
 
+def value_text(value: Any) -> str:
+    """An option's value as a spec writes it, so that parsing the text gives the value back: ``none``,
+    ``true``/``false``, a float exactly (``repr``), anything else as ``str``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
 @dataclass(frozen=True)
 class Spec:
     """A plugin named with inline options, as typed on the command line: ``mcts:simulations=800,c=1.4``."""

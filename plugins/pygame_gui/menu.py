@@ -10,7 +10,7 @@ import pygame
 from plyground.clock import TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
-from plyground.options import Option, Spec
+from plyground.options import Option, Spec, value_text
 from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
 
@@ -40,13 +40,10 @@ the game is over, Save game appends it to the file named above the button (PDN f
 
 
 def format_value(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value) if len(repr(value)) <= 8 else f"{value:.6g}"
-    return str(value)
+    """An option's value as the menu shows it: as a spec writes it, a long float to 6 digits."""
+    if isinstance(value, float) and len(repr(value)) > 8:
+        return f"{value:.6g}"
+    return value_text(value)
 
 
 Field = Union[TextField, Cycler]

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Union
 import numpy as np
 
 from plyground.errors import PlygroundError
-from plyground.options import Spec
+from plyground.options import Spec, value_text
 from plyground.protocols import Game
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
@@ -172,17 +172,9 @@ def selfplay_spec(seed: int, iteration: int, number: int, names: tuple[str, str]
 
 def game_spec(game: Game) -> str:
     """The spec that rebuilds ``game`` in another process: its name and the parameters off their defaults."""
-    changed = {opt.name: _option_text(game.params[opt.name]) for opt in game.options
+    changed = {opt.name: value_text(game.params[opt.name]) for opt in game.options
                if opt.name in game.params and game.params[opt.name] != opt.default}
     return str(Spec(game.name, changed))
-
-
-def _option_text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
 
 
 # ------------------------------------------------------------------ the actor
