@@ -110,3 +110,12 @@ def refused_in_bounded_memory(start: Callable[[], object], seconds: float = 5, m
     assert peak < megabytes * 2**20, f"{peak / 2**20:.0f} MB"
     return str(info.value)
 
+
+
+def assert_short_errors(lines: list[str], prefix: str, count: int, fragments: dict[int, str]) -> None:
+    """``lines`` are ``count`` errors, each one short line starting with ``prefix``, then the answer to the
+    command that closed them; error ``i`` holds ``fragments[i]``."""
+    assert len(lines) == count + 1 and all(line.startswith(prefix) for line in lines[:-1]), lines
+    assert all(len(line) < 400 for line in lines), [len(line) for line in lines]
+    for index, fragment in fragments.items():
+        assert fragment in lines[index], (index, lines[index])

@@ -8,6 +8,7 @@ from plyground.players.search.priors import move_priors
 from plyground.players.search.puct import choose_from_visits, PUCTSearch
 
 from aztestgames import LearnableDoubleTake, UniformEvaluator
+from move_helpers import play
 from testgames import doubletake_move_values, doubletake_value, expanded_nodes
 
 
@@ -183,8 +184,7 @@ def test_a_return_to_an_earlier_position_is_valued_as_a_draw(repetition_draws):
     game = CheckersGame()
     root = game.new_state("B:WK32:BK1")
     move = root.parse_move("1-6")
-    earlier = root.clone()
-    earlier.apply(move)                        # this position occurred before in the game
+    earlier = play(root.clone(), "1-6")        # this position occurred before in the game
     search = PUCTSearch(ConstantEvaluator(game.num_actions, -0.5), repetition_draws=repetition_draws,
                         cache_size=0, rng=np.random.default_rng(0))
     search.new_game()
@@ -198,9 +198,7 @@ def test_a_return_to_an_earlier_position_is_valued_as_a_draw(repetition_draws):
         assert search.flag[child] == 2 and search.visits[child] > 0 and value == 0.0    # TERMINAL, a draw
         # The game goes there anyway: the reused node is searched, not taken for a finished game.
         search.advance(root, move)
-        after = root.clone()
-        after.apply(move)
-        assert search.set_root(after) is True
+        assert search.set_root(play(root.clone(), "1-6")) is True
         search.run(20)
         assert len(search.root_children()) == 2
     else:
@@ -251,8 +249,7 @@ def test_a_shot_through_forced_captures_is_seen_at_its_first_visit(pass_forced):
     game = CheckersGame()
     root = game.new_state("B:W26,28:B24,25")
     shot = root.parse_move("25-30")
-    line = root.clone()
-    line.apply(shot)
+    line = play(root.clone(), "25-30")
     for _ in range(2):
         assert len(line.legal_moves()) == 1
         line.apply(line.legal_moves()[0])
