@@ -44,10 +44,6 @@ def id_space(adapter: BayesAdapter, feature_set: str) -> int:
     return adapter.feature_space(feature_set)
 
 
-def needs_features() -> bool:
-    return True
-
-
 def candidate_lists(encoded: Encoded) -> tuple[np.ndarray, np.ndarray]:
     """(start, ids) of each candidate's board features."""
     return encoded.feat_start, encoded.feat_id

@@ -29,10 +29,6 @@ def id_space(adapter: BayesAdapter, key_set: str) -> int:
     return adapter.key_space(key_set)
 
 
-def needs_features() -> bool:
-    return False
-
-
 def candidate_lists(encoded: Encoded) -> tuple[np.ndarray, np.ndarray]:
     """(start, ids) of each candidate's entries: its move key."""
     return np.arange(len(encoded.key) + 1, dtype=np.int64), encoded.key
