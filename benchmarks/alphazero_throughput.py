@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 
 from plyground.options import Spec, resolve_options
-from plyground.plugins.trainers.alphazero.actor_pool import LocalActorPool
-from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec
+from plyground.workers import LocalActorPool
+from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec, with_models_known
 from plyground.plugins.trainers.alphazero.arena import Arena
 from plyground.plugins.trainers.alphazero.playbook import Playbook, class_path
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
@@ -126,7 +126,7 @@ def main() -> None:
               f"{config['parallel_games']}, max_plies {config['max_plies']}; one BLAS thread per process; "
               f"{os.cpu_count()} cores, load average {load:.1f} at the start")
         setup = ActorSetup(class_path(Playbook), game_spec(game), config)
-        pool = LocalActorPool(setup, args.workers, lambda line: None)
+        pool = LocalActorPool(setup, args.workers, prepare=with_models_known)
         arena = Arena(game, pool)
         modes = {"one": lambda: in_process(game, model, config, args.games, 1),
                  "batched": lambda: in_process(game, model, config, args.games, config["parallel_games"]),

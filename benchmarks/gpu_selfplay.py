@@ -41,8 +41,8 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import PlygroundError
-from plyground.plugins.trainers.alphazero.actor_pool import LocalActorPool
-from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec
+from plyground.workers import LocalActorPool
+from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec, with_models_known
 from plyground.plugins.trainers.alphazero.arena import Arena
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
@@ -92,7 +92,8 @@ def selfplay(game, config: dict, evaluate, games: int, parallel: int) -> tuple[B
 
 def on_workers(game, config: dict, model: Path, games: int, workers: int) -> tuple[BatchStats, float, int]:
     """The trainer's worker pool: ``workers`` processes, each its own network on ``config['device']``."""
-    pool = LocalActorPool(ActorSetup(class_path(Playbook), game_spec(game), config), workers, lambda line: None)
+    pool = LocalActorPool(ActorSetup(class_path(Playbook), game_spec(game), config), workers,
+                          prepare=with_models_known)
     try:
         arena = Arena(game, pool)
         list(arena.selfplay(1, range(workers), model, NAMES, EVENT, 1))      # start and warm up, not timed

@@ -10,10 +10,10 @@
 from .config import FORMATS, Entrant, GameTask, Opening, TournamentConfig, game_seed, schedule
 from .openings import all_openings, choose_openings, read_openings
 from .report import crosstable, default_anchor, format_crosstable, format_table, plot_ratings, rate
-from .runner import Progress, TournamentRun, default_workers, run_tournament
+from .runner import Progress, TournamentRun, run_tournament
 from .store import GameResult, ResultStore, load_results
 
 __all__ = ["FORMATS", "Entrant", "GameTask", "Opening", "TournamentConfig", "game_seed", "schedule",
            "all_openings", "choose_openings", "read_openings", "crosstable", "default_anchor",
            "format_crosstable", "format_table", "plot_ratings", "rate", "Progress", "TournamentRun",
-           "default_workers", "run_tournament", "GameResult", "ResultStore", "load_results"]
+           "run_tournament", "GameResult", "ResultStore", "load_results"]

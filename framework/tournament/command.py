@@ -17,7 +17,8 @@ from ..wording import counted
 from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
-from .runner import Progress, TournamentRun, default_workers, games_file_path, run_tournament
+from ..workers import available_cores
+from .runner import Progress, TournamentRun, games_file_path, run_tournament
 
 
 def progress_line(p: Progress) -> str:
@@ -104,7 +105,7 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
     if anchor is not None:
         config.entrant(anchor)   # an unknown anchor stops the run before any game
     out_dir = out_dir or default_out_dir(config)
-    workers = workers or default_workers()
+    workers = workers or available_cores()
 
     def started(run: TournamentRun, pending: int) -> None:
         if quiet:

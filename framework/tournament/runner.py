@@ -2,10 +2,7 @@
 from __future__ import annotations
 
 import multiprocessing
-import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -18,7 +15,8 @@ from ..registry import get_registry
 from ..stopping import is_interrupt
 from .config import GameTask, TournamentConfig, schedule
 from .store import GameResult, ResultStore
-from .worker import play_task, play_task_in_worker, worker_init
+from ..workers import LocalActorPool, WorkerError
+from .worker import TournamentJob, TournamentSetup, play_task
 
 
 @dataclass
@@ -54,14 +52,6 @@ class TournamentRun:
     @property
     def complete(self) -> bool:
         return len(self.results) == self.config.total_games
-
-
-def default_workers() -> int:
-    """The cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def check_players(config: TournamentConfig, allow_humans: bool = False) -> Game:
@@ -153,52 +143,29 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
 
 
 def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish) -> None:
-    """Play ``pending`` on ``workers`` spawned processes, handing each record to ``finish`` as it ends.
-
-    A concurrent.futures pool, not multiprocessing.Pool: a worker that dies
-    (killed, a plugin calling os._exit) breaks the pool with an error here
-    instead of leaving its game waited for forever.
-    """
-    by_pos = dict(pending)
+    """Play ``pending`` on ``workers`` worker processes (:mod:`plyground.workers`, the pool that plays
+    self-play too), handing each record to ``finish`` as it ends.  A worker that dies (killed, a plugin
+    calling os._exit) stops the run with one line naming the games in flight."""
     context = multiprocessing.get_context("spawn")
     compile_noted = context.Value("b", 0)    # the workers compile at once: one note for all of them
-    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
-                               initargs=(notices.announcing(), compile_noted))
-    queue = list(pending)
-    in_flight = {}
+    pool = LocalActorPool(TournamentSetup(notices.announcing(), compile_noted), workers)
     try:
-        while queue or in_flight:
-            while queue and len(in_flight) < workers:
-                item = queue.pop(0)
-                in_flight[pool.submit(play_task_in_worker, item)] = item[0]
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            for future in done:
-                in_flight.pop(future)
-                pos, record_json = future.result()
-                finish(pos, by_pos[pos], record_from_json(record_json))
-    except BrokenProcessPool:
-        lost = ", ".join(f"{by_pos[p].a.name} vs {by_pos[p].b.name} (game {by_pos[p].index + 1})"
-                         for p in sorted(in_flight.values()))
-        raise PlygroundError(f"a worker process died while playing {lost}; the finished games are kept, "
-                             f"rerun with --workers 1 to see the failing player's error") from None
-    except UsageError as exc:
-        if "unknown" not in str(exc):
+        for job, (_, position, record_json) in pool.run(TournamentJob(pos, task) for pos, task in pending):
+            finish(position, job.task, record_from_json(record_json))
+    except WorkerError as exc:
+        if exc.died:
+            lost = ", ".join(job.describe() for job in sorted(exc.busy, key=lambda job: job.position))
+            raise PlygroundError(f"a worker process died while playing {lost}; the finished games are kept, "
+                                 f"rerun with --workers 1 to see the failing player's error") from None
+        if "unknown" not in exc.summary:
             raise
         # Known here but not in a fresh process: registered in this process only, not through an entry point.
-        raise UsageError(f"a worker process could not build the game or players: {exc}; a plugin registered "
-                         f"only inside this process (not installed with an entry point) needs workers=1") from None
+        raise UsageError(f"a worker process could not build the game or players: {exc.summary}; a plugin "
+                         f"registered only inside this process (not installed with an entry point) needs "
+                         f"workers=1") from None
     finally:
-        # Ctrl-C or an error: stop the games in flight (they are replayed on resume) without waiting for them.
-        for future in in_flight:
-            future.cancel()
-        _terminate_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _terminate_workers(pool: ProcessPoolExecutor) -> None:
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
+        # Ctrl-C or an error stopped every worker already (the games in flight are replayed on resume).
+        pool.close()
 
 
 def games_file_path(game: Game, directory: Path) -> Path:

@@ -1,14 +1,15 @@
-"""Playing one scheduled game, in this process or in a spawned worker process.
+"""Playing one scheduled game, in this process or in a worker of :mod:`plyground.workers`.
 
-Everything here is a module-level function of plain data, so it works with
-the ``spawn`` start method: a worker imports plyground, builds the game from
-its spec (once per process) and fresh players from their specs (once per
-game, so a player's leftovers from one game cannot make results depend on
-which worker played what), and returns the record.
+Everything here is plain data, so it works with the ``spawn`` start method:
+a worker imports plyground, builds the game from its spec (once per process)
+and fresh players from their specs (once per game, so a player's leftovers
+from one game cannot make results depend on which worker played what), and
+sends back the record.
 """
 from __future__ import annotations
 
-import signal
+from dataclasses import dataclass
+from typing import Any, Iterator
 
 from .. import notices
 from ..errors import UsageError
@@ -16,7 +17,7 @@ from ..match import play_game
 from ..clock import TimeControl
 from ..protocols import Budget, Game, GameRecord, Renderer
 from ..registry import get_registry
-from ..stopping import exit_with_parent
+from ..workers import WorkerStopped
 from .config import GameTask
 from .openings import start_state
 
@@ -57,35 +58,57 @@ def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
     return record
 
 
-def worker_init(announce_compiling: bool = False, compile_noted=None) -> None:
-    """Runs once in each worker process: Ctrl-C is the parent's to handle, and the worker ends with its
-    parent (a killed tournament leaves no orphans playing on); with ``announce_compiling``
-    (the parent notes compilations) the first worker to compile kernels says so (``compile_noted``: the
-    flag the workers share for that)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent()
-    if announce_compiling:
-        notices.announce_compiling(shared=compile_noted)
+@dataclass(frozen=True)
+class TournamentJob:
+    """Game ``task`` of the schedule, at ``position`` in it."""
+
+    position: int
+    task: GameTask
+
+    def describe(self) -> str:
+        return f"{self.task.a.name} vs {self.task.b.name} (game {self.task.index + 1})"
 
 
-def play_task_in_worker(item: tuple[int, GameTask]) -> tuple[int, dict]:
-    """Pool entry point: (position in the schedule, task) -> (position, record as JSON).
+@dataclass(frozen=True)
+class TournamentSetup:
+    """What a tournament's worker is built from: with ``announce_compiling`` (the parent notes
+    compilations) the first worker to compile kernels says so (``compile_noted``: the flag the workers
+    share for that)."""
+
+    announce_compiling: bool = False
+    compile_noted: Any = None
+
+    def build(self) -> "TournamentActor":
+        if self.announce_compiling:
+            notices.announce_compiling(shared=self.compile_noted)
+        return TournamentActor()
+
+
+class TournamentActor:
+    """Plays tournament games in a worker: each job's one message is ``("done", position, record as JSON)``.
 
     Whatever escapes the game (a plugin's SystemExit while building its player,
     say) becomes an unfinished record of that game, so one bad game never takes
-    the worker, and with it the pool, down.
+    the worker, and with it the run, down.  A spec this process cannot build
+    (a UsageError) fails the job: the parent explains it and stops the run.
     """
-    position, task = item
-    try:
-        return position, play_task(task).to_json()
-    except UsageError:
-        raise          # a spec this process cannot build: the parent explains it and stops the run
-    except BaseException as exc:  # noqa: BLE001  (the pool must always get an answer)
-        first, second = task.sides
-        record = GameRecord(game=task.game.split(":")[0], players=(first.name, second.name), start=_start_text(task),
-                            finished=False, reason=f"the game could not be played: {type(exc).__name__}: {exc}")
-        record.tags["Round"] = str(task.index + 1)
-        return position, record.to_json()
+
+    def run(self, job: TournamentJob) -> Iterator[tuple]:
+        task = job.task
+        try:
+            record = play_task(task)
+        except (UsageError, WorkerStopped):
+            raise
+        except BaseException as exc:  # noqa: BLE001  (the pool must always get an answer)
+            first, second = task.sides
+            record = GameRecord(game=task.game.split(":")[0], players=(first.name, second.name),
+                                start=_start_text(task), finished=False,
+                                reason=f"the game could not be played: {type(exc).__name__}: {exc}")
+            record.tags["Round"] = str(task.index + 1)
+        yield "done", job.position, record.to_json()
+
+    def close(self) -> None:
+        pass
 
 
 def _start_text(task: GameTask) -> str:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
-import traceback
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,12 +29,13 @@ from typing import Any, Iterator, Union
 
 import numpy as np
 
-from plyground.errors import PlygroundError
 from plyground.options import Spec, value_text
 from plyground.protocols import Game
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
+from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.models import load_model, network_evaluator, read_model_file
+from plyground.workers import failure_message
 
 from .batched import BatchStats, GameSpec, play_selfplay_games
 from .playbook import Playbook, import_class
@@ -52,6 +52,21 @@ class ActorSetup:
     playbook: str                # "module:Class" of the run's Playbook
     game: str                    # game spec, e.g. "chess:encoding=deep_pepper"
     config: dict                 # the trainer's resolved options
+
+    def build(self) -> "GameActor":
+        """The actor of a worker process: the game and the playbook rebuilt from plain data, on one
+        compute thread (the workers share the cores)."""
+        from plyground.registry import get_registry
+        threads = compute_threads(1)
+        threads.__enter__()                     # for the actor's lifetime: its close() restores them
+        try:
+            game = get_registry().make_game(self.game)
+            actor = GameActor(game, import_class(self.playbook)(game, self.config))
+        except BaseException:
+            threads.__exit__(None, None, None)
+            raise
+        actor.threads = threads
+        return actor
 
 
 @dataclass(frozen=True)
@@ -186,13 +201,7 @@ class GameActor:
     def __init__(self, game: Game, playbook: Playbook) -> None:
         self.game, self.playbook = game, playbook
         self._networks: OrderedDict[str, Any] = OrderedDict()     # by blob digest: each loaded once
-
-    @classmethod
-    def from_setup(cls, setup: ActorSetup) -> "GameActor":
-        """The actor of a worker process: the game and the playbook rebuilt from plain data."""
-        from plyground.registry import get_registry
-        game = get_registry().make_game(setup.game)
-        return cls(game, import_class(setup.playbook)(game, setup.config))
+        self.threads = None                    # a worker's compute-thread limit (ActorSetup.build)
 
     def run(self, job: Job) -> Iterator[tuple]:
         """The messages of ``job``: ``("game", number, arrays, record)`` per self-play game or
@@ -204,7 +213,17 @@ class GameActor:
         raise TypeError(f"an actor cannot play {type(job).__name__}")
 
     def close(self) -> None:
-        self.playbook.close()
+        try:
+            self.playbook.close()
+        finally:
+            if self.threads is not None:
+                self.threads.__exit__(None, None, None)
+                self.threads = None
+
+    def failure_message(self, exc: BaseException, job: Job | None) -> tuple:
+        """The worker's ``("error", ...)`` message for ``job`` raising ``exc``: a self-play group names its
+        game."""
+        return error_message(exc, job)
 
     def _network(self, blob: ModelBlob):
         network = self._networks.get(blob.digest)
@@ -257,21 +276,13 @@ class GameActor:
         return get_registry().make_player(side.spec, self.game)
 
 
-def job_messages(actor: GameActor, job: Job) -> Iterator[tuple]:
-    """The messages of ``job`` on ``actor``; a failure ends them with ``("error", summary, traceback)``."""
-    try:
-        yield from actor.run(job)
-    except Exception as exc:         # reported to the trainer, which names the worker and the game
-        yield error_message(exc, job)
-
-
 def error_message(exc: BaseException, job: Job | None = None) -> tuple:
-    summary = str(exc) if isinstance(exc, PlygroundError) else f"{type(exc).__name__}: {exc}"
+    """As :func:`plyground.workers.failure_message`, naming the game of a self-play group that raised."""
+    kind, summary, details = failure_message(exc)
     game = _game_in_traceback(exc)
     if game is not None and isinstance(job, SelfPlayJob) and len(job.numbers) > 1:
         summary = f"in game {game}: {summary}"
-    details = None if isinstance(exc, PlygroundError) else "".join(traceback.format_exception(exc))
-    return "error", summary, details
+    return kind, summary, details
 
 
 def _game_in_traceback(exc: BaseException) -> int | None:

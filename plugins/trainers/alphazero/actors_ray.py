@@ -17,10 +17,9 @@ import socket
 from typing import Callable, Iterator, Sequence
 
 from plyground.errors import UsageError
-from plyground.players.alphazero.compute import compute_threads
+from plyground.workers import ActorPool, Worker, failure_message, job_messages
 
-from .actor_pool import ActorPool, Worker
-from .actors import ActorSetup, Job, GameActor, error_message, job_messages
+from .actors import ActorSetup, GameActor, Job, with_models_known
 
 MISSING = "the ray backend needs the optional extra: pip install 'plyground[distributed]'"
 
@@ -40,14 +39,12 @@ class RayActor:
     """The Ray actor class: a :class:`GameActor` on one BLAS thread, its messages as a generator."""
 
     def __init__(self, setup: ActorSetup) -> None:
-        self._threads = compute_threads(1)
-        self._threads.__enter__()             # for the actor's lifetime
         self.actor: GameActor | None = None
         self.failure: tuple | None = None
         try:
-            self.actor = GameActor.from_setup(setup)
+            self.actor = setup.build()
         except Exception as exc:              # reported by hello(), so the trainer can name the cause
-            self.failure = error_message(exc)
+            self.failure = failure_message(exc)
 
     def hello(self) -> tuple:
         return self.failure or ("ready", os.getpid(), socket.gethostname())
@@ -76,7 +73,7 @@ class RayActorPool(ActorPool):
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
                 raise UsageError(f"cannot start or reach {where}: {exc}") from None
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        super().__init__(setup, size or max(1, cpus), log)
+        super().__init__(setup, size or max(1, cpus), log, prepare=with_models_known)
         self._remote = ray.remote(num_cpus=1)(RayActor)
         log(f"ray: a cluster of {cpus} CPUs ({address or 'this machine'}); up to {self.size} actors")
 

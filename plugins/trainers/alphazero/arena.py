@@ -3,9 +3,10 @@
 An **executor** runs jobs (:class:`~.actors.SelfPlayJob`, :class:`~.actors.MatchJob`)
 and streams back each job's messages as ``(job, message)``:
 
-* :class:`InProcess` - one :class:`~.actors.GameActor` in this process
-  (``workers=1``): a failure is raised here, as it happens;
-* :class:`~.actor_pool.LocalActorPool` - worker processes on this machine;
+* :class:`plyground.workers.InProcess` - one :class:`~.actors.GameActor` in this
+  process (``workers=1``): a failure is raised here, as it happens;
+* :class:`plyground.workers.LocalActorPool` - worker processes on this machine
+  (the pool that plays tournaments too);
 * :class:`~.actors_ray.RayActorPool` - Ray actors, on this machine or a cluster.
 
 The :class:`Arena` turns a phase's games into jobs for its executor and the
@@ -16,14 +17,20 @@ has, so self-play, the comparison and the evaluation have one code path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Iterator, Protocol, Sequence
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from plyground.protocols import Game, GameRecord
 from plyground.recordio import record_from_json
 
-from .actors import Job, MatchJob, ModelBlob, GameActor, SelfPlayJob, add_stats, selfplay_groups
+from plyground.errors import UsageError
+from plyground.workers import ActorPool, InProcess, LocalActorPool, available_cores
+
+from .actors import ActorSetup, Job, MatchJob, ModelBlob, SelfPlayJob, add_stats, selfplay_groups, with_models_known
 from .batched import BatchStats
 from .examples import Examples
+
+
+BACKENDS = ("local", "ray")
 
 
 class Executor(Protocol):
@@ -39,22 +46,19 @@ class Executor(Protocol):
         """Stop whatever runs the jobs."""
 
 
-class InProcess:
-    """Jobs played one after the other by one actor in this process (its failures raised as they are)."""
-
-    backend = "in-process"
-    size = 1
-
-    def __init__(self, actor: GameActor) -> None:
-        self.actor = actor
-
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, tuple]]:
-        for job in jobs:
-            for message in self.actor.run(job):
-                yield job, message
-
-    def close(self, abort: bool = False) -> None:
-        self.actor.close()
+def make_actor_pool(backend: str, workers: int, address: str | None, setup: ActorSetup,
+                    log: Callable[[str], None]) -> ActorPool | None:
+    """The pool for ``backend``; ``None`` where the work stays in this process (one local worker)."""
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend '{backend}'; valid backends: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        from .actors_ray import RayActorPool, import_ray
+        import_ray()
+        return RayActorPool(setup, workers, address, log)
+    if address is not None:
+        raise UsageError(f"address={address} is for the ray backend; set backend=ray or leave address out")
+    count = workers or available_cores()
+    return LocalActorPool(setup, count, log, prepare=with_models_known) if count > 1 else None
 
 
 class Arena:

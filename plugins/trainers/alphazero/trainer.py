@@ -49,10 +49,10 @@ from plyground.players.alphazero.models import (NETWORK_RUNTIME_OPTIONS, RUNTIME
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.capabilities import endgame_oracle
 from plyground.players.alphazero.settings import SEARCH_KIND_OPTIONS, trainer_search_options
+from plyground.workers import InProcess
 
-from .actor_pool import make_actor_pool
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, game_spec, match_seed
-from .arena import Arena, InProcess
+from .arena import Arena, make_actor_pool
 from .gate import Gate, Tally
 from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,
                      plot_curve, plot_mistakes, rating_text)
