@@ -13,6 +13,15 @@ class OptionError(UsageError):
     """An option value that is unknown, of the wrong type or out of range."""
 
 
+class UnsupportedGame(UsageError):
+    """A player or trainer built for a game it cannot play or train: ``plugin`` (its class) says why,
+    in ``reason``."""
+
+    def __init__(self, message: str, plugin: type, reason: str) -> None:
+        super().__init__(message)
+        self.plugin, self.reason = plugin, reason
+
+
 class PluginError(PlygroundError):
     """A plugin that failed to load or registered something invalid."""
 

@@ -41,17 +41,18 @@ class Plugin:
     options: ClassVar[tuple[Option, ...]] = ()
 
     @classmethod
-    def checked_options(cls, game: "Game", options: Mapping[str, Any], role: str, verb: str) -> dict:
-        """For players and trainers: ``options`` resolved against :attr:`options` (``role``, "player" or
-        "trainer", names the plugin in errors), after checking that it can ``verb`` ("play", "train")
-        ``game`` at all (a UsageError naming the game and ``unsupported_reason`` otherwise)."""
-        from .errors import UsageError
+    def checked_options(cls, game: "Game", options: Mapping[str, Any], role: str, verb: str,
+                        reason: str | None = None) -> dict:
+        """For players and trainers, once, in the base class's constructor: check that the plugin can
+        ``verb`` ("play", "train") ``game`` at all (``reason``, else ``unsupported_reason``; an
+        :class:`~plyground.errors.UnsupportedGame` naming the game and why not), then resolve ``options``
+        against :attr:`options` (``role``, "player" or "trainer", names the plugin in errors)."""
+        from .errors import UnsupportedGame
         from .options import resolve_options
-        options = resolve_options(cls.options, options, f"{role} {cls.name}")
-        reason = cls.unsupported_reason(game)
+        reason = reason or cls.unsupported_reason(game)
         if reason:
-            raise UsageError(f"{role} {cls.name} cannot {verb} {game.name}: {reason}")
-        return options
+            raise UnsupportedGame(f"{role} {cls.name} cannot {verb} {game.name}: {reason}", cls, reason)
+        return resolve_options(cls.options, options, f"{role} {cls.name}")
 
 
 # --------------------------------------------------------------------- games
@@ -369,14 +370,18 @@ PROGRESS_SECONDS = 0.2
 
 
 class Player(Plugin):
-    """Chooses moves.  Construct as ``cls(game, **options)``; options are already validated."""
+    """Chooses moves.  Construct as ``cls(game, **options)``: the options as typed values or as the text
+    of a spec; this constructor checks that the player can play ``game`` and resolves them, once, into
+    ``self.config`` (a subclass calls it first and reads its options there)."""
 
     #: True for players that get their moves from a person through a renderer.
     needs_renderer: ClassVar[bool] = False
 
     def __init__(self, game: Game, **options: Any) -> None:
         self.game = game
-        self.config = options
+        # Every player plays matches: a game short of the playable layer is refused for all of them.
+        self.config = self.checked_options(game, options, "player", "play",
+                                           reason=unsupported_reason(game, PLAYABLE))
         self.renderer: "Renderer | None" = None
         #: Set (from another thread) when the move being chosen is no longer wanted: a search
         #: that can take long polls it and returns soon (see :mod:`plyground.stopping`).
@@ -581,9 +586,11 @@ class Trainer(Plugin):
     produces: ClassVar[str] = ""
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
+        """Checks that the trainer can train ``game`` and resolves the options, once, into ``self.config``
+        (a subclass calls it first and reads its options there)."""
         self.game = game
         self.run_dir = Path(run_dir)
-        self.config = options
+        self.config = self.checked_options(game, options, "trainer", "train")
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:

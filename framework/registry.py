@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from . import plugin_manager as plugins
-from .errors import PluginError, UsageError
+from .errors import PluginError, UnsupportedGame, UsageError
 from .hookspecs import Kind
 from .options import Option, Spec, resolve_options
 from .protocols import PLAYABLE, Game, Player, Renderer, Trainer, unsupported_reason
@@ -126,21 +126,22 @@ class Registry:
 
     # --- construction from specs -------------------------------------------
     def make_game(self, spec: str | Spec) -> Game:
+        """The game ``spec`` names; its options are resolved (once) by the game's constructor."""
         spec = Spec.parse(spec) if isinstance(spec, str) else spec
-        entry = self.get("games", spec.name)
-        options = resolve_options(entry.options, spec.options, f"game {spec.name}")
-        return entry.cls(**options)
+        return self.get("games", spec.name).cls(**spec.options)
 
     def make_player(self, spec: str | Spec, game: Game) -> Player:
+        """The player ``spec`` names, for ``game``.  The player's constructor checks, once, that it can
+        play the game and resolves its options; a refusal here also names the players that can."""
         spec = Spec.parse(spec) if isinstance(spec, str) else spec
         entry = self.get("players", spec.name)
-        # Every player plays matches: a game short of the playable layer is refused for all of them.
-        reason = unsupported_reason(game, PLAYABLE) or entry.cls.unsupported_reason(game)
-        if reason:
-            raise UsageError(f"player '{spec.name}' cannot play {game.name}: {reason}; "
-                             f"players for {game.name}: {', '.join(self.players_for(game)) or '(none)'}")
-        options = resolve_options(entry.options, spec.options, f"player {spec.name}")
-        return entry.cls(game, **options)
+        try:
+            return entry.cls(game, **spec.options)
+        except UnsupportedGame as exc:
+            if exc.plugin is not entry.cls:
+                raise                  # a player this one builds (a prior, a hint) cannot play it
+            raise UsageError(f"player '{spec.name}' cannot play {game.name}: {exc.reason}; "
+                             f"players for {game.name}: {', '.join(self.players_for(game)) or '(none)'}") from None
 
     def make_renderer(self, spec: str | Spec, game: Game) -> Renderer:
         spec = Spec.parse(spec) if isinstance(spec, str) else spec

@@ -25,8 +25,8 @@ from typing import Any
 import click
 
 from . import notices
-from .errors import UsageError
-from .options import Spec, resolve_options
+from .errors import UnsupportedGame, UsageError
+from .options import Spec
 from .recordio import atomic_write_text, check_output_dir, check_regular_file
 from .registry import get_registry
 
@@ -190,18 +190,22 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
         raise UsageError(f"run directory {run_dir} trains {stored_game}, not {game_spec}; "
                          f"use another --run directory")
     game = registry.make_game(game_spec)
-    reason = entry.cls.unsupported_reason(game)
-    if reason:
-        valid = [e.name for e in registry.entries("trainers") if not e.cls.unsupported_reason(game)]
-        raise UsageError(f"trainer '{trainer_name}' cannot train {game.name}: {reason}; "
-                         f"trainers for {game.name}: {', '.join(valid) or '(none)'}")
     flags = _worker_flags(registry, entry, workers=workers, backend=backend, address=address)
     given = {**stored_options, **file_options, **_parse_sets(overrides), **flags}
-    options = resolve_options(entry.options, given, f"trainer {trainer_name}")
+    try:
+        # The trainer checks, once, that it can train the game and resolves its options; it reads the run
+        # directory (refusing options a resumed run cannot take) but writes nothing there yet.
+        trainer = entry.cls(game, run_dir, **given)
+    except UnsupportedGame as exc:
+        if exc.plugin is not entry.cls:
+            raise
+        valid = [e.name for e in registry.entries("trainers") if not e.cls.unsupported_reason(game)]
+        raise UsageError(f"trainer '{trainer_name}' cannot train {game.name}: {exc.reason}; "
+                         f"trainers for {game.name}: {', '.join(valid) or '(none)'}") from None
+    options = trainer.config
     # A run directory is one `plyground train` wrote (it holds config.toml, whatever files its trainer
     # added); any other non-empty folder is refused, so no user file is overwritten.
     check_output_dir(run_dir, "--run", is_ours=lambda path: (path / CONFIG_NAME).exists())
-    trainer = entry.cls(game, run_dir, **options)       # refuses options a resumed run cannot take
     trainer.set_log((lambda line: None) if quiet else (lambda line: click.echo(line, err=True)))
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
     artifact = trainer.run()

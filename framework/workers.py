@@ -23,7 +23,6 @@ import multiprocessing
 import os
 import signal
 import socket
-import sys
 import traceback
 from collections import deque
 from dataclasses import dataclass, field

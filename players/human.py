@@ -4,7 +4,7 @@ from __future__ import annotations
 from plyground.errors import PlygroundError, UsageError
 from plyground.hookspecs import hookimpl
 from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_move, live_progress
-from plyground.options import Option, resolve_options
+from plyground.options import Option
 from plyground.protocols import Budget, Command, Player
 
 #: Seconds an infinite analysis (``Command.ANALYSE``, the window's I) searches at most, unless stopped first.
@@ -27,7 +27,7 @@ class HumanPlayer(Player):
     )
 
     def __init__(self, game, **options) -> None:
-        super().__init__(game, **resolve_options(self.options, options, f"player {self.name}"))
+        super().__init__(game, **options)
         self._hinter: Player | None = None
 
     def choose_move(self, state, budget):

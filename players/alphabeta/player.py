@@ -44,8 +44,8 @@ class AlphaBetaPlayer(Player):
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
-        options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
+        options = self.config
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import UsageError
-from plyground.options import MAX_SECONDS, Option, resolve_options
+from plyground.options import MAX_SECONDS, Option
 from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, Player, State,
                                  missing_state_api)
 
@@ -52,11 +52,8 @@ class AlphaZeroPlayer(Player):
     )
 
     def __init__(self, game: Game, *, network: Network | None = None, **options: Any) -> None:
-        options = resolve_options(self.options, options, f"player {self.name}")
         super().__init__(game, **options)
-        reason = self.unsupported_reason(game)
-        if reason is not None:
-            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
+        options = self.config
         if network is None:
             self.model_path: Path | None = resolve_model_path(options["model"], game)
             network = load_model(self.model_path, game, device=options["device"], precision=options["precision"])

@@ -9,8 +9,7 @@ from typing import Any
 import numpy as np
 
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, missing_kernel_attributes
-from plyground.errors import UsageError
-from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option, resolve_options
+from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
 
 from ..search.root import move_budget, pv_text
@@ -45,11 +44,8 @@ class MCTSPlayer(Player):
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
-        options = resolve_options(self.options, options, f"player {self.name}")
         super().__init__(game, **options)
-        reason = self.unsupported_reason(game)
-        if reason is not None:
-            raise UsageError(f"player {self.name} cannot play {game.name}: {reason}")
+        options = self.config
         self._rng = np.random.default_rng(options["seed"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])

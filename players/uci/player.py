@@ -63,8 +63,8 @@ class UciPlayer(EnginePlayer):
         # command line has the 'options' string).
         extra = {k[len("option."):]: str(v) for k, v in options.items() if k.startswith("option.")}
         options = {k: v for k, v in options.items() if not k.startswith("option.")}
-        options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
+        options = self.config
         self.engine_options = {**parse_engine_options(options["options"]), **extra}
         self._take_engine(UciEngine(options["path"], label=self.name if self.name != "uci" else None))
 

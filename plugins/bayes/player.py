@@ -48,9 +48,8 @@ class BayesPlayer(Player):
     )
 
     def __init__(self, game: Game, **options) -> None:
-        from plyground.options import resolve_options
-        options = resolve_options(self.options, options, f"player {self.name}")
         super().__init__(game, **options)
+        options = self.config
         if options["model"] is None:
             raise UsageError("player bayes needs option model=PATH: a model written by the bayes trainer, "
                              "e.g. bayes:model=runs/urgency/model.npz")

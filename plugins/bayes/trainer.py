@@ -24,7 +24,7 @@ import numpy as np
 from plyground.bundled_data import records_file
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
-from plyground.options import MAX_SECONDS, Option, resolve_options
+from plyground.options import MAX_SECONDS, Option
 from plyground.protocols import Game, Trainer
 from plyground.storage import RunLock, write_json
 
@@ -78,7 +78,6 @@ class BayesTrainer(Trainer):
 
     def __init__(self, game: Game, run_dir: Path, **options) -> None:
         super().__init__(game, run_dir, **options)
-        self.config = resolve_options(self.options, options, f"trainer {self.name}")
         self.log = lambda line: print(line, file=sys.stderr, flush=True)
         self.adapter = get_adapter(game)
         self.kind = MODEL_KINDS[self.config["model"]]

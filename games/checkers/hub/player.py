@@ -54,8 +54,8 @@ class HubPlayer(EnginePlayer):
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
-        options = self.checked_options(game, options, "player", "play")
         super().__init__(game, **options)
+        options = self.config
         self.engine_params = parse_params(options["params"])
         self._take_engine(HubEngine(options["command"]))
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import PlygroundError, UsageError
-from plyground.options import Option, Spec, resolve_options
+from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import write_json
 from plyground.players.alphazero.compute import compute_threads
@@ -188,12 +188,16 @@ class AlphaZeroTrainer(Trainer):
                "other move (the network sees what mistakes lead to)"),
     )
 
+    @classmethod
+    def trained_game(cls, game: Game, options: dict) -> Game:
+        """The game the run trains on, given its resolved ``options`` (expert iteration: chess with the
+        encoding it names)."""
+        return game
+
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
-        options = resolve_options(self.options, options, f"trainer {self.name}")
         super().__init__(game, run_dir, **options)
-        reason = self.unsupported_reason(game)
-        if reason:
-            raise UsageError(f"trainer {self.name} cannot train {game.name}: {reason}")
+        options = self.config
+        self.game = game = self.trained_game(game, options)
         in_spec = sorted(set(Spec.parse(options["network"]).options) & set(RUNTIME_DEFAULTS))
         if in_spec:
             raise UsageError(f"trainer {self.name}: network={options['network']} sets {in_spec[0]}, which is the "

@@ -81,8 +81,8 @@ class BonanzaTrainer(Trainer):
     )
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
-        options = self.checked_options(game, options, "trainer", "train")
         super().__init__(game, run_dir, **options)
+        options = self.config
         if options["games"] is None:
             raise UsageError("trainer bonanza needs expert games: set games=PATH (a record file of the game), "
                              "e.g. --set games=acf (checkers: the bundled ACF archive)")

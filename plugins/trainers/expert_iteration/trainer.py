@@ -25,7 +25,7 @@ from typing import Any
 
 from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
-from plyground.options import Option, Spec, resolve_options
+from plyground.options import Option, Spec
 from plyground.players.alphazero.models import save_model
 from plyground.plugins.trainers.alphazero.gate import Gate
 from plyground.plugins.trainers.alphazero.pipeline import Step
@@ -96,10 +96,13 @@ class ExpertIterationTrainer(AlphaZeroTrainer):
     #: the network is trained on one encoding of the game: a resumed run must keep it
     fixed_options = FIXED_OPTIONS + ("encoding",)
 
+    @classmethod
+    def trained_game(cls, game: Game, options: dict) -> Game:
+        return _with_encoding(game, options["encoding"])
+
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
-        options = resolve_options(self.options, options, f"trainer {self.name}")
-        game = _with_encoding(game, options["encoding"])
         super().__init__(game, run_dir, **options)
+        options, game = self.config, self.game
         if options["adjudicate"] or options["pretrain_positions"]:
             if not supports_uci(game):
                 raise UsageError(f"trainer {self.name}: Stockfish adjudication and pretraining need chess, not "
