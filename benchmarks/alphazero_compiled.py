@@ -45,7 +45,7 @@ from alphazero_forced_moves import sample_positions  # noqa: E402 - a sibling be
 from plyground.bundled_data import records_file  # noqa: E402
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games  # noqa: E402
 from plyground.players.alphazero.compute import compute_threads  # noqa: E402
-from plyground.players.alphazero.models import load_model, network_evaluator, resolve_model_path  # noqa: E402
+from plyground.players.alphazero.networks import load_model, network_evaluator, resolve_model_path  # noqa: E402
 from plyground.plugins.trainers.alphazero.playbook import Playbook  # noqa: E402
 from plyground.players.alphazero.player import AlphaZeroPlayer  # noqa: E402
 from plyground.plugins.trainers.alphazero.actors import selfplay_spec  # noqa: E402

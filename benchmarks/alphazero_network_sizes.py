@@ -30,7 +30,7 @@ from plyground.players.alphazero.compute import compute_threads
 from plyground.plugins.trainers.alphazero.examples import Examples
 from plyground.plugins.trainers.alphazero.learner import Learner, LearnerSettings, accuracy
 from plyground.options import Spec
-from plyground.players.alphazero.models import build_network, save_model
+from plyground.players.alphazero.networks import build_network, save_model
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.registry import get_registry
 

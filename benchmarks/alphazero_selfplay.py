@@ -22,7 +22,7 @@ import numpy as np
 from plyground.games.checkers import CheckersGame
 from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.models import build_network, load_model, network_evaluator
+from plyground.players.alphazero.networks import build_network, load_model, network_evaluator
 from plyground.players.search.puct import PUCTSearch
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 

@@ -38,7 +38,7 @@ from plyground.plugins.trainers.alphazero.arena import Arena
 from plyground.plugins.trainers.alphazero.playbook import Playbook, class_path
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.models import build_network, load_model, network_evaluator, save_model
+from plyground.players.alphazero.networks import build_network, load_model, network_evaluator, save_model
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.registry import get_registry
 from plyground.train_command import read_toml

@@ -47,7 +47,7 @@ def epoch_losses(run_dir: Path, iterations: int) -> list[tuple[float, dict]]:
 
 def pretraining_losses(run_dir: Path) -> list[dict]:
     """The pretraining epochs stored in the run's initial checkpoint (empty without pretraining)."""
-    from plyground.players.alphazero.models import load_model
+    from plyground.players.alphazero.networks import load_model
     from plyground.games.chess.game import ChessGame
     checkpoint = run_dir / "checkpoints" / "iter-0000.npz"
     if not checkpoint.is_file():

@@ -46,7 +46,7 @@ from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, s
 from plyground.plugins.trainers.alphazero.arena import Arena
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.models import load_model, network_evaluator, resolve_model_path
+from plyground.players.alphazero.networks import load_model, network_evaluator, resolve_model_path
 from plyground.plugins.trainers.alphazero.playbook import Playbook, class_path
 from plyground.registry import get_registry
 

@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    from plyground.players.alphazero.models import load_model, resolve_model_path
+    from plyground.players.alphazero.networks import load_model, resolve_model_path
     from plyground.registry import get_registry
     game = get_registry().make_game(args.game)
     path = resolve_model_path(args.model, game)

@@ -37,9 +37,9 @@ def load_average() -> str:
 
 
 def networks():
-    from plyground.players.alphazero.models import load_model, resolve_model_path
+    from plyground.players.alphazero.networks import load_model, resolve_model_path
     from plyground.plugins.autograd import manual_seed
-    from plyground.plugins.autograd.models import PolicyValueResNet
+    from plyground.plugins.autograd.policy_value import PolicyValueResNet
     from plyground.registry import get_registry
 
     game = get_registry().make_game("checkers")

@@ -2,7 +2,7 @@
 
 Modules: board (geometry), kernels (compiled engine, docs/kernels.md),
 notation (move text, FEN), pdn (records), encoding (learner tensors),
-view (console board), game (Game/State), plugin (registration).
+picture (console board), game (Game/State), plugin (registration).
 """
 from .game import CheckersGame, CheckersState
 

@@ -17,7 +17,7 @@ from plyground.errors import MoveError
 from plyground.options import Option
 from plyground.protocols import Game, GameRecord
 
-from . import encoding, kernels, notation, view
+from . import encoding, kernels, notation, picture
 from .kernels import NO_PROGRESS, PLY, SIDE
 
 _MASK64 = (1 << 64) - 1
@@ -239,11 +239,11 @@ class CheckersGame(Game):
 
     def render_text(self, state: CheckersState, last_move=None, color: bool = False, players=None) -> str:
         """The board and a status line, which names who plays the side to move when ``players`` are given."""
-        return view.render(state, last_move, color, players)
+        return picture.render(state, last_move, color, players)
 
     def legal_moves_text(self, state: CheckersState) -> str:
         """One line listing the legal moves (for a 'moves' or hint command)."""
-        return view.legal_moves_text(state)
+        return picture.legal_moves_text(state)
 
     def kernels(self):
         return kernels.make_kernels(self.params["no_progress_plies"], self.params["max_plies"] or 0)

@@ -28,7 +28,7 @@ from plyground.errors import MoveError, PositionError
 from plyground.options import Option
 from plyground.protocols import Game, GameRecord
 
-from . import encoding, notation, view
+from . import encoding, notation, picture
 
 _MASK64 = (1 << 64) - 1
 WHITE, BLACK = 0, 1   # player numbers: White moves first
@@ -370,11 +370,11 @@ class ChessGame(Game):
 
     def render_text(self, state: ChessState, last_move=None, color: bool = False, players=None) -> str:
         """The board and a status line, which names who plays the side to move when ``players`` are given."""
-        return view.render(state, last_move, color, players)
+        return picture.render(state, last_move, color, players)
 
     def legal_moves_text(self, state: ChessState) -> str:
         """One line listing the legal moves in SAN (for a 'moves' or hint command)."""
-        return view.legal_moves_text(state)
+        return picture.legal_moves_text(state)
 
     def perft(self, state: ChessState, depth: int) -> int:
         """Leaves of the legal-move tree, by python-chess with bulk counting at the last ply; draw rules ignored."""

@@ -15,7 +15,7 @@ from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, 
 from ..search.gumbel import GumbelRoot
 from ..search.root import move_budget, pv_text
 from .compute import limit_blas
-from .models import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
+from .networks import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
 from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, SearchSettings
 
 #: The State methods the search calls, beyond the learner encodings.

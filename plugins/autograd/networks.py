@@ -15,7 +15,7 @@ from .backend import Device, DeviceError, get_device, is_array, to_numpy
 from .inference import compile_inference
 from .losses import alphazero_loss
 from .memory import NotEnoughMemoryError, check_fits_in_memory, keep_freed_memory
-from .models import PolicyValueMLP, PolicyValueResNet
+from .policy_value import PolicyValueMLP, PolicyValueResNet
 from .nn.module import Module
 from .ops import cuda_kernels
 from .optim import SGD, Adam, AdamW, clip_grad_norm_

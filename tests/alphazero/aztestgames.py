@@ -53,7 +53,7 @@ class LearnableDoubleTake(DoubleTake):
 
 def tiny_model(game, path, network="mlp:hidden=8,layers=1", **extra):
     """An untrained AlphaZero model file for ``game`` at ``path``."""
-    from plyground.players.alphazero.models import build_network, save_model
+    from plyground.players.alphazero.networks import build_network, save_model
     from plyground.options import Spec
     net = build_network(game, network, {"seed": 0})
     save_model(net, path, game, Spec.parse(network).name, iteration=0, **extra)

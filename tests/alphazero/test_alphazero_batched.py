@@ -5,7 +5,7 @@ import pytest
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
-from plyground.players.alphazero.models import build_network, network_evaluator
+from plyground.players.alphazero.networks import build_network, network_evaluator
 from plyground.players.search.puct import PUCTSearch
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
 

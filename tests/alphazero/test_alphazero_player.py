@@ -7,7 +7,7 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphazero import AlphaZeroPlayer
-from plyground.players.alphazero.models import build_network
+from plyground.players.alphazero.networks import build_network
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 
@@ -152,7 +152,7 @@ def test_without_a_model_option_the_bundled_model_plays(game):
 
 def test_export_drops_the_optimiser_state_and_keeps_the_predictions(tmp_path):
     import numpy as np
-    from plyground.players.alphazero.models import export_model, load_model
+    from plyground.players.alphazero.networks import export_model, load_model
     game = TicTacToe()
     model = tiny_model(game, tmp_path / "m.npz", network="mlp:hidden=16,layers=1")
     net = load_model(model, game)
@@ -200,7 +200,7 @@ def test_threads_split_a_leaf_batch_and_give_the_same_evaluations():
     import threading
 
     from plyground.players.alphazero.compute import limit_blas
-    from plyground.players.alphazero.models import load_model, network_evaluator, resolve_model_path
+    from plyground.players.alphazero.networks import load_model, network_evaluator, resolve_model_path
 
     game = CheckersGame()
     network = load_model(resolve_model_path(None, game), game)

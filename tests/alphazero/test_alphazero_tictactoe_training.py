@@ -61,7 +61,7 @@ def anneal_command(run_dir, out, *extra):
 
 
 def test_anneal_trains_at_a_tenth_of_the_rate_and_measures_a_held_out_iteration(trained, tmp_path, capsys):
-    from plyground.players.alphazero.models import load_model
+    from plyground.players.alphazero.networks import load_model
     game = TicTacToe()
     start = trained / "checkpoints" / "iter-0015.npz"
     out = tmp_path / "annealed.npz"
@@ -79,7 +79,7 @@ def test_anneal_trains_at_a_tenth_of_the_rate_and_measures_a_held_out_iteration(
 
 def test_an_interrupted_anneal_resumes_to_the_same_network(trained, tmp_path):
     from plyground.plugins.trainers.alphazero.anneal import anneal
-    from plyground.players.alphazero.models import load_model
+    from plyground.players.alphazero.networks import load_model
     game = TicTacToe()
     whole, split = tmp_path / "whole.npz", tmp_path / "split.npz"
     anneal(trained, whole, iterations="12-16", epochs=2, log=lambda line: None)

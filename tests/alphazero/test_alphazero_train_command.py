@@ -182,10 +182,10 @@ def test_a_network_too_large_for_the_machine_is_refused_before_allocating(cli, t
 def test_a_run_on_the_gpu_code_path_trains_plays_and_leaves_device_free_files(cli, tmp_path, monkeypatch):
     """device=cpu-portable (what device=cuda runs, on the CPU): the learner trains and the actors play on that
     device, and the run's networks load on the CPU as usual."""
-    from plyground.players.alphazero import models
+    from plyground.players.alphazero import networks
     from plyground.plugins.trainers.alphazero.learner import Learner
     devices, trained_on = [], []
-    real_load, real_fit = models.load_model, Learner.fit
+    real_load, real_fit = networks.load_model, Learner.fit
 
     def recording_load(path, game, **runtime):
         devices.append(runtime.get("device", "cpu"))

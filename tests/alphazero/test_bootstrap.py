@@ -7,7 +7,7 @@ import pytest
 
 from plyground.cli import main
 from plyground.plugins.trainers.alphazero import bootstrap
-from plyground.players.alphazero.models import load_model
+from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.registry import get_registry
 

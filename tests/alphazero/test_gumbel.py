@@ -10,7 +10,7 @@ from plyground.errors import UsageError
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
 from plyground.players.search.gumbel import GumbelSearch, halving_schedule
-from plyground.players.alphazero.models import build_network, load_model, network_evaluator, resolve_model_path
+from plyground.players.alphazero.networks import build_network, load_model, network_evaluator, resolve_model_path
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.players.search.puct import choose_from_visits, PUCTSearch
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game

@@ -5,7 +5,7 @@ import pytest
 from plyground.errors import PlygroundError, UsageError
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.ladder import parse_ladder
-from plyground.players.alphazero.models import load_model
+from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.recordio import record_from_json
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.models import load_model
+from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.alphazero.actors import GameActor, MatchJob, MatchSide, ModelBlob
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 

@@ -17,7 +17,7 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.hookspecs import hookimpl
 from plyground.plugins.trainers.alphazero.actors import selfplay_groups, selfplay_spec
 from plyground.plugins.trainers.alphazero.batched import play_selfplay_games
-from plyground.players.alphazero.models import load_model, network_evaluator
+from plyground.players.alphazero.networks import load_model, network_evaluator
 from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer

@@ -4,7 +4,7 @@ import pytest
 
 from plyground.plugins.autograd import Tensor, manual_seed, nn, no_grad
 from plyground.plugins.autograd.inference import compile_inference
-from plyground.plugins.autograd.models import PolicyValueMLP, PolicyValueResNet
+from plyground.plugins.autograd.policy_value import PolicyValueMLP, PolicyValueResNet
 
 from float_bounds import forward_rtol
 
@@ -81,7 +81,7 @@ def test_batch_of_one():
 # ------------------------------------------------- the fused F(4x4) plan against a float64 reference
 def checkers_shaped_nets():
     """The bundled checkers network (64 channels, 4 blocks) and a seeded untrained 32x3 of the same shapes."""
-    from plyground.players.alphazero.models import load_model, resolve_model_path
+    from plyground.players.alphazero.networks import load_model, resolve_model_path
     from plyground.registry import get_registry
     game = get_registry().make_game("checkers")
     bundled = load_model(resolve_model_path(None, game), game, device="cpu", precision="float32").model.eval()

@@ -15,7 +15,7 @@ import pytest
 from plyground.plugins.autograd import Tensor, cat, manual_seed, optim, stack
 from plyground.plugins.autograd import functional as F
 from plyground.plugins.autograd.backend import get_device, to_numpy
-from plyground.plugins.autograd.models import PolicyValueResNet
+from plyground.plugins.autograd.policy_value import PolicyValueResNet
 from plyground.plugins.autograd.networks import ResNetNetwork
 from plyground.plugins.autograd.ops import conv_kernels, portable_kernels
 from plyground.plugins.autograd.ops.kernels import NUMBA, PORTABLE, kernels_for

@@ -29,7 +29,7 @@ def test_mcts_finds_a_mate_in_one():
 
 @pytest.mark.parametrize("encoding, network", [("planes", "resnet:channels=8,blocks=1"), ("deep_pepper", "mlp")])
 def test_alphazero_plays_chess_with_an_untrained_network(encoding, network):
-    from plyground.players.alphazero.models import build_network
+    from plyground.players.alphazero.networks import build_network
     from plyground.players.alphazero.player import AlphaZeroPlayer
     game = ChessGame(encoding=encoding, max_plies=12)
     net = build_network(game, network, {})

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from plyground.games.chess.game import ChessGame
-from plyground.players.alphazero.models import build_network, load_model, save_model
+from plyground.players.alphazero.networks import build_network, load_model, save_model
 from plyground.plugins.trainers.expert_iteration.networks import feature_scale
 
 TRAINING = {"optimizer": "adam", "lr": 1e-3, "weight_decay": 1e-4, "seed": 0}

@@ -9,7 +9,7 @@ from plyground.cli import main
 from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.players.alphazero.models import load_model
+from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.expert_iteration.trainer import ExpertIterationTrainer
 from plyground.registry import get_registry
 

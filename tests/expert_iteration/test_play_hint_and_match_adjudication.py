@@ -26,7 +26,7 @@ from plyground.errors import ModelFileError
 from plyground.games.chess.game import ChessGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
-from plyground.players.alphazero.models import load_model
+from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.plugins.trainers.expert_iteration.pretrain import label_position, make_dataset
 from plyground.plugins.trainers.expert_iteration.stockfish import MATE_CP, StockfishAdjudicator, StockfishEvaluator

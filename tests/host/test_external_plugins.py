@@ -99,7 +99,7 @@ def test_regular_install_lists_every_builtin_from_entry_point_metadata(tmp_path)
     # the data files beside the modules come too: the alphazero player's bundled networks
     bundled = subprocess.run([root / "bin" / "python", "-c",
                               "from plyground.games.tictactoe import TicTacToe;"
-                              "from plyground.players.alphazero.models import resolve_model_path;"
+                              "from plyground.players.alphazero.networks import resolve_model_path;"
                               "print(resolve_model_path(None, TicTacToe()))"],
                              capture_output=True, text=True, cwd=tmp_path)
     assert bundled.returncode == 0, bundled.stderr

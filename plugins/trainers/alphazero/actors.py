@@ -34,7 +34,7 @@ from plyground.protocols import Game
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.models import load_model, network_evaluator, read_model_file
+from plyground.players.alphazero.networks import load_model, network_evaluator, read_model_file
 from plyground.workers import failure_message
 
 from .batched import BatchStats, GameSpec, play_selfplay_games

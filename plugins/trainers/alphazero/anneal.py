@@ -24,7 +24,7 @@ from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import Game
 from plyground.registry import get_registry
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.models import load_model, save_model
+from plyground.players.alphazero.networks import load_model, save_model
 
 from .examples import Examples
 from .learner import Learner, LearnerSettings, accuracy

@@ -19,7 +19,7 @@ import numpy as np
 from plyground.durations import format_duration
 from plyground.options import Spec
 from plyground.protocols import Game
-from plyground.players.alphazero.models import save_model
+from plyground.players.alphazero.networks import save_model
 
 from .examples import Examples
 from .modelfiles import ModelFiles

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from plyground.protocols import Game, Network
 from plyground.storage import write_bytes
-from plyground.players.alphazero.models import load_model, read_model_file
+from plyground.players.alphazero.networks import load_model, read_model_file
 
 from .actors import ModelBlob
 

@@ -44,7 +44,7 @@ from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import write_json
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.models import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
+from plyground.players.alphazero.networks import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
                                                 network_class, save_model)
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.capabilities import endgame_oracle

@@ -26,7 +26,7 @@ from typing import Any
 from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.options import Option, Spec
-from plyground.players.alphazero.models import save_model
+from plyground.players.alphazero.networks import save_model
 from plyground.plugins.trainers.alphazero.gate import Gate
 from plyground.plugins.trainers.alphazero.pipeline import Step
 from plyground.plugins.trainers.alphazero.trainer import FIXED_OPTIONS, AlphaZeroTrainer
