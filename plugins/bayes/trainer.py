@@ -15,7 +15,6 @@ gives the same model as an uninterrupted run.
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -78,7 +77,6 @@ class BayesTrainer(Trainer):
 
     def __init__(self, game: Game, run_dir: Path, **options) -> None:
         super().__init__(game, run_dir, **options)
-        self.log = lambda line: print(line, file=sys.stderr, flush=True)
         self.adapter = get_adapter(game)
         self.kind = MODEL_KINDS[self.config["model"]]
         self.id_set = self.kind.id_set(self.config, self.adapter)

@@ -31,7 +31,6 @@ and keeps the run directory's books (metrics, plots, progress lines).
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -204,7 +203,6 @@ class AlphaZeroTrainer(Trainer):
                              f"trainer's option: set {in_spec[0]}=... beside network")
         self._check_device()
         self.rundir = RunDirectory(self.run_dir, game)
-        self.log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
         self._check_resume()
         if options["address"] is not None and options["backend"] != "ray":
             raise UsageError(f"trainer {self.name}: address={options['address']} is for backend=ray; set "
@@ -485,7 +483,7 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ comparison
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
-        cfg, rundir = self.config, self.rundir
+        cfg = self.config
         games = cfg["comparison_games"]
         if best_iteration >= k:
             raise RuntimeError(f"iteration {k}: the best network is already iteration {best_iteration}'s; "
@@ -538,7 +536,7 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
-        cfg, rundir = self.config, self.rundir
+        cfg = self.config
         games = cfg["evaluation_games"]
         if not games:
             return None
