@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from plyground.players.mcts import MCTSPlayer
-from plyground.players.mcts.fast import FastSearch
+from plyground.players.search.uct_compiled import FastSearch
 from plyground.players.search.kernel_playout import compiled_playout
 from plyground.protocols import Budget
 

@@ -16,7 +16,7 @@ from plyground.stopping import StopSignal
 
 from ..search.root import pv_text
 from .evalfile import load_weights, read_weights
-from .generic import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_result, zero_evaluation
+from ..search.alphabeta import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_result, zero_evaluation
 
 
 class AlphaBetaPlayer(Player):

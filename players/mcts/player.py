@@ -14,9 +14,9 @@ from plyground.protocols import Budget, Game, Move, Player, State, missing_state
 
 from ..search.root import move_budget, pv_text
 from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
-from .common import PROVEN_NAMES, pick_move, root_proven
-from .fast import FastSearch
-from .generic import UCTSearch
+from ..search.results import PROVEN_NAMES, pick_move, root_proven
+from ..search.uct_compiled import FastSearch
+from ..search.uct import UCTSearch
 
 #: Seconds of simulations between looks at the stop signal and the clock.
 _BATCH_SECONDS = 0.05

@@ -6,7 +6,7 @@ the selection rule, :mod:`.rules`):
 * :class:`RandomPlayout` plays random games to the end on the working
   position (``apply``/``undo``, nothing cloned) and returns each player's
   summed score; it gives no priors.  The compiled mcts search uses the same
-  evaluator as a compiled kernel (``players/mcts/fast.py``).
+  evaluator as a compiled kernel (``players/search/uct_compiled.py``).
 * :class:`NetworkEvaluator` turns a leaf into a :class:`Leaf` (observation,
   legal moves and their action indices), answers from its
   :class:`EvaluationCache` when it can, and otherwise sends a whole batch of
@@ -28,7 +28,7 @@ from .root import position_key
 
 Evaluate = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
-# outcome codes, as players/mcts/common.py: the winner (0 or 1) or DRAW_OUTCOME
+# outcome codes, as players/search/results.py: the winner (0 or 1) or DRAW_OUTCOME
 DRAW_OUTCOME = 2
 _SCORES = {0: (1.0, 0.0), 1: (0.0, 1.0), DRAW_OUTCOME: (0.5, 0.5)}   # outcome code -> each player's score
 

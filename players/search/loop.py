@@ -1,7 +1,7 @@
 """The one simulation loop over the Python ``State`` API: a selection rule and an evaluator on the tree.
 
 :class:`StateSearch` is what the State-API configurations share
-(:class:`~plyground.players.mcts.generic.UCTSearch`: UCB1 and random
+(:class:`~plyground.players.search.uct.UCTSearch`: UCB1 and random
 playouts; :class:`~.puct.PUCTSearch`: PUCT and a network).  A simulation
 walks the rule's compiled descent (``self.rule.descend``), replays the path
 on one working copy of the root (``apply``, then ``undo``) and values the

@@ -7,7 +7,7 @@ import pytest
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
-from plyground.players.alphabeta.generic import MATE, AlphaBetaSearch
+from plyground.players.search.alphabeta import MATE, AlphaBetaSearch
 from plyground.players.random_player import RandomPlayer
 
 from testgames import DoubleTake, DoubleTakeState

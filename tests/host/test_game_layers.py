@@ -178,7 +178,7 @@ def test_the_registry_refuses_an_unplayable_game_for_every_player():
 
 
 @pytest.mark.parametrize("files, layer", [
-    (("players/mcts/generic.py", "players/mcts/fast.py", "players/alphabeta/generic.py"), SEARCHABLE),
+    (("players/search/uct.py", "players/search/uct_compiled.py", "players/search/alphabeta.py"), SEARCHABLE),
     (("players/search/loop.py", "players/search/puct.py", "players/search/gumbel.py",
       "players/search/evaluators.py", "players/alphazero/player.py"), LEARNABLE),
 ])

@@ -8,7 +8,7 @@ FIRST_MOVE = """
 import json
 from plyground.registry import get_registry
 from plyground.protocols import Budget
-from plyground.players.mcts.fast import compiled_search
+from plyground.players.search.uct_compiled import compiled_search
 game = get_registry().make_game("checkers")
 get_registry().make_player("mcts:simulations=50", game).choose_move(game.new_initial_state(), Budget())
 loop = compiled_search(game.kernels())

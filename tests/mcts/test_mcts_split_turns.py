@@ -3,7 +3,7 @@ import pytest
 
 from plyground.players.mcts import MCTSPlayer
 from plyground.players.search.tree import UNKNOWN
-from plyground.players.mcts.generic import UCTSearch
+from plyground.players.search.uct import UCTSearch
 from plyground.protocols import Budget
 
 from testgames import DoubleTake, doubletake_move_values, doubletake_value

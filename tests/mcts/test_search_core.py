@@ -4,8 +4,8 @@ import pytest
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.search.puct import PUCTSearch
-from plyground.players.mcts.fast import FastSearch
-from plyground.players.mcts.generic import UCTSearch
+from plyground.players.search.uct_compiled import FastSearch
+from plyground.players.search.uct import UCTSearch
 from plyground.players.search.tree import Tree
 
 from testgames import expanded_nodes

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground.players.alphabeta.deepening import CompiledDeepening, LinearEngine
-from plyground.players.alphabeta.tables import table_entries
+from plyground.players.search.deepening import CompiledDeepening, LinearEngine
+from plyground.players.search.alphabeta_tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 

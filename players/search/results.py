@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..search.evaluators import DRAW_OUTCOME
-from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
+from .evaluators import DRAW_OUTCOME
+from .tree import DRAW, LOSS, UNKNOWN, WIN
 
 PROVEN_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss", UNKNOWN: None}
 

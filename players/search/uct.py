@@ -16,12 +16,12 @@ import numpy as np
 
 from plyground.protocols import State
 
-from ..search.evaluators import _SCORES, DRAW_OUTCOME, RandomPlayout, outcome_of_returns
-from ..search.loop import StateSearch
-from ..search.rules import UCB1
-from ..search.root import root_signature as _signature
-from ..search.tree import DRAW, EXPANDED, NO_NODE, WIN
-from .common import ChildStats, proven_of_outcome
+from .evaluators import _SCORES, DRAW_OUTCOME, RandomPlayout, outcome_of_returns
+from .loop import StateSearch
+from .rules import UCB1
+from .root import root_signature as _signature
+from .tree import DRAW, EXPANDED, NO_NODE, WIN
+from .results import ChildStats, proven_of_outcome
 
 
 class UCTSearch(StateSearch):

@@ -25,8 +25,8 @@ import numpy as np
 from plyground.protocols import Move, State
 from plyground.stopping import StopSignal
 
-from ..search.root import pv_text
-from .generic import MATE_BOUND, stopped_result
+from .root import pv_text
+from .alphabeta import MATE_BOUND, stopped_result
 
 
 class LinearEngine:

@@ -23,13 +23,13 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..search.closure_cache import cache_on_disk
-from ..search.compiled import NO_TABLES, nothing_known
-from ..search.evaluators import outcome_of_returns
-from ..search.kernel_playout import compiled_playout, seed_compiled
-from ..search.rules import ucb1_select
-from ..search.tree import DRAW, EXPANDED, LOSS, NO_NODE, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree, backup, prove
-from .common import ChildStats, proven_of_outcome
+from .closure_cache import cache_on_disk
+from .compiled import NO_TABLES, nothing_known
+from .evaluators import outcome_of_returns
+from .kernel_playout import compiled_playout, seed_compiled
+from .rules import ucb1_select
+from .tree import DRAW, EXPANDED, LOSS, NO_NODE, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree, backup, prove
+from .results import ChildStats, proven_of_outcome
 
 # status codes of the compiled loop
 RAN, FULL, SOLVED = 0, 1, 2
