@@ -11,15 +11,16 @@ from plyground import protocols
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
 from plyground.errors import ModelFileError, MoveError
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
-from plyground.protocols import Budget, Game, Move, Player, State
+from plyground.protocols import Budget, Game, Move, State
 from plyground.stopping import StopSignal
 
+from ..search.player import SearchPlayer
 from ..search.root import pv_text
 from .evalfile import load_weights, read_weights
 from ..search.alphabeta import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_result, zero_evaluation
 
 
-class AlphaBetaPlayer(Player):
+class AlphaBetaPlayer(SearchPlayer):
     name = "alphabeta"
     description = ("Iterative-deepening alpha-beta with quiescence, a transposition table and move ordering; "
                    "material or learned evaluation (compiled for checkers and chess).")
@@ -49,26 +50,11 @@ class AlphaBetaPlayer(Player):
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
-        self._engine = None
-        self._analysis: dict | None = None
 
     # ------------------------------------------------------------ capability
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return protocols.unsupported_reason(game, protocols.SEARCHABLE)
-
-    @property
-    def engine_kind(self) -> str:
-        """'compiled' (the game's own search: checkers) or 'generic' (Python State API)."""
-        return self._get_engine().kind
-
-    def reset(self, seed: int | None = None) -> None:
-        if self._engine is not None:
-            self._engine.clear()
-        self._analysis = None
-
-    def analysis(self) -> dict | None:
-        return self._analysis
 
     # ------------------------------------------------------------ search
     def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
@@ -109,20 +95,18 @@ class AlphaBetaPlayer(Player):
         own = alphabeta_engine(self.game) if self.weights is not None else None
         return None if own is None else getattr(own, "unit", None)
 
-    def _get_engine(self):
-        if self._engine is None:
-            cfg = self.config
-            own = alphabeta_engine(self.game)       # the game's evaluation and compiled search (checkers)
-            if own is not None and cfg["kernels"]:
-                self._engine = own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
-                                                   ordering=cfg["ordering"], quiescence=cfg["quiescence"],
-                                                   stop=self.stop_signal, oracle=self._oracle)
-            else:
-                # kernels=false searches through the State API; the game's own evaluation (checkers) is then
-                # called on each state (no capture search here).
-                evaluate = zero_evaluation if own is None else own.evaluator(self.weights)
-                self._engine = GenericEngine(evaluate, cfg, self.stop_signal)
-        return self._engine
+    def _build_engine(self):
+        """'compiled' (the game's own search: checkers, chess) or 'generic' (Python State API)."""
+        cfg = self.config
+        own = alphabeta_engine(self.game)       # the game's evaluation and compiled search (checkers)
+        if own is not None and cfg["kernels"]:
+            return own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
+                                       ordering=cfg["ordering"], quiescence=cfg["quiescence"],
+                                       stop=self.stop_signal, oracle=self._oracle)
+        # kernels=false searches through the State API; the game's own evaluation (checkers) is then
+        # called on each state (no capture search here).
+        evaluate = zero_evaluation if own is None else own.evaluator(self.weights)
+        return GenericEngine(evaluate, cfg, self.stop_signal)
 
 
 def score_text(value: float | None, unit: str | None) -> str | None:

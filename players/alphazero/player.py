@@ -5,14 +5,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from plyground.errors import UsageError
 from plyground.options import MAX_SECONDS, Option
-from plyground.protocols import (SEARCH_STATE_API, Budget, Game, Move, Network, Player, State,
-                                 missing_state_api)
+from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, State, missing_state_api
 
 from ..search.gumbel import GumbelRoot
+from ..search.player import SearchPlayer
+from ..search.puct import PUCTSearch
 from ..search.root import move_budget, pv_text
 from .compute import limit_blas
 from .networks import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
@@ -22,7 +21,7 @@ from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, Se
 REQUIRED_STATE_API = SEARCH_STATE_API + ("observation", "action_index")
 
 
-class AlphaZeroPlayer(Player):
+class AlphaZeroPlayer(SearchPlayer):
     name = "alphazero"
     description = ("AlphaZero: PUCT (or Gumbel root) tree search guided by a trained policy/value network "
                    "(model=FILE or run dir).")
@@ -60,15 +59,25 @@ class AlphaZeroPlayer(Player):
         else:
             self.model_path = None
         self.network = network
-        self._rng = np.random.default_rng(options["seed"])
-        evaluate = limit_blas(network_evaluator(network), options["threads"])
         # Another player's priors are mixed in through the State API: that search has no compiled loop.
         self.settings = SearchSettings.from_options(options, **({"compiled": False} if options["prior"] else {}))
-        self.search = self.settings.build(evaluate, rng=self._rng, game=game)
-        self.search.stop = self.stop_signal
+        self._get_engine()                      # built now: the search holds the network's evaluator
         if options["prior"]:
             self._mix_priors_of(options["prior"], options["prior_weight"])
-        self._analysis: dict | None = None
+
+    @property
+    def search(self) -> PUCTSearch:
+        return self._engine
+
+    def _build_engine(self) -> PUCTSearch:
+        evaluate = limit_blas(network_evaluator(self.network), self.config["threads"])
+        search = self.settings.build(evaluate, rng=self._rng, game=self.game)
+        search.stop = self.stop_signal
+        return search
+
+    def _new_game(self, search: PUCTSearch) -> None:
+        search.rng = self._rng                  # reset() may have seeded a new generator
+        search.new_game()
 
     def _mix_priors_of(self, spec: str, weight: float) -> None:
         from plyground.registry import get_registry
@@ -86,21 +95,10 @@ class AlphaZeroPlayer(Player):
         return missing_state_api(game, REQUIRED_STATE_API)
 
     # ------------------------------------------------------------ lifecycle
-    def reset(self, seed: int | None = None) -> None:
-        fixed = self.config["seed"]
-        if fixed is not None or seed is not None:
-            self._rng = np.random.default_rng(fixed if fixed is not None else seed)
-            self.search.rng = self._rng
-        self.search.new_game()
-        self._analysis = None
-
     def observe_move(self, state: State, move: Move) -> None:
         self.search.note_position(state)
         if self.config["reuse"]:
             self.search.advance(state, move)
-
-    def analysis(self) -> dict | None:
-        return self._analysis
 
     # ------------------------------------------------------------ moves
     def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
@@ -115,7 +113,7 @@ class AlphaZeroPlayer(Player):
         done = 0
         if len(legal) > 1:
             deadline = None if seconds is None else started + seconds
-            done = search.run(simulations, deadline, self._live(state, started) if self.progress else None)
+            done = search.run(simulations, deadline, self._live_search(state, started) if self.progress else None)
         children = search.root_children()
         if len(legal) == 1 or not children:
             move = legal[0]
@@ -127,17 +125,15 @@ class AlphaZeroPlayer(Player):
         self._analysis = self._describe(state, children, move, done, time.perf_counter() - started)
         return move
 
-    def _live(self, state: State, started: float):
+    def _live_search(self, state: State, started: float):
         """``progress(done)`` for the search: the analysis so far, for whoever watches it think."""
-        def progress(done: int) -> None:
-            def describe():
-                children = self.search.root_children()
-                if not children:
-                    return None
-                best = max(children, key=lambda c: c.visits).move
-                return self._describe(state, children, best, done, time.perf_counter() - started)
-            self.report_progress(describe)
-        return progress
+        def describe(done: int) -> dict | None:
+            children = self.search.root_children()
+            if not children:
+                return None
+            best = max(children, key=lambda c: c.visits).move
+            return self._describe(state, children, best, done, time.perf_counter() - started)
+        return self._live(describe)
 
     def _describe(self, state: State, children, move, done: int, seconds: float) -> dict:
         text = state.move_to_text

@@ -6,23 +6,23 @@ import time
 import warnings
 from typing import Any
 
-import numpy as np
 
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, missing_kernel_attributes
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
-from plyground.protocols import Budget, Game, Move, Player, State, missing_state_api
+from plyground.protocols import Budget, Game, Move, State, missing_state_api
 
 from ..search.root import move_budget, pv_text
 from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
 from ..search.results import PROVEN_NAMES, pick_move, root_proven
 from ..search.uct_compiled import FastSearch
+from ..search.player import SearchPlayer
 from ..search.uct import UCTSearch
 
 #: Seconds of simulations between looks at the stop signal and the clock.
 _BATCH_SECONDS = 0.05
 
 
-class MCTSPlayer(Player):
+class MCTSPlayer(SearchPlayer):
     name = "mcts"
     description = "Monte Carlo tree search (UCT) with random playouts; compiled when the game has kernels."
     options = (
@@ -45,12 +45,8 @@ class MCTSPlayer(Player):
 
     def __init__(self, game: Game, **options: Any) -> None:
         super().__init__(game, **options)
-        options = self.config
-        self._rng = np.random.default_rng(options["seed"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
-        self._oracle = endgame_oracle(game, options["endgame"])
-        self._engine: FastSearch | UCTSearch | None = None
-        self._analysis: dict | None = None
+        self._oracle = endgame_oracle(game, self.config["endgame"])
 
     # ------------------------------------------------------------ capability
     @classmethod
@@ -58,25 +54,9 @@ class MCTSPlayer(Player):
         return missing_state_api(game)
 
     # ------------------------------------------------------------ lifecycle
-    def reset(self, seed: int | None = None) -> None:
-        fixed = self.config["seed"]
-        if fixed is not None or seed is not None:
-            self._rng = np.random.default_rng(fixed if fixed is not None else seed)
-        if self._engine is not None:
-            self._engine.clear()
-        self._analysis = None
-
     def observe_move(self, state: State, move: Move) -> None:
         if self.config["reuse"] and self._engine is not None:
             self._engine.observe(state, move)
-
-    def analysis(self) -> dict | None:
-        return self._analysis
-
-    @property
-    def engine_kind(self) -> str:
-        """'fast' (compiled kernels) or 'generic' (Python State API)."""
-        return self._get_engine().kind
 
     # ------------------------------------------------------------ search
     def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
@@ -90,7 +70,7 @@ class MCTSPlayer(Player):
             if isinstance(engine, FastSearch):
                 done = engine.apply_root_rules(state)
             done += self._search(engine, simulations - done, None if seconds is None else started + seconds,
-                                 self._live(state, engine, started, done))
+                                 self._live_search(state, engine, started, done))
         children = engine.root_children()
         if not children and len(legal) > 1:
             # The kernels see a finished game where the rules do not; search the Python states instead.
@@ -100,7 +80,7 @@ class MCTSPlayer(Player):
             engine.set_root(state, False)
             engine.seed(int(self._rng.integers(2**31)))
             done = self._search(engine, simulations, None if seconds is None else started + seconds,
-                                self._live(state, engine, started, 0))
+                                self._live_search(state, engine, started, 0))
             children = engine.root_children()
         if len(legal) == 1:                      # forced: no search, but keep the tree for reuse
             move = legal[0]
@@ -118,16 +98,14 @@ class MCTSPlayer(Player):
                                         engine)
         return move
 
-    def _live(self, state: State, engine, started: float, before: int):
+    def _live_search(self, state: State, engine, started: float, before: int):
         """``progress(done)``: the analysis after ``done`` more simulations, for whoever watches the search."""
-        def progress(done: int) -> None:
-            def describe():
-                children = engine.root_children()
-                best = pick_move(children) if children else None
-                return best and self._describe(state, children, best, best.move, before + done,
-                                               time.perf_counter() - started, engine)
-            self.report_progress(describe)
-        return progress
+        def describe(done: int) -> dict | None:
+            children = engine.root_children()
+            best = pick_move(children) if children else None
+            return best and self._describe(state, children, best, best.move, before + done,
+                                           time.perf_counter() - started, engine)
+        return self._live(describe)
 
     def _search(self, engine, simulations: int, deadline: float | None, progress=None) -> int:
         """Run ``simulations`` in batches of about a twentieth of a second, so the deadline is overshot
@@ -175,22 +153,21 @@ class MCTSPlayer(Player):
             "database": self._oracle.words(state) if self._oracle is not None else None,
         }
 
-    def _get_engine(self) -> FastSearch | UCTSearch:
-        if self._engine is None:
-            cfg = self.config
-            args = (cfg["c"], cfg["playouts"], cfg["solver"], cfg["max_playout_plies"])
-            kernels = self.game.kernels() if cfg["kernels"] else None
-            if kernels is not None:
-                missing = missing_kernel_attributes(kernels)
-                if missing:
-                    warnings.warn(f"mcts: the kernels of game {self.game.name} lack {', '.join(missing)} "
-                                  f"(docs/kernels.md); using the slower generic search", stacklevel=2)
-                    kernels = None
-            if kernels is not None:
-                engine = FastSearch(kernels, *args, oracle=self._oracle)
-                engine.warm_up()
-            else:
-                engine = UCTSearch(*args)
-                engine.oracle = self._oracle
-            self._engine = engine
-        return self._engine
+    def _build_engine(self) -> FastSearch | UCTSearch:
+        """'fast' (compiled kernels) or 'generic' (Python State API)."""
+        cfg = self.config
+        args = (cfg["c"], cfg["playouts"], cfg["solver"], cfg["max_playout_plies"])
+        kernels = self.game.kernels() if cfg["kernels"] else None
+        if kernels is not None:
+            missing = missing_kernel_attributes(kernels)
+            if missing:
+                warnings.warn(f"mcts: the kernels of game {self.game.name} lack {', '.join(missing)} "
+                              f"(docs/kernels.md); using the slower generic search", stacklevel=3)
+                kernels = None
+        if kernels is not None:
+            engine = FastSearch(kernels, *args, oracle=self._oracle)
+            engine.warm_up()
+        else:
+            engine = UCTSearch(*args)
+            engine.oracle = self._oracle
+        return engine
