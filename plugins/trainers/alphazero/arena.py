@@ -46,19 +46,20 @@ class Executor(Protocol):
         """Stop whatever runs the jobs."""
 
 
-def make_actor_pool(backend: str, workers: int, address: str | None, setup: ActorSetup,
+def make_actor_pool(backend: str, workers: int, address: str | None, setup: Callable[[], ActorSetup],
                     log: Callable[[str], None]) -> ActorPool | None:
-    """The pool for ``backend``; ``None`` where the work stays in this process (one local worker)."""
+    """The pool for ``backend``, its workers built from ``setup()``; ``None`` where the work stays in this
+    process (one local worker: ``setup`` is not called)."""
     if backend not in BACKENDS:
         raise UsageError(f"unknown backend '{backend}'; valid backends: {', '.join(BACKENDS)}")
     if backend == "ray":
         from .actors_ray import RayActorPool, import_ray
         import_ray()
-        return RayActorPool(setup, workers, address, log)
+        return RayActorPool(setup(), workers, address, log)
     if address is not None:
         raise UsageError(f"address={address} is for the ray backend; set backend=ray or leave address out")
     count = workers or available_cores()
-    return LocalActorPool(setup, count, log, prepare=with_models_known) if count > 1 else None
+    return LocalActorPool(setup(), count, log, prepare=with_models_known) if count > 1 else None
 
 
 class Arena:

@@ -667,7 +667,8 @@ class AlphaZeroTrainer(Trainer):
         """The arena playing this run's games, its workers started on first use (workers=1: this process)."""
         if self._arena_made is None:
             cfg = self.config
-            setup = ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(cfg))
+            def setup() -> ActorSetup:
+                return ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(cfg))
             pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
             self._arena_made = Arena(self.game, pool if pool is not None else
                                      InProcess(GameActor(self.game, self.playbook)))
