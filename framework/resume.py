@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Sequence
 
 from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
 from .protocols import Game, GameRecord, State
-from .recordio import format_name, read_record_file, record_reader, saved_records_reader, write_records
+from .recordio import format_name, read_record_file, saved_records_reader, write_records
 
 #: The environment variable that moves the saved-games folder (tests point it at a temporary one).
 SAVES_VARIABLE = "PLYGROUND_GAMES"

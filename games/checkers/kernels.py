@@ -28,7 +28,7 @@ from numba import njit
 
 from plyground.capabilities import move_is_code
 
-from .bits import down_left, down_right, lowest_square, popcount, quiet_moves, up_left, up_right
+from .bits import down_left, down_right, lowest_square, quiet_moves, up_left, up_right
 from .board import FULL, JUMP, KING_ROW, STEP, ZOBRIST, ZOBRIST_SIDE
 
 POS_SIZE = 7

@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
