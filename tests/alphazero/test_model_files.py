@@ -29,7 +29,7 @@ def member_reads(monkeypatch):
 
 
 @pytest.mark.parametrize("name, game", [("tictactoe", TicTacToe), ("checkers", CheckersGame),
-                                        ("checkers-bootstrap", CheckersGame)])
+                                        ("checkers-bootstrap", CheckersGame), ("checkers-selfplay", CheckersGame)])
 def test_a_bundled_model_is_read_once_by_the_plugin_of_the_family_it_names(member_reads, name, game):
     path = BUNDLED / f"{name}.npz"
     with np.load(path) as archive:
