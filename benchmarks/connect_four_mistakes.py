@@ -67,7 +67,8 @@ def main(argv=None) -> int:
             print(f"{spec} on the {args.set} set")
             print("\n".join(table_lines(table)))
     except PlygroundError as exc:
-        sys.exit(f"connect_four_mistakes: {exc}")
+        print(f"connect_four_mistakes: {exc}", file=sys.stderr)
+        return 2               # a usage error, as argparse's own
     return 0
 
 

@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         plot([("with pretraining", args.pretrained), ("without pretraining", args.scratch)], args.iterations,
              args.out)
     except UsageError as exc:
-        sys.exit(f"deep_pepper_pretraining: {exc}")
+        print(f"deep_pepper_pretraining: {exc}", file=sys.stderr)
+        return 2               # a usage error, as argparse's own
     return 0
 
 
