@@ -310,7 +310,9 @@ class EndgameDatabases(Protocol):
         -- kept in ``directory`` (None: the game's default folder); ``log`` hears about a build.
 
         The oracle answers ``returns(state)`` (the State API's returns with perfect play, None when
-        not held), ``words(state)`` (``"win in 33 plies"``, for the analysis), ``perfect_moves(state)``
+        not held), ``result(state)`` (``("win" | "loss" | "draw", plies to the end)`` for the side to move,
+        None when not held: the searches' proofs), ``words(state)`` (``"win in 33 plies"``, for the
+        analysis), ``perfect_moves(state)``
         and ``keep_result(state, move, visits)`` (the move that keeps the result the best way).  A game
         with compiled kernels also gives it ``tables`` and ``compiled_outcome``, a numba function
         ``(pos, tables) -> (outcome, plies)`` (outcome 0/1: that player wins, 2: draw, -1: not held)

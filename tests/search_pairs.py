@@ -8,7 +8,7 @@ from plyground.players.search.compiled import CompiledGumbelSearch, CompiledPUCT
 from plyground.players.search.gumbel import GumbelSearch
 from plyground.players.search.puct import PUCTSearch
 
-FIELDS = ("first", "count", "mover", "flag", "visits", "value_sum", "prior", "vloss")
+FIELDS = ("first", "count", "mover", "flag", "visits", "value_sum", "prior", "vloss", "proven", "proof")
 
 
 def linear_evaluator(game, seed: int = 3):
@@ -23,20 +23,20 @@ def linear_evaluator(game, seed: int = 3):
     return evaluate
 
 
-def pair(game, kind: str = "puct", **settings):
-    """(State-API search, compiled search), same settings and seeds."""
-    evaluate = linear_evaluator(game)
+def pair(game, kind: str = "puct", evaluate=None, **settings):
+    """(State-API search, compiled search), same settings and seeds (``evaluate``: the linear evaluator)."""
+    evaluate = linear_evaluator(game) if evaluate is None else evaluate
     common = dict(c_puct=1.5, fpu=0.2, leaf_batch=8, cache_size=100_000, repetition_draws=True, pass_forced=True)
-    common.update(settings)
     if kind == "gumbel":
-        extra = dict(simulations=200, gumbel_scale=1.0, max_considered=8)
+        common.update(simulations=200, gumbel_scale=1.0, max_considered=8)
         classes = GumbelSearch, CompiledGumbelSearch
     else:
-        extra = dict(dirichlet_alpha=0.3, dirichlet_epsilon=0.25)
+        common.update(dirichlet_alpha=0.3, dirichlet_epsilon=0.25)
         classes = PUCTSearch, CompiledPUCTSearch
-    state_api = classes[0](evaluate, rng=np.random.default_rng(7), **common, **extra)
+    common.update(settings)
+    state_api = classes[0](evaluate, rng=np.random.default_rng(7), **common)
     compiled = classes[1](evaluate, rng=np.random.default_rng(7), kernels=compiled_kernels(game),
-                          observation_shape=game.observation_shape, **common, **extra)
+                          observation_shape=game.observation_shape, **common)
     return state_api, compiled
 
 

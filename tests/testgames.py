@@ -221,17 +221,30 @@ class SolvedOracle:
     """Exact results by negamax over the State API (what an endgame oracle answers)."""
 
     def __init__(self):
-        self._known: dict[str, int] = {}        # position text -> value (the game tree has 5,478 positions)
+        #: position text -> (value, plies to the end): the game tree has 5,478 positions
+        self._known: dict[str, tuple[int, int]] = {}
 
     def value(self, state) -> int:
         """+1 / 0 / -1 for the side to move with perfect play."""
+        return self._solved(state)[0]
+
+    def _solved(self, state) -> tuple[int, int]:
+        """(value for the side to move, plies to the end with perfect play: the quickest win, the longest
+        loss; 0 for a draw, as a database stores it)."""
         key = state.to_text()
         if key not in self._known:
             if state.is_terminal():
-                self._known[key] = int(state.returns()[state.current_player()])
+                self._known[key] = int(state.returns()[state.current_player()]), 0
             else:
-                self._known[key] = max(-self.value(self._after(state, move)) for move in state.legal_moves())
+                children = [self._solved(self._after(state, move)) for move in state.legal_moves()]
+                best = max(-value for value, _ in children)
+                plies = [p + 1 for value, p in children if -value == best]
+                self._known[key] = best, (min(plies) if best > 0 else max(plies) if best < 0 else 0)
         return self._known[key]
+
+    def result(self, state):
+        value, plies = self._solved(state)
+        return {1: "win", 0: "draw", -1: "loss"}[value], plies
 
     @staticmethod
     def _after(state, move):

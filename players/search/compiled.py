@@ -16,10 +16,12 @@ hands that batch to the network and its logits and values to
 expansion, backup).  Given the same evaluations both loops grow the same
 tree, node by node (tests/players/test_compiled_puct.py).
 
-Beyond the State-API loop, the tree keeps MCTS-Solver proofs (``proven``,
-``proof``) of the nodes whose result is certain -- finished games, endgame
-database positions, and the ancestors they decide -- for analysis; they do
-not change the selection, so the two loops stay comparable.
+Both loops keep MCTS-Solver proofs (``proven``, ``proof``) of the nodes
+whose result is certain -- finished games, endgame database positions, and
+the ancestors they decide.  They do not change the selection, so the two
+loops stay comparable; the final choice reads them (a proven win is played
+even when a move searched longer has more visits, a move proven lost is not:
+:func:`.results.proven_choice`), and analysis shows them.
 
 What the kernels do not know, the compiled loop does not either: a
 repetition the game's rules call a draw is seen only with ``repetition_draws``
@@ -629,7 +631,7 @@ class CompiledPUCTSearch(PUCTSearch):
         for i, c in enumerate(range(first, first + count)):
             visits = self.visits[c]
             out.append(ChildInfo(moves[i], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
-                                 float(self.prior[c])))
+                                 float(self.prior[c]), int(self.proven[c]), int(self.proof[c])))
         return out
 
     def root_proof(self) -> tuple[str, int] | None:

@@ -60,6 +60,7 @@ from plyground.protocols import State
 
 from .evaluators import Evaluate, Leaf
 from .puct import PUCTSearch
+from .results import proven_choice
 from .tree import EXPANDED
 
 Q_NORMALISATIONS = ("range", "minmax")
@@ -304,12 +305,19 @@ class GumbelRoot:
         return self._child_moves(self._children()), self.improved_policy()
 
     def choose_move(self, temperature: float, rng: np.random.Generator) -> Any:
-        """The halving's last survivor: the best remaining move by g + logits + sigma(q).  The
+        """A move the tree proved a win, if any (:func:`.results.proven_choice`); else the halving's last
+        survivor: the best remaining move by g + logits + sigma(q), leaving out moves proven lost.  The
         temperature acted through the Gumbel noise drawn at :meth:`set_root`."""
         if self.root < 0 or self.flag[self.root] != EXPANDED:
             return None
+        children = self.root_children()
+        win, alive = proven_choice(children)
+        if win is not None:
+            return win.move
         scores = self.scores()
         candidates = self._halving.remaining if self._halving is not None else range(len(scores))
+        alive_at = [a for a, child in enumerate(children) if any(child is c for c in alive)]
+        candidates = [a for a in candidates if a in alive_at] or alive_at
         best = max(candidates, key=lambda a: (scores[a], -a))
         child = int(self.first[self.root]) + best
         return self._child_moves(slice(child, child + 1))[0]

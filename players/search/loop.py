@@ -37,6 +37,8 @@ import numpy as np
 
 from plyground.protocols import State
 
+from .evaluators import outcome_of_returns
+from .results import proven_of_outcome
 from .root import root_signature
 from .tree import EXPANDED, PENDING, TERMINAL, UNKNOWN, Tree
 
@@ -50,7 +52,10 @@ class StateSearch(Tree):
     """The State-API loop; a configuration sets ``rule``, ``evaluator``, ``leaf_batch`` and ``state``
     and defines :meth:`_leaf` (and :meth:`complete` if its evaluator batches)."""
 
-    solver = False              # MCTS-Solver: proven values in the tree (UCB1)
+    solver = False              # MCTS-Solver: proven values in the tree that steer the descent (UCB1)
+    #: MCTS-Solver proofs kept without steering the descent (PUCT, as the compiled loop): the final
+    #: choice reads them (:func:`.results.proven_choice`).
+    proofs = False
     repetition_draws = False    # a position repeating the game or the path is a draw (PUCT)
     #: A leaf with one legal move is not valued: the simulation goes on to the position after it (PUCT).
     pass_forced = False
@@ -168,13 +173,17 @@ class StateSearch(Tree):
     def _terminal(self, path: np.ndarray, node: int, state: State, returns=None) -> None:
         """First visit of a finished game (or of one whose ``returns`` are known): store and back up the
         evaluator's result for it."""
-        returns = state.returns() if returns is None else returns
+        plies = 0
+        if returns is None:
+            returns = state.returns()
+        elif self.solver or self.proofs:
+            plies = self.oracle.result(state)[1]        # the database's distance to the end, as the compiled loop
         result0, result1 = self.evaluator.terminal(returns)
         self.flag[node] = TERMINAL
         self.returns[node] = result0, result1
         self._backup(path, 1.0, result0, result1)
-        if self.solver:
-            self._prove_terminal(path, node, returns)
+        if self.solver or self.proofs:
+            self._prove_terminal(path, node, returns, plies)
 
     def _leaf(self, node: int, path: np.ndarray, state: State) -> Any:
         """Value the non-terminal leaf ``node`` at ``state``: expand it and back its value up now
@@ -188,8 +197,12 @@ class StateSearch(Tree):
     def _backup_proven(self, path: np.ndarray, node: int) -> None:
         raise NotImplementedError
 
-    def _prove_terminal(self, path: np.ndarray, node: int, returns) -> None:
-        raise NotImplementedError
+    def _prove_terminal(self, path: np.ndarray, node: int, returns, plies: int = 0) -> None:
+        """The finished (or database-known, ``plies`` from the end) ``node`` is proven by its ``returns``: so
+        may be its ancestors."""
+        self.proven[node] = proven_of_outcome(outcome_of_returns(returns), int(self.mover[node]))
+        self.proof[node] = plies
+        self._prove(path)
 
     def _repeats(self, node: int, path: np.ndarray, state: State) -> bool:
         return False

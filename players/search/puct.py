@@ -30,7 +30,8 @@ from .loop import StateSearch
 from .root import position_key as _key
 from .root import root_signature as _signature
 from .rules import PUCT
-from .tree import EXPANDED, PENDING, TERMINAL, UNEXPANDED, Tree
+from .results import proven_choice
+from .tree import EXPANDED, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, Tree
 
 
 @dataclass
@@ -41,6 +42,8 @@ class ChildInfo:
     visits: int
     value: float              # mean value for the side to move (0 when unvisited)
     prior: float
+    proven: int = UNKNOWN     # what the tree proved of the move for the side to move: WIN / DRAW / LOSS / UNKNOWN
+    proof_plies: int = 0      # plies to the proven end (meaningful when proven)
 
 
 class PUCTSearch(StateSearch):
@@ -48,6 +51,7 @@ class PUCTSearch(StateSearch):
 
     kind = "puct"
     compiled = False            # the simulations run through the State API (see .compiled for the other loop)
+    proofs = True               # finished games prove nodes; the final choice reads it (as the compiled loop's)
 
     def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
                  dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 100_000,
@@ -216,7 +220,7 @@ class PUCTSearch(StateSearch):
         for c in range(first, first + count):
             visits = self.visits[c]
             out.append(ChildInfo(self.moves[c], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
-                                 float(self.prior[c])))
+                                 float(self.prior[c]), int(self.proven[c]), int(self.proof[c])))
         return out
 
     def _child_moves(self, children: slice) -> list:
@@ -248,8 +252,12 @@ class PUCTSearch(StateSearch):
 
 
 def choose_from_visits(children: list[ChildInfo], temperature: float, rng: np.random.Generator) -> ChildInfo:
-    """The most visited move (ties: higher prior) at temperature 0, else one drawn with
+    """A move the tree proved a win, if any (the soonest: :func:`.results.proven_choice`); else, among the
+    moves not proven lost, the most visited (ties: higher prior) at temperature 0, or one drawn with
     probability proportional to visits ** (1 / temperature)."""
+    win, children = proven_choice(children)
+    if win is not None:
+        return win
     visits = np.array([c.visits for c in children], dtype=np.float64)
     if temperature <= 0 or visits.sum() <= 0:
         best = max(range(len(children)), key=lambda i: (children[i].visits, children[i].prior))

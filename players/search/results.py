@@ -33,16 +33,28 @@ class ChildStats:
     proof_plies: int      # plies to the proven end (meaningful when proven)
 
 
+def proven_choice(children: list) -> tuple[Any, list]:
+    """What the tree's proofs decide at the root, for children with ``proven`` (for the side to move),
+    ``proof_plies`` and ``visits``: (the proven win that ends soonest, or None; the moves still worth
+    choosing among -- those not proven lost, or, when every move is, the loss that takes longest).
+
+    Visit counts lag behind a proof: a move that was searched most before a rarely tried one was
+    proven a win still has the most visits, and the mean value of a move proven lost can still look
+    fine.  Every search's final choice goes through this first (MCTS-Solver's rule)."""
+    wins = [ch for ch in children if ch.proven == WIN]
+    if wins:
+        return min(wins, key=lambda ch: (ch.proof_plies, -ch.visits)), wins
+    alive = [ch for ch in children if ch.proven != LOSS]
+    if not alive and children:
+        alive = [max(children, key=lambda ch: (ch.proof_plies, ch.visits))]
+    return None, alive
+
+
 def pick_move(children: list[ChildStats]) -> ChildStats:
     """The move to play: a proven win (the shortest), else the most-visited move that is not a
     proven loss, else (every move loses) the loss that takes longest."""
-    wins = [ch for ch in children if ch.proven == WIN]
-    if wins:
-        return min(wins, key=lambda ch: (ch.proof_plies, -ch.visits))
-    alive = [ch for ch in children if ch.proven != LOSS]
-    if alive:
-        return max(alive, key=lambda ch: (ch.visits, ch.score))
-    return max(children, key=lambda ch: (ch.proof_plies, ch.visits))
+    win, alive = proven_choice(children)
+    return win if win is not None else max(alive, key=lambda ch: (ch.visits, ch.score))
 
 
 def root_proven(children: list[ChildStats]) -> int:

@@ -16,12 +16,12 @@ import numpy as np
 
 from plyground.protocols import State
 
-from .evaluators import _SCORES, DRAW_OUTCOME, RandomPlayout, outcome_of_returns
+from .evaluators import _SCORES, DRAW_OUTCOME, RandomPlayout
 from .loop import StateSearch
 from .rules import UCB1
 from .root import root_signature as _signature
 from .tree import DRAW, EXPANDED, NO_NODE, WIN
-from .results import ChildStats, proven_of_outcome
+from .results import ChildStats
 
 
 class UCTSearch(StateSearch):
@@ -74,10 +74,6 @@ class UCTSearch(StateSearch):
     def _backup_proven(self, path: np.ndarray, node: int) -> None:
         score0, score1 = _SCORES[_outcome_of_proven(int(self.proven[node]), int(self.mover[node]))]
         self._backup(path, 1, score0, score1)
-
-    def _prove_terminal(self, path: np.ndarray, node: int, returns) -> None:
-        self.proven[node] = proven_of_outcome(outcome_of_returns(returns), int(self.mover[node]))
-        self._prove(path)
 
     # ----------------------------------------------------------- results
     def root_children(self) -> list[ChildStats]:

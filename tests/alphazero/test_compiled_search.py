@@ -14,6 +14,7 @@ import pytest
 from plyground.plugins.trainers.alphazero.batched import GameSpec, play_selfplay_games
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
 from plyground.players.search.compiled import compiled_kernels
+from plyground.players.search.tree import LOSS, WIN
 from plyground.registry import get_registry
 
 from search_pairs import assert_same_tree, linear_evaluator, pair
@@ -45,6 +46,71 @@ def test_both_loops_grow_the_same_tree(game_name, plies, seed, kind):
     assert np.allclose(a.policy_target()[1], b.policy_target()[1], rtol=0, atol=0)
     rng_a, rng_b = np.random.default_rng(0), np.random.default_rng(0)
     assert a.choose_move(1.0, rng_a) == b.choose_move(1.0, rng_b)
+
+
+def favouring(game, logits: dict[int, float]):
+    """Every position gets these logits (by action index; the rest 0) and the value 0."""
+    row = np.zeros(game.num_actions, np.float32)
+    for action, logit in logits.items():
+        row[action] = logit
+
+    def evaluate(observations):
+        return np.tile(row, (len(observations), 1)), np.zeros(len(observations), np.float32)
+    return evaluate
+
+
+def searched_until(search, state, proven_move: int, value: int, limit: int = 200):
+    """Simulations one at a time until the root move ``proven_move`` is proven ``value`` for the side to
+    move; the root's children then (None if ``limit`` simulations did not prove it)."""
+    search.set_root(state.clone(), reuse=False)
+    for _ in range(limit):
+        search.run(1)
+        children = {c.move: c for c in search.root_children()}
+        if proven_move in children and children[proven_move].proven == value:
+            return children
+    return None
+
+
+def test_a_move_proven_won_is_played_though_a_move_searched_longer_has_more_visits():
+    """X wins at once at 2; the priors favour the block at 5, searched first and most.  When the one visit
+    to 2 proves the win, 5 still has more visits -- the win is played, by both loops."""
+    game = get_registry().make_game("tictactoe")
+    state = game.new_state("XX./OO./... X")
+    for search in pair(game, evaluate=favouring(game, {5: 3.0, 2: 1.0}), leaf_batch=1, dirichlet_epsilon=0.0):
+        children = searched_until(search, state, 2, WIN)
+        assert children is not None, "the win was never proven"
+        assert children[5].visits > children[2].visits          # the visit count alone plays the block
+        assert search.choose_move(0.0, np.random.default_rng(0)) == 2
+        assert search.choose_move(1.0, np.random.default_rng(0)) == 2
+
+
+def test_gumbel_plays_a_proven_win_its_scores_rank_second():
+    """Three simulations: the root, then the two moves of highest logit once each -- 2 wins at once, 5
+    blocks.  With a small c_scale the scores (logits + sigma(q)) still rank the block first; the proof plays
+    the win."""
+    game = get_registry().make_game("tictactoe")
+    state = game.new_state("XX./OO./... X")
+    for search in pair(game, "gumbel", evaluate=favouring(game, {5: 3.0, 2: 1.0}), leaf_batch=1,
+                       gumbel_scale=0.0, c_scale=0.01):
+        search.set_root(state.clone(), reuse=False)
+        search.run(3)
+        children = search.root_children()
+        assert {c.move: c.proven for c in children}[2] == WIN
+        assert children[int(np.argmax(search.scores()))].move == 5
+        assert search.choose_move(0.0, np.random.default_rng(0)) == 2
+
+
+def test_a_move_proven_lost_is_not_played_though_it_has_the_most_visits():
+    """O must block at 2; the priors favour 8, after which X wins at 2.  Once that reply proves 8 lost,
+    8 can still have the most visits; it is not played, at any temperature."""
+    game = get_registry().make_game("tictactoe")
+    state = game.new_state("XX./O../XO. O")
+    for search in pair(game, evaluate=favouring(game, {8: 3.0, 2: 1.0}), leaf_batch=1, dirichlet_epsilon=0.0):
+        children = searched_until(search, state, 8, LOSS)
+        assert children is not None, "the loss was never proven"
+        assert max(children.values(), key=lambda c: c.visits).move == 8
+        assert search.choose_move(0.0, np.random.default_rng(0)) != 8
+        assert all(search.choose_move(1.0, np.random.default_rng(seed)) != 8 for seed in range(20))
 
 
 def test_the_same_tree_after_moves_with_tree_reuse_and_the_game_history():
