@@ -152,7 +152,7 @@ class AlphaZeroPlayer(SearchPlayer):
         }
         if self.search.oracle is not None:
             info["database"] = self.search.oracle.words(state)
-        proof = self.search.root_proof() if self.search.compiled else None
+        proof = self.search.root_proof()
         if proof is not None:
             info["proven"] = f"{proof[0]} in {proof[1]} plies" if proof[0] != "draw" else "draw"
         if isinstance(self.search, GumbelRoot):

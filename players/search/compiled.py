@@ -634,14 +634,6 @@ class CompiledPUCTSearch(PUCTSearch):
                                  float(self.prior[c]), int(self.proven[c]), int(self.proof[c])))
         return out
 
-    def root_proof(self) -> tuple[str, int] | None:
-        """('win'/'draw'/'loss' for the side to move at the root, plies) once the tree proves it."""
-        if self.root < 0 or self.proven[self.root] == UNKNOWN:
-            return None
-        value = int(self.proven[self.root])
-        if self.mover[self.root] != self.state.current_player():
-            value = -value
-        return {WIN: "win", DRAW: "draw", LOSS: "loss"}[value], int(self.proof[self.root])
 
 
 class CompiledGumbelSearch(GumbelRoot, CompiledPUCTSearch):

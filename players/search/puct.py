@@ -31,7 +31,7 @@ from .root import position_key as _key
 from .root import root_signature as _signature
 from .rules import PUCT
 from .results import proven_choice
-from .tree import EXPANDED, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, Tree
+from .tree import DRAW, EXPANDED, LOSS, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree
 
 
 @dataclass
@@ -234,6 +234,15 @@ class PUCTSearch(StateSearch):
             return 0.0
         value = self.value_sum[self.root] / visits
         return value if self.mover[self.root] == self.root_to_move else -value
+
+    def root_proof(self) -> tuple[str, int] | None:
+        """('win'/'draw'/'loss' for the side to move at the root, plies) once the tree proves it."""
+        if self.root < 0 or self.proven[self.root] == UNKNOWN:
+            return None
+        value = int(self.proven[self.root])
+        if self.mover[self.root] != self.state.current_player():
+            value = -value
+        return {WIN: "win", DRAW: "draw", LOSS: "loss"}[value], int(self.proof[self.root])
 
     def root_visits(self) -> int:
         return int(self.visits[self.root]) if self.root >= 0 else 0

@@ -80,6 +80,14 @@ def test_mcts_proves_database_positions(endgame_dir):
         assert "database: draw for Black" in analysis_lines(player.analysis(), "Black")
 
 
+def test_alphazero_shows_what_its_tree_proved_in_both_loops(endgame_dir):
+    """Every move from four pieces leads into the database: the tree proves the root, compiled or not."""
+    for spec in ("alphazero:simulations=200", "alphazero:simulations=200,compiled=false"):
+        player = get_registry().make_player(spec, GAME)
+        player.choose_move(GAME.new_state("B:W20,K15:B12,K28"))
+        assert player.analysis()["proven"] == "draw", spec
+
+
 def test_the_trainer_ends_selfplay_games_at_database_positions(endgame_dir):
     from plyground.plugins.trainers.alphazero.playbook import Playbook
     from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
