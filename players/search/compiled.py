@@ -48,7 +48,7 @@ from .evaluators import Evaluate, NetworkEvaluator
 from .gumbel import GumbelRoot
 from .loop import MAX_PASSES
 from .priors import priors_from_legal
-from .puct import ChildInfo, PUCTSearch
+from .puct import PUCTSearch
 from .rules import puct_select
 from .tree import DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, backup, prove
 
@@ -620,20 +620,6 @@ class CompiledPUCTSearch(PUCTSearch):
 
     def _queue_used(self, used: int) -> None:
         """``used`` entries of :meth:`_root_queue` were taken by the last gather."""
-
-    # ------------------------------------------------------------ results
-    def root_children(self) -> list[ChildInfo]:
-        if self.root < 0 or self.flag[self.root] != EXPANDED:
-            return []
-        first, count = int(self.first[self.root]), int(self.count[self.root])
-        moves = self._child_moves(slice(first, first + count))
-        out = []
-        for i, c in enumerate(range(first, first + count)):
-            visits = self.visits[c]
-            out.append(ChildInfo(moves[i], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
-                                 float(self.prior[c]), int(self.proven[c]), int(self.proof[c])))
-        return out
-
 
 
 class CompiledGumbelSearch(GumbelRoot, CompiledPUCTSearch):

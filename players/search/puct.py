@@ -215,11 +215,12 @@ class PUCTSearch(StateSearch):
     def root_children(self) -> list[ChildInfo]:
         if self.root < 0 or self.flag[self.root] != EXPANDED:
             return []
-        first, count = self.first[self.root], self.count[self.root]
+        first, count = int(self.first[self.root]), int(self.count[self.root])
+        moves = self._child_moves(slice(first, first + count))
         out = []
-        for c in range(first, first + count):
+        for i, c in enumerate(range(first, first + count)):
             visits = self.visits[c]
-            out.append(ChildInfo(self.moves[c], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
+            out.append(ChildInfo(moves[i], int(visits), float(self.value_sum[c] / visits) if visits else 0.0,
                                  float(self.prior[c]), int(self.proven[c]), int(self.proof[c])))
         return out
 
