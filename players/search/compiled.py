@@ -18,10 +18,11 @@ tree, node by node (tests/players/test_compiled_puct.py).
 
 Both loops keep MCTS-Solver proofs (``proven``, ``proof``) of the nodes
 whose result is certain -- finished games, endgame database positions, and
-the ancestors they decide.  They do not change the selection, so the two
-loops stay comparable; the final choice reads them (a proven win is played
-even when a move searched longer has more visits, a move proven lost is not:
-:func:`.results.proven_choice`), and analysis shows them.
+the ancestors they decide -- and both use them alike: a proven child's Q is
+its exact result (:func:`~.rules.puct_select`), a descent stops at a proven
+node below its start and backs its result up, and the final choice plays a
+proven win even when a move searched longer has more visits and never a move
+proven lost while another is left (:func:`.results.proven_choice`).
 
 What the kernels do not know, the compiled loop does not either: a
 repetition the game's rules call a draw is seen only with ``repetition_draws``
@@ -310,17 +311,21 @@ def _build_gather(kernels, known_outcome):
             node = root
             path[0] = root
             depth = 0
+            start = 0
             if flag[root] == EXPANDED and used < queue.shape[0]:
                 node = first[root] + queue[used]
                 used += 1
                 depth = 1
+                start = 1
                 path[1] = node
             while flag[node] == EXPANDED:
+                if depth > start and proven[node] != UNKNOWN:
+                    break               # its result is known: backed up below
                 if depth + 1 >= max_depth:
                     counts[0], counts[1], counts[2] = n_leaves, finished, used
                     return PATH_FULL
-                node = puct_select(node, first, count, visits, vloss, value_sum, prior, mover, c_puct, fpu,
-                                   virtual_loss)
+                node = puct_select(node, first, count, visits, vloss, value_sum, prior, mover, proven, c_puct,
+                                   fpu, virtual_loss)
                 depth += 1
                 path[depth] = node
             f = flag[node]
@@ -328,6 +333,11 @@ def _build_gather(kernels, known_outcome):
                 break                   # waiting for the network: evaluate what we have
             if f == TERMINAL:
                 backup(path[:depth + 1], visits, value_sum, mover, 1.0, returns[node, 0], returns[node, 1])
+                finished += 1
+                continue
+            if f == EXPANDED:           # a proven node below the start: its exact result, for its mover
+                r0 = float(proven[node]) if mover[node] == 0 else -float(proven[node])
+                backup(path[:depth + 1], visits, value_sum, mover, 1.0, r0, -r0)
                 finished += 1
                 continue
             pos[:] = root_pos

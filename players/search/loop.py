@@ -8,7 +8,8 @@ on one working copy of the root (``apply``, then ``undo``) and values the
 leaf:
 
 * a terminal position met before: its stored result;
-* with the MCTS-Solver, a proven node below the root: its proven result;
+* with the MCTS-Solver (UCB1) or kept proofs (PUCT), a proven node below the
+  root, where the rule's descent stops: its proven result;
 * a finished game: the evaluator's :meth:`terminal` result, stored on the
   node (and proven, with the solver);
 * below the root, a position the ``oracle`` knows (an endgame database):
@@ -52,9 +53,10 @@ class StateSearch(Tree):
     """The State-API loop; a configuration sets ``rule``, ``evaluator``, ``leaf_batch`` and ``state``
     and defines :meth:`_leaf` (and :meth:`complete` if its evaluator batches)."""
 
-    solver = False              # MCTS-Solver: proven values in the tree that steer the descent (UCB1)
-    #: MCTS-Solver proofs kept without steering the descent (PUCT, as the compiled loop): the final
-    #: choice reads them (:func:`.results.proven_choice`).
+    solver = False              # MCTS-Solver: proven values that steer the descent, which ends once the root is (UCB1)
+    #: MCTS-Solver proofs for PUCT (as the compiled loop): a proven child's Q is its exact result, the
+    #: descent stops at a proven node, the final choice reads them (:func:`.results.proven_choice`); the
+    #: search runs its whole budget even once the root is proven.
     proofs = False
     repetition_draws = False    # a position repeating the game or the path is a draw (PUCT)
     #: A leaf with one legal move is not valued: the simulation goes on to the position after it (PUCT).
@@ -127,8 +129,8 @@ class StateSearch(Tree):
                 self._backup(path, 1.0, float(self.returns[node, 0]), float(self.returns[node, 1]))
                 finished += 1
                 continue
-            if self.solver and len(path) > 1 and self.proven[node] != UNKNOWN:
-                self._backup_proven(path, node)
+            if (self.solver or self.proofs) and len(path) > 1 and self.proven[node] != UNKNOWN:
+                self._backup_proven(path, node)     # the rule stopped at a node whose result is known
                 finished += 1
                 continue
             for step in path[1:]:

@@ -51,7 +51,7 @@ class PUCTSearch(StateSearch):
 
     kind = "puct"
     compiled = False            # the simulations run through the State API (see .compiled for the other loop)
-    proofs = True               # finished games prove nodes; the final choice reads it (as the compiled loop's)
+    proofs = True               # finished games prove nodes: selection and the final choice read them (.loop)
 
     def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
                  dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 100_000,
@@ -186,6 +186,12 @@ class PUCTSearch(StateSearch):
             return True
         keys = self.keys
         return any(keys[p] == key for p in path[:-1])
+
+    def _backup_proven(self, path: np.ndarray, node: int) -> None:
+        """The descent stopped at the proven ``node``: its exact result (for its mover) up the path."""
+        value = float(self.proven[node])
+        result0 = value if self.mover[node] == 0 else -value
+        self._backup(path, 1.0, result0, -result0)
 
     def complete(self, leaves: list[Leaf], logits: np.ndarray, values: np.ndarray) -> None:
         """Expand the gathered ``leaves`` with the network's outputs and back their values up."""

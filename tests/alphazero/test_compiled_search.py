@@ -14,7 +14,7 @@ import pytest
 from plyground.plugins.trainers.alphazero.batched import GameSpec, play_selfplay_games
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
 from plyground.players.search.compiled import compiled_kernels
-from plyground.players.search.tree import LOSS, WIN
+from plyground.players.search.tree import EXPANDED, LOSS, UNKNOWN, WIN
 from plyground.registry import get_registry
 
 from search_pairs import assert_same_tree, linear_evaluator, pair
@@ -82,6 +82,31 @@ def test_a_move_proven_won_is_played_though_a_move_searched_longer_has_more_visi
         assert children[5].visits > children[2].visits          # the visit count alone plays the block
         assert search.choose_move(0.0, np.random.default_rng(0)) == 2
         assert search.choose_move(1.0, np.random.default_rng(0)) == 2
+
+
+@pytest.mark.parametrize("plies, seed", [(2, 1), (3, 4), (4, 2)])
+def test_a_descent_stops_at_a_proven_node_and_backs_up_its_exact_result(plies, seed):
+    """Below the root, a node the tree proved (a decided position, not a finished game) is not searched
+    again: later simulations that reach it back up its exact result for its mover (1, 0 or -1) and its
+    subtree stays as it was -- in both loops alike."""
+    game = get_registry().make_game("tictactoe")
+    state = random_position(game, plies, seed)
+    for search in pair(game, leaf_batch=1, dirichlet_epsilon=0.0):
+        search.set_root(state.clone(), reuse=False)
+        search.run(300)
+        decided = [n for n in range(search.size) if n != search.root and search.flag[n] == EXPANDED
+                   and search.proven[n] != UNKNOWN]
+        assert decided, "no position below the root was proven"
+        before = {n: (search.visits[n], search.value_sum[n],
+                      search.visits[search.first[n]:search.first[n] + search.count[n]].copy()) for n in decided}
+        search.run(300)
+        reached = 0
+        for n, (visits, value_sum, children) in before.items():
+            more = search.visits[n] - visits
+            reached += more > 0
+            assert search.value_sum[n] - value_sum == pytest.approx(more * int(search.proven[n]))
+            assert np.array_equal(search.visits[search.first[n]:search.first[n] + search.count[n]], children)
+        assert reached, "no simulation reached a proven node"
 
 
 def test_gumbel_plays_a_proven_win_its_scores_rank_second():
