@@ -51,7 +51,8 @@ from .loop import MAX_PASSES
 from .priors import priors_from_legal
 from .puct import PUCTSearch
 from .rules import puct_select
-from .tree import DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, backup, prove
+from .tree import (DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, backup,
+                   backup_proven, prove)
 
 #: The kernel attributes the compiled search needs (docs/kernels.md): the contract's and the learner kernels.
 COMPILED_PUCT_KERNELS = ("gen_moves", "apply_move", "outcome", "current_player", "state_to_pos", "code_to_move",
@@ -335,9 +336,8 @@ def _build_gather(kernels, known_outcome):
                 backup(path[:depth + 1], visits, value_sum, mover, 1.0, returns[node, 0], returns[node, 1])
                 finished += 1
                 continue
-            if f == EXPANDED:           # a proven node below the start: its exact result, for its mover
-                r0 = float(proven[node]) if mover[node] == 0 else -float(proven[node])
-                backup(path[:depth + 1], visits, value_sum, mover, 1.0, r0, -r0)
+            if f == EXPANDED:           # a proven node below the start: its exact result
+                backup_proven(path[:depth + 1], visits, value_sum, mover, proven)
                 finished += 1
                 continue
             pos[:] = root_pos

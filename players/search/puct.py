@@ -31,7 +31,7 @@ from .root import position_key as _key
 from .root import root_signature as _signature
 from .rules import PUCT
 from .results import proven_choice
-from .tree import DRAW, EXPANDED, LOSS, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree
+from .tree import DRAW, EXPANDED, LOSS, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree, backup_proven
 
 
 @dataclass
@@ -188,10 +188,8 @@ class PUCTSearch(StateSearch):
         return any(keys[p] == key for p in path[:-1])
 
     def _backup_proven(self, path: np.ndarray, node: int) -> None:
-        """The descent stopped at the proven ``node``: its exact result (for its mover) up the path."""
-        value = float(self.proven[node])
-        result0 = value if self.mover[node] == 0 else -value
-        self._backup(path, 1.0, result0, -result0)
+        """The descent stopped at the proven ``node`` (the end of ``path``): its exact result up the path."""
+        backup_proven(path, self.visits, self.value_sum, self.mover, self.proven)
 
     def complete(self, leaves: list[Leaf], logits: np.ndarray, values: np.ndarray) -> None:
         """Expand the gathered ``leaves`` with the network's outputs and back their values up."""

@@ -213,6 +213,15 @@ def backup(path, visits, value_sum, mover, n, result0, result1):
 
 
 @njit(cache=True)
+def backup_proven(path, visits, value_sum, mover, proven):
+    """One visit along ``path`` with the exact result of its last node, which the tree proved (the proven
+    constants are the values for that node's mover: WIN 1, DRAW 0, LOSS -1)."""
+    node = path[path.shape[0] - 1]
+    result0 = float(proven[node]) if mover[node] == 0 else -float(proven[node])
+    backup(path, visits, value_sum, mover, 1.0, result0, -result0)
+
+
+@njit(cache=True)
 def prove(path, depth, first, count, mover, proven, proof):
     """The node at ``path[depth]`` was just proven: settle the ancestors that are now decided.
 
