@@ -46,7 +46,9 @@ def numbers(text: str, *, ranges: bool) -> list[int]:
         except ValueError:
             example = "0-9 or 0,3,5-7" if ranges else "64 or 64,128,200"
             raise argparse.ArgumentTypeError(f"{text!r} is not valid: expected numbers such as {example}") from None
-    if not out or min(out) < (0 if ranges else 1):
+    if not out:
+        raise argparse.ArgumentTypeError(f"{text!r} names none: a range goes from low to high, such as 0-9")
+    if min(out) < (0 if ranges else 1):
         raise argparse.ArgumentTypeError(f"{text!r} is not valid: expected numbers of at least {0 if ranges else 1}")
     return out
 
