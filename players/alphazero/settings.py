@@ -60,6 +60,9 @@ SEARCH_OPTIONS = (
     Option("pass_forced", bool, _search_default("pass_forced"), "a position with one legal move (a forced "
            "capture) costs no network "
            "evaluation: the simulation goes on to the position after it, so the search sees past forced moves"),
+    Option("policy_temperature", float, _search_default("policy_temperature"), "softmax temperature of the "
+           "network's move priors in the search: above 1 flattens them, so the search looks at more moves (Leela "
+           "Chess Zero's policy softmax temperature)", min=0.1, max=10.0),
     ENDGAME_OPTION,
     Option("compiled", bool, True, "run the search in compiled code where the game's kernels allow it (checkers, "
            "tic-tac-toe, connect four); false: the Python State-API loop, which grows the same tree more slowly"),
@@ -132,7 +135,7 @@ def build_search(evaluate: Evaluate, config: Mapping[str, Any], *, simulations: 
     """
     common = dict(c_puct=config["c_puct"], fpu=config["fpu"], leaf_batch=config["leaf_batch"],
                   cache_size=config["cache_size"], repetition_draws=config["repetition_draws"],
-                  pass_forced=config["pass_forced"], rng=rng)
+                  pass_forced=config["pass_forced"], policy_temperature=config["policy_temperature"], rng=rng)
     kernels = compiled_kernels(game) if game is not None and config["compiled"] else None
     if kernels is not None:
         common.update(kernels=kernels, observation_shape=tuple(game.observation_shape))
@@ -163,6 +166,7 @@ class SearchSettings:
     cache_size: int = _default("cache_size")
     repetition_draws: bool = _default("repetition_draws")
     pass_forced: bool = _default("pass_forced")
+    policy_temperature: float = _default("policy_temperature")
     dirichlet_alpha: float = _default("dirichlet_alpha")
     dirichlet_epsilon: float = _default("dirichlet_epsilon")
     search: str = _default("search")

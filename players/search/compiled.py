@@ -163,12 +163,12 @@ def cache_put(key, n, legal_logits, value, c_keys, c_stamp, c_n, c_values, c_log
 # ------------------------------------------------------------ compiled pieces shared by gather and complete
 
 @njit(cache=True)
-def move_priors(legal_logits, actions):
+def move_priors(legal_logits, actions, temperature):
     """:func:`.priors.move_priors_from_legal`, compiled (float32 logits widened as the State loop does)."""
     n = actions.shape[0]
     if n == 1:
         return np.ones(1)
-    return priors_from_legal(legal_logits.astype(np.float64), actions)
+    return priors_from_legal(legal_logits.astype(np.float64), actions, temperature)
 
 
 @njit(cache=True)
@@ -211,11 +211,12 @@ def back_up_value(node, root, value, to_move, parent, visits, value_sum, mover):
 
 
 @njit(cache=True)
-def complete_leaves(root, n_leaves, logits, values, leaf_node, leaf_n, leaf_actions, leaf_to_move, leaf_key,
-                    root_value, size, first, count, mover, flag, visits, value_sum, vloss, prior, returns, proven,
-                    proof, code, pkey, parent, leaf_codes, c_keys, c_stamp, c_n, c_values, c_logits, c_meta):
-    """Expand the pending leaves with the network's rows and back their values up; True when the root
-    was among them (its network value in ``root_value[0]``)."""
+def complete_leaves(root, n_leaves, logits, values, temperature, leaf_node, leaf_n, leaf_actions, leaf_to_move,
+                    leaf_key, root_value, size, first, count, mover, flag, visits, value_sum, vloss, prior, returns,
+                    proven, proof, code, pkey, parent, leaf_codes, c_keys, c_stamp, c_n, c_values, c_logits, c_meta):
+    """Expand the pending leaves with the network's rows (priors at softmax ``temperature``; the cache keeps
+    the network's own logits) and back their values up; True when the root was among them (its network
+    value in ``root_value[0]``)."""
     root_done = False
     for i in range(n_leaves):
         node = leaf_node[i]
@@ -232,8 +233,8 @@ def complete_leaves(root, n_leaves, logits, values, leaf_node, leaf_n, leaf_acti
             if p == root:
                 break
             p = parent[p]
-        expand(node, n, leaf_codes[i, :n], move_priors(legal, actions), leaf_to_move[i], size, first, count,
-               mover, flag, visits, value_sum, vloss, prior, returns, proven, proof, code, pkey, parent)
+        expand(node, n, leaf_codes[i, :n], move_priors(legal, actions, temperature), leaf_to_move[i], size, first,
+               count, mover, flag, visits, value_sum, vloss, prior, returns, proven, proof, code, pkey, parent)
         if node == root:
             root_value[0] = value
             root_done = True
@@ -288,8 +289,8 @@ def _build_gather(kernels, known_outcome):
     max_moves = int(kernels.max_moves)
 
     @njit(nogil=True)
-    def gather(root, root_pos, limit, c_puct, fpu, virtual_loss, repetition_draws, pass_forced, use_oracle, known,
-               history, queue, counts, path, root_value, obs, obs_offset,
+    def gather(root, root_pos, limit, c_puct, fpu, virtual_loss, temperature, repetition_draws, pass_forced,
+               use_oracle, known, history, queue, counts, path, root_value, obs, obs_offset,
                leaf_node, leaf_n, leaf_codes, leaf_actions, leaf_to_move, leaf_key,
                size, first, count, mover, flag, visits, value_sum, vloss, prior, returns, proven, proof, code,
                pkey, parent, c_keys, c_stamp, c_n, c_values, c_logits, c_meta):
@@ -402,9 +403,9 @@ def _build_gather(kernels, known_outcome):
                 if hit >= 0:
                     c_meta[1] += 1
                     value = c_values[hit]
-                    expand(node, n, moves[:n], move_priors(c_logits[hit, :n], actions[:n]), to_move, size, first,
-                           count, mover, flag, visits, value_sum, vloss, prior, returns, proven, proof, code, pkey,
-                           parent)
+                    expand(node, n, moves[:n], move_priors(c_logits[hit, :n], actions[:n], temperature), to_move,
+                           size, first, count, mover, flag, visits, value_sum, vloss, prior, returns, proven, proof,
+                           code, pkey, parent)
                     back_up_value(node, root, value, to_move, parent, visits, value_sum, mover)
                     finished += 1
                     if node == root:
@@ -584,11 +585,11 @@ class CompiledPUCTSearch(PUCTSearch):
             self._room(limit * (int(self.k.max_moves) + MAX_PASSES + 1))
             self._size[0] = self.size
             status = self._gather(
-                self.root, self._root_pos, limit, self.c_puct, self.fpu, self.virtual_loss, self.repetition_draws,
-                self.pass_forced, self._oracle is not None, self._known, self._history_array, queue, counts,
-                self._pathbuf, self._root_value, out, offset, self.leaf_node, self.leaf_n, self.leaf_codes,
-                self.leaf_actions, self.leaf_to_move, self.leaf_key, self._size, *self._tree_arrays(),
-                *self._cache.arrays())
+                self.root, self._root_pos, limit, self.c_puct, self.fpu, self.virtual_loss,
+                self.policy_temperature, self.repetition_draws, self.pass_forced, self._oracle is not None,
+                self._known, self._history_array, queue, counts, self._pathbuf, self._root_value, out, offset,
+                self.leaf_node, self.leaf_n, self.leaf_codes, self.leaf_actions, self.leaf_to_move, self.leaf_key,
+                self._size, *self._tree_arrays(), *self._cache.arrays())
             self.size = int(self._size[0])
             if status == PATH_FULL:
                 self._pathbuf = np.empty(2 * len(self._pathbuf), dtype=np.int64)
@@ -611,9 +612,9 @@ class CompiledPUCTSearch(PUCTSearch):
         self._size[0] = self.size
         logits = np.ascontiguousarray(logits[:n], dtype=np.float32)
         values = np.ascontiguousarray(np.asarray(values[:n]).reshape(n), dtype=np.float64)
-        root_done = complete_leaves(self.root, n, logits, values, self.leaf_node, self.leaf_n, self.leaf_actions,
-                                    self.leaf_to_move, self.leaf_key, self._root_value, self._size,
-                                    *self._tree_arrays(), self.leaf_codes, *self._cache.arrays())
+        root_done = complete_leaves(self.root, n, logits, values, self.policy_temperature, self.leaf_node,
+                                    self.leaf_n, self.leaf_actions, self.leaf_to_move, self.leaf_key, self._root_value,
+                                    self._size, *self._tree_arrays(), self.leaf_codes, *self._cache.arrays())
         self.size = int(self._size[0])
         self.evaluator.evaluations += n
         if root_done:

@@ -178,9 +178,10 @@ class NetworkEvaluator:
             self.cache.put(leaf.key, leaf.actions, leaf_logits, value)
             yield leaf, leaf_logits, value
 
-    def priors(self, leaf: Leaf, legal_logits: np.ndarray) -> np.ndarray:
-        """The prior of each of the leaf's moves."""
-        priors = move_priors_from_legal(legal_logits, leaf.actions)
+    def priors(self, leaf: Leaf, legal_logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+        """The prior of each of the leaf's moves (the softmax of ``legal_logits / temperature``, mixed with
+        the outside prior)."""
+        priors = move_priors_from_legal(legal_logits, leaf.actions, temperature)
         if leaf.outside_prior is not None:
             priors = (1.0 - self.prior_weight) * priors + self.prior_weight * leaf.outside_prior
         return priors

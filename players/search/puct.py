@@ -56,11 +56,14 @@ class PUCTSearch(StateSearch):
     def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
                  dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 100_000,
                  repetition_draws: bool = True, pass_forced: bool = True, virtual_loss: float = 1.0,
-                 rng: np.random.Generator | None = None) -> None:
+                 policy_temperature: float = 1.0, rng: np.random.Generator | None = None) -> None:
         """The one place the search's defaults are written: the ``alphazero`` player's options of the same
         names take theirs from this signature (``players/alphazero/settings.py``)."""
         self.rule = PUCT(c_puct, fpu, virtual_loss)
         self.evaluator = NetworkEvaluator(evaluate, cache_size)
+        #: Softmax temperature of the priors (above 1: flatter, the search looks wider; the cache keeps the
+        #: network's own logits).
+        self.policy_temperature = policy_temperature
         self.leaf_batch = max(1, int(leaf_batch))
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_epsilon = dirichlet_epsilon
@@ -199,7 +202,7 @@ class PUCTSearch(StateSearch):
 
     def _expand_and_backup(self, leaf: Leaf, legal_logits: np.ndarray, value: float) -> None:
         """``legal_logits``: the logits at ``leaf.actions``; ``value`` for the player to move at the leaf."""
-        priors = self.evaluator.priors(leaf, legal_logits)
+        priors = self.evaluator.priors(leaf, legal_logits, self.policy_temperature)
         node = leaf.node
         if node == self.root:
             self._root_network_value = (node, float(value))

@@ -48,6 +48,57 @@ def test_both_loops_grow_the_same_tree(game_name, plies, seed, kind):
     assert a.choose_move(1.0, rng_a) == b.choose_move(1.0, rng_b)
 
 
+@pytest.mark.parametrize("kind", ["puct", "gumbel"])
+def test_both_loops_grow_the_same_tree_with_a_policy_temperature(kind):
+    """The priors' softmax temperature is applied alike by both loops, to fresh and cached leaves."""
+    game = get_registry().make_game("checkers")
+    state = random_position(game, 20, 5)
+    a, b = pair(game, kind, policy_temperature=1.6)
+    for search in (a, b):
+        search.set_root(state.clone(), reuse=False, temperature=1.0)
+        assert search.run(400) == 400
+    assert_same_tree(a, b)
+    assert b.cache.hits > 0         # cached leaves got the temperature too (the same tree says so)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("temperature", [0.5, 1.0, 2.0])
+def test_the_priors_are_the_softmax_of_the_logits_over_the_temperature(compiled, temperature):
+    """Each root child's prior against a float64 softmax of the evaluator's logits divided by the
+    temperature (no root noise)."""
+    game = get_registry().make_game("checkers")
+    state = random_position(game, 12, 1)
+    evaluate = linear_evaluator(game)
+    searches = pair(game, evaluate=evaluate, dirichlet_epsilon=0.0, policy_temperature=temperature)
+    search = searches[1] if compiled else searches[0]
+    search.set_root(state.clone(), reuse=False)
+    search.run(1)
+    moves = state.legal_moves()
+    actions = np.array([state.action_index(m) for m in moves])
+    assert len(set(actions.tolist())) == len(actions)       # no two moves share an index here
+    logits = evaluate(state.observation()[None])[0][0].astype(np.float64)[actions] / temperature
+    expected = np.exp(logits - logits.max())
+    expected /= expected.sum()
+    priors = {c.move: c.prior for c in search.root_children()}
+    assert [priors[m] for m in moves] == pytest.approx(expected.tolist(), rel=1e-9, abs=1e-12)
+
+
+def test_the_players_policy_temperature_reaches_its_search():
+    """``alphazero:policy_temperature=2`` gives each move the prior sqrt(p) / sum(sqrt(p)) of the priors p it
+    gets at 1 (softmax(l / 2) is that), with the bundled network; the analysis rounds priors to 4 places."""
+    registry = get_registry()
+    game = registry.make_game("tictactoe")
+    priors = {}
+    for temperature in (1.0, 2.0):
+        player = registry.make_player(f"alphazero:simulations=20,policy_temperature={temperature}", game)
+        player.choose_move(game.new_initial_state())
+        priors[temperature] = player.analysis()["priors"]
+    moves = sorted(priors[1.0])
+    roots = np.sqrt([priors[1.0][m] for m in moves])
+    assert [priors[2.0][m] for m in moves] == pytest.approx((roots / roots.sum()).tolist(), abs=1e-3)
+    assert max(priors[2.0].values()) < max(priors[1.0].values()) - 0.05
+
+
 def favouring(game, logits: dict[int, float]):
     """Every position gets these logits (by action index; the rest 0) and the value 0."""
     row = np.zeros(game.num_actions, np.float32)

@@ -14,8 +14,9 @@ from aztestgames import UniformEvaluator, tiny_model
 
 #: The alphazero player's search with no options given.
 PLAYER = dict(simulations=200, c_puct=1.5, fpu=0.2, leaf_batch=8, cache_size=100_000, repetition_draws=True,
-              pass_forced=True, dirichlet_alpha=0.3, dirichlet_epsilon=0.0, search="puct", gumbel_actions=16,
-              gumbel_c_visit=50.0, gumbel_c_scale=1.0, gumbel_scale=None, endgame="auto", compiled=True)
+              pass_forced=True, policy_temperature=1.0, dirichlet_alpha=0.3, dirichlet_epsilon=0.0, search="puct",
+              gumbel_actions=16, gumbel_c_visit=50.0, gumbel_c_scale=1.0, gumbel_scale=None, endgame="auto",
+              compiled=True)
 #: What the trainer's self-play search changes (more root noise, fewer simulations, mctx's c_scale, no endgame).
 TRAINER = dict(PLAYER, simulations=100, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, gumbel_c_scale=0.1,
                endgame="off")
@@ -25,7 +26,7 @@ def tree_settings(search) -> dict:
     """The settings a built search tree runs with, read from the tree itself."""
     out = dict(c_puct=search.c_puct, fpu=search.fpu, leaf_batch=search.leaf_batch,
                cache_size=search.evaluator.cache.size, repetition_draws=search.repetition_draws,
-               pass_forced=search.pass_forced, kind=search.kind)
+               pass_forced=search.pass_forced, policy_temperature=search.policy_temperature, kind=search.kind)
     if search.kind == "gumbel":
         out.update(simulations=search.simulations, gumbel_actions=search.max_considered,
                    gumbel_c_visit=search.c_visit, gumbel_c_scale=search.c_scale, gumbel_scale=search.gumbel_scale)
