@@ -62,7 +62,8 @@ SEARCH_OPTIONS = (
            "evaluation: the simulation goes on to the position after it, so the search sees past forced moves"),
     Option("policy_temperature", float, _search_default("policy_temperature"), "softmax temperature of the "
            "network's move priors in the search: above 1 flattens them, so the search looks at more moves (Leela "
-           "Chess Zero's policy softmax temperature)", min=0.1, max=10.0),
+           "Chess Zero's policy softmax temperature); the analysis shows these priors, and the gumbel search also "
+           "picks its root moves and final move by them", min=0.1, max=10.0),
     ENDGAME_OPTION,
     Option("compiled", bool, True, "run the search in compiled code where the game's kernels allow it (checkers, "
            "tic-tac-toe, connect four); false: the Python State-API loop, which grows the same tree more slowly"),

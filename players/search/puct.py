@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from plyground.errors import UsageError
 from plyground.protocols import State
 
 from .evaluators import Evaluate, EvaluationCache, Leaf, NetworkEvaluator
@@ -63,7 +64,10 @@ class PUCTSearch(StateSearch):
         self.evaluator = NetworkEvaluator(evaluate, cache_size)
         #: Softmax temperature of the priors (above 1: flatter, the search looks wider; the cache keeps the
         #: network's own logits).
-        self.policy_temperature = policy_temperature
+        self.policy_temperature = float(policy_temperature)
+        if not self.policy_temperature > 0:
+            raise UsageError(f"bad policy_temperature {policy_temperature!r}: expected a number above 0 (1: the "
+                             f"network's own priors)")
         self.leaf_batch = max(1, int(leaf_batch))
         self.dirichlet_alpha = dirichlet_alpha
         self.dirichlet_epsilon = dirichlet_epsilon

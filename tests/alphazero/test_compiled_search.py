@@ -15,6 +15,7 @@ from plyground.plugins.trainers.alphazero.batched import GameSpec, play_selfplay
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
 from plyground.players.search.compiled import compiled_kernels
 from plyground.players.search.tree import EXPANDED, LOSS, UNKNOWN, WIN
+from plyground.errors import UsageError
 from plyground.registry import get_registry
 
 from search_pairs import assert_same_tree, linear_evaluator, pair
@@ -58,7 +59,41 @@ def test_both_loops_grow_the_same_tree_with_a_policy_temperature(kind):
         search.set_root(state.clone(), reuse=False, temperature=1.0)
         assert search.run(400) == 400
     assert_same_tree(a, b)
-    assert b.cache.hits > 0         # cached leaves got the temperature too (the same tree says so)
+    assert a.evaluator.cache.hits > 0 and b.cache.hits > 0
+    # Every expanded node's priors, fresh or from the cache, against a float64 reference from its position.
+    evaluate = linear_evaluator(game)
+    checked = 0
+    for node in range(1, b.size):
+        if b.flag[node] != EXPANDED or b.count[node] < 2:
+            continue
+        position = position_of(b, node)
+        block = range(int(b.first[node]), int(b.first[node] + b.count[node]))
+        actions = [position.action_index(b.k.code_to_move(position, int(b.code[c]))) for c in block]
+        logits = evaluate(position.observation()[None])[0][0].astype(np.float64)
+        assert [b.prior[c] for c in block] == pytest.approx(reference_priors(logits, actions, 1.6), rel=1e-9)
+        checked += 1
+    assert checked > 20
+
+
+def position_of(search, node: int):
+    """The position at a node of a compiled tree: its moves replayed from the root's."""
+    codes = []
+    while node != search.root:
+        codes.append(int(search.code[node]))
+        node = int(search.parent[node])
+    state = search.state.clone()
+    for code in reversed(codes):
+        state.apply(search.k.code_to_move(state, code))
+    return state
+
+
+def reference_priors(logits: np.ndarray, actions: list[int], temperature: float) -> list[float]:
+    """softmax(logits / temperature) over the distinct actions in float64, a shared action's share split
+    evenly among its moves."""
+    distinct = sorted(set(actions))
+    weights = np.exp((logits[distinct] - logits[distinct].max()) / temperature)
+    share = dict(zip(distinct, weights / weights.sum()))
+    return [share[a] / actions.count(a) for a in actions]
 
 
 @pytest.mark.parametrize("compiled", [False, True])
@@ -76,11 +111,16 @@ def test_the_priors_are_the_softmax_of_the_logits_over_the_temperature(compiled,
     moves = state.legal_moves()
     actions = np.array([state.action_index(m) for m in moves])
     assert len(set(actions.tolist())) == len(actions)       # no two moves share an index here
-    logits = evaluate(state.observation()[None])[0][0].astype(np.float64)[actions] / temperature
-    expected = np.exp(logits - logits.max())
-    expected /= expected.sum()
+    logits = evaluate(state.observation()[None])[0][0].astype(np.float64)
     priors = {c.move: c.prior for c in search.root_children()}
-    assert [priors[m] for m in moves] == pytest.approx(expected.tolist(), rel=1e-9, abs=1e-12)
+    assert [priors[m] for m in moves] == pytest.approx(reference_priors(logits, actions.tolist(), temperature),
+                                                        rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("temperature", [0, -1.0])
+def test_a_search_refuses_a_temperature_not_above_zero(temperature):
+    with pytest.raises(UsageError, match="policy_temperature"):
+        pair(get_registry().make_game("tictactoe"), policy_temperature=temperature)
 
 
 def test_the_players_policy_temperature_reaches_its_search():
