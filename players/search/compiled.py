@@ -50,7 +50,7 @@ from .gumbel import GumbelRoot
 from .loop import MAX_PASSES
 from .priors import priors_from_legal
 from .puct import PUCTSearch
-from .rules import puct_select
+from .rules import puct_descend
 from .tree import (DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, backup,
                    backup_proven, prove)
 
@@ -312,24 +312,19 @@ def _build_gather(kernels, known_outcome):
             # --- descent: PUCT from the root (or from the root child the queue names)
             node = root
             path[0] = root
-            depth = 0
             start = 0
             if flag[root] == EXPANDED and used < queue.shape[0]:
                 node = first[root] + queue[used]
                 used += 1
-                depth = 1
                 start = 1
-                path[1] = node
-            while flag[node] == EXPANDED:
-                if depth > start and proven[node] != UNKNOWN:
-                    break               # its result is known: backed up below
-                if depth + 1 >= max_depth:
-                    counts[0], counts[1], counts[2] = n_leaves, finished, used
-                    return PATH_FULL
-                node = puct_select(node, first, count, visits, vloss, value_sum, prior, mover, proven, c_puct,
-                                   fpu, virtual_loss)
-                depth += 1
-                path[depth] = node
+            # the State loop's descent (it stops at a proven node below its start: backed up below)
+            length = puct_descend(node, flag, first, count, visits, vloss, value_sum, prior, mover, proven, c_puct,
+                                  fpu, virtual_loss, path[start:])
+            if length < 0:
+                counts[0], counts[1], counts[2] = n_leaves, finished, used
+                return PATH_FULL
+            depth = start + length - 1
+            node = path[depth]
             f = flag[node]
             if f == PENDING:
                 break                   # waiting for the network: evaluate what we have

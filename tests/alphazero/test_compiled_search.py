@@ -139,6 +139,21 @@ def test_the_players_policy_temperature_reaches_its_search():
     assert max(priors[2.0].values()) < max(priors[1.0].values()) - 0.05
 
 
+def test_a_descent_longer_than_the_path_buffer_grows_it_and_the_tree_is_the_same():
+    """A compiled search whose path buffer holds 3 nodes gets PATH_FULL, doubles it and goes on: the tree is
+    the one grown with the usual buffer."""
+    game = get_registry().make_game("checkers")
+    state = random_position(game, 20, 5)
+    _, usual = pair(game)
+    _, short = pair(game)
+    short._pathbuf = np.empty(3, dtype=np.int64)
+    for search in (usual, short):
+        search.set_root(state.clone(), reuse=False)
+        assert search.run(400) == 400
+    assert len(short._pathbuf) > 3
+    assert_same_tree(usual, short)
+
+
 def favouring(game, logits: dict[int, float]):
     """Every position gets these logits (by action index; the rest 0) and the value 0."""
     row = np.zeros(game.num_actions, np.float32)
