@@ -26,6 +26,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, TextIO
 
+from . import notices
 from .engine_process import MAX_LINE, LongLine, bounded_lines
 from .errors import PlygroundError, UsageError, clip
 from .options import Option, Spec, resolve_options
@@ -90,6 +91,9 @@ class EngineServer:
     STOP = "stop"
     QUIT = "quit"
     NEEDS_IDLE: frozenset[str] = frozenset()
+    #: The commands that, besides those, wait for the warm-up the loop starts with (the protocol's
+    #: "are you ready?": the place for slow start-up).
+    NEEDS_WARM: frozenset[str] = frozenset()
 
     def __init__(self, game: Game, spec: Spec, make_player: Callable[[Spec, Game], Player],
                  inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
@@ -107,6 +111,11 @@ class EngineServer:
         self._events: queue.SimpleQueue = queue.SimpleQueue()   # input lines, and the search's end
         self._waiting: list[str] = []       # commands that wait for the search to answer
         self._quitting = False              # quit or end of input: every search stops at once
+        self._warming = False               # the start-up warm-up runs (in place of a search)
+        self._compiling = False             # ... and numba compiles kernels for it
+        self._asked_ready = False           # ... and the client waits for it
+        self._told_compiling = False
+        self._stop_waiting = False          # a 'stop' came for the search a waiting command will start
         # The game with the draw rules that players claim left to the client (see playable).
         claimed = {name: 0 for name in ("repetitions", "no_progress_plies") if name in game.params}
         self.client_rules: Game = type(game)(**{**game.params, **claimed}) if claimed else game
@@ -123,9 +132,19 @@ class EngineServer:
                 pass
 
     # ------------------------------------------------------------ the loop
+    def format_info(self, message: str) -> str | None:
+        """The protocol's line telling the client something worth knowing (None: the protocol has none)."""
+        return None
+
     def run(self) -> None:
-        """Answer every line until ``quit`` or the end of the input; then stop the search and close the player."""
+        """Answer every line until ``quit`` or the end of the input; then stop the search and close the player.
+
+        The player warms up first (:meth:`Player.warm_up`: kernels compiled or loaded, a model read), on the
+        search's thread while the loop answers: the commands that need it (``isready``, a search) wait for
+        it, so no search pays for it, and a compilation is told to the client as it starts."""
         threading.Thread(target=self._read_input, daemon=True, name="engine-input").start()
+        self._warming = True
+        self.start_search(self._warm_up)
         try:
             while self._serve(self._events.get()):
                 pass
@@ -177,9 +196,16 @@ class EngineServer:
             if command == self.QUIT:
                 self._quit()
             elif command == self.STOP:
-                self.stop_search()
-            elif self._waiting or (command in self.NEEDS_IDLE and self.searching()):
+                if self._warming:               # the search it means waits behind the warm-up
+                    self._stop_waiting = bool(self._waiting)
+                else:
+                    self.stop_search()
+            elif self._waiting or (command in self.NEEDS_IDLE and self.searching()) or \
+                    (command in self.NEEDS_WARM and self._warming):
                 self._waiting.append(line)
+                if self._warming:
+                    self._asked_ready = True
+                    self._tell_compiling()
                 if self._infinite:                     # it would never answer by itself
                     self.player.stop_signal.set()
             else:
@@ -192,7 +218,29 @@ class EngineServer:
             self.player.stop_signal.set()
         self._run_waiting()
 
+    def _warm_up(self, player: Player) -> None:
+        def seen(_module: str) -> None:
+            self._compiling = True
+            self._tell_compiling()
+        try:
+            with notices.compiling_watched(seen):
+                player.warm_up()
+        except Exception as exc:  # noqa: BLE001 - the first search meets it again and answers it
+            self.error(f"getting ready failed: {type(exc).__name__}: {exc}")
+
+    def _tell_compiling(self) -> None:
+        """Once, when the warm-up compiles and the client waits for it (not before the client has spoken)."""
+        with self._write_lock:
+            if not (self._compiling and self._asked_ready) or self._told_compiling:
+                return
+            self._told_compiling = True
+        line = self.format_info("compiling kernels for this machine (first run only, cached afterwards); "
+                                "ready in a minute or less")
+        if line is not None:
+            self.send_line(line)
+
     def _search_answered(self) -> None:
+        self._warming = False
         if self._search is not None:
             self._search.join()
             self._search = None
@@ -273,7 +321,7 @@ class EngineServer:
         self._stale = True
 
     def ready_player(self) -> Player:
-        """The player, rebuilt first if an option changed since it was made.  A value that only fails when
+        """The player, rebuilt (and warmed up) first if an option changed since it was made.  A value that only fails when
         the player is built (a missing model file, say) is dropped with its error: the options go back to
         those of the player in use, which stays, so the engine goes on answering."""
         if self._stale:
@@ -286,6 +334,7 @@ class EngineServer:
             self.player.close()
             self.player, self._built_with = player, dict(self.options)
             self.player_rebuilt()
+            player.warm_up()                # a new model to read, say (the kernels are compiled by now)
         return self.player
 
     def settings(self) -> dict[str, Any]:
@@ -331,8 +380,9 @@ class EngineServer:
         is quitting: the search answers at once)."""
         player = self.ready_player()
         player.stop_signal.clear()
-        if self._quitting:
+        if self._quitting or self._stop_waiting:
             player.stop_signal.set()
+        self._stop_waiting = False
         self._infinite = infinite
 
         def search() -> None:

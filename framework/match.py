@@ -165,6 +165,12 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         renderer.game_clock = clock  # both sides' time, when the game has a time control
         renderer.start(game, state.clone(), names)
         renderer.show(state.clone(), record.moves[-1] if record.moves else None)
+    for player in players:           # the slow first-use work (compiling, loading a model), before any clock
+        if not player.needs_renderer:
+            try:
+                player.warm_up()
+            except Exception:  # noqa: BLE001 - the player's first move meets it again, and its game records it
+                pass
     started = time.perf_counter()
 
     while not state.is_terminal():

@@ -426,6 +426,12 @@ class Player(Plugin):
         answer is no longer wanted and any legal move may be returned at once."""
         raise NotImplementedError
 
+    def warm_up(self) -> None:
+        """Do now the slow work of a first move -- compiling or loading kernels, loading a model -- so that
+        no move pays for it: called once a player is built, before any clock runs (the match runner before a
+        game's first move, the engine servers before they say they are ready).  The player comes out as it
+        went in (as after :meth:`reset`).  Default: nothing to do."""
+
     def observe_move(self, state: State, move: Move) -> None:
         """``move`` was played in ``state`` (by either side); for tree reuse and the like."""
 

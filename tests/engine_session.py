@@ -1,6 +1,7 @@
 """Talking to ``plyground uci`` or ``plyground hub`` line by line, with a deadline on every answer."""
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -22,9 +23,9 @@ PLYGROUND = str(Path(sys.executable).parent / "plyground")
 class EngineSession:
     """``plyground PROTOCOL ARGS...`` as a subprocess: send lines, read answers within a timeout."""
 
-    def __init__(self, protocol: str, *args: str) -> None:
+    def __init__(self, protocol: str, *args: str, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen([PLYGROUND, protocol, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+                                     stderr=subprocess.PIPE, env=None if env is None else {**os.environ, **env})
         self._lines: queue.SimpleQueue = queue.SimpleQueue()
         threading.Thread(target=self._pump, daemon=True).start()
 

@@ -12,7 +12,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from plyground.protocols import Game, Player
+from plyground.protocols import Budget, Game, Player
+
+#: The warm-up's search (:meth:`SearchPlayer.warm_up`): long enough to run every kernel once, too short to matter.
+WARM_UP = Budget(seconds=0.05, simulations=8)
 
 
 class SearchPlayer(Player):
@@ -23,6 +26,7 @@ class SearchPlayer(Player):
         self._rng = np.random.default_rng(self.config.get("seed"))
         self._engine: Any = None
         self._analysis: dict | None = None
+        self._warm = False
 
     # ------------------------------------------------------------ what a subclass provides
     def _build_engine(self) -> Any:
@@ -45,6 +49,25 @@ class SearchPlayer(Player):
         return self._get_engine().kind
 
     # ------------------------------------------------------------ lifecycle
+    def warm_up(self) -> None:
+        """One short search of the initial position (once per player): the engine is built, its kernels
+        compiled or loaded from the cache, its model read.  The search is forgotten afterwards: the
+        engine is cleared for a new game, the generator's draws and the analysis are as before.  No timer
+        cuts it short: a search stopped before its first step would skip what it is for (the budget keeps
+        it short once compiled)."""
+        if self._warm:
+            return
+        self._warm = True
+        draws = self._rng.bit_generator.state
+        self.stop_signal.clear()            # a stop meant for an earlier search
+        try:
+            self.choose_move(self.game.new_initial_state(), WARM_UP)
+        finally:
+            self._rng.bit_generator.state = draws
+            if self._engine is not None:
+                self._new_game(self._engine)
+            self._analysis = None
+
     def reset(self, seed: int | None = None) -> None:
         fixed = self.config.get("seed")
         if fixed is not None or seed is not None:

@@ -7,10 +7,14 @@ zero or more lines out, in the order of the UCI protocol:
   player declares (spin, check, combo or string), ``uciok``;
 * ``setoption name N value V`` -> the player is rebuilt with that option at
   the next ``isready``/``go`` (a bad name or value: one ``info string``);
-* ``isready`` -> ``readyok`` (at once, even while a search runs);
+* ``isready`` -> ``readyok`` (at once, even while a search runs), once the player has warmed up: the
+  engine compiles or loads its kernels and reads its model as it starts (an ``info string`` says when it
+  compiles), and the first ``isready`` -- the protocol's place for slow start-up -- waits for that, so
+  no search pays for it;
 * ``ucinewgame`` -> the player forgets the last game (``reset``);
 * ``position startpos|fen FEN [moves m1 m2 ...]`` -> the position (every
-  move checked; a bad FEN or move leaves the previous position in force).
+  move checked; after a bad FEN or move there is no position: ``go`` answers ``bestmove 0000`` and
+  why, never a move of another position).
   A position that plyground's rules call drawn by a rule that players claim
   (threefold repetition, 50-move rule) but that has moves is searched as
   given: the GUI decides when its game ends;
@@ -81,16 +85,21 @@ class UciServer(EngineServer):
     """The UCI loop for the player ``spec`` of ``game`` (see the module docstring)."""
 
     NEEDS_IDLE = frozenset({"go", "ucinewgame"})
+    NEEDS_WARM = frozenset({"isready"})
 
     def __init__(self, game: Game, spec: Spec, make_player, inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> None:
         super().__init__(game, spec, make_player, inp, out)
-        self.state: State = game.new_initial_state()
+        self.state: State | None = game.new_initial_state()
+        self.refused = ""                   # why the last 'position' left no position to search
 
     def send(self, line: str) -> None:
         self.send_line(line)
 
     def format_error(self, message: str) -> str:
         return f"info string error: {message}"
+
+    def format_info(self, message: str) -> str:
+        return f"info string {message}"
 
     def label_of(self, line: str) -> str:
         return repr(clip(line))
@@ -137,6 +146,16 @@ class UciServer(EngineServer):
         self.set_option(option, value.strip())
 
     def _cmd_position(self, rest: str) -> None:
+        # Whatever is wrong with it, the position asked for is not the last one: until a good 'position',
+        # 'go' answers 'bestmove 0000' with the reason rather than a move of another position.
+        self.state, self.refused = None, ""
+        try:
+            self.state = self._position(rest)
+        except Exception as exc:
+            self.refused = str(exc)
+            raise ValueError(f"{exc}; no position until a good 'position' ('go' answers 'bestmove 0000')") from None
+
+    def _position(self, rest: str) -> State:
         words = rest.split()
         if not words:
             raise ValueError("expected: position startpos|fen FEN [moves MOVE ...]")
@@ -158,16 +177,21 @@ class UciServer(EngineServer):
             try:
                 state.apply(state.parse_move(text))
             except PlygroundError as exc:
-                raise ValueError(f"move {number} ({clip(text)}): {exc}; the position is unchanged") from None
-        self.state = state
+                raise ValueError(f"move {number} ({clip(text)}): {exc}") from None
+        return state
 
     def _cmd_go(self, rest: str) -> None:
+        budget, depth = self._budget(rest.split())
+        if self.state is None:
+            self.error(f"no position to search: the last 'position' was refused ({self.refused}); "
+                       f"send 'position startpos|fen FEN [moves ...]'")
+            self.send("bestmove 0000")
+            return
         state = self.playable(self.state)
         if state.is_terminal():
             self.send("info string the game is over: " + state.outcome_reason())
             self.send("bestmove 0000")
             return
-        budget, depth = self._budget(rest.split())
         infinite = budget.simulations == INFINITE_NODES
         # A GUI waits for a bestmove whatever happens: when the search cannot start, the first legal move.
         with self.answering(f"'go {clip(rest)}'", lambda: self.send(f"bestmove {state.legal_moves()[0].uci()}"),
@@ -202,7 +226,7 @@ class UciServer(EngineServer):
         if "infinite" in flags:
             return Budget(simulations=INFINITE_NODES, seconds=None), INFINITE_DEPTH
         seconds = numbers["movetime"] / 1000 if "movetime" in numbers else None
-        white = self.game.side_names[self.state.current_player()] == "White"
+        white = self.state is None or self.game.side_names[self.state.current_player()] == "White"
         left = numbers.get("wtime" if white else "btime")
         if seconds is None and left is not None:          # a clock below zero has run out: move at once
             increment = numbers.get("winc" if white else "binc", 0)

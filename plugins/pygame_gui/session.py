@@ -19,6 +19,7 @@ import traceback
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
+from plyground import notices
 from plyground.match import play_game
 from plyground.protocols import Command, Game, GameRecord, Player, Renderer, State
 
@@ -61,54 +62,18 @@ class GameLink:
 
 
 # ------------------------------------------------------------ numba compiling, told to the window
-#: The links of the games (and hints) going on: a numba compilation in this process is theirs to tell (a bot
-#: searches on a thread of its own that ``ask_for_move`` starts, so the compiling thread cannot tell whose it is).
-_watched: list[GameLink] = []
-_watch_lock = threading.Lock()
-_listening = False
-
-
-def _listen_for_compiling() -> None:
-    """Register (once) a listener for numba's ``numba:compile`` event, which numba sends in the compiling thread
-    when it really compiles a kernel (a cache miss: a first run, changed source, a new numba); the console's
-    note is :mod:`plyground.notices`, and this is the window's."""
-    global _listening
-    with _watch_lock:
-        if _listening:
-            return
-        _listening = True
-    try:
-        from numba.core import event
-    except ImportError:      # no numba: nothing is ever compiled
-        return
-
-    class WindowCompileNotice(event.Listener):
-        def on_start(self, event_):
-            with _watch_lock:
-                links = [link for link in _watched if not link.compile_noted]
-                for link in links:
-                    link.compile_noted = True
-            for link in links:
-                link.post("compiling")
-
-        def on_end(self, event_):
-            pass
-
-    event.register("numba:compile", WindowCompileNotice())
-
-
 @contextmanager
 def compiling_told(link: GameLink) -> Iterator[None]:
     """While inside (a game or a hint going on), numba compiling kernels in this process posts ``("compiling",)``
-    on ``link`` (once until the next move is shown), so the window can say why a first move is slow."""
-    _listen_for_compiling()
-    with _watch_lock:
-        _watched.append(link)
-    try:
+    on ``link`` (once until the next move is shown), so the window can say why a first move is slow.  (A bot
+    searches on a thread of its own that ``ask_for_move`` starts: any compilation while inside is the game's.)"""
+    def told(_module: str) -> None:
+        if not link.compile_noted:
+            link.compile_noted = True
+            link.post("compiling")
+
+    with notices.compiling_watched(told):
         yield
-    finally:
-        with _watch_lock:
-            _watched.remove(link)
 
 
 class LinkRenderer(Renderer):

@@ -168,3 +168,40 @@ def test_summary_names_games_the_limits_cut_short_and_why_others_did_not_finish(
     nothing = MatchResult(("a", "b"), records[-2:], [True, False]).summary()
     assert nothing.splitlines() == ["a vs b: no finished game",
                                     "  2 unfinished games not counted: a (X) failed: ValueError: no network (2 games)"]
+
+
+def test_bots_warm_up_before_the_clocks_start_and_people_do_not(ttt):
+    """The slow first-use work (Player.warm_up) is done once, before the first move is asked for and with no
+    clock running: a bot's first move is charged only its own search."""
+    from plyground.clock import TimeControl
+    from plyground.protocols import Renderer
+
+    events = []
+
+    class Quiet(Renderer):
+        name, description = "quiet", "shows nothing"
+
+    def clocks(player):
+        clock = player.renderer.game_clock
+        return tuple(clock.remaining(side) for side in (0, 1)), clock.running is not None
+
+    class Warming(Scripted):
+        def warm_up(self):
+            events.append(("warm", clocks(self)))
+
+        def choose_move(self, state, budget):
+            events.append(("move", clocks(self)))
+            return super().choose_move(state, budget)
+
+    class Person(Scripted):
+        needs_renderer = True
+
+        def warm_up(self):
+            events.append(("a person warmed up", None))
+
+    x, o = Warming(ttt, ["a1", "a2", "a3"]), Person(ttt, ["b1", "b2"])
+    record = play_game(ttt, [x, o], names=("x", "o"), time_control=TimeControl.parse("60+0"), renderer=Quiet())
+    assert record.moves == ["a1", "b1", "a2", "b2", "a3"]
+    assert [kind for kind, _ in events] == ["warm", "move", "move", "move"]
+    assert events[0][1] == ((60.0, 60.0), False)        # nobody's clock had started when it warmed up
+    assert events[1][1][1] is True                      # the first move's has

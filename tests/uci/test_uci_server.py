@@ -100,7 +100,7 @@ def test_malformed_commands_are_answered_and_the_engine_carries_on():
     errors = [line for line in done.stdout.splitlines() if line.startswith("info string error:")]
     assert len(errors) == 9, done.stdout
     assert "unknown command 'foo'" in errors[0]
-    assert "move 1 (e2e5)" in errors[1] and "the position is unchanged" in errors[1]
+    assert "move 1 (e2e5)" in errors[1] and "no position until a good 'position'" in errors[1]
     assert "not/a/fen" in errors[2]
     assert "'go depth' needs a whole number" in errors[3]
     assert "unknown 'go' argument 'sideways'" in errors[4]
@@ -264,3 +264,47 @@ def test_a_person_is_not_an_engine():
     done = subprocess.run([PLYGROUND, "uci", "human"], input="uci\n", capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert "player 'human' takes its moves from a person at a renderer; an engine must answer by itself" in done.stderr
+
+
+def test_a_refused_position_is_never_searched_as_another():
+    session = EngineSession("uci", "alphabeta:depth=2")
+    try:
+        session.send("position startpos", "go depth 1")
+        assert chess.Move.from_uci(session.until("bestmove")[-1].split()[1]) in chess.Board().legal_moves
+        session.send("position fen 8/8/8/not-a-fen w - - 0 1", "go depth 1")
+        lines = session.until("bestmove")
+        assert lines[-1] == "bestmove 0000", lines
+        assert any("no position to search" in line and "not-a-fen" in line for line in lines), lines
+        session.send("position startpos moves e2e4 e7e6 e1e3", "go depth 1")   # a bad move: refused alike
+        assert session.until("bestmove")[-1] == "bestmove 0000"
+        session.send("position startpos moves d2d4", "go depth 1")               # a good one is searched
+        after_d4 = chess.Board()
+        after_d4.push_uci("d2d4")
+        assert chess.Move.from_uci(session.until("bestmove")[-1].split()[1]) in after_d4.legal_moves
+    finally:
+        assert "Traceback" not in session.close()
+
+
+def test_a_first_run_compiles_before_readyok_and_no_search_pays_for_it(tmp_path):
+    """An empty numba cache (a fresh install): 'uci' is answered at once, 'isready' -- the protocol's place
+    for slow start-up -- waits for the compilation and says so in an 'info string', and the searches after
+    it compile nothing (numba writes a cache index for each kernel it compiles)."""
+    cache = tmp_path / "numba-cache"
+    session = EngineSession("uci", env={"NUMBA_CACHE_DIR": str(cache)})
+    try:
+        session.send("uci")
+        assert "uciok" in session.until("uciok", timeout=60)
+        session.send("isready")
+        lines = session.until("readyok", timeout=600)
+        assert lines[0].startswith("info string compiling kernels for this machine"), lines
+        compiled = sorted(path.name for path in cache.rglob("*.nbi"))
+        assert any("search_root" in name for name in compiled), compiled
+        session.send("ucinewgame", "isready")
+        assert session.until("readyok") == ["readyok"]          # warm: no word of compiling again
+        session.send("position startpos moves e2e4", "go depth 4")
+        assert session.until("bestmove")[-1].startswith("bestmove ")
+        session.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go depth 3")   # castling, too
+        assert session.until("bestmove")[-1].startswith("bestmove ")
+        assert sorted(path.name for path in cache.rglob("*.nbi")) == compiled
+    finally:
+        assert "Traceback" not in session.close()

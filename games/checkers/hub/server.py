@@ -7,8 +7,9 @@ out, as Scan's protocol.txt orders them:
 * ``hub`` -> ``id``, one ``param`` per player option (and ``variant``), ``wait``;
 * ``set-param name=N value=V`` -> the player is rebuilt with that option
   before the next search (``variant`` takes english or american only);
-* ``init`` -> one short search, so compiled kernels and models are loaded
-  before the first move, then ``ready``;
+* ``init`` -> ``ready`` once the player has warmed up (kernels compiled or
+  loaded, a model read: the engine starts on it as it starts), so no search
+  pays for it;
 * ``pos pos=P [moves="m1 m2 ..."]`` -> the position (protocol.py); a bad
   position or move leaves no position, so a following ``go`` is refused
   rather than searching one the client is not in;
@@ -55,10 +56,6 @@ from . import protocol
 LEVEL_LIMITS = {"depth": (1, 10**6, True), "nodes": (1, MOST_NODES, True), "moves": (1, 10**6, True),
                 "move-time": (0, MOST_SECONDS, False), "time": (-MOST_SECONDS, MOST_SECONDS, False),
                 "inc": (0, MOST_SECONDS, False)}
-#: ``init``'s short search: enough to compile the kernels and load a model, too short to matter.
-WARM_UP = Budget(seconds=0.05, simulations=8)
-#: Seconds after which that search is stopped.
-WARM_UP_LIMIT = 0.5
 #: A value in [-1, 1] (MCTS, AlphaZero) is shown in men (analysis.value_in_pawns), kept below the scores
 #: that mean a win in sight.
 _VALUE_MEN_LIMIT = 80.0
@@ -140,7 +137,6 @@ class HubServer(EngineServer):
         self.refused = ""                   # why the last pos left no position
         self.level = Level()
         self._line: tuple[str, list[str]] | None = None   # the game of the last search: start, Hub moves
-        self._warmed = False
         self._handlers = {"hub": self._hub, "set-param": self._set_param, "init": self._init, "pos": self._pos,
                           "level": self._level, "go": self._go, "ping": self._ping,
                           "ponder-hit": self._ponder_hit, "new-game": self._new_game}
@@ -197,22 +193,7 @@ class HubServer(EngineServer):
     def _init(self, _: dict) -> None:
         # The client waits for 'ready' whatever happens (a parameter that fails when the player is built).
         with self.answering("init", lambda: self.send("ready")):
-            self._warm_up(self.ready_player())
-
-    def _warm_up(self, player: Player) -> None:
-        if not self._warmed:
-            self._warmed = True
-            # Stopped after a moment whatever the player is (one told to think slowly, say): what takes
-            # long here is compiling, which finishes anyway once begun.
-            player.stop_signal.clear()
-            timer = threading.Timer(WARM_UP_LIMIT, player.stop_signal.set)
-            timer.start()
-            try:
-                player.choose_move(self.game.new_initial_state(), WARM_UP)
-            finally:
-                timer.cancel()
-                player.stop_signal.clear()
-            player.reset()
+            self.ready_player()          # warmed up: 'init' waited for the start-up warm-up (EngineServer.run)
 
     def _new_game(self, _: dict) -> None:
         self.ready_player().reset()
