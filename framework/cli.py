@@ -112,13 +112,20 @@ def list_command(kind, as_json):
         click.echo("details: plyground list KIND (names, descriptions and options)")
         return
     entries = registry.entries(kind)
+    # A game's default opponent, as this machine resolves it (Stockfish only where it is installed).
+    opponents = {e.name: registry.default_opponent(registry.make_game(e.name)) for e in entries} \
+        if kind == "games" else {}
     if as_json:
         click.echo(json.dumps([{"name": e.name, "description": e.description, "plugin": e.plugin,
+                                **({"default_opponent": opponents[e.name]} if e.name in opponents else {}),
                                 "options": [{"name": o.name, "type": o.describe_type(), "default": _jsonable(o.default),
                                              "help": o.help} for o in e.options]} for e in entries], indent=2))
         return
     for entry in entries:
         click.echo(f"{entry.name}: {entry.description}")
+        if entry.name in opponents:
+            click.echo(f"    default opponent here: {opponents[entry.name]} (plyground play's, and the window's "
+                       f"default level)")
         for opt in entry.options:
             click.echo(f"    {opt.name}={_jsonable(opt.default)}  ({opt.describe_type()}) {opt.help}")
 

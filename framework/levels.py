@@ -17,12 +17,13 @@ if TYPE_CHECKING:
     from .protocols import Game
     from .registry import Registry
 
-#: The level a new menu starts at: a fair game for most people, not the strongest opponent installed.
-DEFAULT_LEVEL = "medium"
+#: The level a new menu starts at: the strongest, as everywhere (it is the game's default opponent, the one
+#: ``plyground play`` starts against); the menu's Level choice makes it easier.
+DEFAULT_LEVEL = "strongest"
 
 LEVELS: dict[str, dict[str, tuple[str, ...]]] = {
     "checkers": {
-        "easy": ("alphabeta:depth=1",),
+        "easy": ("alphabeta:eval=material,depth=1",),
         "medium": ("alphabeta:eval=learned,depth=3",),
         "hard": ("alphabeta:eval=learned,depth=5",),
         "strongest": ("alphabeta:eval=learned,depth=8",),   # the default opponent of `plyground play`

@@ -32,10 +32,11 @@ class AlphaBetaPlayer(SearchPlayer):
                optional=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
                "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True),
-        Option("eval", str, "material", "evaluation: 'material' (checkers: man 100, king 130; chess: pawn 100, "
-               "knight 320, bishop 330, rook 500, queen 900; other games: 0), "
-               "'learned' (the bundled evaluation learned from the ACF archive) "
-               "or the path of a learned weights file (eval.npz from the bonanza trainer)"),
+        Option("eval", str, "auto", "evaluation: 'auto' (the strongest here: 'learned' where the game ships "
+               "one, checkers and chess, else 'material'), 'material' (checkers: man 100, king 130; chess: "
+               "pawn 100, knight 320, bishop 330, rook 500, queen 900; other games: 0), "
+               "'learned' (the game's bundled evaluation: checkers learned from the ACF archive, chess from "
+               "master games) or the path of a learned weights file (eval.npz from the bonanza trainer)"),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
         Option("tt", bool, True, "use the transposition table (off: for experiments)"),
         Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
@@ -170,6 +171,8 @@ class GenericEngine:
 def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
     """Weights for ``eval=spec`` (``None`` for a game without its own evaluation) and a description."""
     own = alphabeta_engine(game)
+    if spec.strip().lower() == "auto":
+        spec = "learned" if own is not None and bundled_model(game, "alphabeta") is not None else "material"
     if spec.strip().lower() == "material":
         if own is not None:
             return own.material_weights(), {"eval": "material"}

@@ -10,7 +10,7 @@ import pygame
 from plyground.clock import TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
-from plyground.options import Option, Spec, value_text
+from plyground.options import Option, Spec, resolve_options, value_text
 from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
 
@@ -335,9 +335,20 @@ class MenuScreen:
         if spec is None:
             return
         bots = [side.spec() for side in self.sides if side.player != "human"]
-        if not bots or any(bot != spec for bot in bots):
+        if not bots or any(not self._same_player(bot, spec) for bot in bots):
             self.level_choice.index = self.level_choice.choices.index(CUSTOM)
             self.levels_chosen[self.game_name] = CUSTOM
+
+    def _same_player(self, one: Spec, other: Spec) -> bool:
+        """The same player with the same option values (as read: ``2`` and ``2.0`` seconds are one)."""
+        if one.name != other.name:
+            return False
+        declared = self.registry.get("players", one.name).options
+        try:
+            return resolve_options(declared, one.options, one.name) == resolve_options(declared, other.options,
+                                                                                         other.name)
+        except PlygroundError:      # a field being typed in: not the level's
+            return False
 
     def time_control(self) -> TimeControl | None:
         """The chosen clock, read as ``--tc`` reads it; None for no clock."""

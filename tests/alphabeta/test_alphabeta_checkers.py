@@ -81,12 +81,12 @@ def random_weights(seed):
 ])
 def test_finds_the_shot(game, fen, depth, shallow, deep):
     state = game.new_state(fen)
-    player = AlphaBetaPlayer(game, depth=depth)
+    player = AlphaBetaPlayer(game, depth=depth, eval="material")
     assert state.move_to_text(player.choose_move(state.clone())) == deep
     info = player.analysis()
     assert info["engine"] == "compiled" and info["depth"] == depth and info["pv"][0] == deep
     if shallow is not None:
-        one_ply = AlphaBetaPlayer(game, depth=1)
+        one_ply = AlphaBetaPlayer(game, depth=1, eval="material")
         assert state.move_to_text(one_ply.choose_move(state.clone())) == shallow
     # The shot's gain is real: a plain minimax sees the same value at a depth it can afford.
     pos = kernels.state_to_pos(state)

@@ -7,6 +7,7 @@ import zipfile
 import numpy as np
 import pytest
 
+from plyground.capabilities import bundled_model
 from plyground.errors import ModelFileError, OptionError, UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
@@ -112,7 +113,11 @@ def test_a_checkers_file_is_refused_for_another_game(tmp_path):
 def test_options():
     player = AlphaBetaPlayer(CheckersGame())
     cfg = player.config
-    assert cfg["depth"] == 10 and cfg["seconds"] is None and cfg["eval"] == "material" and cfg["tt"]
+    assert cfg["depth"] == 10 and cfg["seconds"] is None and cfg["eval"] == "auto" and cfg["tt"]
+    # auto: the strongest evaluation the game has -- its bundled learned one, else material
+    assert player.eval_info["eval"] == str(bundled_model(CheckersGame(), "alphabeta"))
+    assert np.array_equal(player.weights, AlphaBetaPlayer(CheckersGame(), eval="learned").weights)
+    assert AlphaBetaPlayer(TicTacToe()).eval_info["eval"].startswith("material")
     with pytest.raises(OptionError, match="option 'depth'"):
         AlphaBetaPlayer(CheckersGame(), depth=0)
     with pytest.raises(OptionError, match="unknown option 'simulations'"):

@@ -182,8 +182,10 @@ def test_a_game_that_brings_its_own_alphabeta_engine_is_evaluated_and_searched_b
         player = AlphaBetaPlayer(game, eval="learned", depth=1, kernels=kernels)
         assert player.choose_move(game.new_initial_state()) == 2 and player.engine_kind == kind
         assert player.analysis()["value"] == 5.0
-    material = AlphaBetaPlayer(game, depth=1)
+    material = AlphaBetaPlayer(game, depth=1, eval="material")
     assert material.choose_move(game.new_initial_state()) == 0 and material.analysis()["value"] == 0.0
+    auto = AlphaBetaPlayer(game, depth=1)                     # the default: the game's learned evaluation
+    assert auto.choose_move(game.new_initial_state()) == 2 and auto.analysis()["value"] == 5.0
     save_weights(tmp_path / "other.npz", np.zeros(8), {**SquareWeights(game).feature_metadata(), "feature_set": "rows"})
     with pytest.raises(ModelFileError, match="uses the feature set 'rows' version 1; this player evaluates 'squares'"):
         AlphaBetaPlayer(game, eval=str(tmp_path / "other.npz"))

@@ -21,13 +21,14 @@ from renderer_helpers import GatedBot, choose, human_to_move, open_menu, show_ad
 SMALL = {"width": 800, "height": 600}
 
 
-def test_the_menu_starts_at_the_medium_level_and_each_level_fills_in_its_player(make_renderer, registry):
+def test_the_menu_starts_at_the_strongest_level_and_each_level_fills_in_its_player(make_renderer, registry):
     from plyground.cli import _fill_sides
     renderer, d, menu = open_menu(make_renderer, registry)
     for name in menu.games:
         choose(d, menu.game_choice, name)
         game = menu.default_game()
-        assert menu.level == "medium"
+        assert menu.level == "strongest"
+        assert menu.sides[1].spec() == Spec.parse(registry.default_opponent(game))   # the console's opponent
         for level in level_table(game):
             choose(d, menu.level_choice, level)
             spec = level_spec(registry, game, level)
@@ -35,7 +36,11 @@ def test_the_menu_starts_at_the_medium_level_and_each_level_fills_in_its_player(
             for option, value in spec.options.items():
                 assert menu.sides[1].editor.text_of(option) == value
     choose(d, menu.game_choice, "checkers")
-    assert menu.level == "strongest"                          # kept per game while the menu lives
+    choose(d, menu.level_choice, "hard")
+    choose(d, menu.game_choice, "tictactoe")
+    choose(d, menu.game_choice, "checkers")
+    assert menu.level == "hard"                               # kept per game while the menu lives
+    choose(d, menu.level_choice, "strongest")
     game = menu.default_game()
     first, second = _fill_sides(game, None, None)              # the console's opponent: the same
     assert first == "human" and menu.sides[1].spec() == Spec.parse(second)
@@ -54,6 +59,8 @@ def test_chess_from_the_menu_at_the_medium_level_answers_within_seconds(
     choose(d, menu.game_choice, "chess")
     installed = "stockfish" in registry.players_for(menu.default_game())
     expected = "stockfish:elo=1500" if installed else "alphabeta:eval=learned,depth=3"
+    assert menu.level == "strongest"          # seconds=2 in the level, 2.0 in its field: the same player
+    choose(d, menu.level_choice, "medium")
     assert menu.level == "medium" and menu.sides[1].spec() == Spec.parse(expected)
     d.click(menu.buttons["start"].rect.center)
     screen = renderer.game_screen

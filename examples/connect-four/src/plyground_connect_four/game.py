@@ -197,7 +197,7 @@ class ConnectFour(Game):
     name = "connect-four"
     description = "Connect Four on a 7x6 board: drop discs, four in a row wins (an example third-party game)."
     side_names = ("Red", "Yellow")
-    default_opponents = ("mcts", "random")
+    default_opponents = ("alphazero", "mcts", "random")    # the bundled agent first (bundled_models)
     observation_shape = (2, ROWS, COLUMNS)
     num_actions = COLUMNS
     rules_text = ("Red and Yellow take turns dropping a disc into one of the seven columns; it falls to\n"

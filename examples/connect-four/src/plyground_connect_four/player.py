@@ -30,8 +30,9 @@ class PerfectPlayer(Player):
         Option("weak", bool, False, "keep the best win/draw/loss only, not the fastest win (faster)"),
         Option("depth", int, None, "look this many plies ahead and count positions beyond as draws "
                "(a graded opponent; none: solve to the end)", min=1, max=42, optional=True),
-        Option("nodes", int, 20_000_000, "the most positions one move's solve may visit (about 10 s); beyond it "
-               "the player plays the deepest depth-limited search that fits (none: no limit)",
+        Option("nodes", int, 20_000_000, "the most positions one move may visit, all its searches together "
+               "(about 10 s): the solve may use half; when it does not fit, the player plays the deepest "
+               "depth-limited search that fits the rest (none: no limit)",
                min=1000, optional=True),
         Option("ties", str, "centre", "among equally good moves: the centre-most, or a random one (seeded)",
                choices=("centre", "random")),
@@ -69,11 +70,16 @@ class PerfectPlayer(Player):
             discs = sum(cell >= 0 for cell in state.cells)
             scores, reached = {move: 1 if weak else (CELLS + 1 - discs) // 2 for move in winning}, None
         else:
-            scores, reached = solver.move_scores(state, weak, depth, limit), depth
+            # The move's node limit holds for all its searches: the solve asked for may use half of it,
+            # the depth-limited ones after it (when it does not fit) the rest.
+            scores, reached = solver.move_scores(state, weak, depth, None if limit is None else limit // 2), depth
         if scores is None:                      # too deep to solve now: deepen until the limit
             scores, reached = {}, 0
             for tried in range(1, depth if depth else 43):     # shallower than asked, never deeper
-                found = solver.move_scores(state, weak, tried, limit)
+                left = None if limit is None else limit - (solver.visited - visited)
+                if left is not None and left <= 0:
+                    break
+                found = solver.move_scores(state, weak, tried, left)
                 if found is None:
                     break
                 scores, reached = found, tried
