@@ -70,10 +70,11 @@ def save_unfinished(game: Game, record: GameRecord, path: Path | None = None, *,
 
 
 def keep_unfinished(game: Game, record: GameRecord, folder: Path | None = None) -> Path:
-    """An automatic save (Ctrl-C): the game so far under a new name in ``folder`` (default: the
-    saved-games folder), ``checkers-saved.pdn`` or, when that is taken, the first free
-    ``checkers-saved-2.pdn``, ... -- never over anything saved before; returns the path."""
-    return save_unfinished(game, record, numbered_path(default_save_path(game, folder)))
+    """An automatic save (Ctrl-C): the game so far in ``folder`` (default: the saved-games folder), one file
+    a game: ``checkers-saved.pdn`` or the first of ``checkers-saved-2.pdn``, ... that is free or holds an
+    earlier state of this very game, which is brought up to date (a second Ctrl-C in the same game writes
+    no second file) -- never over another game; returns the path."""
+    return save_beside(game, record, default_save_path(game, folder))
 
 
 def what_saving_replaces(game: Game, record: GameRecord, path: Path) -> str:

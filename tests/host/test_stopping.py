@@ -128,13 +128,14 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
     assert not list(tmp_path.iterdir())       # no move was played: nothing to keep
 
 
-def _ctrl_c_while_the_bot_thinks(cwd, games, typed: str) -> str:
-    """Play ``typed`` at a real ``plyground play`` against a bot that thinks for an hour, send SIGINT as
-    Ctrl-C at a terminal does once it thinks; returns what the process printed after it."""
+def _ctrl_c_while_the_bot_thinks(cwd, games, typed: str, *more: str) -> str:
+    """Play ``typed`` at a real ``plyground play`` (``more``: its further arguments) against a bot that thinks
+    for an hour, send SIGINT as Ctrl-C at a terminal does once it thinks; returns what the process printed
+    after it."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", PLYGROUND_GAMES=str(games))
     proc = subprocess.Popen(
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
-         "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600"],
+         "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600", *more],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=cwd,
         preexec_fn=ctrl_c_as_at_a_terminal)
     proc.stdin.write(typed)
@@ -150,6 +151,21 @@ def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
     assert f"The game so far is saved in {saved}; plyground play --resume {saved.name} plays it on." in rest
     game = get_registry().make_game("checkers")
     from plyground.resume import load_unfinished
+    assert load_unfinished(game, saved).moves == ["9-13"]
+
+
+def test_ctrl_c_again_in_the_same_game_updates_its_file(tmp_path):
+    """One file a game: Ctrl-C, --resume, a move, Ctrl-C again writes the same file, up to date."""
+    games = tmp_path / "games"
+    _ctrl_c_while_the_bot_thinks(tmp_path, games, "9-13\n")
+    saved = games / "checkers-saved.pdn"
+    game = get_registry().make_game("checkers")
+    from plyground.resume import load_unfinished
+    assert load_unfinished(game, saved).moves == ["9-13"]
+    # Resumed, the bot (White) thinks at once: Ctrl-C again, with nothing typed.
+    rest = _ctrl_c_while_the_bot_thinks(tmp_path, games, "", "--resume", "checkers-saved.pdn")
+    assert f"The game so far is saved in {saved}" in rest, rest
+    assert sorted(path.name for path in games.iterdir()) == ["checkers-saved.pdn"]
     assert load_unfinished(game, saved).moves == ["9-13"]
 
 
