@@ -276,6 +276,8 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if save:
         RecordAppender(game, save).append(record)
         click.echo(f"saved to {save}")
+    if not record.finished:          # quit, or a player that failed: kept as Ctrl-C keeps it, to play on
+        _keep_interrupted_game(game, record)
 
 
 def _review(registry, reviewed: GameReview, renderer, seats: list[str | None]):
@@ -301,8 +303,8 @@ def _review(registry, reviewed: GameReview, renderer, seats: list[str | None]):
 
 
 def _keep_interrupted_game(game: Game, record) -> None:
-    """Ctrl-C ended a game with moves played: keep it, under a new name in the saved-games folder (never
-    over a game saved before), where --resume finds it, so nothing is lost."""
+    """Ctrl-C, 'quit' or a failing player ended a game with moves played: keep it in the saved-games folder
+    (one file a game, never over another game), where --resume finds it, so nothing is lost."""
     if record is None or not record.moves:
         return
     try:

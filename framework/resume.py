@@ -44,11 +44,13 @@ class WouldReplace(UsageError):
         self.path, self.holds = path, holds
 
 
-def game_so_far(record: GameRecord) -> GameRecord:
-    """A copy of the record of a game still being played, marked unfinished (result ``*``)."""
+def game_so_far(record: GameRecord, saved: bool = True) -> GameRecord:
+    """A copy of the record of a game still being played, marked unfinished (result ``*``); its reason says
+    it was saved before its end, or (``saved`` false: shown, not written) that it goes on."""
+    plies = len(record.moves)
+    reason = f"saved before its end, after {plies} plies" if saved else f"still being played, after {plies} plies"
     return GameRecord(game=record.game, players=tuple(record.players), start=record.start, moves=list(record.moves),
-                      returns=(0.0, 0.0), finished=False,
-                      reason=f"saved before its end, after {len(record.moves)} plies", tags=dict(record.tags))
+                      returns=(0.0, 0.0), finished=False, reason=reason, tags=dict(record.tags))
 
 
 def save_unfinished(game: Game, record: GameRecord, path: Path | None = None, *, replace: bool = False) -> Path:

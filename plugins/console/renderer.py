@@ -54,7 +54,7 @@ COMMANDS = (
     ("help", ("h",), "this list, then the game's rules"),
     ("undo", ("takeback", "take back"), "take back your last move (and the reply to it)"),
     ("resign", (), "give up this game"),
-    ("quit", ("q", "exit"), "stop playing (the game is recorded as unfinished)"),
+    ("quit", ("q", "exit"), "stop playing: the game so far is kept in the saved-games folder (--resume plays it on)"),
 )
 #: How a command is shown in help when it takes an argument.
 _USAGE = {"save": "save [F]"}
@@ -361,7 +361,7 @@ class ConsoleRenderer(Renderer):
     def _record_text(self) -> str:
         if self.record is None:
             return "no record: this game is not played by plyground's match runner"
-        return self._format_record(game_so_far(self.record), "the game so far")
+        return self._format_record(game_so_far(self.record, saved=False), "the game so far")
 
     def _format_record(self, record: GameRecord, what: str = "the game") -> str:
         try:

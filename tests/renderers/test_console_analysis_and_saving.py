@@ -71,7 +71,7 @@ def test_save_mid_game_then_resume_plays_on_with_the_saved_players(tmp_path):
     resumed = _plyground("play", "--resume", saved.name, stdin="pdn\n10-14\nsave\nquit\n", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert f"Black (human, bB) to move   Last move: {first.moves[1]}" in resumed.stdout
-    assert f"1. 9-13 {first.moves[1]} {{saved" in resumed.stdout     # the pdn command: the whole game so far
+    assert f"1. 9-13 {first.moves[1]} {{still being played" in resumed.stdout   # the pdn command: the game so far
     again = load_unfinished(game, saved)
     assert again.moves[:3] == first.moves + ["10-14"] and len(again.moves) == 4
     assert again.tags["Date"] == first.tags["Date"]           # the day the game began
@@ -211,3 +211,13 @@ def test_resume_with_another_game_is_one_error_and_without_game_plays_the_files(
             f"as checkers, or give --game checkers") in out.stderr
     same = _plyground("play", "--resume", str(saved), "--game", "checkers", stdin="quit\n", cwd=tmp_path)
     assert same.returncode == 0 and "Last move: 9-13" in same.stdout, same.stderr
+
+
+def test_quit_keeps_the_game_so_far_and_says_where(tmp_path):
+    """'quit' with moves played loses nothing: the game is kept as Ctrl-C keeps it, and --resume plays it on."""
+    done = _plyground("play", "--game", "checkers", "--white", AB, stdin="9-13\nquit\n", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    saved = tmp_path / "games" / "checkers-saved.pdn"
+    assert f"The game so far is saved in {saved}; plyground play --resume {saved.name} plays it on." in done.stderr
+    kept = load_unfinished(get_registry().make_game("checkers"), saved)
+    assert kept.moves[0] == "9-13" and len(kept.moves) == 2

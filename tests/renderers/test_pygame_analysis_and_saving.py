@@ -176,7 +176,7 @@ def test_a_window_save_resumes_by_name_from_another_folder(make_renderer, regist
 
     resumed = _plyground("play", "--resume", "checkers-saved.pdn", cwd=elsewhere, games=games, stdin="pdn\nquit\n")
     assert resumed.returncode == 0, resumed.stderr
-    assert f"1. 11-15 {played[1]} {{saved" in resumed.stdout
+    assert f"1. 11-15 {played[1]} {{still being played" in resumed.stdout
 
 
 def test_a_window_save_keeps_a_file_of_another_game_and_picks_a_new_name(make_renderer, registry, tmp_path):
