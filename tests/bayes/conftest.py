@@ -1,13 +1,9 @@
 import random
-from pathlib import Path
 
 import pytest
 
 from plyground.games.checkers import CheckersGame
 from plyground.plugins.bayes.adapter import GameSample
-
-SHARED_DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
 
 @pytest.fixture(scope="session")
 def checkers():
@@ -31,11 +27,8 @@ def random_games(checkers):
 
 
 @pytest.fixture(scope="session")
-def acf_slice():
-    """The first 400 games of the ACF archive as PDN text (skips when the archive is absent)."""
-    path = SHARED_DATA / "acf.pdn"
-    if not path.exists():
-        pytest.skip(f"the ACF archive is not at {path} (tests read ../shared/data beside the repository)")
-    text = path.read_text(encoding="utf-8", errors="replace")
+def acf_slice(acf_pdn):
+    """The first 400 games of the ACF archive as PDN text (../shared/data's copy, else the one checkers ships)."""
+    text = acf_pdn.read_text(encoding="utf-8", errors="replace")
     blocks = text.split("[Event ")
     return "".join("[Event " + b for b in blocks[1:401])

@@ -1,6 +1,5 @@
 """PDN: the ACF archive replays move for move; every PDN feature is read; errors say game and line."""
 import time
-from pathlib import Path
 
 import pytest
 
@@ -10,14 +9,11 @@ from plyground.games.checkers.notation import INITIAL_FEN
 from plyground.games.checkers.pdn import PdnError, read_pdn, read_records
 from plyground.protocols import GameRecord
 
-ACF = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "acf.pdn"
 
 
-def test_acf_archive_replays_with_every_move_legal():
-    if not ACF.exists():
-        pytest.skip(f"the ACF archive is not at {ACF.resolve()} (tests read ../shared/data beside the repository)")
+def test_acf_archive_replays_with_every_move_legal(acf_pdn):
     started = time.perf_counter()
-    reader = read_pdn(ACF, strict=False)
+    reader = read_pdn(acf_pdn, strict=False)
     games = list(reader)
     elapsed = time.perf_counter() - started
     assert [str(e) for e in reader.errors] == []
@@ -160,10 +156,8 @@ def test_unfinished_record_and_bad_record():
         game.format_records([GameRecord(game="checkers", players=("a", "b"), start=INITIAL_FEN, moves=["e4"])])
 
 
-def test_acf_games_round_trip_through_format_records():
-    if not ACF.exists():
-        pytest.skip(f"the ACF archive is not at {ACF.resolve()}")
-    text = ACF.read_text()
+def test_acf_games_round_trip_through_format_records(acf_pdn):
+    text = acf_pdn.read_text()
     sample = text[:text.index('[Event "ACF archive game 41"]')]
     games = list(read_pdn(sample))
     again = list(read_pdn(CheckersGame().format_records([g.to_record() for g in games])))
