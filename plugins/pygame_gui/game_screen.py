@@ -310,9 +310,27 @@ class GameScreen:
             self.set_message("Click Resign again to confirm.", "info")
 
     def leave(self) -> None:
+        """Menu / Close: a game going on stops, and its moves are kept as Ctrl-C keeps them (one file a game in
+        the saved-games folder; ``kept`` says where, for the menu to show), so leaving loses nothing."""
         if not self.over:
             self.link.abandon()
+            self.kept = self._keep_on_leaving()
         self.app.game_left(self)
+
+    #: Where leaving kept the game going on ("" when nothing was kept).
+    kept = ""
+
+    def _keep_on_leaving(self) -> str:
+        record = self.live_record
+        if record is None or not record.moves or self.reviewing:
+            return ""
+        path = self.app.saved_game_path(self.game)
+        try:
+            path = save_beside(self.game, record, path)
+        except (OSError, PlygroundError) as exc:
+            return f"The game left could not be saved to {path}: {getattr(exc, 'strerror', None) or exc}"
+        return (f"The game you left is saved in {path.name} ({_home_relative(path.parent)}): Resume plays it on "
+                f"(or plyground play --resume {resume_argument(path)}).")
 
     def play_again(self) -> None:
         self.app.play_again()

@@ -247,6 +247,7 @@ class MenuScreen:
             "quit": Button("Quit", self.app.request_quit),
         }
         self.error = ""
+        self.notice = ""           # news of the last game (where leaving it kept it), until the next starts
         self.progress = ""            # "Starting... (loading X)" while start() builds the players
         self.mouse: tuple[int, int] | None = None   # the last pointer position seen (wheel events carry none)
         self._reveal: Field | None = None           # a field to scroll into view at the next layout
@@ -380,6 +381,7 @@ class MenuScreen:
     def start(self) -> None:
         """Build the game and the players from the fields and begin (errors stay in the menu, the first
         wrong field focused and scrolled into view)."""
+        self.notice = ""
         for w in self._fields():
             w.focused = False
         if not self.buttons["start"].enabled:
@@ -639,7 +641,7 @@ class MenuScreen:
         by = h - m - 40
         self.message_rect = pygame.Rect(m, y, w - 2 * m, by - y - 4)
         errors = self.errors()
-        message = self.progress or self.error or (errors[0] if errors else "") or self.focused_help()
+        message = self.progress or self.error or (errors[0] if errors else "") or self.notice or self.focused_help()
         color = theme.ACCENT if self.progress else theme.ERROR if (self.error or errors) else theme.TEXT_DIM
         if message:
             draw_wrapped(surface, message, self.message_rect, 18, color)

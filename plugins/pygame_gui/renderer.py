@@ -207,6 +207,8 @@ class PygameRenderer(Renderer):
                 return
         if screen.from_menu:
             self.show_menu()
+            if self.menu is not None:
+                self.menu.notice = screen.kept
         else:
             self.running = False
 

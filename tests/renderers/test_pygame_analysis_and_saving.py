@@ -229,3 +229,25 @@ def test_ctrl_c_in_a_window_game_keeps_it_under_a_new_name(tmp_path):
     assert earlier.read_bytes() == kept
     from plyground.registry import get_registry
     assert load_unfinished(get_registry().make_game("checkers"), second).moves == ["9-13"]
+
+
+def test_leaving_a_game_for_the_menu_keeps_it_and_the_menu_says_where(make_renderer, registry, tmp_path):
+    """The Menu button in a game going on loses nothing: the moves are kept as Ctrl-C keeps them (one file a
+    game, in the saved-games folder), the menu says where, and its Resume plays it on."""
+    from renderer_helpers import choose, open_menu
+    renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
+    choose(d, menu.level_choice, "medium")                      # a quick opponent
+    d.click(menu.buttons["start"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    wait_turn(d, screen)
+    _play(d, screen, "9-13")
+    wait_turn(d, screen)
+    played = list(screen.moves)
+    d.click(screen.buttons["leave"].rect.center)
+    assert renderer.screen is menu
+    saved = tmp_path / "checkers-saved.pdn"
+    assert menu.notice.startswith("The game you left is saved in checkers-saved.pdn"), menu.notice
+    assert load_unfinished(registry.make_game("checkers"), saved).moves == played
+    d.frames(2)
+    assert menu.buttons["resume"].rect.width > 0                # Resume saved is offered
