@@ -20,7 +20,7 @@ from plyground.resume import (WouldReplace, default_save_path, game_so_far, numb
 
 REVIEW_HELP = """Commands while reviewing a game:
   back [N]     step N plies back (default 1; also: b)
-  forward [N]  step N plies forward (default 1; also: f, next)
+  forward [N]  step N plies forward (default 1; also: f, next, or a bare Enter)
   goto N       show the position after N plies (0: the start)
   start, end   the start position, the final one
   play         play a new game from the position shown (the players of --black/--white, else you against
@@ -34,7 +34,7 @@ REVIEW_HELP = """Commands while reviewing a game:
                at every position shown, 'analysis off' stops that
   quit         stop reviewing (also: q, exit)"""
 
-REVIEW_HINT = "Type back, forward, goto N, start, end, play, hint, analysis, moves, fen, {record}, help or quit."
+REVIEW_HINT = "Type back, forward (or just Enter), goto N, start, end, play, hint, analysis, moves, fen, {record}, help or quit."
 
 RECORD_WORDS = ("pgn", "pdn", "record")
 
@@ -254,7 +254,9 @@ class ConsoleRenderer(Renderer):
             command = text.lower()
             word, _, argument = command.partition(" ")
             argument = argument.strip()
-            if not text:
+            if not text:                         # a bare Enter steps forward, as in a pager
+                if not review.forward(1):
+                    self._print("already at the end of the game")
                 continue
             if command in ("quit", "exit", "q"):
                 return None

@@ -73,6 +73,18 @@ def test_back_forward_goto_start_and_end_show_each_ply_with_its_move_marked(chec
     assert answers[8].strip() == "already at the start"
 
 
+def test_a_bare_enter_steps_forward(checkers_games):
+    path, records = checkers_games
+    moves, plies = records[0].moves, len(records[0].moves)
+    out = _plyground("play", "--review", path.name, "--game-number", "1", cwd=path.parent,
+                     stdin="\n\nend\n\nquit\n")
+    assert out.returncode == 0, out.stderr
+    answers = _prompts(out.stdout)
+    assert f"ply 1 of {plies}: after {moves[0]} " in answers[0]
+    assert f"ply 2 of {plies}: after {moves[1]} " in answers[1]
+    assert answers[3].strip() == "already at the end of the game"
+
+
 def test_goto_out_of_range_and_unknown_words_are_answered_and_the_review_goes_on(checkers_games):
     path, records = checkers_games
     plies = len(records[1].moves)
@@ -86,7 +98,7 @@ def test_goto_out_of_range_and_unknown_words_are_answered_and_the_review_goes_on
     assert answers[2].strip() == "goto takes a number of plies, e.g. goto 12 (0: the start position)"
     assert answers[3].strip() == "back takes a number of plies, e.g. back 5; not 'two'"
     assert answers[4].strip() == "9-13 is a move here: type 'play' to start a new game from this position, then play it"
-    assert answers[5].startswith("not a review command: 'foo'. Type back, forward, goto N,")
+    assert answers[5].startswith("not a review command: 'foo'. Type back, forward (or just Enter), goto N,")
     assert answers[7].startswith("the game is over here (") and "step back (back, goto N)" in answers[7]
     assert answers[8].startswith("no hint: the game is over here (")
     assert "New game" not in out.stdout
