@@ -177,8 +177,10 @@ class GameScreen:
             self.movers = self.movers[:len(self.moves) - 1] + [before.current_player()]
         del self.movers[len(self.moves):]   # taken back
         self.state, self.input, self.thinking = state, None, None
-        if self.analysis is not None and self.analysis[0].startswith("hint"):
-            self.analysis = self.analysis_of = None     # a hint is of the position it was asked in
+        if self.analysis is not None and (self.analysis[0].startswith("hint") or self.analysis_live):
+            # a hint is of the position it was asked in; a search shown live ended without a move (taken back)
+            self.analysis = self.analysis_of = None
+            self.analysis_live = False
         if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move
             self.set_message("", "info")
         if self.review is not None:       # looking back while the game goes on: the same ply of the game as it is
@@ -196,8 +198,12 @@ class GameScreen:
     #: The message while the game's thread compiles kernels (short: the message box shows two lines at 800x600).
     COMPILING = "Compiling kernels for this machine (first run only, then cached)\u2026"
 
+    #: The analysis shown is a bot's search still running ("best so far"), not a finished one.
+    analysis_live = False
+
     def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
         live = bool(analysis and analysis.get("live"))
+        self.analysis_live = live and not title.startswith("hint")
         hint = title.startswith("hint")
         if self.reviewing and hint and self._hint_ply is not None:
             title += f" at ply {self._hint_ply}"      # the person may have stepped on while it searched
