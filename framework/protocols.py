@@ -397,6 +397,13 @@ class Player(Plugin):
         """Why this player cannot play ``game``, or ``None`` if it can."""
         return None
 
+    @classmethod
+    def defaults_reason(cls, game: Game) -> str | None:
+        """Why this player cannot play ``game`` with its default options though it can with others (a model
+        file it must be given: ``alphazero`` on a game that bundles none); None if it can.  A menu offers only
+        players that can play as they are."""
+        return cls.unsupported_reason(game)
+
     def report_progress(self, describe: Callable[[], "dict | None"], *, force: bool = False) -> None:
         """From the search's thread, between its steps: hand the analysis so far (``describe()``, in the
         form of :meth:`analysis`) to whoever watches (``self.progress``), at most every

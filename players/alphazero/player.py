@@ -5,7 +5,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from plyground.errors import UsageError
+from plyground.errors import PlygroundError, UsageError
 from plyground.options import MAX_SECONDS, Option
 from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, State, missing_state_api
 
@@ -93,6 +93,16 @@ class AlphaZeroPlayer(SearchPlayer):
         if not game.supports_learning:
             return "the game has no learner encodings (observation_shape and num_actions)"
         return missing_state_api(game, REQUIRED_STATE_API)
+
+    @classmethod
+    def defaults_reason(cls, game: Game) -> str | None:
+        try:
+            reason = cls.unsupported_reason(game)
+            if reason is None:
+                resolve_model_path(None, game)      # the model it plays with no model= option
+            return reason
+        except PlygroundError as exc:           # no model bundled for the game: it must be given one
+            return str(exc)
 
     # ------------------------------------------------------------ lifecycle
     def observe_move(self, state: State, move: Move) -> None:

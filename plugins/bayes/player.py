@@ -65,6 +65,10 @@ class BayesPlayer(Player):
     def unsupported_reason(cls, game: Game) -> str | None:
         return unsupported_reason(game)
 
+    @classmethod
+    def defaults_reason(cls, game: Game) -> str | None:
+        return cls.unsupported_reason(game) or "it needs a model written by the bayes trainer (model=PATH)"
+
     def reset(self, seed: int | None = None) -> None:
         fixed = self.config.get("seed")
         if fixed is not None or seed is not None:

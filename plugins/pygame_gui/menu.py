@@ -291,7 +291,10 @@ class MenuScreen:
         game = self.default_game()
         if game is None:
             return
-        players = self.registry.players_for(game)
+        # Only players that can play this game as they are (alphazero on a game with no model bundled must be
+        # given one: from the command line, --white alphazero:model=FILE --renderer pygame).
+        players = [name for name in self.registry.players_for(game)
+                   if self.registry.get("players", name).cls.defaults_reason(game) is None]
         self.sides[0].set_players(players, "human")
         # The same opponent as `plyground play` (its options come with it: recommended_options), then the
         # game's level in its place (the person's own choice of player stays).

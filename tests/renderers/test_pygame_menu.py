@@ -308,3 +308,20 @@ def test_option_fields_stay_put_whatever_the_players_description(make_renderer, 
     descriptions = {len(registry.get("players", name).description) for name in tops}
     assert len(tops) >= 3 and len(descriptions) >= 3
     assert len(set(tops.values())) == 1, tops
+
+
+def test_the_menu_offers_only_players_that_can_play_the_game_as_they_are(make_renderer, registry):
+    """AlphaZero with no model of chess to play, or bayes with no model at all, is not offered; a side that
+    had one picked gets the game's own opponent instead when the game changes, so Start works."""
+    renderer, d, menu = open_menu(make_renderer, registry)
+    choose(d, menu.game_choice, "checkers")
+    choose(d, menu.sides[1].cycler, "alphazero")
+    assert "bayes" not in menu.sides[1].cycler.choices
+    if "chess" not in menu.games:
+        pytest.skip("the chess game is not installed")
+    choose(d, menu.game_choice, "chess")
+    chess = menu.default_game()
+    assert "alphazero" not in menu.sides[1].cycler.choices and "alphazero" in registry.players_for(chess)
+    assert menu.sides[1].spec() == Spec.parse(registry.default_opponent(chess))
+    choose(d, menu.game_choice, "tictactoe")
+    assert "alphazero" in menu.sides[1].cycler.choices          # tic-tac-toe bundles a model
