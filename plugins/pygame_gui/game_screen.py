@@ -138,6 +138,8 @@ class GameScreen:
             "again": Button("Play again", self.play_again, primary=True),
             "play": Button("Play from here (P)", self.play_from_here, primary=True),
             "live": Button("Back to the game (End)", self.to_end),
+            "back": Button("< Back (Left)", self.step_back),
+            "forward": Button("Forward (Right) >", self.step_forward),
         }
         self.save_field = TextField("save to", "", help="file to append the game record to")
         self.message_rect = pygame.Rect(0, 0, 0, 0)
@@ -630,13 +632,13 @@ class GameScreen:
     def _visible_buttons(self) -> list[Button]:
         names = ["flip", "numbers"] if self.view.can_flip else ["numbers"]
         if self.reviewing:
-            names += ["hint", "analyse", "analysis", "play", "leave"]
+            names = ["back", "forward"] + names + ["hint", "analyse", "analysis", "play", "leave"]
         elif self.over:
             names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
         else:
             names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", "leave"]
         if self.review is not None and not self.reviewing:
-            names.insert(0, "live")
+            names[:0] = ["back", "forward", "live"]
         return [self.buttons[n] for n in names]
 
     # ------------------------------------------------------------ layout and drawing
@@ -663,6 +665,8 @@ class GameScreen:
         self.buttons["resign"].enabled = can_act and self.review is None
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None
+        self.buttons["back"].enabled = self.review is not None and self.review.ply > 0
+        self.buttons["forward"].enabled = self.review is not None and self.review.ply < self.review.plies
         if time.monotonic() >= self._resign_armed_until:
             self.buttons["resign"].label = "Resign"
         else:

@@ -250,3 +250,23 @@ def test_moves_played_while_looking_back_keep_the_position_shown(make_renderer, 
     assert screen.review.plies == len(screen.moves) and not any(_framed(d, screen, p) for p in screen.move_rects)
     d.key(pygame.K_END)
     assert screen.review is None and screen.shown_state is screen.state and screen.state.is_terminal()
+
+
+def test_back_and_forward_buttons_step_through_a_recorded_game(make_renderer, registry, saved):
+    """The keys have buttons too, each labelled with its key, off where there is no step to take."""
+    renderer, d, screen, review = _open(make_renderer, registry, saved / "games.pdn", "checkers")
+    game, record = review.game, review.record
+    back, forward = screen.buttons["back"], screen.buttons["forward"]
+    d.frames(1)
+    assert back.rect.width > 0 and forward.rect.width > 0                     # drawn in the panel
+    assert "(Left)" in back.label and "(Right)" in forward.label
+    assert not back.enabled and forward.enabled                               # at the start
+    d.click(forward.rect.center)
+    d.click(forward.rect.center)
+    assert screen.shown_state.to_text() == _position_after(game, record, 2)
+    d.click(back.rect.center)
+    assert screen.shown_state.to_text() == _position_after(game, record, 1) and back.enabled
+    d.key(pygame.K_END)
+    d.frames(1)
+    assert not forward.enabled
+    d.click(screen.buttons["leave"].rect.center)
