@@ -759,7 +759,7 @@ class OpenGameScreen(PageScreen):
         self.open = Button("Open", self.open_typed, primary=True)
         self.back = Button("Back", app.show_menu, key=pygame.K_ESCAPE)
         self.files = self._record_files()
-        self.file_buttons = [Button(fit_text(f"{p.name}   ({_home_words(p.parent)})", 18, 640),
+        self.file_buttons = [Button(fit_text(f"{p.name}: {self._describe(p)}   ({_home_words(p.parent)})", 18, 700),
                                     lambda p=p: self.open_file(p)) for p in self.files]
         self.error = ""
 
@@ -774,6 +774,28 @@ class OpenGameScreen(PageScreen):
             except OSError:
                 continue
         return sorted(seen, key=lambda p: -seen[p])[:self.LISTED]
+
+    #: Files larger than this are listed by name only (reading an archive of thousands of games takes long).
+    DESCRIBED_BYTES = 2_000_000
+
+    def _describe(self, path: Path) -> str:
+        """The game Open would review (the file's last): its date, players, result and length, in a few words;
+        what is wrong instead when it cannot be read."""
+        from plyground.recordio import saved_records_reader
+        reader = saved_records_reader(self.game)
+        try:
+            if reader is None or path.stat().st_size > self.DESCRIBED_BYTES:
+                return "a record file"
+            records = reader(path.read_text(encoding="utf-8", errors="replace"))
+        except (PlygroundError, OSError, ValueError, KeyError, TypeError):
+            return "not a readable game file"
+        if not records:
+            return "no game in it"
+        last = records[-1]
+        date = str(last.tags.get("Date") or "undated").replace("??", "").strip(".") or "undated"
+        many = f" (last of {len(records)})" if len(records) > 1 else ""
+        return (f"{date}, {last.players[0]} vs {last.players[1]}, {last.result_text}, "
+                f"{len(last.moves)} plies{many}")
 
     def open_typed(self) -> None:
         text = self.path.text.strip()

@@ -30,6 +30,10 @@ def test_open_game_lists_the_saved_games_reviews_one_and_plays_from_a_position(m
     d.click(menu.buttons["open"].rect.center)
     screen = renderer.screen
     assert [p.name for p in screen.files] == ["match.pdn"]
+    record = record_reader(get_registry().make_game("checkers"))((tmp_path / "match.pdn").read_text())[-1]
+    label = screen.file_buttons[0].label                 # what each file holds: date, players, result, length
+    assert label.startswith(f"match.pdn: {record.tags['Date']}, {record.players[0]} vs {record.players[1]}, "
+                            f"{record.result_text}, {len(moves)} plies"), label
     d.click(screen.file_buttons[0].rect.center)
     review = renderer.game_screen
     assert renderer.screen is review and review.reviewing and review.moves == moves
