@@ -157,6 +157,13 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         state, movers = replay(game, resume)
         record.start, record.moves = resume.start, list(resume.moves)
         record.tags.update({k: v for k, v in resume.tags.items() if k in _KEPT_ON_RESUME})
+        # A side played on by another player: the change is an event of the record, so the moves before it
+        # stay credited to the player who made them (GameRecord.player_at).
+        changes = [entry for entry in str(resume.tags.get(GameRecord.PLAYER_CHANGES, "")).split("; ") if entry]
+        changes += [f"from ply {len(resume.moves) + 1} {game.side_names[side]}: {names[side]} (was {old})"
+                    for side, old in enumerate(resume.players) if old != names[side] and old not in ("", "?")]
+        if changes:
+            record.tags[GameRecord.PLAYER_CHANGES] = "; ".join(changes)
     for i, player in enumerate(players):
         player.renderer = renderer
         player.reset(None if seed is None else seed * 2 + i)

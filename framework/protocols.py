@@ -18,6 +18,7 @@ in :mod:`plyground.capabilities`.
 from __future__ import annotations
 
 import enum
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -307,6 +308,9 @@ class Game(Plugin):
 
 # ------------------------------------------------------------------- results
 
+_PLAYER_CHANGE = re.compile(r"from ply (\d+) (.+?): (.*) \(was (.*)\)")
+
+
 @dataclass
 class GameRecord:
     """A finished (or abandoned) game: what happened and why."""
@@ -332,6 +336,24 @@ class GameRecord:
         """1, 0.5 or 0 for ``player``."""
         a, b = self.returns if player == 0 else self.returns[::-1]
         return 1.0 if a > b else 0.0 if b > a else 0.5
+
+    #: The tag that records a change of player in a resumed game: entries "from ply N SIDE: NEW (was OLD)",
+    #: joined by "; " (a tag, so PDN, PGN and JSON lines all keep it).
+    PLAYER_CHANGES = "PlayerChanges"
+
+    def player_at(self, side: int, ply: int, side_names: Sequence[str]) -> str:
+        """Who played ``side``'s move number ``ply`` (1: the first move of the record): ``players[side]``,
+        unless the game was resumed with another player for that side (:attr:`PLAYER_CHANGES`) after it."""
+        name = self.players[side]
+        changes = [entry for entry in str(self.tags.get(self.PLAYER_CHANGES, "")).split("; ") if entry]
+        for entry in reversed(changes):      # the latest change at or before the ply holds; before the first,
+            match = _PLAYER_CHANGE.fullmatch(entry)          # the player it replaced
+            if match is None or match.group(2) != side_names[side]:
+                continue
+            if ply >= int(match.group(1)):
+                return name
+            name = match.group(4)
+        return name
 
     def to_json(self) -> dict:
         return {"game": self.game, "players": list(self.players), "start": self.start,

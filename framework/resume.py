@@ -118,8 +118,9 @@ def what_saving_replaces(game: Game, record: GameRecord, path: Path) -> str:
 
 def _earlier_state_of(saved: GameRecord, record: GameRecord) -> bool:
     """Whether ``saved`` is ``record`` as it was some plies ago (same start and players, its moves a prefix)."""
+    changes = str(record.tags.get(GameRecord.PLAYER_CHANGES, ""))     # played on by another player since
     return (not saved.finished and (saved.start or None) == (record.start or None)
-            and tuple(saved.players) == tuple(record.players)
+            and all(then == now or f"(was {then})" in changes for then, now in zip(saved.players, record.players))
             and list(record.moves[:len(saved.moves)]) == list(saved.moves))
 
 

@@ -79,7 +79,8 @@ class GameReview:
         if self.at_start:
             return f"{where}: the start position"
         side = self.movers[self.ply - 1]
-        text = f"{where}: after {self.last_move} by {self.game.side_names[side]} ({self.record.players[side]})"
+        player = self.record.player_at(side, self.ply, self.game.side_names)
+        text = f"{where}: after {self.last_move} by {self.game.side_names[side]} ({player})"
         if self.at_end:
             text += f"; the game ended {self.result_words()}" if self.record.finished else \
                 "; the record ends here, unfinished (*)"

@@ -221,3 +221,25 @@ def test_quit_keeps_the_game_so_far_and_says_where(tmp_path):
     assert f"The game so far is saved in {saved}; plyground play --resume {saved.name} plays it on." in done.stderr
     kept = load_unfinished(get_registry().make_game("checkers"), saved)
     assert kept.moves[0] == "9-13" and len(kept.moves) == 2
+
+
+def test_a_player_change_on_resume_is_recorded_and_each_move_credited_to_who_made_it(tmp_path):
+    """Resumed with another White: the record keeps the change (a tag every format writes), the saved file is
+    the same game brought up to date, and a review names the player who made each move."""
+    done = _plyground("play", "--game", "checkers", "--white", "alphabeta:depth=2", stdin="9-13\nsave\nquit\n",
+                      cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    saved = tmp_path / "games" / "checkers-saved.pdn"
+    first = load_unfinished(get_registry().make_game("checkers"), saved)
+    assert first.players == ("human", "alphabeta:depth=2") and len(first.moves) == 2
+    resumed = _plyground("play", "--resume", saved.name, "--white", "random:seed=3", stdin="11-15\nsave\nquit\n",
+                         cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert sorted(path.name for path in saved.parent.iterdir()) == [saved.name]     # one file: the same game
+    again = load_unfinished(get_registry().make_game("checkers"), saved)
+    assert again.players == ("human", "random:seed=3") and again.moves[:2] == first.moves and len(again.moves) == 4
+    assert again.tags["PlayerChanges"] == "from ply 3 White: random:seed=3 (was alphabeta:depth=2)"
+    review = _plyground("play", "--review", str(saved), stdin="forward 2\nforward 2\nquit\n", cwd=tmp_path)
+    assert review.returncode == 0, review.stderr
+    assert f"ply 2 of 4: after {first.moves[1]} by White (alphabeta:depth=2)" in review.stdout
+    assert f"ply 4 of 4: after {again.moves[3]} by White (random:seed=3)" in review.stdout
