@@ -748,7 +748,7 @@ class GameScreen:
                           EVAL_BAR_WIDTH, board.height)
         bar.left = max(2, bar.left)
         self.eval_bar_rect = bar
-        bottom_side = 1 if self.view.flipped else 0
+        bottom_side = self.view.bottom_side      # the bar fills from the bottom in the colour of the side there
         own = first if bottom_side == 0 else 1.0 - first
         colours = self.view.side_colours
         pygame.draw.rect(surface, colours[1 - bottom_side], bar)

@@ -186,3 +186,28 @@ def test_infinite_analysis_of_your_position_in_a_game_then_your_move(make_render
     wait_turn(d, screen)
     assert screen.moves[0] == "9-13" and len(screen.moves) == 2
     d.click(screen.buttons["leave"].rect.center)
+
+
+@pytest.mark.parametrize("game_name, people, bottom", [("checkers", ("human", "human"), "White"),
+                                                       ("checkers", ("human", "random"), "Black"),
+                                                       ("chess", ("human", "random"), "White")])
+def test_the_evaluation_bar_fills_from_the_bottom_in_the_colour_of_the_side_there(
+        make_renderer, registry, game_name, people, bottom):
+    """The same way in every game: the side at the bottom of the board has its colour at the bar's bottom, as
+    much of it as its expected score (checkers draws White at the bottom unflipped, chess too)."""
+    renderer, d = make_renderer()
+    game, screen = _start(renderer, registry, game_name, list(people))
+    d.frames(1)
+    assert game.side_names[screen.view.bottom_side] == bottom
+    screen.show_analysis = True
+    # a search of the position by the side to move that finds the bottom side far ahead (90%)
+    mover = game.side_names[screen.state.current_player()]
+    value = 0.8 if mover == bottom else -0.8
+    screen._on_analysis("test", {"move": None, "value": value, "visits": {}}, mover)
+    d.frames(1)
+    bar = screen.eval_bar_rect
+    colours = screen.view.side_colours
+    bottom_colour = colours[game.side_names.index(bottom)]
+    assert d.pixel((bar.centerx, bar.bottom - 4)) == bottom_colour
+    assert d.pixel((bar.centerx, bar.top + int(bar.height * 0.05))) == colours[1 - game.side_names.index(bottom)]
+    assert d.pixel((bar.centerx, bar.top + int(bar.height * 0.2))) == bottom_colour

@@ -101,6 +101,14 @@ class BoardView:
     numbers_by_default: bool = False
     #: Each side's colour in the evaluation bar (side 0's first).
     side_colours: tuple = (theme.BLACK_PIECE, theme.WHITE_PIECE)
+    #: The side whose pieces start at the bottom of the board as drawn unflipped (chess: White, side 0;
+    #: checkers: White too, side 1, as diagrams number Black's squares from the top).
+    unflipped_bottom: int = 0
+
+    @property
+    def bottom_side(self) -> int:
+        """The side at the bottom of the board as it is drawn now."""
+        return 1 - self.unflipped_bottom if self.flipped else self.unflipped_bottom
 
     def __init__(self, game: Game) -> None:
         self.game = game

@@ -252,6 +252,8 @@ class CheckersView(GridView):
         s = rowcol_to_square(*cell)
         return str(s + 1) if s >= 0 else None
 
+    unflipped_bottom = 1           # White: Black's men stand on squares 1-12, at the top
+
     def default_flipped(self, human_sides):
         return human_sides == {0}  # a lone human playing Black sees Black at the bottom
 
