@@ -10,6 +10,7 @@ window say the same thing.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from .errors import PlygroundError
@@ -94,8 +95,11 @@ def principal_variation(analysis: dict, state) -> list[tuple[Any, Any]]:
     return line
 
 
-def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) -> list[str]:
-    """Lines describing ``analysis``; ``mover`` names the side that searched (its values are for it)."""
+def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None,
+                   viewpoint: str | None = None) -> list[str]:
+    """Lines describing ``analysis``; ``mover`` names the side that searched (its values are for it).  With
+    ``viewpoint`` (a side's name: the game's ``evaluation_side``), a numeric evaluation is told from that
+    side's view whoever searched, as lichess tells White's: "evaluation +0.22 men (+ good for White)"."""
     if not analysis:
         return ["no analysis: this player does not describe its moves"]
     if "error" in analysis:                        # a search that could not be made (a hint that failed)
@@ -111,7 +115,7 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) ->
         lines.append(f"best move {best}")
     elif move is not None:
         lines.append(f"best move {move}" + (" (forced: the only legal move)" if analysis.get("forced") else ""))
-    evaluation = _evaluation(analysis, mover)
+    evaluation = _evaluation(analysis, mover, viewpoint)
     if evaluation:
         lines.append(evaluation)
     if analysis.get("database"):                   # an endgame database's exact result for the side to move
@@ -132,9 +136,15 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None) ->
     return lines
 
 
-def _evaluation(analysis: dict, mover: str | None) -> str:
+def _evaluation(analysis: dict, mover: str | None, viewpoint: str | None = None) -> str:
     whose = f" for {mover}" if mover else ""
     score = analysis.get("score")
+    if score and viewpoint and mover:
+        number = _SIGNED.fullmatch(score)
+        if number is not None:                     # a number: told from the viewpoint's side
+            value = float(number.group(1)) * (1 if mover == viewpoint else -1)
+            digits = len(number.group(1).partition(".")[2])
+            return f"evaluation {value + 0.0:+.{digits}f}{number.group(2) or ''} (+ good for {viewpoint})"
     if score:                                      # the engine's own words: +0.26, +1.20 men, mate 3
         return f"evaluation {score}{whose}" if score[0] in "+-0123456789" or score.startswith("mate") \
             else f"{score}{whose if score.startswith(('win', 'loss')) else ''}"
@@ -142,11 +152,19 @@ def _evaluation(analysis: dict, mover: str | None) -> str:
     if proven:
         return f"proven {proven}{whose}"
     value = analysis.get("value")
+    if isinstance(value, (int, float)) and abs(value) <= 1.0 and viewpoint and mover:
+        value = value if mover == viewpoint else -value       # told from the viewpoint's side
+        return (f"evaluation {value + 0.0:+.2f} (+ good for {viewpoint}; +1 a sure win for it, -1 a sure loss; "
+                f"its expected score {50 * (value + 1):.0f}%)")
     if isinstance(value, (int, float)):
         if abs(value) <= 1.0:                      # a search value in [-1, 1]: win, draw, loss = 1, 0, -1
             return f"evaluation {value:+.2f}{whose} (+1 a sure win, -1 a sure loss; expected score {50 * (value + 1):.0f}%)"
         return f"evaluation {value:+.2f}{whose} (in the evaluation's own units)"
     return ""
+
+
+#: A score that is a number, perhaps with a unit: "+0.26", "-1.20 men".
+_SIGNED = re.compile(r"([+-]?\d+(?:\.\d+)?)(\s+[A-Za-z]+)?")
 
 
 def _effort(analysis: dict) -> str:

@@ -249,6 +249,9 @@ class Game(Plugin):
     record_suffix: ClassVar[str] = ".jsonl"
     #: Player specs to try, strongest first, for ``plyground play`` with no arguments.
     default_opponents: ClassVar[tuple[str, ...]] = ("random",)
+    #: The side whose view a numeric evaluation is shown from, in every position ("+1.20, + good for White",
+    #: as lichess shows White's): chess White (0); a game whose first side is Black (checkers) names White's.
+    evaluation_side: ClassVar[int] = 0
     #: Learner encodings; ``None`` for games without them.
     observation_shape: ClassVar[tuple[int, ...] | None] = None
     num_actions: ClassVar[int | None] = None

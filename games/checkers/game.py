@@ -214,6 +214,7 @@ class CheckersGame(Game):
     # Strongest first, as measured (docs/bonanza.md): alpha-beta with the bundled learned evaluation
     # scores 87.5% against MCTS-10000; the bundled AlphaZero model is still weaker than MCTS.
     default_opponents = ("alphabeta:eval=learned,depth=8", "mcts", "alphazero", "random")
+    evaluation_side = 1                 # evaluations read from White's side, as in chess (+ good for White)
     observation_shape = encoding.OBSERVATION_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT

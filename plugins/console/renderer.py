@@ -155,7 +155,7 @@ class ConsoleRenderer(Renderer):
             return
         title, analysis, mover = self.analysis
         self._print(f"{title}:")
-        for line in analysis_lines(analysis, mover):
+        for line in analysis_lines(analysis, mover, self.game.side_names[self.game.evaluation_side]):
             self._print(f"  {line}")
 
     def ask_move(self, state: State):

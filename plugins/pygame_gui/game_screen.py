@@ -211,7 +211,7 @@ class GameScreen:
             title += f" at ply {self._hint_ply}"      # the person may have stepped on while it searched
         if hint and self.analysing:
             title = title.replace("hint", "analysis", 1)
-        self.analysis = (title, analysis_lines(analysis, mover))
+        self.analysis = (title, analysis_lines(analysis, mover, self.game.side_names[self.game.evaluation_side]))
         position = self._hint_position if self.reviewing and hint else \
             (self.state.to_text() if self.state is not None else None)
         side = self.game.side_names.index(mover) if mover in self.game.side_names else None

@@ -117,3 +117,22 @@ def test_an_engine_held_below_its_strength_shows_its_move_and_the_best_apart():
     assert "line: c5 Nf3 d6" in lines
     live = analysis_lines({"move": "c5", "pv": "c5 Nf3", "live": True, "depth": 9}, "Black")
     assert live[0] == "best so far c5"
+
+
+def test_an_evaluation_is_told_from_one_side_whoever_searched():
+    """As lichess tells White's: + is good for the game's evaluation side, the same number whoever moved."""
+    assert analysis_lines({"move": "11-15", "score": "-0.22 men"}, "Black", "White")[1] == \
+        "evaluation +0.22 men (+ good for White)"
+    assert analysis_lines({"move": "22-18", "score": "+0.22 men"}, "White", "White")[1] == \
+        "evaluation +0.22 men (+ good for White)"
+    assert analysis_lines({"move": "e5", "score": "+1.5"}, "Black", "White")[1] == \
+        "evaluation -1.5 (+ good for White)"
+    assert analysis_lines({"move": "e5", "score": "0.00"}, "Black", "White")[1] == \
+        "evaluation +0.00 (+ good for White)"                  # never -0.00
+    assert analysis_lines({"move": "Qh5", "score": "win in 3 plies"}, "Black", "White")[1] == \
+        "win in 3 plies for Black"                            # words name their side
+    assert analysis_lines({"move": "a1", "value": 0.5, "visits": {}}, "O", "X")[1].startswith(
+        "evaluation -0.50 (+ good for X; ")
+    registry = get_registry()
+    assert [game.side_names[game.evaluation_side] for game in map(registry.make_game, ("checkers", "chess"))] == \
+        ["White", "White"]
