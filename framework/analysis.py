@@ -55,10 +55,12 @@ def protocol_score(analysis: dict) -> tuple[str, float] | None:
     return None
 
 
-def expected_score(analysis: dict | None) -> float | None:
+def expected_score(analysis: dict | None, slope: float = 0.368208) -> float | None:
     """What the analysis says of the position as the expected score (0 a loss, 1 a win) of the side that
     searched, for an evaluation bar; None when it says nothing.  MCTS and AlphaZero values (-1..1) map
-    straight; a proven result or a mate to 0 or 1; pawns (or men) by lichess's winning-chances curve."""
+    straight; a proven result or a mate to 0 or 1; pawns (or men) by a winning-chances curve,
+    ``1 / (1 + exp(-slope * pawns))`` (the default slope is lichess's for chess; a game's own is
+    :func:`plyground.capabilities.winning_chances_slope`)."""
     if not analysis or "error" in analysis:
         return None
     value = analysis.get("value")
@@ -75,7 +77,7 @@ def expected_score(analysis: dict | None) -> float | None:
         return 1.0 if kind == "win" else 0.0
     if kind == "moves":
         return 1.0 if amount > 0 else 0.0
-    return 1.0 / (1.0 + math.exp(-0.368208 * amount))
+    return 1.0 / (1.0 + math.exp(-slope * max(-100.0, min(100.0, amount))))   # bounded: no overflow
 
 
 def principal_variation(analysis: dict, state) -> list[tuple[Any, Any]]:

@@ -13,6 +13,10 @@ ability                protocol                   ask with
 =====================  =========================  ===========================================
 read its records       :class:`RecordReader`      :func:`record_reader`, :func:`reads_records`
 write its records      :class:`RecordWriter`      every Game (JSON lines unless it overrides)
+write them annotated   :class:`AnnotatedRecords`  :func:`annotated_record_writer` (``plyground analyse``;
+                                                  JSON lines with notes otherwise)
+evaluations to         :class:`WinningChances`    :func:`winning_chances_slope` (lichess's pawn curve
+expected score                                    otherwise)
 UCI positions          :class:`UciPositions`      :func:`supports_uci`
 learner encodings      (``Game`` attributes)      :func:`supports_learning`
 compiled kernels       :class:`CompiledKernels`   :func:`kernels_of`, :func:`missing_kernel_attributes`
@@ -51,7 +55,8 @@ from .options import Option
 from .protocols import Game, GameRecord, Move, State
 
 __all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "PositionLayout",
-           "ActionDecoder", "SharedActions", "record_reader", "reads_records", "supports_uci",
+           "ActionDecoder", "SharedActions", "AnnotatedRecords", "WinningChances", "record_reader",
+           "annotated_record_writer", "winning_chances_slope", "LICHESS_SLOPE", "reads_records", "supports_uci",
            "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
            "decodes_actions", "shares_action_indices", "KERNEL_ATTRIBUTES", "LEARNER_KERNEL_ATTRIBUTES",
            "MovesListing", "legal_moves_text",
@@ -108,6 +113,41 @@ def record_reader(game: Game, plies: int | None = None) -> Callable[[str], list[
 
 def reads_records(game: Game) -> bool:
     return record_reader(game) is not None
+
+
+@runtime_checkable
+class AnnotatedRecords(Protocol):
+    """A game whose record format carries comments and NAGs (checkers: PDN, chess: PGN): ``plyground analyse``
+    writes its annotated game through it."""
+
+    def format_annotated_record(self, record: GameRecord, notes: Sequence[Any]) -> str:
+        """One game in the game's format with, after each move, its note's NAGs and ``{comment}`` (``notes``:
+        a :class:`plyground.recordio.MoveNote` or None for each move)."""
+
+
+def annotated_record_writer(game: Game) -> Callable[[GameRecord, Sequence[Any]], str] | None:
+    """The game's writer of annotated records, or None (its records are JSON lines, or carry no comments)."""
+    return game.format_annotated_record if isinstance(game, AnnotatedRecords) else None
+
+
+#: Lichess's winning-chances slope for chess: an evaluation of ``x`` pawns (100 centipawns a pawn) gives the
+#: side to move an expected score of 1 / (1 + exp(-0.368208 x)) -- a pawn up 59%, a knight up 76%.
+LICHESS_SLOPE = 0.368208
+
+
+@runtime_checkable
+class WinningChances(Protocol):
+    """A game that says how its alpha-beta evaluation (100 to the piece it counts in: the checkers man, the
+    chess pawn) turns into an expected score: ``1 / (1 + exp(-slope * value / 100))`` for the side to move
+    (``plyground analyse``: how much a move lost)."""
+
+    #: The logistic slope per piece of evaluation (chess: :data:`LICHESS_SLOPE`).
+    winning_chances_slope: float
+
+
+def winning_chances_slope(game: Game) -> float:
+    """The game's slope of evaluation to expected score (:class:`WinningChances`), else lichess's chess one."""
+    return float(game.winning_chances_slope) if isinstance(game, WinningChances) else LICHESS_SLOPE
 
 
 @runtime_checkable

@@ -494,6 +494,10 @@ from .train_command import train_command  # noqa: E402  (the generic `plyground 
 
 cli.add_command(train_command)
 
+from .analyse_command import analyse_command  # noqa: E402  (plyground analyse: a game report)
+
+cli.add_command(analyse_command)
+
 
 # ------------------------------------------------------------------ entry point
 

@@ -15,6 +15,7 @@ import re
 import stat
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Sequence
@@ -171,8 +172,18 @@ class RecordGameError(RecordError):
         self.line = line
 
 
+@dataclass(frozen=True)
+class MoveNote:
+    """What an annotated record says of one move: its NAGs (``$2`` a mistake, ``$4`` a blunder, ``$6`` a
+    dubious move, as PGN numbers them) and a comment written after it."""
+
+    nags: tuple[int, ...] = ()
+    comment: str = ""
+
+
 def format_tagged_game(tags: dict, record: GameRecord, moves: Iterable[tuple[int, bool, str]],
-                       tag_name: re.Pattern) -> str:
+                       tag_name: re.Pattern, notes: Sequence[MoveNote | None] | None = None,
+                       number_after_comments: bool = True) -> str:
     """One game in the shape PGN and PDN share, ending with a newline.
 
     ``tags`` come first, then the record's own (names with characters that
@@ -181,22 +192,39 @@ def format_tagged_game(tags: dict, record: GameRecord, moves: Iterable[tuple[int
     game plays it, move text), numbered ``12.`` before the first side's move
     and ``12...`` before a game's opening move by the other side; the
     record's reason as a ``{comment}``; the result; wrapped at 79 columns.
+    ``notes``, one per move (None: nothing to say), puts each move's NAGs and
+    ``{comment}`` after it; with ``number_after_comments`` the move after a
+    comment is numbered again (``12...``), as PGN export format asks (PDN
+    readers such as pydraughts' take a number written twice for a new move).
     """
     tags = dict(tags)
     for name, value in record.tags.items():
         tags.setdefault(tag_name.sub("_", str(name)) or "_", value)
     lines = [f'[{name} "{_tag_value(value)}"]' for name, value in tags.items()]
+    notes = list(notes or ())
     tokens = []
+    commented = False
     for i, (number, first_side, text) in enumerate(moves):
         if first_side:
             tokens.append(f"{number}.")
-        elif i == 0:
+        elif i == 0 or commented:
             tokens.append(f"{number}...")
         tokens.append(text)
+        note = notes[i] if i < len(notes) else None
+        commented = bool(note and note.comment) and number_after_comments
+        if note is not None:
+            tokens.extend(f"${nag}" for nag in note.nags)
+            if note.comment:
+                tokens.append(_comment(note.comment))
     if record.reason:
         tokens.append("{" + record.reason.replace("}", ")").replace("{", "(") + "}")
     tokens.append(record.result_text)
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _comment(text: str) -> str:
+    """``text`` as a ``{comment}`` on one line (braces inside it made parentheses: a comment cannot nest)."""
+    return "{" + " ".join(str(text).split()).replace("}", ")").replace("{", "(") + "}"
 
 
 def _tag_value(value) -> str:

@@ -7,6 +7,7 @@ Python ints, so listing and applying moves costs one compiled call each.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -211,6 +212,10 @@ class CheckersGame(Game):
     )
     side_names = ("Black", "White")
     record_suffix = ".pdn"
+    #: The WinningChances ability: a man up (an evaluation of +100) scores 3 to 1, an expected score of 75%
+    #: (slope ln 3); two men up 90%, three 96%.  Chess's pawn curve (lichess) would call a man up 59%, far
+    #: too little for checkers, where a clean man is usually the game.
+    winning_chances_slope = math.log(3.0)
     # Strongest first, as measured (docs/bonanza.md): alpha-beta with the bundled learned evaluation
     # scores 87.5% against MCTS-10000; the bundled AlphaZero model is still weaker than MCTS.
     default_opponents = ("alphabeta:eval=learned,depth=8", "mcts", "alphazero", "random")
@@ -259,6 +264,12 @@ class CheckersGame(Game):
         """PDN text of the records (tags, numbered moves, result)."""
         from .pdn import format_records
         return format_records(records)
+
+    def format_annotated_record(self, record: GameRecord, notes) -> str:
+        """The AnnotatedRecords ability: one game as PDN with each move's NAGs and comment (``notes``: a
+        :class:`plyground.recordio.MoveNote` or None a move), as ``plyground analyse`` writes it."""
+        from .pdn import format_record
+        return format_record(record, notes=notes)
 
     def read_records(self, text: str) -> list[GameRecord]:
         """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""

@@ -27,7 +27,7 @@ from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import RecordGameError, RecordTextReader, format_tagged_game
+from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game
 
 from . import notation
 
@@ -304,10 +304,11 @@ _TAG_NAME = re.compile(r"[^A-Za-z0-9_]")
 _ROSTER_TAGS = ("Site", "Date", "Round")
 
 
-def format_record(record: GameRecord, number: int = 1) -> str:
+def format_record(record: GameRecord, number: int = 1, notes: Sequence[MoveNote | None] | None = None) -> str:
     """One game as PDN: tags (Event, the record's Site, Date and Round, Black,
     White, Result, FEN when not the initial position, GameType "21", then the
-    record's other tags), numbered moves, the reason as a comment, the result."""
+    record's other tags), numbered moves, the reason as a comment, the result.
+    ``notes`` (one per move, or None) adds each move's NAGs and comment."""
     try:
         start = notation.parse_fen(record.start)
     except PositionError as exc:
@@ -327,7 +328,8 @@ def format_record(record: GameRecord, number: int = 1) -> str:
         except MoveError:
             raise RecordError(f"record {number}: move {i + 1} {move!r} is not checkers move text") from None
         moves.append(((i + side) // 2 + 1, (i + side) % 2 == 0, move.strip().replace(" ", "")))
-    return format_tagged_game(tags, record, moves, _TAG_NAME)
+    # A move number once a move, even after a comment: pydraughts' reader takes 12... for a new move.
+    return format_tagged_game(tags, record, moves, _TAG_NAME, notes, number_after_comments=False)
 
 
 def format_records(records: Sequence[GameRecord]) -> str:

@@ -331,6 +331,8 @@ class ChessGame(Game):
     )
     side_names = ("White", "Black")
     record_suffix = ".pgn"
+    #: The WinningChances ability: lichess's curve, a pawn up 59%, a knight up 76%.
+    winning_chances_slope = 0.368208
     #: Stockfish when installed; else our own engine: alpha-beta with the evaluation learned from master games
     #: (games/chess/alphabeta), two seconds a move.
     default_opponents = ("stockfish", "alphabeta:eval=learned,seconds=2", "random")
@@ -386,6 +388,12 @@ class ChessGame(Game):
         """PGN text of the records (tags, SAN moves, result)."""
         from .pgn import format_records
         return format_records(records)
+
+    def format_annotated_record(self, record: GameRecord, notes) -> str:
+        """The AnnotatedRecords ability: one game as PGN with each move's NAGs and comment (``notes``: a
+        :class:`plyground.recordio.MoveNote` or None a move), as ``plyground analyse`` writes it."""
+        from .pgn import format_record
+        return format_record(record, notes=notes)
 
     def read_records(self, text: str, plies: int | None = None) -> list[GameRecord]:
         """GameRecords from PGN text (the inverse of format_records); RecordError names game and line.

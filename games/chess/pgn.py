@@ -27,7 +27,7 @@ import chess.pgn
 
 from plyground.errors import PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import RecordGameError, RecordTextReader, format_tagged_game
+from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game
 
 from . import notation
 
@@ -43,8 +43,9 @@ class PgnError(RecordGameError):
 
 # ------------------------------------------------------------------ writing
 
-def format_record(record: GameRecord, number: int = 1) -> str:
-    """One game as PGN text (ends with a newline)."""
+def format_record(record: GameRecord, number: int = 1, notes: Sequence[MoveNote | None] | None = None) -> str:
+    """One game as PGN text (ends with a newline); ``notes`` (one per move, or None) adds each move's NAGs
+    and comment."""
     try:
         board = notation.parse_fen(record.start)
     except PositionError as exc:
@@ -68,7 +69,7 @@ def format_record(record: GameRecord, number: int = 1) -> str:
                               f"{board.fen()}") from None
         moves.append((board.fullmove_number, board.turn == chess.WHITE, board.san(move)))
         board.push(move)
-    return format_tagged_game(tags, record, moves, _TAG_NAME)
+    return format_tagged_game(tags, record, moves, _TAG_NAME, notes)
 
 
 def _termination(record: GameRecord) -> str:
