@@ -34,9 +34,8 @@ from .analysis import expected_score, protocol_score
 from .capabilities import annotated_record_writer, winning_chances_slope
 from .errors import RecordError, UsageError
 from .protocols import Budget, Game, GameRecord, Player, State
-from .recordio import MoveNote, saved_records_reader
-from .resume import PastTheEnd, read_game_file
-from .review import GameReview
+from .recordio import MoveNote
+from .review import GameReview, open_review
 
 #: Losses of expected score (0..1, from the mover's side) that make a move an inaccuracy, a mistake, a blunder.
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -69,7 +68,7 @@ class MoveVerdict:
     best: str | None
     before: float
     after: float
-    words_after: str                # the evaluation after the move, from the first side ("+1.25", "#3")
+    words_after: str                # the evaluation after the move, from the evaluation side ("+1.25", "#3")
     forced: bool = False
 
     @property
@@ -97,7 +96,7 @@ class MoveVerdict:
 
     def note(self) -> MoveNote:
         """The move's NAG and comment for the annotated record: ``[%eval +0.35]`` (after the move, from the
-        first side; lichess's form), and for a judged move its word and the engine's move."""
+        game's evaluation side; lichess's form), and for a judged move its word and the engine's move."""
         nags = tuple(nag for name, _, _, nag in JUDGEMENTS if name == self.judgement)
         parts = [f"[%eval {self.words_after}]"] if self.words_after else []
         if self.judgement:
@@ -130,8 +129,9 @@ class GameReport:
         return sum(1 for m in self.side_moves(side) if m.judgement == judgement)
 
     def curve(self) -> list[float]:
-        """The first side's expected score after each ply (the start position first), for the graph."""
-        return [0.5 if p.first is None else p.first for p in self.positions]
+        """The expected score of the game's evaluation side (White in chess and checkers: the side every
+        evaluation is told from) after each ply (the start position first), for the graph."""
+        return [_for_side(p.first, self.game.evaluation_side) for p in self.positions]
 
     def move_label(self, verdict: MoveVerdict) -> str:
         """``12.`` or ``12...`` and the move with its mark, as a record numbers it."""
@@ -170,12 +170,12 @@ class GameReport:
         return json.dumps(data) + "\n"
 
     def graph_png(self) -> bytes:
-        """The evaluation graph: the first side's expected score after each ply, judged moves marked."""
+        """The evaluation graph: the evaluation side's expected score after each ply, judged moves marked."""
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        first = self.game.side_names[0]
+        first = self.game.side_names[self.game.evaluation_side]
         curve = [100 * v for v in self.curve()]
         plies = list(range(len(curve)))
         fig, ax = plt.subplots(figsize=(10, 4.5), dpi=100)
@@ -183,7 +183,7 @@ class GameReport:
             ax.fill_between(plies, 50, curve, where=[c >= 50 for c in curve], color="#cfd8dc", interpolate=True)
             ax.fill_between(plies, 50, curve, where=[c < 50 for c in curve], color="#455a64", interpolate=True)
             ax.plot(plies, curve, color="black", linewidth=1.2,
-                    label=f"{first}'s expected score (above 50%: good for {first}, who moves first)")
+                    label=f"{first}'s expected score (above 50%: good for {first})")
             ax.axhline(50, color="grey", linewidth=0.6)
             colours = {"inaccuracy": "#f9a825", "mistake": "#ef6c00", "blunder": "#c62828"}
             for name, colour in colours.items():
@@ -210,24 +210,9 @@ class GameReport:
 def open_game(game: Game, path: Path, number: int | None = None) -> GameReview:
     """Game ``number`` (1-based; None: the first) of the record file ``path`` (PDN, PGN or JSON lines as
     ``game`` writes them), replayed; one RecordError or UsageError naming the file and what is valid."""
-    reader = saved_records_reader(game)
-    if reader is None:
-        raise UsageError(f"{game.name} cannot read its records back, so its games cannot be analysed")
-    path, records = read_game_file(game, path, reader, ANALYSING)
-    count = len(records)
-    number = 1 if number is None else number
-    if not 1 <= number <= count:
-        games = f"{count} game{'s' if count != 1 else ''}"
-        raise UsageError(f"--game-number {number}: {path} holds {games}; give a number from 1 to {count}")
-    try:
-        review = GameReview(game, records[number - 1], path=path, number=number, count=count)
-    except PastTheEnd as exc:
-        raise RecordError(f"cannot {ANALYSING} {exc}; recorded players may play on past a draw nobody claimed: "
-                          f"analyse it without automatic draws (see --game's options)") from None
-    except RecordError as exc:
-        raise RecordError(f"cannot {ANALYSING} {exc}") from None
+    review = open_review(game, path, number, doing=ANALYSING, first=True)
     if not review.plies:
-        raise RecordError(f"cannot {ANALYSING} {path}, game {number}: it has no moves")
+        raise RecordError(f"cannot {ANALYSING} {review.path}, game {review.number}: it has no moves")
     return review
 
 
@@ -274,7 +259,7 @@ def _judge_position(game: Game, engine: Player, state: State, budget: Budget, sl
     score = expected_score(analysis, slope)
     if score is None:                      # an engine that says nothing of its positions: no verdict here
         return PositionVerdict(None, "", best)
-    return PositionVerdict(_for_side(score, side), _words(analysis, side), best)
+    return PositionVerdict(_for_side(score, side), _words(analysis, side == game.evaluation_side), best)
 
 
 def _for_side(score: float | None, side: int) -> float:
@@ -299,14 +284,15 @@ def _fill_forced(verdicts: list[PositionVerdict]) -> None:
         known = verdict
 
 
-def _words(analysis: dict, side: int) -> str:
-    """The evaluation from the first side's view as lichess's ``[%eval]`` writes it: ``+1.25`` (in the
-    engine's units: pawns, men) or ``#3`` / ``#-3`` (a win or loss in so many moves)."""
+def _words(analysis: dict, own_view: bool) -> str:
+    """The evaluation from the game's evaluation side's view (``own_view``: the side that searched is it) as
+    lichess's ``[%eval]`` writes it: ``+1.25`` (in the engine's units: pawns, men) or ``#3`` / ``#-3`` (a
+    win or loss in so many moves)."""
     score = protocol_score(analysis)
     if score is None:
         return ""
     kind, amount = score
-    sign = 1 if side == 0 else -1
+    sign = 1 if own_view else -1
     if kind in ("win", "loss"):
         moves = max(1, (int(amount) + 1) // 2)
         return f"#{moves * sign * (1 if kind == 'win' else -1)}"

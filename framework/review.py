@@ -125,26 +125,28 @@ class GameReview:
         self.ply = self.plies
 
 
-def open_review(game: Game, path: Path, number: int | None = None) -> GameReview:
-    """Game ``number`` (1-based; None: the last one) of the record file ``path`` -- PDN, PGN or JSON lines as
-    ``game`` writes them, looked for as ``--resume`` looks -- replayed and ready to show.  A missing or damaged
-    file, a file of another game, or a number the file does not have is one RecordError or UsageError."""
+def open_review(game: Game, path: Path, number: int | None = None, *, doing: str = REVIEWING,
+                first: bool = False) -> GameReview:
+    """Game ``number`` (1-based; None: the last one, or with ``first`` the first) of the record file ``path`` --
+    PDN, PGN or JSON lines as ``game`` writes them, looked for as ``--resume`` looks -- replayed and ready to
+    show.  A missing or damaged file, a file of another game, or a number the file does not have is one
+    RecordError or UsageError, saying what could not be done (``doing``: "review", "analyse")."""
     reader = saved_records_reader(game)
     if reader is None:
-        raise UsageError(f"{game.name} cannot read its records back, so its games cannot be reviewed")
-    path, records = read_game_file(game, path, reader, REVIEWING)
+        raise UsageError(f"{game.name} cannot read its records back, so there is no game of it to {doing}")
+    path, records = read_game_file(game, path, reader, doing)
     count = len(records)
     if number is None:
-        number = count
+        number = 1 if first else count
     if not 1 <= number <= count:
         games = f"{count} game{'s' if count != 1 else ''}"
         raise UsageError(f"--game-number {number}: {path} holds {games}; give a number from 1 to {count}")
     try:
         return GameReview(game, records[number - 1], path=path, number=number, count=count)
     except PastTheEnd as exc:
-        raise RecordError(f"cannot {REVIEWING} {exc}; {_rules_without_draws(game)}") from None
+        raise RecordError(f"cannot {doing} {exc}; {_rules_without_draws(game)}") from None
     except RecordError as exc:
-        raise RecordError(f"cannot {REVIEWING} {exc}") from None
+        raise RecordError(f"cannot {doing} {exc}") from None
 
 
 #: Game options that end a game in an automatic draw (checkers and chess: set to 0, they are off).
