@@ -53,7 +53,7 @@ BUDGETS = [
     (r"(plyground perft checkers) --depth \d+", r"\1 --depth 7"),
     (r"(plyground perft chess) --depth \d+", r"\1 --depth 3"),
 ]
-OUTPUT_FLAGS = ("--save", "--run", "--out", "--dir")
+OUTPUT_FLAGS = ("--save", "--run", "--out", "--dir", "--graph")
 #: What typing ``save`` at the console writes (framework/resume.py, default_save_path).
 CONSOLE_SAVE = "checkers-saved.pdn"
 WINDOW_SECONDS = 4.0
