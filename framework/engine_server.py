@@ -151,7 +151,7 @@ class EngineServer:
         finally:
             self._quitting = True
             self.stop_search()
-            if self._search is not None:
+            if self._search is not None and not self._warming:   # a warm-up left running ends with the process
                 self._search.join()
             self.player.close()
 
@@ -210,7 +210,8 @@ class EngineServer:
                     self.player.stop_signal.set()
             else:
                 self.dispatch(self.handle, line, self.label_of(line))
-        return not (self._quitting and not self.searching() and not self._waiting)
+        # Quitting, nothing waits for the warm-up (compiling cannot be stopped; its thread ends with the process).
+        return not (self._quitting and (not self.searching() or self._warming) and not self._waiting)
 
     def _quit(self) -> None:
         self._quitting = True
@@ -226,7 +227,8 @@ class EngineServer:
             with notices.compiling_watched(seen):
                 player.warm_up()
         except Exception as exc:  # noqa: BLE001 - the first search meets it again and answers it
-            self.error(f"getting ready failed: {type(exc).__name__}: {exc}")
+            if not self._quitting:      # (quitting, the player may be closed under it: nothing to tell)
+                self.error(f"getting ready failed: {type(exc).__name__}: {exc}")
 
     def _tell_compiling(self) -> None:
         """Once, when the warm-up compiles and the client waits for it (not before the client has spoken)."""
