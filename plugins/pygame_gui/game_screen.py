@@ -332,11 +332,9 @@ class GameScreen:
         record = self.live_record
         if record is None or not record.moves or self.reviewing:
             return ""
-        path = self.app.saved_game_path(self.game)
-        try:
-            path = save_beside(self.game, record, path)
-        except (OSError, PlygroundError) as exc:
-            return f"The game left could not be saved to {path}: {getattr(exc, 'strerror', None) or exc}"
+        path, failure = self._save_so_far()
+        if failure:
+            return f"The game left could not be saved to {path}: {failure}"
         return (f"The game you left is saved in {path.name} ({_home_relative(path.parent)}): Resume plays it on "
                 f"(or plyground play --resume {resume_argument(path)}).")
 
@@ -361,14 +359,21 @@ class GameScreen:
         that holds another game is kept: this one goes to a new numbered name, and the message says which."""
         if self.live_record is None:
             return
-        path = self.app.saved_game_path(self.game)
-        try:
-            path = save_beside(self.game, self.live_record, path)
-        except (OSError, PlygroundError) as exc:
-            self.set_message(f"Could not save to {path}: {getattr(exc, 'strerror', None) or exc}", "error")
+        path, failure = self._save_so_far()
+        if failure:
+            self.set_message(f"Could not save to {path}: {failure}", "error")
         else:
             self.set_message(f"Saved the game so far to {path.name} in {_home_relative(path.parent)}; "
                              f"play on later with --resume {resume_argument(path)}", "good")
+
+    def _save_so_far(self) -> tuple[Path, str]:
+        """The live game so far saved in the saved-games folder, one file a game (``save_beside``): the path,
+        and "" -- or the path tried and why it could not be written."""
+        path = self.app.saved_game_path(self.game)
+        try:
+            return save_beside(self.game, self.live_record, path), ""
+        except (OSError, PlygroundError) as exc:
+            return path, str(getattr(exc, "strerror", None) or exc)
 
     def _answer(self, choice) -> None:
         self.input = None
