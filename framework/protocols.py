@@ -147,6 +147,14 @@ class State:
         """Moves applied since the start of the game or the loaded position."""
         raise NotImplementedError
 
+    @property
+    def move_number(self) -> int:
+        """The number a record gives the move to play here: 1 at a game's start, one more after both sides
+        have moved (chess's FEN full-move number).  A position loaded from text keeps the number its text
+        gives, so a game started from a reviewed position goes on with the review's numbers.  The default
+        counts from :attr:`ply` (a loaded position is move 1); games whose text carries it override this."""
+        return 1 + self.ply // 2
+
     # Learner encodings (games that support learning players) ---------------
     def observation(self) -> np.ndarray:
         """float32 tensor of shape ``game.observation_shape``, from the side to move's view."""

@@ -34,7 +34,7 @@ from .analysis import expected_score, protocol_score
 from .capabilities import annotated_record_writer, winning_chances_slope
 from .errors import RecordError, UsageError
 from .protocols import Budget, Game, GameRecord, Player, State
-from .recordio import MoveNote
+from .recordio import MoveNote, numbered
 from .review import GameReview, open_review
 
 #: Losses of expected score (0..1, from the mover's side) that make a move an inaccuracy, a mistake, a blunder.
@@ -116,6 +116,7 @@ class GameReport:
     engine: str = ""
     seconds: float = 0.0
     movers: list[int] = field(default_factory=list)
+    first_number: int = 1                   # the number of the game's first move (State.move_number)
 
     def side_moves(self, side: int) -> list[MoveVerdict]:
         return [m for m in self.moves if m.mover == side]
@@ -135,8 +136,7 @@ class GameReport:
 
     def move_label(self, verdict: MoveVerdict) -> str:
         """``12.`` or ``12...`` and the move with its mark, as a record numbers it."""
-        first_mover = self.movers[0] if self.movers else 0
-        number = (verdict.ply + first_mover) // 2 + 1
+        number, _ = numbered(self.first_number, self.movers[0] if self.movers else 0, verdict.ply)
         return f"{number}{'.' if verdict.mover == 0 else '...'} {verdict.move}{verdict.mark}"
 
     def summary_lines(self) -> list[str]:
@@ -243,7 +243,8 @@ def analyse(review: GameReview, engine: Player, budget: Budget, engine_name: str
             before=_for_side(before.first, mover), after=_for_side(after.first, mover),
             words_after=after.words, forced=before.forced))
     return GameReport(game, review.record, verdicts, moves, engine=engine_name,
-                      seconds=time.perf_counter() - started, movers=list(review.movers))
+                      seconds=time.perf_counter() - started, movers=list(review.movers),
+                      first_number=states[0].move_number)
 
 
 def _judge_position(game: Game, engine: Player, state: State, budget: Budget, slope: float) -> PositionVerdict:

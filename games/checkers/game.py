@@ -58,11 +58,12 @@ _INITIAL_POSITION = np.array(notation.parse_fen(notation.INITIAL_FEN), dtype=np.
 class CheckersState(CachedRulesState):
     """A checkers position with its history.  Create it through :class:`CheckersGame`."""
 
-    __slots__ = ("game", "_pos", "_hash", "_keys", "_undo", "_moves", "_status")
+    __slots__ = ("game", "_pos", "_number", "_hash", "_keys", "_undo", "_moves", "_status")
 
-    def __init__(self, game: "CheckersGame", pos: np.ndarray) -> None:
+    def __init__(self, game: "CheckersGame", pos: np.ndarray, number: int = 1) -> None:
         self.game = game
         self._pos = pos                      # owned int64 array, kernels.py layout
+        self._number = number                # the move number of the position loaded (ply 0)
         self._hash = int(kernels.hash_position(pos))
         self._keys = [self._hash]            # key of every position since the start
         self._undo: list[tuple] = []         # (position before, key before, move, cached moves, cached status)
@@ -119,6 +120,7 @@ class CheckersState(CachedRulesState):
         copy = CheckersState.__new__(CheckersState)
         copy.game = self.game
         copy._pos = self._pos.copy()
+        copy._number = self._number
         copy._hash = self._hash
         copy._keys = list(self._keys)
         copy._undo = list(self._undo)        # its arrays are never written to
@@ -129,6 +131,14 @@ class CheckersState(CachedRulesState):
     @property
     def ply(self) -> int:
         return int(self._pos[PLY])
+
+    @property
+    def move_number(self) -> int:
+        """The number of the move to play: 1 at the start, Black's and White's moves numbered alike
+        (Black moves first); a position loaded from FEN with ``:F16`` goes on from 16."""
+        ply = int(self._pos[PLY])
+        first_mover = (int(self._pos[SIDE]) + ply) % 2
+        return self._number + (ply + first_mover) // 2
 
     @property
     def no_progress_plies(self) -> int:
@@ -173,7 +183,8 @@ class CheckersState(CachedRulesState):
         return notation.match_move(self._pos, self.legal_moves(), text, self.outcome_reason())
 
     def to_text(self) -> str:
-        return notation.format_fen(self._pos)
+        """PDN FEN, with lidraughts' counters (``:H3:F16``) once the game is under way."""
+        return notation.format_fen(self._pos, self.move_number)
 
     def __repr__(self) -> str:
         return f"<CheckersState {self.to_text()!r} ply={self.ply}>"
@@ -240,8 +251,10 @@ class CheckersGame(Game):
         return CheckersState(self, _INITIAL_POSITION.copy())
 
     def new_state(self, text: str) -> CheckersState:
-        """A state from PDN FEN (``B:W21,22,K32:B1,2,K5``); PositionError naming what is wrong."""
-        return CheckersState(self, np.array(notation.parse_fen(text), dtype=np.int64))
+        """A state from PDN FEN (``B:W21,22,K32:B1,2,K5``, optionally with lidraughts' counters ``:H0:F16``);
+        PositionError naming what is wrong."""
+        pos, number = notation.read_fen(text)
+        return CheckersState(self, np.array(pos, dtype=np.int64), number)
 
     def render_text(self, state: CheckersState, last_move=None, color: bool = False, players=None) -> str:
         """The board and a status line, which names who plays the side to move when ``players`` are given."""

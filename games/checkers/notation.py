@@ -13,7 +13,7 @@ from typing import Sequence
 from plyground.errors import MoveError, PositionError, clip
 
 from .board import JUMP, KING_ROW, MAN_DIRECTIONS, STEP
-from .kernels import BLACK_KINGS, BLACK_MEN, SIDE, WHITE_KINGS, WHITE_MEN
+from .kernels import BLACK_KINGS, BLACK_MEN, NO_PROGRESS, SIDE, WHITE_KINGS, WHITE_MEN
 
 SIDE_NAMES = ("Black", "White")
 _STEP = STEP.tolist()
@@ -216,23 +216,41 @@ def _row(s: int) -> int:
 _FEN_ITEM = re.compile(r"\s*(K?)\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", re.IGNORECASE)
 
 
-def format_fen(pos) -> str:
+def format_fen(pos, move_number: int | None = None) -> str:
     """PDN FEN: side to move, then White's and Black's squares, men first and then kings
-    (marked K), as in the PDN standard's own example: ``W:W18,24,K10:B12,16,K22``."""
+    (marked K), as in the PDN standard's own example: ``W:W18,24,K10:B12,16,K22``.
+
+    With ``move_number`` (a position's own text, not a PDN FEN tag) the counters follow as
+    lidraughts writes them, ``:H7:F16`` (plies without progress, the number of the move to
+    play), unless they are a game's first (0 and 1), so a position keeps its place in a game.
+    """
     parts = ["B" if int(pos[SIDE]) == 0 else "W"]
     for letter, men, kings in (("W", WHITE_MEN, WHITE_KINGS), ("B", BLACK_MEN, BLACK_KINGS)):
         items = [str(s + 1) for s in range(32) if (int(pos[men]) >> s) & 1]
         items += [f"K{s + 1}" for s in range(32) if (int(pos[kings]) >> s) & 1]
         parts.append(letter + ",".join(items))
+    if move_number is not None and (int(pos[NO_PROGRESS]) or move_number != 1):
+        parts += [f"H{int(pos[NO_PROGRESS])}", f"F{move_number}"]
     return ":".join(parts)
 
 
 def parse_fen(text: str) -> list[int]:
-    """A position array (as a list) from PDN FEN; PositionError naming the problem.
+    """A position array (as a list) from PDN FEN; PositionError naming the problem (see :func:`read_fen`)."""
+    return read_fen(text)[0]
+
+
+_COUNTER = re.compile(r"([HF])\s*([0-9]+)", re.IGNORECASE)
+
+
+def read_fen(text: str) -> tuple[list[int], int]:
+    """A position array (as a list) and the number of the move to play, from PDN FEN; PositionError
+    naming the problem.
 
     Accepted: ``B:W21,22,K32:B1,2,K5`` with either colour list first, spaces
     anywhere between items, lower-case letters, ranges (``B1-12``, ``K29-32``),
-    empty lists (``W:W:B5``) and a trailing period.  Counters start at zero.
+    empty lists (``W:W:B5``) and a trailing period; then, as lidraughts writes
+    them, ``:H7`` (plies since the last capture or man move) and ``:F16`` (the
+    move number).  Without them the counters start at 0 and the number at 1.
     """
     if not isinstance(text, str):
         raise PositionError(f"a FEN must be text, not {type(text).__name__}")
@@ -240,9 +258,19 @@ def parse_fen(text: str) -> list[int]:
     if body.endswith("."):
         body = body[:-1]
     fields = [f.strip() for f in body.split(":")]
+    counters = {}
+    while len(fields) > 3 and _COUNTER.fullmatch(fields[-1]):
+        match = _COUNTER.fullmatch(fields.pop())
+        letter = match.group(1).upper()
+        if letter in counters:
+            raise PositionError(f"bad FEN {clip(text)!r}: the counter {letter} is given twice")
+        counters[letter] = _number(match.group(2))
     if len(fields) != 3:
         raise PositionError(f"bad FEN {clip(text)!r}: expected three fields separated by ':', "
-                            f"side to move then both colours' squares, e.g. {INITIAL_FEN}")
+                            f"side to move then both colours' squares, e.g. {INITIAL_FEN} (then :H0:F1, "
+                            f"the counters, if wanted)")
+    if counters.get("F", 1) < 1:
+        raise PositionError(f"bad FEN {clip(text)!r}: the move number F{counters['F']} must be 1 or more")
     side_text = fields[0].upper()
     if side_text not in ("B", "W"):
         raise PositionError(f"bad FEN {clip(text)!r}: the side to move must be B or W, not {clip(fields[0])!r}")
@@ -266,7 +294,8 @@ def parse_fen(text: str) -> list[int]:
         count = bin(pos[2 * owner] | pos[2 * owner + 1]).count("1")
         if count > 12:
             raise PositionError(f"bad FEN {clip(text)!r}: {SIDE_NAMES[owner]} has {count} pieces; a side has at most 12")
-    return pos
+    pos[NO_PROGRESS] = counters.get("H", 0)
+    return pos, counters.get("F", 1)
 
 
 def _add_fen_item(pos: list[int], owner: int, item: str, owner_of: dict[int, str], text: str) -> None:

@@ -27,9 +27,10 @@ from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game
+from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game, numbered
 
 from . import notation
+from .kernels import SIDE
 
 RESULTS = {"1-0": (1.0, -1.0), "0-1": (-1.0, 1.0), "1/2-1/2": (0.0, 0.0), "*": None,
            # draughts-style scores (2 points a win) found in some PDN files
@@ -50,6 +51,11 @@ _TOKEN = re.compile(r"""
   | (?P<mark>[!?]+(?![^\s\[\]{}();]))
   | (?P<other>[^\s\[\]{}();]+)
 """, re.VERBOSE)
+def _number_of(token: str) -> int:
+    digits = token.rstrip(".")
+    return int(digits) if len(digits) <= 6 else 10**6
+
+
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _UNESCAPE = re.compile(r"\\(.)")
 
@@ -70,11 +76,21 @@ class PdnGame:
     result: str = "*"
     source: str = ""
     codes: list[int] | None = None  # the moves as engine codes, once replayed
+    first_number: int | None = None  # the number written before the first move (``16.``), if any
 
     @property
     def fen(self) -> str:
         """The start position: the FEN tag, or the initial position."""
         return self.tags.get("FEN", notation.INITIAL_FEN)
+
+    def start_text(self) -> str:
+        """The start position as a state's text: the FEN tag with the number of the first move as the movetext
+        writes it (``[FEN "W:..."] 16... 22-18``: move 16), so a game begun mid-way keeps its numbers."""
+        try:
+            pos, number = notation.read_fen(self.fen)
+        except PositionError as exc:
+            raise self._error(f"bad FEN tag: {exc}") from None
+        return notation.format_fen(pos, self.first_number or number)
 
     def _error(self, message: str, line: int | None = None) -> PdnError:
         return PdnError(message, self.number, self.line if line is None else line, self.source)
@@ -82,7 +98,7 @@ class PdnGame:
     def start_state(self, game=None):
         game = game or _replay_game()
         try:
-            return game.new_state(self.fen) if "FEN" in self.tags else game.new_initial_state()
+            return game.new_state(self.start_text())
         except PositionError as exc:
             raise self._error(f"bad FEN tag: {exc}") from None
 
@@ -98,25 +114,18 @@ class PdnGame:
                 code = _find_move(state, text)
             except MoveError as exc:
                 side = state.current_player()
-                number = (state.ply + self._start_side()) // 2 + 1
-                raise self._error(f"move {number}{'.' if side == 0 else '...'} {text} "
+                raise self._error(f"move {state.move_number}{'.' if side == 0 else '...'} {text} "
                                   f"({notation.SIDE_NAMES[side]}): {exc}", line) from None
             state.apply(code)
             codes.append(code)
         self.codes = codes
         return state
 
-    def _start_side(self) -> int:
-        return 1 if self.fen.strip()[:1].upper() == "W" else 0
-
     def to_record(self) -> GameRecord:
         """As a plyground GameRecord (players from the Black/White tags)."""
         result = self.result if self.result in RESULTS else "*"
         returns = RESULTS[result]
-        try:
-            start = notation.format_fen(notation.parse_fen(self.fen))
-        except PositionError as exc:
-            raise self._error(f"bad FEN tag: {exc}") from None
+        start = self.start_text()
         skip = {"Black", "White", "Result", "FEN", "GameType", "SetUp"}
         return GameRecord(
             game="checkers", players=(self.tags.get("Black", "?"), self.tags.get("White", "?")),
@@ -246,6 +255,8 @@ class PdnReader(RecordTextReader):
             elif kind == "result":
                 result = m.group()
                 break
+            elif kind == "number" and not game.moves and m.group()[0].isdigit():
+                game.first_number = max(1, _number_of(m.group()))
             elif kind == "move":
                 game.moves.append(m.group("move"))
                 game.move_lines.append(self._line(start))
@@ -310,7 +321,7 @@ def format_record(record: GameRecord, number: int = 1, notes: Sequence[MoveNote 
     record's other tags), numbered moves, the reason as a comment, the result.
     ``notes`` (one per move, or None) adds each move's NAGs and comment."""
     try:
-        start = notation.parse_fen(record.start)
+        start, first_number = notation.read_fen(record.start)
     except PositionError as exc:
         raise RecordError(f"record {number}: its start position is not checkers FEN: {exc}") from None
     tags = {"Event": str(record.tags.get("Event", "plyground game"))}
@@ -320,14 +331,13 @@ def format_record(record: GameRecord, number: int = 1, notes: Sequence[MoveNote 
     if fen != notation.INITIAL_FEN:
         tags["FEN"] = fen
     tags["GameType"] = "21"
-    side = start[4]
     moves = []
     for i, move in enumerate(record.moves):
         try:
             notation.parse_squares(move)
         except MoveError:
             raise RecordError(f"record {number}: move {i + 1} {move!r} is not checkers move text") from None
-        moves.append(((i + side) // 2 + 1, (i + side) % 2 == 0, move.strip().replace(" ", "")))
+        moves.append((*numbered(first_number, start[SIDE], i), move.strip().replace(" ", "")))
     # A move number once a move, even after a comment: pydraughts' reader takes 12... for a new move.
     return format_tagged_game(tags, record, moves, _TAG_NAME, notes, number_after_comments=False)
 

@@ -187,6 +187,11 @@ class ChessState(CachedRulesState):
         return len(self._board.move_stack) - self._base
 
     @property
+    def move_number(self) -> int:
+        """FEN's full-move number: 1 at the start, counted on after White's and Black's moves alike."""
+        return self._board.fullmove_number
+
+    @property
     def no_progress_plies(self) -> int:
         """Plies since the last capture or pawn move (the 50-move rule's counter)."""
         return self._board.halfmove_clock

@@ -21,7 +21,7 @@ from plyground.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.match import Interrupted
 from plyground.protocols import Command, Game, GameRecord, State
-from plyground.recordio import write_records
+from plyground.recordio import numbered, write_records
 from plyground.resume import replay, resume_argument, save_beside
 from plyground.review import GameReview
 
@@ -867,16 +867,20 @@ class GameScreen:
 
     def _captured(self):
         """The view's pieces taken by each side since the game's start, in the position shown (None: not shown)."""
-        position = self.shown_state
+        position, start = self.shown_state, self._start_state()
         if position is None:
             return None
+        return self.view.captured(start, position) if start is not None else None
+
+    def _start_state(self) -> State | None:
+        """The game's start position (from ``start_text``, read once; None if it cannot be read)."""
         if self._start is None or self._start[0] != self.start_text:
             try:
                 start = self.game.new_state(self.start_text) if self.start_text else self.game.new_initial_state()
             except (PlygroundError, ValueError):     # not expected: the start is the game's own text
                 start = None
             self._start = (self.start_text, start)
-        return self.view.captured(self._start[1], position) if self._start[1] is not None else None
+        return self._start[1]
 
     def _status_text(self) -> str:
         if self.reviewing:
@@ -928,6 +932,19 @@ class GameScreen:
         """The height the move list needs for ``rows`` lines of moves (its title and frame included)."""
         return 30 + rows * (theme.font(20).get_linesize() + 2) + 4
 
+    def move_lines(self) -> list[tuple[int, list[tuple[int, str] | None]]]:
+        """The move list's lines, numbered as the game's record numbers them (a game begun mid-way, by Play from
+        here, goes on with its numbers): (move number, [(ply, move) of the first side or None, the second's])."""
+        start = self._start_state()
+        number, mover = (start.move_number, start.current_player()) if start is not None else (1, 0)
+        lines: list[tuple[int, list]] = []
+        for i, text in enumerate(self.moves):
+            at, first_side = numbered(number, mover, i)
+            if first_side or not lines:
+                lines.append((at, [None, None]))
+            lines[-1][1][0 if first_side else 1] = (i + 1, text)
+        return lines
+
     def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """The moves, two to a line; the one whose position is shown (looking back) is framed, and each is
         remembered in ``move_rects`` for clicks."""
@@ -939,19 +956,25 @@ class GameScreen:
         self.moves_rect = pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12, rect.height - 22)
         pygame.draw.rect(surface, theme.FIELD, self.moves_rect, border_radius=6)
         line_h = theme.font(20).get_linesize() + 2
-        lines = range(0, len(self.moves), 2)           # the first move's index on each line
+        lines = self.move_lines()
+        start = self._start_state()
+        mover = start.current_player() if start is not None else 0
         room = max(1, (rect.height - 30) // line_h)
         first = max(0, len(lines) - room)              # the latest moves stay in view ...
         shown = self.review.ply if self.review is not None else None
         if shown is not None:                          # ... or, looking back, the move shown, mid-view
-            first = min(first, max(0, (shown - 1) // 2 - room // 2))
+            first = min(first, max(0, (shown - 1 + mover) // 2 - room // 2))
         y = rect.top + 28
         col_w = (rect.width - 40) // 2
-        for i in lines[first:first + room]:
-            draw_text(surface, f"{i // 2 + 1}.", (rect.left, y), 20, theme.TEXT_DIM)
-            for j, text in enumerate(self.moves[i:i + 2]):
-                ply = i + j + 1
+        for at, cells in lines[first:first + room]:
+            draw_text(surface, f"{at}.", (rect.left, y), 20, theme.TEXT_DIM)
+            for j, entry in enumerate(cells):
                 cell = pygame.Rect(rect.left + 36 + j * col_w, y - 2, col_w - 8, line_h)
+                if entry is None:                      # "...": the game began with the second side's move
+                    if j == 0:
+                        draw_text(surface, "...", (cell.left + 4, y), 20, theme.TEXT_DIM)
+                    continue
+                ply, text = entry
                 if ply == shown:
                     pygame.draw.rect(surface, theme.SHOWN_MOVE, cell, border_radius=4)
                 draw_text(surface, fit_text(text, 20, cell.width - 8), (cell.left + 4, y), 20)

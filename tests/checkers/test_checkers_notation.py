@@ -1,7 +1,7 @@
 """Move text and FEN: the forms accepted, the forms written, and the errors for bad input."""
 import pytest
 
-from plyground.errors import MoveError
+from plyground.errors import MoveError, PositionError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.notation import INITIAL_FEN, AmbiguousMoveError
 
@@ -95,6 +95,31 @@ def test_fen_round_trip(game):
         assert game.new_state(state.to_text()).key() == state.key()
     assert game.new_state("W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29").to_text() == \
         "W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29"
+
+
+def test_fen_keeps_the_move_number_and_the_no_progress_count_as_lidraughts_writes_them(game):
+    state = game.new_initial_state()
+    for text in ("11-15", "23-19", "8-11", "22-17"):
+        state.apply(state.parse_move(text))
+    assert state.move_number == 3 and state.to_text().endswith(":H0:F3")     # after two moves each: move 3
+    king = game.new_state("W:WK18:BK5:H7:F40")                                # kings only, White to move 40
+    assert (king.move_number, king.no_progress_plies) == (40, 7)
+    king.apply(king.legal_moves()[0])
+    assert (king.move_number, king.no_progress_plies) == (41, 8)          # Black's move 41: a king move, no progress
+    assert king.to_text() == game.new_state(king.to_text()).to_text() and king.to_text().endswith(":H8:F41")
+    assert game.new_state("B:W21-32:B1-12:F1:H0").to_text() == INITIAL_FEN   # a game's first counters are not written
+    assert game.new_state("b:w21-32:b1-12 : f 12").move_number == 12
+
+
+@pytest.mark.parametrize("text, message", [
+    ("B:W21-32:B1-12:F0", "the move number F0 must be 1 or more"),
+    ("B:W21-32:B1-12:F3:F4", "the counter F is given twice"),
+    ("B:W21-32:B1-12:X3", "expected three fields"),
+    ("B:F3:W21-32:B1-12", "expected three fields"),
+])
+def test_fen_counters_that_cannot_be_read(game, text, message):
+    with pytest.raises(PositionError, match=message):
+        game.new_state(text)
 
 
 @pytest.mark.parametrize("variant", [

@@ -55,7 +55,7 @@ def test_reads_tags_comments_variations_nags_and_results():
     assert first.move_lines == [7, 8, 8, 8, 9, 9, 10]
     assert first.result == "1-0" and first.line == 1
     assert second.fen == "W:W21,22:B5,K14." and second.moves == ["22-18", "14x23", "21-17"]
-    assert second.replay().to_text() == "B:W17:B5,K23"
+    assert second.replay().to_text() == "B:W17:B5,K23:H0:F3"       # lidraughts counters: move 3 to play
     assert third.tags == {} and third.moves == ["11-15", "23-19"] and third.result == "2-0"
     assert third.to_record().returns == (1.0, -1.0)
 

@@ -141,6 +141,7 @@ def fen_oracle(text):
     body = text.strip()
     body = body[:-1] if body.endswith(".") else body
     side, *lists = [f.strip() for f in body.split(":")]
+    lists = [f for f in lists if not re.fullmatch(r"[HhFf]\s*[0-9]+", f)]    # lidraughts' counters (:H0:F6)
     squares = {}
     for field in lists:
         colour = field[0].upper()

@@ -123,14 +123,21 @@ def test_hint_and_analysis_work_on_the_position_shown(checkers_games):
 def test_play_from_a_shown_position_starts_a_new_game_there_against_random(checkers_games, tmp_path):
     path, records = checkers_games
     shown = _position_after("checkers", records[0], 10)
+    assert shown.endswith(":F6")                           # ten plies in: Black plays move 6 (lidraughts' counters)
+    game = get_registry().make_game("checkers")
+    state = game.new_state(shown)
+    move = state.move_to_text(state.legal_moves()[0])
     out = _plyground("play", "--review", str(path), "--game-number", "1", "--white", "random:seed=3",
-                     "--save", "new.pdn", cwd=tmp_path, stdin="goto 10\nplay\nfen\nmoves\nquit\n")
+                     "--save", "new.pdn", cwd=tmp_path, stdin=f"goto 10\nplay\nfen\nmoves\n{move}\nquit\n")
     assert out.returncode == 0, out.stderr
     after_play = out.stdout.split("review, ply 10/")[-1]
     assert "New game of checkers — Black: human, White: random:seed=3" in after_play
     assert f"Black move (or 'help'): {shown}\n" in after_play                  # fen at the new game's prompt
-    new = record_reader(get_registry().make_game("checkers"))((tmp_path / "new.pdn").read_text())
+    saved = (tmp_path / "new.pdn").read_text()
+    assert f"\n6. {move} " in saved                        # the new game goes on with the review's move numbers
+    new = record_reader(game)(saved)
     assert len(new) == 1 and new[0].start == shown and new[0].players == ("human", "random:seed=3")
+    assert new[0].moves[0] == move
 
 
 def test_a_chess_pgn_game_is_reviewed_in_san_and_its_end_cannot_be_played_on(tmp_path):

@@ -40,11 +40,15 @@ def test_open_game_lists_the_saved_games_reviews_one_and_plays_from_a_position(m
     for _ in range(3):
         d.key(pygame.K_RIGHT)
     shown = review.shown_state.to_text()
+    assert shown.endswith(":F2")                        # three plies in: White plays move 2
     d.key(pygame.K_p)                                   # Play from here: a new game, with the menu's players
     d.until(lambda: renderer.game_screen is not review and renderer.game_screen.state is not None,
             what="the new game")
     game_screen = renderer.game_screen
     assert not game_screen.reviewing and game_screen.start_text == shown
+    d.until(lambda: game_screen.moves, what="the new game's first move")
+    [(number, (first, second)), *_] = game_screen.move_lines()     # the move list goes on with the review's numbers
+    assert number == 2 and first is None and second == (1, game_screen.moves[0])
     d.click(game_screen.buttons["leave"].rect.center)
     assert renderer.screen is renderer.menu
 

@@ -187,6 +187,7 @@ def test_play_from_here_starts_a_game_from_the_position_shown_with_the_command_l
     assert played.players == ("random:seed=1", "random:seed=2") and played.finished
     start = game.new_state(played.start)
     assert start.to_text() == _position_after(game, reviewed, 3) and played.moves
+    assert f"\n2... {played.moves[0]} 3. " in save.read_text()     # White's move 2: the review's numbers go on
 
 
 def test_the_live_move_list_looks_back_read_only_and_end_returns(make_renderer, registry):

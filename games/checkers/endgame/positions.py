@@ -31,6 +31,8 @@ from plyground.errors import ModelFileError, UsageError
 from plyground.storage import write_bytes
 
 from ..game import CheckersGame
+from ..kernels import state_to_pos
+from ..notation import format_fen
 
 POSITIONS_FILE = Path(__file__).with_name("positions.txt")
 #: The largest positions of the file, in pieces.
@@ -39,6 +41,11 @@ MOST_PIECES = 5
 SETS = CheckersGame.solved_position_sets
 _CLASS_OF = {"win": "won", "draw": "drawn", "loss": "lost"}
 _VALUE_OF = {"win": 1.0, "draw": 0.0, "loss": -1.0}
+
+
+def _position_text(state) -> str:
+    """The position alone, as PDN FEN (no move counters): one entry however many moves led to it."""
+    return format_fen(state_to_pos(state))
 
 
 def worth_asking(state, pieces: int) -> bool:
@@ -62,7 +69,7 @@ def acf_positions(game, path: Path, pieces: int, games: int) -> list[str]:
             except Exception:  # noqa: BLE001 - a record our rules refuse: its later positions are not used
                 break
             if worth_asking(state, pieces):
-                seen.setdefault(state.to_text(), None)
+                seen.setdefault(_position_text(state), None)
     return list(seen)
 
 
@@ -80,7 +87,7 @@ def selfplay_positions(game, pieces: int, seed: int, games: int) -> list[str]:
         while not state.is_terminal():
             state.apply(player.choose_move(state))
             if worth_asking(state, pieces):
-                seen.setdefault(state.to_text(), None)
+                seen.setdefault(_position_text(state), None)
     return list(seen)
 
 
