@@ -201,3 +201,15 @@ def _top_moves(analysis: dict) -> str:
         return ", ".join(f"{m['move']} {m['mean']:+.2f}" + (f"±{m['std']:.2f}" if m.get("std") else "")
                          for m in moves[:TOP_MOVES])
     return ""
+
+
+def pv_text(state: State, pv: list) -> list[str]:
+    """A principal variation from ``state`` as move text (as far as it is legal from ``state``)."""
+    s = state.clone()
+    out = []
+    for move in pv:
+        if s.is_terminal() or move not in s.legal_moves():
+            break
+        out.append(s.move_to_text(move))
+        s.apply(move)
+    return out

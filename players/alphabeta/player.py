@@ -8,16 +8,17 @@ from typing import Any, Callable
 import numpy as np
 
 from plyground import protocols
+from plyground.analysis import pv_text
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
 from plyground.errors import ModelFileError, MoveError
+from plyground.negamax.bounds import MATE, MATE_BOUND, SearchTimeout, stopped_result
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, State
 from plyground.stopping import StopSignal
 
+from ..search.alphabeta import AlphaBetaSearch, zero_evaluation
 from ..search.player import SearchPlayer
-from ..search.root import pv_text
 from .evalfile import load_weights, read_weights
-from ..search.alphabeta import MATE, MATE_BOUND, AlphaBetaSearch, SearchTimeout, stopped_result, zero_evaluation
 
 
 class AlphaBetaPlayer(SearchPlayer):

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from plyground.analysis import pv_text
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import MAX_SECONDS, Option
 from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, State, missing_state_api
@@ -12,7 +13,7 @@ from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, S
 from ..search.gumbel import GumbelRoot
 from ..search.player import SearchPlayer
 from ..search.puct import PUCTSearch
-from ..search.root import move_budget, pv_text
+from ..search.root import move_budget
 from .compute import limit_blas
 from .networks import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
 from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, SearchSettings

@@ -7,11 +7,12 @@ import warnings
 from typing import Any
 
 
+from plyground.analysis import pv_text
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, missing_kernel_attributes
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, State, missing_state_api
 
-from ..search.root import move_budget, pv_text
+from ..search.root import move_budget
 from ..search.tree import DRAW, LOSS, UNKNOWN, WIN
 from ..search.results import PROVEN_NAMES, pick_move, root_proven
 from ..search.uct_compiled import FastSearch

@@ -17,26 +17,13 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from plyground.negamax.bounds import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER, SearchTimeout
 from plyground.protocols import State
 from plyground.stopping import StopSignal
-
-MATE = 1_000_000.0
-MATE_BOUND = MATE - 10_000.0
-INF = 2.0 * MATE
-EXACT, LOWER, UPPER = 0, 1, 2
-
-
-class SearchTimeout(Exception):
-    """The deadline or node limit passed, or the search was told to stop, in the middle of an iteration."""
 
 
 def zero_evaluation(state: State) -> float:
     return 0.0
-
-
-def stopped_result(state: State) -> dict:
-    """What an engine stopped during its first iteration answers: the move is not wanted, any legal one does."""
-    return {"move": state.legal_moves()[0], "value": None, "depth": 0, "pv": [], "stopped": True}
 
 
 class AlphaBetaSearch:

@@ -20,7 +20,7 @@ from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
 from plyground.engine_process import parse_settings
 from plyground.options import Option
-from plyground.players.engine_player import EnginePlayer
+from plyground.engine_player import EnginePlayer
 from plyground.protocols import Budget, Game, State
 
 from .engine import EXTRA_DIRS, INSTALL_HINT, EngineError, UciEngine

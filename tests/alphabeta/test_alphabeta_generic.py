@@ -7,7 +7,8 @@ import pytest
 from plyground.games.tictactoe import TicTacToe
 from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
-from plyground.players.search.alphabeta import MATE, AlphaBetaSearch
+from plyground.negamax.bounds import MATE
+from plyground.players.search.alphabeta import AlphaBetaSearch
 from plyground.players.random_player import RandomPlayer
 
 from testgames import DoubleTake, DoubleTakeState

@@ -1,6 +1,10 @@
-"""Generic code never imports a particular game: no module under players/ or framework/ imports
-``plyground.games`` (absolutely, relatively, or by name through importlib); a game offers its own parts
-through ``plyground.capabilities`` (issue #36, "A house a newcomer can read")."""
+"""The house's import rules, over every module of every folder (docs/architecture.md):
+
+* the layers: a module imports only its own layer and the layers below it, framework (``plyground``) <
+  games (``plyground.games``) < players (``plyground.players``) < plugins (``plyground.plugins``);
+* generic code never imports a particular game: no module under players/ or framework/ imports
+  ``plyground.games`` (absolutely, relatively, or by name through importlib); a game offers its own parts
+  through ``plyground.capabilities`` (issue #36, "A house a newcomer can read")."""
 from __future__ import annotations
 
 import ast
@@ -10,11 +14,51 @@ REPO = Path(__file__).resolve().parents[2]
 #: The generic folders and the package each one is installed as (setup.py's PACKAGE_DIRS).
 GENERIC = {"framework": "plyground", "players": "plyground.players"}
 GAMES = "plyground.games"
+#: Every folder, lowest layer first, with its package.
+LAYERS = {"framework": "plyground", "games": "plyground.games", "players": "plyground.players",
+          "plugins": "plyground.plugins"}
 
 
 def package_of(path: Path, folder: str) -> list[str]:
     """The package a module file under ``folder`` is installed in, as a list of names."""
-    return GENERIC[folder].split(".") + list(path.relative_to(REPO / folder).parent.parts)
+    return LAYERS[folder].split(".") + list(path.relative_to(REPO / folder).parent.parts)
+
+
+def layer_of(module: str) -> int | None:
+    """The layer (0: framework .. 3: plugins) of a plyground module; None for anything else."""
+    if module != "plyground" and not module.startswith("plyground."):
+        return None
+    ranks = [rank for rank, package in enumerate(LAYERS.values()) if rank and
+             (module == package or module.startswith(package + "."))]
+    return ranks[0] if ranks else 0
+
+
+def upward_imports(folders=tuple(LAYERS)) -> list[str]:
+    """``file:line: module`` for every import of a higher layer by a module under ``folders``."""
+    offenders: dict[str, str] = {}
+    for folder in folders:
+        own = list(LAYERS).index(folder)
+        for path in sorted((REPO / folder).rglob("*.py")):
+            for line, module in imported_modules(path, package_of(path, folder)):
+                if (layer_of(module) or 0) > own:
+                    offenders.setdefault(f"{path.relative_to(REPO)}:{line}", module)
+    return [f"{where}: {module}" for where, module in offenders.items()]
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    offenders = upward_imports()
+    assert offenders == [], ("a module imports a layer above its own (framework < games < players < plugins); "
+                             "move what it needs down a layer:\n" + "\n".join(offenders))
+
+
+def test_the_layer_check_sees_an_upward_import(tmp_path):
+    module = tmp_path / "engine.py"                     # as if it were games/checkers/alphabeta/engine.py
+    module.write_text("from plyground.players.search.tree import WIN\nfrom ...search import x\n"
+                      "from plyground.negamax.tables import tt_store\nfrom ..kernels import gen_moves\n",
+                      encoding="utf-8")
+    names = [name for _, name in imported_modules(module, ["plyground", "games", "checkers", "alphabeta"])]
+    assert [layer_of(name) for name in names] == [2, 2, 1, 1, 0, 0, 1, 1]
+    assert layer_of("numpy") is None and layer_of("plyground.plugins.console") == 3
 
 
 def imported_modules(path: Path, package: list[str]) -> list[tuple[int, str]]:

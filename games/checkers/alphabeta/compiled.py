@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.players.search.alphabeta import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
-from plyground.players.search.alphabeta_tables import SearchTables, tt_store
+from plyground.negamax.bounds import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
+from plyground.negamax.tables import SearchTables, tt_store
 
 from ..bits import popcount
 from ..endgame.oracle import known_outcome, no_tables

@@ -18,7 +18,7 @@ from plyground.capabilities import has_position_layout
 from plyground.engine_process import EngineError, parse_settings
 from plyground.errors import MoveError, PlygroundError, UsageError
 from plyground.options import Option
-from plyground.players.engine_player import EnginePlayer
+from plyground.engine_player import EnginePlayer
 from plyground.protocols import Budget, Game, State
 
 from . import protocol

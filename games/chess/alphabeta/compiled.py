@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.players.search.alphabeta import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
-from plyground.players.search.alphabeta_tables import SearchTables, tt_store
+from plyground.negamax.bounds import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
+from plyground.negamax.tables import SearchTables, tt_store
 
 from ..kernels import (BIT, BLACK_OCC, EN_PASSANT, EP, HALFMOVE, HASH, MAX_MOVES, NO_PIECE, NO_SQUARE, PAWN, POS_SIZE,
                        QUEEN, SIDE, UNDO_SIZE, ZOBRIST_BLACK, ZOBRIST_EP_FILE, gen_legal, in_check, make_move)

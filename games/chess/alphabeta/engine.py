@@ -10,8 +10,8 @@ from __future__ import annotations
 import chess
 import numpy as np
 
-from plyground.players.search.deepening import CompiledDeepening, LinearEngine
-from plyground.players.search.alphabeta_tables import table_entries
+from plyground.negamax.deepening import CompiledDeepening, LinearEngine
+from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .alphabeta import EXACT, LOWER, MATE_BOUND, UPPER
+from .bounds import EXACT, LOWER, MATE_BOUND, UPPER
 
 
 @njit(cache=True, inline="always")

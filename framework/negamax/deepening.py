@@ -22,11 +22,11 @@ import time
 
 import numpy as np
 
+from plyground.analysis import pv_text
 from plyground.protocols import Move, State
 from plyground.stopping import StopSignal
 
-from .root import pv_text
-from .alphabeta import MATE_BOUND, stopped_result
+from .bounds import MATE_BOUND, stopped_result
 
 
 class LinearEngine:
