@@ -257,6 +257,10 @@ class Game(Plugin):
     record_suffix: ClassVar[str] = ".jsonl"
     #: Player specs to try, strongest first, for ``plyground play`` with no arguments.
     default_opponents: ClassVar[tuple[str, ...]] = ("random",)
+    #: How strong the computer plays (the window menu's Level, ``plyground play --level``): level name ->
+    #: player specs in order of preference (the first installed plays), easiest level first; by custom easy,
+    #: medium, hard and strongest, the last being :attr:`default_opponents`.  Empty: the game has no levels.
+    levels: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
     #: The side whose view a numeric evaluation is shown from, in every position ("+1.20, + good for White",
     #: as lichess shows White's): chess White (0); a game whose first side is Black (checkers) names White's.
     evaluation_side: ClassVar[int] = 0
@@ -553,8 +557,13 @@ class Renderer(Plugin):
     def close(self) -> None:
         """Close windows and release resources."""
 
+    #: ``play_game`` keywords the command line gives every game a menu starts (``move_limit_seconds``); the
+    #: host sets it before :meth:`run_menu`.
+    menu_settings: Mapping[str, Any] = MappingProxyType({})
+
     def run_menu(self, registry: Any) -> None:
-        """Let the user choose game and players from ``registry`` and play (renderers with ``has_menu``)."""
+        """Let the user choose game and players from ``registry`` and play (renderers with ``has_menu``),
+        each game with ``play_game``'s keywords in :attr:`menu_settings` besides the menu's own."""
         raise NotImplementedError(f"renderer '{self.name}' has no menu")
 
     def play(self, game: Game, players: Sequence["Player"], names: Sequence[str], **settings: Any) -> GameRecord:

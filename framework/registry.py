@@ -26,6 +26,8 @@ HOST_KINDS = (
 )
 #: The host's kinds by name (kinds plugins add are in ``Registry.kinds``).
 KINDS: dict[str, Kind] = {kind.name: kind for kind in HOST_KINDS}
+#: The command line's default game (the one the host names): ``plyground play`` with no --game plays it.
+DEFAULT_GAME = "checkers"
 _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
@@ -108,6 +110,12 @@ class Registry:
 
     def names(self, kind: str) -> list[str]:
         return [e.name for e in self.entries(kind)]
+
+    def default_game(self, among: Iterable[str] | None = None) -> str:
+        """The game a command or the window's menu starts with when none is named: :data:`DEFAULT_GAME` when
+        it is installed (and among ``among``, when given), else the first installed game ("" if none)."""
+        names = list(self.names("games") if among is None else among)
+        return DEFAULT_GAME if DEFAULT_GAME in names else (names[0] if names else "")
 
     def find(self, kind: str, name: str) -> Entry | None:
         """The entry named ``name``, or ``None`` (``get`` raises instead)."""

@@ -230,6 +230,12 @@ class CheckersGame(Game):
     # Strongest first, as measured (docs/bonanza.md): alpha-beta with the bundled learned evaluation
     # scores 87.5% against MCTS-10000; the bundled AlphaZero model is still weaker than MCTS.
     default_opponents = ("alphabeta:eval=learned,depth=8", "mcts", "alphazero", "random")
+    levels = {
+        "easy": ("alphabeta:eval=material,depth=1",),
+        "medium": ("alphabeta:eval=learned,depth=3",),
+        "hard": ("alphabeta:eval=learned,depth=5",),
+        "strongest": default_opponents[:1],               # the default opponent of `plyground play`
+    }
     evaluation_side = 1                 # evaluations read from White's side, as in chess (+ good for White)
     observation_shape = encoding.OBSERVATION_SHAPE
     num_actions = encoding.NUM_ACTIONS

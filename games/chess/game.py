@@ -341,6 +341,12 @@ class ChessGame(Game):
     #: Stockfish when installed; else our own engine: alpha-beta with the evaluation learned from master games
     #: (games/chess/alphabeta), two seconds a move.
     default_opponents = ("stockfish", "alphabeta:eval=learned,seconds=2", "random")
+    levels = {   # Stockfish 15 plays UCI_Elo 1350 to 2850; Skill Level 0 is weaker still
+        "easy": ("stockfish:skill=0", "alphabeta:eval=learned,depth=1"),
+        "medium": ("stockfish:elo=1500", "alphabeta:eval=learned,depth=3"),
+        "hard": ("stockfish:elo=2000", "alphabeta:eval=learned,depth=5"),
+        "strongest": default_opponents[:2],
+    }
     observation_shape = encoding.PLANES_SHAPE
     num_actions = encoding.NUM_ACTIONS
     rules_text = RULES_TEXT

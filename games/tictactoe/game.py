@@ -141,6 +141,12 @@ class TicTacToe(Game):
     description = "Tic-tac-toe on a 3x3 board; X moves first (the reference game for testing)."
     side_names = ("X", "O")
     default_opponents = ("alphazero", "mcts", "random")
+    levels = {
+        "easy": ("mcts:simulations=10",),
+        "medium": ("mcts:simulations=50",),
+        "hard": ("mcts:simulations=200",),
+        "strongest": ("alphazero",),   # plays tic-tac-toe perfectly
+    }
     observation_shape = (2, 3, 3)
     num_actions = 9
     rules_text = ("Players take turns marking an empty cell, X first. Three of your marks in a row,\n"

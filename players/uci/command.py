@@ -7,12 +7,14 @@ import click
 def register(cli) -> None:
     @cli.command("uci")
     @click.argument("spec", default="alphabeta:eval=learned")
-    @click.option("--game", "game_spec", default="chess", show_default=True,
-                  help="The game the engine plays (UCI is a chess protocol; checkers engines speak Hub).")
+    @click.option("--game", "game_spec", default=None,
+                  help="The game the engine plays: one whose positions UCI can describe (default: the first "
+                       "installed; UCI is a chess protocol, checkers engines speak Hub).")
     def uci_command(spec, game_spec):
         """Run the player SPEC as a UCI engine, e.g. `plyground uci alphazero` or `plyground uci
         alphabeta:depth=4`, for chess GUIs (cutechess, Arena, lichess-bot) and python-chess.  Without SPEC:
         our own chess engine, alpha-beta with the evaluation learned from master games."""
+        from plyground.capabilities import supports_uci
         from plyground.engine_server import engine_spec
         from plyground.errors import UsageError
         from plyground.notices import set_quiet
@@ -20,9 +22,15 @@ def register(cli) -> None:
 
         from .server import UciServer
         registry = get_registry()
+        if game_spec is None:
+            game_spec = next((name for name in registry.names("games") if supports_uci(registry.make_game(name))),
+                             None)
+            if game_spec is None:
+                raise UsageError("no installed game has positions UCI can describe (chess does: is it installed?)")
         game = registry.make_game(game_spec)
-        if game.name != "chess":
-            raise UsageError(f"--game {game_spec}: UCI engines play chess; for checkers use 'plyground hub {spec}'")
+        if not supports_uci(game):
+            raise UsageError(f"--game {game_spec}: UCI engines play games whose positions UCI can describe, such as "
+                             f"chess; {game.name} is not one (a checkers engine speaks Hub: 'plyground hub {spec}')")
         parsed = engine_spec(registry, spec)
         set_quiet(True)                 # stdout belongs to the protocol; notes would only confuse a GUI
         UciServer(game, parsed, registry.make_player).run()

@@ -224,7 +224,7 @@ class MenuScreen:
     def __init__(self, app: "PygameRenderer", registry: "Registry") -> None:
         self.app, self.registry = app, registry
         self.games = [e.name for e in registry.entries("games") if has_view(e.cls)]
-        preferred = "checkers" if "checkers" in self.games else (self.games[0] if self.games else "")
+        preferred = registry.default_game(self.games)
         self.game_choice = Cycler(self.games, self.games.index(preferred) if preferred else 0,
                                   on_change=lambda _: self._game_changed())
         self.game_editors: dict[str, OptionEditor] = {}

@@ -198,6 +198,13 @@ class ConnectFour(Game):
     description = "Connect Four on a 7x6 board: drop discs, four in a row wins (an example third-party game)."
     side_names = ("Red", "Yellow")
     default_opponents = ("alphazero", "mcts", "random")    # the bundled agent first (bundled_models)
+    #: The window menu's Level and ``plyground play --level``: plyground reads them from here.
+    levels = {
+        "easy": ("mcts:simulations=50",),
+        "medium": ("mcts:simulations=400",),
+        "hard": ("mcts:simulations=3000",),
+        "strongest": default_opponents[:1],
+    }
     observation_shape = (2, ROWS, COLUMNS)
     num_actions = COLUMNS
     rules_text = ("Red and Yellow take turns dropping a disc into one of the seven columns; it falls to\n"
