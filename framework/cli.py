@@ -140,11 +140,6 @@ def _budget(simulations, seconds) -> Budget:
     return Budget(simulations=simulations, seconds=seconds)
 
 
-def _default_game() -> str:
-    names = get_registry().names("games")
-    return "checkers" if "checkers" in names else "tictactoe"
-
-
 def _load_start(game: Game, fen: str | None):
     if fen is None:
         return None
@@ -202,7 +197,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         resume = locate_saved(resume)             # as given, else in the saved-games folder
         if not game_given:                        # the file's own game
             game_spec = game_of_record_file(registry, resume)
-    game = registry.make_game(game_spec or _default_game())
+    game = registry.make_game(game_spec or registry.default_game())
     if level is not None and (resume is not None or review is not None):
         raise UsageError(f"--level {level} chooses the bot of a new game; a game opened with "
                          f"{'--resume' if resume is not None else '--review'} keeps its own players "
@@ -240,6 +235,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
                              "human --white alphabeta); for a game started from the window's menu, choose its "
                              "clock there (Clock)")
         try:
+            renderer.menu_settings = {"move_limit_seconds": move_limit}
             renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         except BaseException as exc:
             if is_interrupt(exc):
@@ -259,12 +255,11 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     _check_humans_can_play((first, second), players, renderer)
     try:
         settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed,
-                        resume=resumed, time_control=time_control)
+                        resume=resumed, time_control=time_control, move_limit_seconds=move_limit)
         if renderer.runs_games:  # a windowed renderer runs the game loop itself (bots think off the UI thread)
             record = renderer.play(game, players, (first, second), **settings)
         else:
-            record = play_game(game, players, names=(first, second), renderer=renderer,
-                               move_limit_seconds=move_limit, **settings)
+            record = play_game(game, players, names=(first, second), renderer=renderer, **settings)
     except BaseException as exc:
         if is_interrupt(exc):
             _keep_interrupted_game(game, renderer.record)

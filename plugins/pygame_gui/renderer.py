@@ -175,6 +175,8 @@ class PygameRenderer(Renderer):
         self.open_window()
         view = view_for(game)
         human_sides = {i for i, p in enumerate(players) if p.needs_renderer}
+        if from_menu:                        # the command line's settings for the menu's games (menu_settings)
+            play_kwargs = {**self.menu_settings, **play_kwargs}
         self.session = GameSession(game, players, names, bot_delay=self.settings["bot_delay"],
                                    close_players=from_menu, **play_kwargs)
         self.game_screen = GameScreen(self, self.session.link, game, view, tuple(names), human_sides,

@@ -185,6 +185,25 @@ def test_enter_starts_the_game_or_shows_the_error(make_renderer, registry):
     assert renderer.game_screen.names == ("human", "random:seed=7")
 
 
+def test_the_command_lines_move_limit_holds_for_a_game_the_menu_starts(make_renderer, registry):
+    """``plyground play --renderer pygame --move-limit 1``: the host hands the limit to the menu
+    (``menu_settings``), and a bot of the menu's game that would think for a billion simulations forfeits."""
+    renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    renderer.menu_settings = {"move_limit_seconds": 1.0}
+    show_advanced(d, menu)
+    choose(d, menu.sides[0].cycler, "random")
+    choose(d, menu.sides[1].cycler, "mcts")
+    field = menu.sides[1].editor.field("simulations")
+    d.click(field.rect.center)
+    d.key(pygame.K_DELETE)
+    d.type("1000000000")
+    d.click(menu.buttons["start"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    d.until(lambda: screen.record is not None, timeout=60, what="the end of the game")
+    assert "exceeded its 1 s move limit" in screen.record.reason and screen.record.score(1) == 0.0
+
+
 def test_start_shows_what_it_is_loading_before_the_slow_work(make_renderer, registry, monkeypatch):
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
     choose(d, menu.sides[1].cycler, "random")

@@ -190,6 +190,32 @@ def test_play_from_here_starts_a_game_from_the_position_shown_with_the_command_l
     assert f"\n2... {played.moves[0]} 3. " in save.read_text()     # White's move 2: the review's numbers go on
 
 
+def test_the_move_limit_holds_for_a_game_in_the_window(registry, tmp_path, monkeypatch):
+    """``plyground play --renderer pygame ... --move-limit 1``: a bot that would think for a billion simulations
+    forfeits after its second, as at the console (the window used to drop the flag and wait 300 s)."""
+    from plyground.cli import main
+    from plyground.plugins.pygame_gui import PygameRenderer
+
+    def run(self):   # the window's loop; Close once the game has ended
+        self.running = True
+        while self.running:
+            if self.game_screen is not None and self.game_screen.record is not None:
+                self.running = False
+            self.step()
+            time.sleep(0.001)
+    monkeypatch.setattr(PygameRenderer, "run", run)
+    monkeypatch.setenv("PLYGROUND_GAMES", str(tmp_path / "games"))
+    save = tmp_path / "limit.pdn"
+    try:
+        main(["play", "--renderer", "pygame:bot_delay=0", "--black", "mcts:simulations=1000000000",
+              "--white", "random:seed=1", "--move-limit", "1", "--save", str(save)])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    [played] = record_reader(registry.make_game("checkers"))(save.read_text())
+    assert played.finished and played.moves == [] and played.score(0) == 0.0
+    assert "exceeded its 1 s move limit" in save.read_text()          # the reason, as the record's comment
+
+
 def test_the_live_move_list_looks_back_read_only_and_end_returns(make_renderer, registry):
     renderer, d = make_renderer()
     game = registry.make_game("checkers")
