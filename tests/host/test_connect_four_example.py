@@ -40,6 +40,17 @@ def test_bundled_players_play_it(env, installed, red, yellow):
     assert f"{names[0]} vs {names[1]}: 4 games" in match.stdout
 
 
+@pytest.mark.parametrize("level, opponent", [("easy", "mcts:simulations=50"), ("hard", "mcts:simulations=3000")])
+def test_its_own_levels_choose_the_opponent(env, installed, tmp_path, level, opponent):
+    """The game declares its levels (ConnectFour.levels); plyground reads them like a bundled game's."""
+    played = plyground(env, "play", "--game", "connect-four", "--level", level, PLYGROUND_GAMES=str(tmp_path))
+    assert played.returncode == 0, played.stderr
+    assert f"Red: human, Yellow: {opponent}" in played.stdout, played.stdout[-2000:]
+    wrong = plyground(env, "play", "--game", "connect-four", "--level", "expert")
+    assert wrong.returncode == 2
+    assert "connect-four has no level 'expert'; its levels are easy, medium, hard, strongest" in wrong.stderr
+
+
 def test_the_examples_own_conformance_tests_pass(env, installed):
     result = subprocess.run([env / "bin" / "python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
                             cwd=installed, capture_output=True, text=True, env=environment(), timeout=300)
