@@ -15,3 +15,11 @@ def register_commands(cli):
     from .hub.command import register as register_hub
     register(cli)
     register_hub(cli)
+
+
+@hookimpl
+def register_board_views():
+    """The window's view of the game (the pygame renderer's hook), imported when a window wants it: it uses
+    pygame."""
+    from .view import CheckersView
+    return [CheckersView]

@@ -25,9 +25,9 @@ from plyground.recordio import numbered, write_records
 from plyground.resume import replay, resume_argument, save_beside
 from plyground.review import GameReview
 
-from . import theme
+from plyground.boardview import theme
 from .session import GameAbandoned, GameLink, compiling_told
-from .views.base import BoardView, Marks, merge_marks
+from plyground.boardview.base import BoardView, Marks, merge_marks
 from .widgets import Button, TextField, draw_text, draw_wrapped, fit_text, is_click
 
 if TYPE_CHECKING:

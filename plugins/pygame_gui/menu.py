@@ -14,7 +14,7 @@ from plyground.options import Option, Spec, resolve_options, value_text
 from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
 
-from . import theme
+from plyground.boardview import theme
 from .game_screen import key_help
 from .views import has_view
 from .widgets import Button, Cycler, ScrollArea, TextField, draw_text, draw_wrapped, fit_text, is_click, wrap_text

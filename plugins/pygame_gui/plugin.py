@@ -2,8 +2,8 @@
 
 The renderer is what consumes board views, so it owns their hook:
 ``register_board_views`` is declared here (:class:`BoardViewHooks`) and added to
-the host with ``register_kinds``.  The built-in views are registered through it;
-a third-party game's plugin registers its own view the same way.
+the host with ``register_kinds``.  Every game's plugin registers its own view
+through it (``games/<game>/view.py``), a third-party game's the same way.
 """
 from __future__ import annotations
 
@@ -25,22 +25,13 @@ class BoardViewHooks:
         """Return BoardView subclasses, one per game (its ``game_name``), for the pygame renderer."""
 
 
-BOARD_VIEWS = Kind(KIND, "board view", "register_board_views", "plyground.plugins.pygame_gui.views.base:BoardView",
+BOARD_VIEWS = Kind(KIND, "board view", "register_board_views", "plyground.boardview.base:BoardView",
                    key="game_name", hookspecs=BoardViewHooks)
 
 
 @hookimpl
 def register_kinds():
     return [BOARD_VIEWS]
-
-
-@hookimpl
-def register_board_views():
-    # Imported when a view is first wanted: the views import pygame.
-    from .views.checkers import CheckersView
-    from .views.chess import ChessView
-    from .views.tictactoe import TicTacToeView
-    return [TicTacToeView, CheckersView, ChessView]
 
 
 @hookimpl

@@ -12,15 +12,8 @@ from typing import Callable, Sequence
 
 import pygame
 
-from . import theme
-
-
-def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int = 22,
-              color=theme.TEXT, anchor: str = "topleft") -> pygame.Rect:
-    image = theme.font(size).render(text, True, color)
-    rect = image.get_rect(**{anchor: pos})
-    surface.blit(image, rect)
-    return rect
+from plyground.boardview import theme
+from plyground.boardview.theme import draw_text
 
 
 ELLIPSIS = "\u2026"

@@ -12,8 +12,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "renderers"))   # renderer_helpers
 
 from chess_helpers import needs_stockfish, plugins_registered  # noqa: E402
-from plyground.plugins.pygame_gui import theme  # noqa: E402
-from plyground.plugins.pygame_gui.views.chess import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
+from plyground.boardview import theme  # noqa: E402
+from plyground.games.chess.view import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
                                                       square_cell)
 from renderer_helpers import human_to_move, renderer_factory, start_from_menu, wait_turn  # noqa: E402
 

@@ -14,8 +14,8 @@ import pygame
 import pytest
 
 from plyground.match import run_match
-from plyground.plugins.pygame_gui import theme
-from plyground.plugins.pygame_gui.views.checkers import decode, landings, read_pieces
+from plyground.boardview import theme
+from plyground.games.checkers.view import decode, landings, read_pieces
 
 from renderer_helpers import GatedBot, human_to_move, show_advanced, start_from_menu, wait_turn
 
@@ -333,7 +333,7 @@ def test_a_third_party_game_with_its_own_view_is_offered(make_renderer, registry
     from plyground import plugin_manager
     from plyground.games.tictactoe import TicTacToe
     from plyground.hookspecs import hookimpl
-    from plyground.plugins.pygame_gui.views.tictactoe import TicTacToeView
+    from plyground.games.tictactoe.view import TicTacToeView
     from plyground.registry import get_registry, reset_registry
 
     class Noughts(TicTacToe):

@@ -13,7 +13,7 @@ import pytest
 
 from plyground.levels import level_spec, level_table
 from plyground.options import Spec
-from plyground.plugins.pygame_gui import theme
+from plyground.boardview import theme
 from plyground.plugins.pygame_gui.widgets import Cycler, TextField, wrap_text
 
 from renderer_helpers import GatedBot, choose, human_to_move, open_menu, show_advanced, wait_turn

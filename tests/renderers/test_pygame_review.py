@@ -15,7 +15,7 @@ import pytest
 
 from plyground.recordio import record_reader
 from plyground.review import open_review
-from plyground.plugins.pygame_gui import theme
+from plyground.boardview import theme
 
 from renderer_helpers import wait_turn
 

@@ -3,7 +3,7 @@ Connect Four code; the package registers its view through the pygame renderer's 
 hook, and the window plays the game with it."""
 import pygame
 
-from plyground.plugins.pygame_gui import theme
+from plyground.boardview import theme
 from plyground.plugins.pygame_gui.views import view_class
 from plyground.registry import get_registry
 from plyground_connect_four.screenshot import PICTURE_GAME, play_in_window

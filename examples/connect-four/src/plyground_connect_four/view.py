@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from plyground.plugins.pygame_gui.views.base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
 
 from .game import COLUMNS, DIRECTIONS, ROWS, ConnectFourState, column_name
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pygame
 
-from .. import theme
-from .base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview import theme
+from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = "XO"

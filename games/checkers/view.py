@@ -11,10 +11,10 @@ from __future__ import annotations
 import pygame
 
 from plyground.errors import MoveError
-from plyground.games.checkers.board import rowcol_to_square, square_to_rowcol
+from .board import rowcol_to_square, square_to_rowcol
 
-from .. import theme
-from .base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview import theme
+from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
 
 SIDES = ("Black", "White")
 #: Row step forward for each side's men: Black moves down the board (towards 29-32), White up.

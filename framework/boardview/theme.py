@@ -70,3 +70,12 @@ def font(size: int) -> pygame.font.Font:
 
 # live analysis: the best move's arrow (RGBA: the board shows through) and the evaluation bar's frame
 ARROW = (40, 170, 90, 170)
+
+
+def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int = 22,
+              color=TEXT, anchor: str = "topleft") -> pygame.Rect:
+    """``text`` in the bundled font at ``size``, placed by its ``anchor`` point at ``pos``; the rect it took."""
+    image = font(size).render(text, True, color)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect

@@ -15,10 +15,10 @@ from __future__ import annotations
 import chess
 import pygame
 
-from plyground.games.chess.notation import PIECE_NAMES, explain, side_name
+from .notation import PIECE_NAMES, explain, side_name
 
-from .. import theme
-from .base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview import theme
+from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
 
 #: Promotion choices in the order shown, from the promotion square towards the centre.
 PROMOTION_CHOICES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)

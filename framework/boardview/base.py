@@ -24,8 +24,8 @@ from plyground.errors import MoveError
 from plyground.options import Option
 from plyground.protocols import Game, Move, State
 
-from .. import theme
-from ..widgets import draw_text
+from . import theme
+from .theme import draw_text
 
 Cell = Hashable
 Marks = dict  # Cell -> list[str]
