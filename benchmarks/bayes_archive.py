@@ -31,7 +31,7 @@ import numpy as np
 from plyground.bundled_data import records_file
 from plyground.games.checkers import CheckersGame
 from plyground.plugins.bayes import boardval, evaluation, reports, training, urgency
-from plyground.plugins.bayes.checkers_keys import CheckersAdapter
+from plyground.games.checkers.bayes_keys import CheckersAdapter
 from plyground.plugins.bayes.model import BayesModel
 from plyground.plugins.bayes.trainer import BayesTrainer
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.plugins.bayes import chess_kernels as ck
+from plyground.games.chess import bayes_kernels as ck
 from plyground.plugins.bayes import engine
-from plyground.plugins.bayes.chess_keys import ChessAdapter
+from plyground.games.chess.bayes_keys import ChessAdapter
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "chess-masters.pgn"
 GROUPS = {"move": ck.MOVE_GROUPS, "board": ck.BOARD_GROUPS, "combined": ck.MOVE_GROUPS + ck.BOARD_GROUPS,

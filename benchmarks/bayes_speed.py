@@ -20,7 +20,7 @@ import numpy as np
 from plyground.bundled_data import records_file
 from plyground.games.checkers import CheckersGame
 from plyground.plugins.bayes import boardval, training, urgency
-from plyground.plugins.bayes.checkers_keys import CheckersAdapter
+from plyground.games.checkers.bayes_keys import CheckersAdapter
 from plyground.plugins.bayes.model import BayesModel
 
 CONFIGS = [("urgency", "hybrid-reply", "keep"), ("urgency", "hybrid", "keep"),

@@ -15,3 +15,10 @@ def register_board_views():
     pygame."""
     from .view import ChessView
     return [ChessView]
+
+
+@hookimpl
+def register_bayes_adapters():
+    """The game's move keys and board features for the bayes player and trainer (the bayes plugin's hook)."""
+    from .bayes_keys import ChessAdapter
+    return [ChessAdapter]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import engine
-from .adapter import Encoded
+from plyground.movekeys import Encoded
 
 KMAX = 10
 

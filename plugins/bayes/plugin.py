@@ -3,7 +3,8 @@
 The predictor needs a game adapter (``adapter.py``) for each game it plays, so it
 owns that hook: ``register_bayes_adapters`` is declared here
 (:class:`BayesAdapterHooks`) and added to the host with ``register_kinds``.  The
-checkers and chess adapters are registered through it like anyone else's.
+checkers and chess adapters live in their games and are registered by their
+games' plugins through it, like anyone else's.
 """
 from plyground.hookspecs import Kind, hookimpl, hookspec
 
@@ -17,19 +18,12 @@ class BayesAdapterHooks:
 
 
 ADAPTERS = Kind("bayes-adapters", "bayes adapter", "register_bayes_adapters",
-                "plyground.plugins.bayes.adapter:BayesAdapter", key="game", hookspecs=BayesAdapterHooks)
+                "plyground.movekeys:BayesAdapter", key="game", hookspecs=BayesAdapterHooks)
 
 
 @hookimpl
 def register_kinds() -> list[Kind]:
     return [ADAPTERS]
-
-
-@hookimpl
-def register_bayes_adapters() -> list[type]:
-    from .checkers_keys import CheckersAdapter
-    from .chess_keys import ChessAdapter
-    return [CheckersAdapter, ChessAdapter]
 
 
 @hookimpl

@@ -20,7 +20,7 @@ import numpy as np
 from plyground.durations import format_duration
 
 from . import engine
-from .adapter import Encoded
+from plyground.movekeys import Encoded
 from .model import BayesModel
 
 

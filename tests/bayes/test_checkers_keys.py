@@ -3,8 +3,9 @@ import numpy as np
 import pytest
 
 from plyground.errors import UsageError
-from plyground.plugins.bayes.adapter import BayesAdapter, get_adapter
-from plyground.plugins.bayes.checkers_keys import PP_SIZE, CheckersAdapter
+from plyground.movekeys import BayesAdapter
+from plyground.plugins.bayes.adapter import get_adapter
+from plyground.games.checkers.bayes_keys import PP_SIZE, CheckersAdapter
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,9 @@ import pytest
 
 from plyground.errors import ModelFileError, UsageError
 from plyground.games.chess import ChessGame
-from plyground.plugins.bayes.adapter import BayesAdapter, get_adapter
-from plyground.plugins.bayes.chess_keys import PP_SIZE, ChessAdapter
+from plyground.movekeys import BayesAdapter
+from plyground.plugins.bayes.adapter import get_adapter
+from plyground.games.chess.bayes_keys import PP_SIZE, ChessAdapter
 from plyground.plugins.bayes.model import BayesModel
 from plyground.plugins.bayes.player import BayesPlayer
 from plyground.plugins.bayes.trainer import BayesTrainer
@@ -163,7 +164,7 @@ def test_training_on_pgn_beats_random_and_plays(chess_game, small_pgn, tmp_path)
 
 
 def test_a_checkers_model_is_refused_for_chess(chess_game, tmp_path):
-    from plyground.plugins.bayes.checkers_keys import CheckersAdapter
+    from plyground.games.checkers.bayes_keys import CheckersAdapter
     checkers = CheckersAdapter()
     path = BayesModel.empty("urgency", "checkers", checkers.version, "hybrid",
                             checkers.key_space("hybrid"), beta=1.0).save(tmp_path / "checkers.npz")

@@ -8,8 +8,8 @@ import chess
 import chess.pgn
 import pytest
 
-from plyground.plugins.bayes import chess_kernels as ck
-from plyground.plugins.bayes.chess_keys import classify, key_of
+from plyground.games.chess import bayes_kernels as ck
+from plyground.games.chess.bayes_keys import classify, key_of
 
 MASTERS = Path(__file__).resolve().parents[3] / "shared" / "data" / "chess-masters.pgn"
 #: Positions with castling both ways, en passant, under-promotion with and without capture, and a

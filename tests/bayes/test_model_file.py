@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from plyground.errors import ModelFileError
-from plyground.plugins.bayes.checkers_keys import CheckersAdapter
+from plyground.games.checkers.bayes_keys import CheckersAdapter
 from plyground.plugins.bayes.model import BayesModel
 
 

@@ -6,7 +6,7 @@ from plyground import registry
 from plyground.errors import ModelFileError, UsageError
 from plyground.match import run_match
 from plyground.plugins.bayes import boardval, training, urgency
-from plyground.plugins.bayes.checkers_keys import CheckersAdapter
+from plyground.games.checkers.bayes_keys import CheckersAdapter
 from plyground.plugins.bayes.model import BayesModel
 from plyground.plugins.bayes.player import BayesPlayer
 from plyground.plugins.bayes.priors import best_probabilities, softmax_priors

@@ -6,7 +6,7 @@ import pytest
 
 from plyground.games.chess import ChessGame
 from plyground.plugins.bayes import evaluation, urgency
-from plyground.plugins.bayes.chess_keys import ChessAdapter
+from plyground.games.chess.bayes_keys import ChessAdapter
 from plyground.plugins.bayes.trainer import BayesTrainer
 
 from test_chess_adapter import scripted_games

@@ -135,10 +135,13 @@ def test_the_builtin_consumers_kinds_are_listed(cli):
     assert rows["bayes"]["adds_kinds"] == ["bayes-adapters"]
     assert rows["pygame"]["adds_kinds"] == ["board-views"]
     assert {"resnet", "mlp"} <= set(rows["autograd"]["networks"])
-    assert rows["bayes"]["bayes-adapters"] == ["checkers", "chess"]
-    assert rows["pygame"]["board-views"] == ["checkers", "chess", "tictactoe"]
+    # each game's plugin registers its own view and adapter through the consumers' hooks
+    assert rows["checkers"]["bayes-adapters"] == ["checkers"] and rows["chess"]["bayes-adapters"] == ["chess"]
+    assert [rows[game]["board-views"] for game in ("checkers", "chess", "tictactoe")] == [
+        ["checkers"], ["chess"], ["tictactoe"]]
+    assert "board-views" not in rows["pygame"] and "bayes-adapters" not in rows["bayes"]
     code, out, _ = cli("plugins")
-    assert "board-views: checkers, chess, tictactoe; adds kinds: board-views" in out
+    assert "adds kinds: board-views" in out and "board-views: checkers" in out
     # the columns line up whatever the length of a plugin's name (alphazero-trainer is the longest)
     lines = out.splitlines()
     for heading in ("distribution", "version", "provides"):

@@ -57,7 +57,7 @@ from typing import Sequence
 import chess
 import numpy as np
 
-from .adapter import Encoded, GameSample, GameSet, SquareMoveAdapter
+from plyground.movekeys import Encoded, GameSample, GameSet, SquareMoveAdapter
 
 PIECES = ("pawn", "knight", "bishop", "rook", "queen", "king")
 _PROMOTIONS = "nbrq"
@@ -241,8 +241,8 @@ class ChessAdapter(SquareMoveAdapter):
         unclaimed threefold repetition), as the PGN reader's own ``replay`` does.
         """
         from plyground.errors import PositionError
-        from plyground.games.chess.game import ChessGame
-        from plyground.games.chess.pgn import read_pgn
+        from .game import ChessGame
+        from .pgn import read_pgn
         game = ChessGame(repetitions=0, no_progress_plies=0)
         reader = read_pgn(Path(path), strict=False, san=False)
         games, errors = [], []
@@ -299,7 +299,7 @@ class ChessAdapter(SquareMoveAdapter):
 
 
 def _kernels():
-    from . import chess_kernels      # imported here: it builds on this module's constants
+    from . import bayes_kernels as chess_kernels      # imported here: it builds on this module's constants
     return chess_kernels
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .chess_keys import HYBRID_SPACE, MOVE_TYPES, N_TYPES, PIECES
+from .bayes_keys import HYBRID_SPACE, MOVE_TYPES, N_TYPES, PIECES
 
 # --------------------------------------------------------------------------- id layout
 _GROUPS = (

@@ -35,11 +35,11 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from plyground.games.checkers import kernels
-from plyground.games.checkers.board import square_to_rowcol
-from plyground.games.checkers.kernels import MAX_MOVES, SIDE
+from plyground.movekeys import Encoded, GameSample, GameSet, SquareMoveAdapter
 
-from .adapter import Encoded, GameSample, GameSet, SquareMoveAdapter
+from . import kernels
+from .board import square_to_rowcol
+from .kernels import MAX_MOVES, SIDE
 
 MOVE_TYPES = ("quiet", "capture", "promotion", "capture-promotion")
 KEY_SETS = {
@@ -296,7 +296,7 @@ class CheckersAdapter(SquareMoveAdapter):
         """Mean urgency of a man's one-step move, drawn on its origin square (hybrid key sets)."""
         if self.check_key_set(key_set) not in ("hybrid", "hybrid-reply"):
             return []
-        from plyground.games.checkers.board import DOWN_LEFT, DOWN_RIGHT, STEP
+        from .board import DOWN_LEFT, DOWN_RIGHT, STEP
         maps = []
         for reply in ((False, True) if key_set == "hybrid-reply" else (False,)):
             for direction, name in ((DOWN_LEFT, "towards the a-file"), (DOWN_RIGHT, "towards the h-file")):
@@ -315,7 +315,7 @@ class CheckersAdapter(SquareMoveAdapter):
     def read_games(self, path: Path, progress=None) -> GameSet:
         """The games of a PDN file; unreadable or illegal games are skipped and their errors kept
         (a few seconds for the ACF archive: no progress reported)."""
-        from plyground.games.checkers.pdn import read_pdn
+        from .pdn import read_pdn
         reader = read_pdn(Path(path), strict=False)
         games = [GameSample(g.start_state(), list(g.codes), f"game {g.number}") for g in reader]
         return GameSet(games, [str(e) for e in reader.errors], str(path))
