@@ -29,6 +29,64 @@ def tt_store(ply, depth, best, best_move, alpha0, beta, key, slot, ttk, ttm, ttv
     ttf[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
 
 
+@njit(cache=True, inline="always")
+def tt_probe(ply, depth, alpha, beta, key, slot, same_depth, ttk, ttm, ttv, ttd, ttf):
+    """What the table says of a node: (its stored best move, -1 if none; whether the stored value settles the
+    node; that value, mate distances made relative to this ``ply``).  A value settles a node below the root
+    when it was searched to ``depth`` (exactly, with ``same_depth``: checkers keeps its search a function of
+    position and depth; else at least as deep) and is exact or a bound outside the window (``alpha``, ``beta``)."""
+    if ttk[slot] != key:
+        return -1, False, 0.0
+    move = ttm[slot]
+    if ply == 0 or (ttd[slot] != depth if same_depth else ttd[slot] < depth):
+        return move, False, 0.0
+    v = ttv[slot]
+    if v > MATE_BOUND:
+        v -= ply
+    elif v < -MATE_BOUND:
+        v += ply
+    flag = ttf[slot]
+    if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+        return move, True, v
+    return move, False, 0.0
+
+
+@njit(cache=True, inline="always")
+def next_best(moves, scores, i, n):
+    """Bring the best-scored of ``moves[i:n]`` to ``i`` (its score with it): one step of selection sort, so a
+    node that is cut off early never sorts the moves it does not search."""
+    top = i
+    for j in range(i + 1, n):
+        if scores[j] > scores[top]:
+            top = j
+    if top != i:
+        tmp = moves[i]
+        moves[i] = moves[top]
+        moves[top] = tmp
+        tmp = scores[i]
+        scores[i] = scores[top]
+        scores[top] = tmp
+
+
+@njit(cache=True, inline="always")
+def extend_pv(pv, pvlen, ply, move):
+    """The principal variation at ``ply`` becomes ``move`` followed by the child's."""
+    pv[ply, ply] = move
+    for k in range(ply + 1, pvlen[ply + 1]):
+        pv[ply, k] = pv[ply + 1, k]
+    pvlen[ply] = max(pvlen[ply + 1], ply + 1)
+
+
+@njit(cache=True, inline="always")
+def remember_cutoff(killers, hist, ply, move, frm, to, depth):
+    """A quiet ``move`` (from ``frm`` to ``to``) refuted the node at ``ply``, ``depth`` plies deep: it becomes the
+    ply's first killer and its history score grows by ``depth`` squared."""
+    if killers[ply, 0] != move:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = move
+    hist[frm, to] += depth * depth
+
+
 @njit(cache=True)
 def age_history(hist, killers):
     """Between moves: halve the history scores and forget the killers."""

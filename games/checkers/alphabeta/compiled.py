@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.negamax.bounds import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
-from plyground.negamax.tables import SearchTables, tt_store
+from plyground.negamax.bounds import INF, MATE, MATE_BOUND
+from plyground.negamax.tables import SearchTables, extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 
 from ..bits import popcount
 from ..endgame.oracle import known_outcome, no_tables
@@ -134,19 +134,11 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
             tt_move = -1
             if P[P_USE_TT] != 0 and d > 0:
                 slot = key & (ttk.shape[0] - 1)
-                if ttk[slot] == key:
-                    tt_move = ttm[slot]
-                    if ply > 0 and ttd[slot] == d:
-                        v = ttv[slot]
-                        if v > MATE_BOUND:
-                            v -= ply
-                        elif v < -MATE_BOUND:
-                            v += ply
-                        flag = ttf[slot]
-                        if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                            C[C_TT_CUTS] += 1
-                            ret = v
-                            continue
+                tt_move, settled, v = tt_probe(ply, d, alpha, beta, key, slot, True, ttk, ttm, ttv, ttd, ttf)
+                if settled:
+                    C[C_TT_CUTS] += 1
+                    ret = v
+                    continue
             if ordering:
                 sc = order[ply]
                 k1 = killers[ply, 0]
@@ -188,18 +180,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
                 continue
             mv = moves[ply]
             if ordering:
-                sc = order[ply]
-                top = i
-                for j in range(i + 1, n):
-                    if sc[j] > sc[top]:
-                        top = j
-                if top != i:
-                    tmp = mv[i]
-                    mv[i] = mv[top]
-                    mv[top] = tmp
-                    tmp = sc[i]
-                    sc[i] = sc[top]
-                    sc[top] = tmp
+                next_best(mv, order[ply], i, n)
             F[ply, 2] = i + 1
             pos = stack[ply]
             child = stack[ply + 1]
@@ -226,17 +207,11 @@ def negamax(depth, w, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, kill
                 F[ply, 5] = m
                 if v > FV[ply, 0]:
                     FV[ply, 0] = v
-                    pv[ply, ply] = m
-                    for k in range(ply + 1, pvlen[ply + 1]):
-                        pv[ply, k] = pv[ply + 1, k]
-                    pvlen[ply] = max(pvlen[ply + 1], ply + 1)
+                    extend_pv(pv, pvlen, ply, m)
                     if v >= FV[ply, 1]:
                         d = F[ply, 0]
                         if ordering and F[ply, 3] == 0 and d > 0:
-                            if killers[ply, 0] != m:
-                                killers[ply, 1] = killers[ply, 0]
-                                killers[ply, 0] = m
-                            hist[m & 31, (m >> 5) & 31] += d * d
+                            remember_cutoff(killers, hist, ply, m, m & 31, (m >> 5) & 31, d)
                         if F[ply, 4] > 0:
                             tt_store(ply, d, v, m, FV[ply, 3], FV[ply, 1], keys[base + ply], F[ply, 4] - 1,
                                      ttk, ttm, ttv, ttd, ttf)

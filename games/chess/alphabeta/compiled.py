@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.negamax.bounds import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER
-from plyground.negamax.tables import SearchTables, tt_store
+from plyground.negamax.bounds import INF, MATE, MATE_BOUND
+from plyground.negamax.tables import SearchTables, extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 
 from ..kernels import (BIT, BLACK_OCC, EN_PASSANT, EP, HALFMOVE, HASH, MAX_MOVES, NO_PIECE, NO_SQUARE, PAWN, POS_SIZE,
                        QUEEN, SIDE, UNDO_SIZE, ZOBRIST_BLACK, ZOBRIST_EP_FILE, gen_legal, in_check, make_move)
@@ -191,19 +191,11 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
             tt_move = -1
             if P[P_USE_TT] != 0 and d > 0:
                 slot = np.int64(key & np.uint64(ttk.shape[0] - 1))
-                if ttk[slot] == key:
-                    tt_move = ttm[slot]
-                    if ply > 0 and ttd[slot] >= d:
-                        v = ttv[slot]
-                        if v > MATE_BOUND:
-                            v -= ply
-                        elif v < -MATE_BOUND:
-                            v += ply
-                        flag = ttf[slot]
-                        if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                            C[C_TT_CUTS] += 1
-                            ret = v
-                            continue
+                tt_move, settled, v = tt_probe(ply, d, alpha, beta, key, slot, False, ttk, ttm, ttv, ttd, ttf)
+                if settled:
+                    C[C_TT_CUTS] += 1
+                    ret = v
+                    continue
             sc = order[ply]
             b6 = 6 * us
             for i in range(n):
@@ -275,18 +267,7 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
                 phase = _LEAVE
                 continue
             mv = moves[ply]
-            sc = order[ply]
-            top = i
-            for j in range(i + 1, n):
-                if sc[j] > sc[top]:
-                    top = j
-            if top != i:
-                tmp = mv[i]
-                mv[i] = mv[top]
-                mv[top] = tmp
-                tmp = sc[i]
-                sc[i] = sc[top]
-                sc[top] = tmp
+            next_best(mv, order[ply], i, n)
             F[ply, F_NEXT] = i + 1
             m = mv[i]
             quiet = not _is_tactical(pos, m, pos[BLACK_OCC - np.int64(pos[SIDE])])
@@ -352,19 +333,13 @@ def negamax(depth, w, P, C, S, F, FV, stack, undo, keys, moves, order, pv, pvlen
                 F[ply, F_BEST] = m
                 if v > FV[ply, V_ALPHA]:
                     FV[ply, V_ALPHA] = v
-                    pv[ply, ply] = m
-                    for k in range(ply + 1, pvlen[ply + 1]):
-                        pv[ply, k] = pv[ply + 1, k]
-                    pvlen[ply] = max(pvlen[ply + 1], ply + 1)
+                    extend_pv(pv, pvlen, ply, m)
                     if v >= FV[ply, V_BETA]:
                         d = F[ply, F_DEPTH]
                         to = (m >> 6) & 63
                         capture = (stack[ply][BLACK_OCC - np.int64(stack[ply][SIDE])] & BIT[to]) != 0
                         if ordering and not capture and d > 0 and ((m >> 12) & 7) == 0:
-                            if killers[ply, 0] != m:
-                                killers[ply, 1] = killers[ply, 0]
-                                killers[ply, 0] = m
-                            hist[m & 63, to] += d * d
+                            remember_cutoff(killers, hist, ply, m, m & 63, to, d)
                         if F[ply, F_SLOT] > 0:
                             tt_store(ply, d, v, m, FV[ply, V_ALPHA0], FV[ply, V_BETA], keys[base + ply],
                                      F[ply, F_SLOT] - 1, ttk, ttm, ttv, ttd, ttf)
