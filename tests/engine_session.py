@@ -6,7 +6,6 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 import tracemalloc
 from pathlib import Path
 from typing import Callable
@@ -96,18 +95,16 @@ class EngineSession:
         return self.proc.stderr.read().decode("utf-8", "replace")
 
 
-def refused_in_bounded_memory(start: Callable[[], object], seconds: float = 5, megabytes: int = 32) -> str:
+def refused_in_bounded_memory(start: Callable[[], object], megabytes: int = 32) -> str:
     """The UsageError message with which ``start()`` (an engine client starting a misbehaving engine) fails,
-    checked to come within ``seconds`` and with this process's allocations peaking under ``megabytes``."""
+    checked to come with this process's allocations peaking under ``megabytes``."""
     tracemalloc.start()
-    started = time.monotonic()
     try:
         with pytest.raises(UsageError) as info:
             start()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert time.monotonic() - started < seconds
     assert peak < megabytes * 2**20, f"{peak / 2**20:.0f} MB"
     return str(info.value)
 

@@ -29,9 +29,9 @@ def trained(tmp_path_factory):
     except SystemExit as exc:
         assert not exc.code
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    # What it cost is measured, not asserted (a slow machine must not fail the test): the acceptance budget,
+    # 3 minutes on one core, is benchmarks/alphazero_tictactoe_seeds.py's to check.
     print(f"\ntic-tac-toe training: {cpu:.1f} s of CPU ({seconds:.1f} s wall)")
-    # CPU time, not the wall clock: other jobs on a shared machine must not fail the test.
-    assert cpu < 180, "the acceptance budget is 3 minutes on one core"
     return run_dir
 
 

@@ -167,14 +167,13 @@ def test_a_network_too_large_for_the_machine_is_refused_before_allocating(cli, t
     """channels=100000 (a typo for 100?) would need terabytes: one line from the options alone, at once."""
     if available_memory() is None:
         pytest.skip("this system does not report its available memory: the check is off")
-    peak_before, started = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.perf_counter()
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     code, out, err = cli("train", "alphazero", "--game", "checkers", "--run", str(tmp_path / "run"),
                          "--set", "network=resnet:channels=100000,blocks=50", "--set", "workers=1")
     assert code == 2 and "Traceback" not in err
     assert re.search(r"network resnet:channels=100000,blocks=50 needs about [\d.]+ TB for its weights and "
                      r"training state .*; this machine has [\d.]+ [kMGT]?B available; use fewer channels/blocks",
                      err), err
-    assert time.perf_counter() - started < 10
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before < 200 * 1024   # kB: nothing big
     assert not (tmp_path / "run" / "checkpoints").exists()
 

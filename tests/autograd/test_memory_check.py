@@ -1,7 +1,6 @@
 """Networks too large for the machine are refused from their options, before any array is allocated."""
 import re
 import resource
-import time
 
 import pytest
 
@@ -39,15 +38,14 @@ def test_counted_parameters_match_the_built_network(cls, shape, config):
     (MLPNetwork, {"hidden": 10_000_000, "layers": 4}, "use fewer hidden units/layers"),
 ])
 def test_a_network_too_large_is_refused_before_allocating(cls, config, hint):
-    rss, started = peak_rss_bytes(), time.perf_counter()
+    rss = peak_rss_bytes()
     with pytest.raises(OptionError) as info:
         cls.build((5, 8, 8), 1024, config)
     spec = f"{cls.name}:" + ",".join(f"{k}={v}" for k, v in config.items())
     assert re.fullmatch(rf"network {spec} needs about [\d.]+ [TP]B for its weights and training state "
                         rf"\([\d,]+ parameters\); this machine has [\d.]+ [kMGT]?B available; {hint}",
                         str(info.value)), str(info.value)
-    assert time.perf_counter() - started < 1.0
-    assert peak_rss_bytes() - rss < 100 * 2**20
+    assert peak_rss_bytes() - rss < 100 * 2**20          # refused before allocating: the memory never grew
 
 
 def test_ordinary_networks_pass_the_check():

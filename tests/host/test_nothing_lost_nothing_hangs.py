@@ -136,14 +136,11 @@ def test_a_full_disk_keeps_the_games_written_before_it(tmp_path):
 
 def test_a_sleeping_player_forfeits_within_its_move_limit(env, tmp_path_factory):
     pip_install(env, external("misbehaving", tmp_path_factory))
-    started = time.monotonic()
     result = plyground(env, "match", "--game", "tictactoe", "--black", "sleeper", "--white", "random",
-                       "-n", "2", "--move-limit", "1", timeout=120)
-    elapsed = time.monotonic() - started
+                       "-n", "2", "--move-limit", "1", timeout=120)   # two hours of sleep: only the limit ends it
     assert result.returncode == 0, result.stderr
     assert "sleeper: 0 wins, 0 draws, 2 losses" in result.stdout
     assert "exceeded its 1 s move limit and forfeits" in result.stderr
-    assert elapsed < 60      # two forfeits of 1 s each, not two hours of sleep
 
 
 def test_system_exit_in_a_player_on_two_workers_finishes_the_tournament(env, tmp_path_factory, tmp_path):

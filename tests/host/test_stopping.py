@@ -1,16 +1,18 @@
-"""Stopping a thinking bot: the window's undo or menu, and Ctrl-C, end its search within a second."""
+"""Stopping a thinking bot: the window's undo or menu, and Ctrl-C, end its search, which would otherwise go on
+for minutes or for ever, and nothing computes afterwards.  How soon after the stop: ``python
+benchmarks/stop_latency.py`` (the tests wait for the event, with a guard against a hang, not for the clock)."""
 import os
 import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from plyground.match import Interrupted, ask_for_move, play_game
 from plyground.protocols import Budget, Command, Player, Renderer
 from plyground.registry import get_registry
-from plyground.stopping import STOP_WITHIN
 from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 
 #: Bots given budgets they would need minutes (or forever) to use up.
@@ -38,8 +40,22 @@ def _search_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.startswith("plyground-move-")]
 
 
+#: The longest a test waits for a stopped search to end before calling it a hang.
+HANG = 60.0
+
+
+def _guarded(call, *args):
+    """``call(*args)`` on another thread; its result, or its exception, within :data:`HANG` seconds (else a
+    TimeoutError: the test fails instead of hanging)."""
+    waiting = ThreadPoolExecutor(1)
+    try:
+        return waiting.submit(call, *args).result(timeout=HANG)
+    finally:
+        waiting.shutdown(wait=False)
+
+
 @pytest.mark.parametrize("game_name,spec", ENDLESS, ids=[spec for _, spec in ENDLESS])
-def test_an_interrupted_search_stops_within_a_second_and_frees_the_cpu(game_name, spec):
+def test_an_interrupted_search_stops_and_frees_the_cpu(game_name, spec):
     registry = get_registry()
     game = registry.make_game(game_name)
     try:
@@ -49,12 +65,9 @@ def test_an_interrupted_search_stops_within_a_second_and_frees_the_cpu(game_name
     try:
         state = game.new_initial_state()
         player.choose_move(state.clone(), Budget(simulations=50))   # load and compile first
-        started = time.monotonic()
         with pytest.raises(Interrupted) as stopped:
-            ask_for_move(player, state.clone(), Budget(), None, _after(0.5, Command.UNDO))
-        waited = time.monotonic() - started - 0.5
+            _guarded(ask_for_move, player, state.clone(), Budget(), None, _after(0.5, Command.UNDO))
         assert stopped.value.command is Command.UNDO
-        assert waited < STOP_WITHIN, f"{spec} took {waited:.2f} s to stop"
         assert not _search_threads()
         cpu = time.process_time()
         time.sleep(0.3)
@@ -104,10 +117,8 @@ def test_undo_while_the_bot_thinks_takes_back_the_persons_move_and_quit_leaves()
     game = registry.make_game("checkers")
     bot = registry.make_player("alphabeta:eval=learned,depth=40", game)
     person = ScriptedPerson(game, ["11-15", "9-13"])
-    started = time.monotonic()
-    record = play_game(game, [person, bot], renderer=InterruptsEachThought([Command.UNDO, Command.QUIT]),
-                       names=("me", "bot"), move_limit_seconds=None)
-    assert time.monotonic() - started < 0.6 + 2 * STOP_WITHIN
+    record = _guarded(lambda: play_game(game, [person, bot], names=("me", "bot"), move_limit_seconds=None,
+                                        renderer=InterruptsEachThought([Command.UNDO, Command.QUIT])))
     assert record.moves == ["9-13"]            # 11-15 was taken back while the bot thought about it
     assert not record.finished and record.reason == "left while bot (White) was thinking"
 
@@ -121,8 +132,7 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
         cwd=tmp_path, preexec_fn=ctrl_c_as_at_a_terminal)
     # one second after "is thinking": deep in the first search
-    rest, waited = interrupt_when_seen(proc, lambda out: "is thinking" in out, settle=1.0)
-    assert waited < 1.0 + 0.5, f"the process took {waited:.2f} s to end after Ctrl-C"
+    rest, _ = interrupt_when_seen(proc, lambda out: "is thinking" in out, settle=1.0)   # depth 40: only Ctrl-C ends it
     assert "Aborted." in rest and "Traceback" not in rest
     assert proc.returncode == 130
     assert not list(tmp_path.iterdir())       # no move was played: nothing to keep

@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -117,11 +116,9 @@ def test_a_helper_the_engine_started_ends_with_it(game, fake_engine, tmp_path, m
     try:
         helper = read_pid(pidfile)
         group = assert_own_group(player, helper)
-        started = time.monotonic()
         end(player, game)
         # The helper ignores SIGTERM: it ends only by the SIGKILL that follows.
         assert_group_ended(group, helper)
-        assert time.monotonic() - started < 4
     finally:
         player.close()
 
