@@ -321,10 +321,14 @@ def offer_saved_game(game: Game) -> None:
                    f"plyground play --resume {resume_argument(path)}", err=True)
 
 
+#: What to do about a person's player with no interactive renderer, in ``play`` and ``match``.
+HUMANS_ADVICE = "add --renderer console (or pygame)"
+
+
 def _check_humans_can_play(specs, players, renderer) -> None:
     for spec, player in zip(specs, players):
         if player.needs_renderer and (renderer is None or not renderer.interactive):
-            raise UsageError(f"player '{spec}' needs an interactive renderer: add --renderer console (or pygame)")
+            raise UsageError(f"player '{spec}' needs a person at a renderer; {HUMANS_ADVICE}")
 
 
 def _seat(game: Game, black, white, first, second) -> list[str | None]:
@@ -405,11 +409,6 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
         raise UsageError(f"a match of {game.name} needs two players: give {flags}")
     appender = RecordAppender(game, check_save_path(game, save)) if save else None
     renderer = registry.make_renderer(renderer_spec, game) if renderer_spec else None
-    a, b = registry.make_player(first, game), registry.make_player(second, game)
-    try:
-        _check_humans_can_play((first, second), (a, b), renderer)
-    finally:
-        a.close(), b.close()
     entrants = [Entrant(name, spec) for name, spec in zip(match_names(first, second), (first, second))]
     config = TournamentConfig(game=game_spec, entrants=entrants, games_per_pairing=games,
                               openings=choose_openings(game, openings, seed, opening_plies),
@@ -429,7 +428,8 @@ def match_command(game_spec, black, white, first, second, games, renderer_spec, 
 
     try:
         run = run_tournament(config, out_dir, workers=workers, renderer=renderer, on_game=progress, on_start=started,
-                             sink=appender.append if appender is not None else None)
+                             sink=appender.append if appender is not None else None,
+                             humans_advice=HUMANS_ADVICE)
     finally:
         if renderer:
             renderer.close()

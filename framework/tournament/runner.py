@@ -54,16 +54,21 @@ class TournamentRun:
         return len(self.results) == self.config.total_games
 
 
-def check_players(config: TournamentConfig, allow_humans: bool = False) -> Game:
-    """Build the game and every player once here, so a bad spec stops the run before any game."""
+#: What to do about a player that needs a person when there is no interactive renderer (``plyground
+#: tournament``; ``plyground match`` has --renderer, and says so).
+BOTS_ONLY = "tournaments are played by bots only (use `plyground play`)"
+
+
+def check_players(config: TournamentConfig, renderer: Renderer | None = None, advice: str = BOTS_ONLY) -> Game:
+    """Build the game and every player once here, so a bad spec -- or a person with no interactive ``renderer``
+    to play at (``advice`` says what to do) -- stops the run before any game."""
     registry = get_registry()
     game = registry.make_game(config.game)
     for entrant in config.entrants:
         player = registry.make_player(entrant.spec, game)
         try:
-            if player.needs_renderer and not allow_humans:
-                raise UsageError(f"player '{entrant.spec}' needs a person at a renderer; "
-                                 f"tournaments are played by bots only (use `plyground play`)")
+            if player.needs_renderer and (renderer is None or not renderer.interactive):
+                raise UsageError(f"player '{entrant.spec}' needs a person at a renderer; {advice}")
         finally:
             player.close()
     return game
@@ -73,7 +78,8 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                    renderer: Renderer | None = None,
                    sink: Callable[[GameRecord], None] | None = None,
                    on_game: Callable[[Progress], None] | None = None,
-                   on_start: Callable[[TournamentRun, int], None] | None = None) -> TournamentRun:
+                   on_start: Callable[[TournamentRun, int], None] | None = None,
+                   humans_advice: str = BOTS_ONLY) -> TournamentRun:
     """Play every game of ``config`` not yet stored in ``out_dir``; return all results.
 
     With ``out_dir`` each game is appended (fsync'd) to ``results.jsonl`` as
@@ -82,9 +88,10 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     spawned processes (a renderer forces one, in this process).  ``sink``
     gets each record before the game counts as finished (a ``--save`` file), so
     it holds at least every game in the results.  Ctrl-C stops the run and
-    returns what finished, with ``interrupted`` set.
+    returns what finished, with ``interrupted`` set.  Every player is built once first (:func:`check_players`;
+    ``humans_advice``: what to say of a person with no interactive renderer).
     """
-    game = check_players(config, allow_humans=renderer is not None and renderer.interactive)
+    game = check_players(config, renderer, humans_advice)
     tasks = schedule(config)
     run = TournamentRun(config, out_dir=None if out_dir is None else Path(out_dir))
     store = ResultStore(out_dir, config) if out_dir is not None else None
