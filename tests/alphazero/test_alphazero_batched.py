@@ -94,7 +94,7 @@ def test_trainer_writes_replay_chunks_in_game_order(tmp_path, parallel_games):
     trainer.log = lambda line: None
     trainer.rundir.prepare()
     try:
-        trainer._start()
+        trainer._start(None)
         trainer._selfplay(1, 0)
     finally:
         trainer.rundir.release()

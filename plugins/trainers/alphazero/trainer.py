@@ -277,10 +277,11 @@ class AlphaZeroTrainer(Trainer):
                                  f"{new!r} now; it cannot change mid-run: set {name}={old} or use a new --run "
                                  f"directory")
 
-    def _start(self) -> dict:
-        state = self.rundir.read_state()
-        if state is not None:
-            return state
+    def _start(self, saved: dict | None) -> dict:
+        """The run's state: ``saved`` (what state.json held when the run directory was locked), else a new run's,
+        its initial network written."""
+        if saved is not None:
+            return saved
         training = {name: self.config[name] for name in _TRAINING_KEYS}
         if "seed" not in Spec.parse(self.config["network"]).options:
             training["seed"] = self.config["seed"]
@@ -357,10 +358,10 @@ class AlphaZeroTrainer(Trainer):
         rundir.prepare()
         try:
             with compute_threads(self.config["threads"]):
-                resumed = rundir.read_state() is not None
-                state = self.pipeline.run_steps(self._start())
+                saved = rundir.read_state()     # once the directory is ours (the check at start read it unlocked)
+                state = self.pipeline.run_steps(self._start(saved))
                 total = self.config["iterations"]
-                if resumed and state["iteration"] <= total:
+                if saved is not None and state["iteration"] <= total:
                     self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
                 state = self.pipeline.run_iterations(state)
                 if state["iteration"] > total:
