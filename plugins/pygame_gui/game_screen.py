@@ -5,6 +5,11 @@ The same screen looks back through a game: a recorded one (``plyground play
 thread) or the live one, whose moves so far become a GameReview when the person
 steps back (Left, Home or a click on a move of the move list) and stop being
 one at the last move (End, or Right at the last move), where moves are made.
+
+Three modules make it: this one (the game's messages from its thread, the
+person's actions, keys and clicks, layout), ``looking_back.py`` (stepping
+through the moves, Play from here, hints of the position shown) and
+``panel.py`` (all it draws beside the board, and the arrow and bar over it).
 """
 from __future__ import annotations
 
@@ -16,19 +21,19 @@ from typing import TYPE_CHECKING, Callable
 
 import pygame
 
-from plyground.analysis import analysis_lines, expected_score
-from plyground.clock import format_clock
+from plyground.analysis import analysis_lines
+from plyground.boardview import theme
+from plyground.boardview.base import BoardView, Marks, merge_marks
 from plyground.errors import PlygroundError
-from plyground.match import Interrupted
 from plyground.protocols import Command, Game, GameRecord, State
-from plyground.recordio import numbered, write_records
+from plyground.recordio import write_records
 from plyground.resume import replay, resume_argument, save_beside
 from plyground.review import GameReview
 
-from plyground.boardview import theme
-from .session import GameAbandoned, GameLink, compiling_told
-from plyground.boardview.base import BoardView, Marks, merge_marks
-from .widgets import Button, TextField, draw_text, draw_wrapped, fit_text, is_click
+from .looking_back import LookingBack
+from .panel import EVAL_BAR_ROOM, PanelDrawing, result_words
+from .session import GameLink
+from .widgets import Button, TextField, is_click
 
 if TYPE_CHECKING:
     from .renderer import PygameRenderer
@@ -42,18 +47,6 @@ def _home_relative(path: Path) -> str:
         return str(path)
 
 
-def result_words(game: Game, record: GameRecord) -> tuple[str, str]:
-    """("Black wins", "no legal moves") and the like."""
-    if not record.finished:
-        return "Game stopped", record.reason
-    a, b = record.returns
-    if a == b:
-        return "Draw", record.reason
-    winner = 0 if a > b else 1
-    player = record.players[winner].partition(":")[0]   # the plugin's name; its options are shown above
-    return f"{game.side_names[winner]} ({player}) wins", record.reason
-
-
 def key_help() -> str:
     """The keys of the game screen, one a line, for the help page (made from :attr:`GameScreen.KEYS`)."""
     names: dict[object, list[str]] = {}
@@ -64,15 +57,7 @@ def key_help() -> str:
     return "\n".join(f"  {' or '.join(names[action])}: {words[action]}" for action in names)
 
 
-#: Pixels kept free at the board's left for the evaluation bar, and the bar's width.
-EVAL_BAR_ROOM = 22
-EVAL_BAR_WIDTH = 14
-#: Infinite analysis (I, reviewing a game) searches this long at most, unless stopped first (or its budget of
-#: simulations, plyground.players.human.ANALYSIS_SIMULATIONS, is spent).
-ANALYSE_SECONDS = 600.0
-
-
-class GameScreen:
+class GameScreen(LookingBack, PanelDrawing):
     def __init__(self, app: "PygameRenderer", link: GameLink, game: Game, view: BoardView,
                  names: tuple[str, str], human_sides: set[int], *, from_menu: bool,
                  review: GameReview | None = None, hint: Callable[[State], None] | None = None) -> None:
@@ -407,167 +392,6 @@ class GameScreen:
         elif self.message_kind == "error":
             self.set_message("", "info")
 
-    # ------------------------------------------------------------ looking back through the moves
-    def step_back(self) -> None:
-        self._look(GameReview.back)
-
-    def step_forward(self) -> None:
-        self._look(GameReview.forward)
-
-    def to_start(self) -> None:
-        self._look(GameReview.to_start)
-
-    def to_end(self) -> None:
-        self._look(GameReview.to_end)
-
-    def show_ply(self, ply: int) -> None:
-        """The position after ``ply`` moves (a click on a move of the move list)."""
-        self._look(lambda review: review.goto(ply))
-
-    @property
-    def shown_state(self) -> State | None:
-        """The position on the board: the one looked back at, else the live one."""
-        return self._shown if self.review is not None else self.state
-
-    def _look(self, step: Callable[[GameReview], object]) -> None:
-        if self.message_kind != "wait":     # a refused click's reason is about the position left
-            self.set_message("", "info")
-        if self.input is not None:
-            self.input.cancel()             # a half-entered move is dropped, as by Escape
-        self._navigate(step)
-
-    def _navigate(self, step: Callable[[GameReview], object]) -> None:
-        """Move the position shown with ``step(review)``.  A live game is made a review of its moves so far when
-        the person first looks back, and is live again at its last move."""
-        review = self.review if self.review is not None else self._live_review()
-        if review is None:
-            return
-        step(review)
-        if not self.reviewing and review.at_end:
-            self.review, self._shown, self._review_marks = None, None, {}
-        else:
-            self.review = review
-            self._show_review()
-
-    def _live_review(self) -> GameReview | None:
-        """The live game's moves so far, as a review standing at the last of them; None before the first."""
-        if self.state is None or not self.moves:
-            return None
-        record = GameRecord(game=self.game.name, players=self.names, start=self.start_text, moves=list(self.moves),
-                            finished=False)
-        try:
-            review = GameReview(self.game, record)
-        except PlygroundError as exc:      # the game's own moves that do not replay: say so, keep playing
-            self.set_message(f"Cannot look back: {exc}", "error")
-            return None
-        review.to_end()
-        return review
-
-    def _show_review(self) -> None:
-        """Keep the reviewed ply's position and its move's marks (drawn every frame); an infinite analysis
-        goes on with the new position."""
-        review = self.review
-        self._shown = review.state()
-        before = review.position(review.ply - 1) if review.ply else None
-        self._review_marks = self.view.last_move_marks(before, review.last_move)
-        if self.analysing and self._hint_position != self._shown.to_text():
-            self._stop_analysing()
-            self.analysing = True
-            self._hint_reviewed()
-            if not self.hinting:
-                self.analysing = False
-
-    def _review_words(self) -> str:
-        """Where the review stands, for the message box."""
-        text = self.review.describe()
-        return text if self.reviewing else f"Looking back: {text}. End (or \u2192) returns to the game."
-
-    def play_from_here(self) -> None:
-        """Leave the review with the position shown, for a new game (``plyground play`` starts it)."""
-        state = self.shown_state
-        if state.is_terminal():
-            self.set_message(f"The game is over here ({state.outcome_reason()}): step back (\u2190) to play from "
-                             f"an earlier position.", "error")
-            return
-        self.play_from = state.clone()
-        self.app.game_left(self)
-
-    def _hint_reviewed(self) -> None:
-        """A hint for the reviewed position, searched off the window's thread; it comes back through the link."""
-        state = self.shown_state
-        if self.hinting or self._hint is None:
-            return
-        if state.is_terminal():
-            self.set_message(f"No hint: the game is over here ({state.outcome_reason()}).", "error")
-            return
-        self.hinting, self._hint_ply, self._hint_position = True, self.review.ply, state.to_text()
-        self.set_message("Analysing the position shown (I stops)..." if self.analysing else "Looking for a hint...",
-                         "wait")
-        while not self.link.interrupts.empty():       # a stop meant for a search that has ended since
-            self.link.interrupts.get_nowait()
-        seconds = ANALYSE_SECONDS if self.analysing else None
-        self._hint_thread = threading.Thread(target=self._search_hint, args=(state.clone(), seconds),
-                                             name="plyground-hint", daemon=True)
-        self._hint_thread.start()
-
-    def toggle_analysing(self) -> None:
-        """Infinite analysis of the position shown, on or off: a search that runs until stopped, its findings
-        shown live.  Reviewing a game, stepping to another position analyses that one; in a live game it is the
-        person's position (while they are to move), and stopping it asks for their move again."""
-        if not self.reviewing:
-            self._toggle_live_analysis()
-            return
-        if self._hint is None:
-            return
-        if self.analysing:
-            self._stop_analysing()
-            self.set_message("Analysis stopped.", "info")
-            return
-        if self.hinting:
-            return
-        self.analysing = True
-        self._hint_reviewed()
-        if not self.hinting:                      # the game is over in the position shown
-            self.analysing = False
-
-    def _toggle_live_analysis(self) -> None:
-        if self.review is not None:          # looking back in a live game: analysis is of the live position
-            return
-        if self.analysing:
-            self.link.interrupt(Command.ANALYSE)      # the human player stops the search and asks again
-            self.set_message("Analysis stopped.", "info")
-            return
-        if self.input is None:
-            return
-        self.analysing = self.hinting = True
-        self._answer(Command.ANALYSE)
-        self.set_message("Analysing your position (I stops; then your move)...", "wait")
-
-    def _stop_analysing(self, timeout: float = 5.0) -> None:
-        """Stop the infinite analysis's search (an interruption its search polls) and wait for its thread."""
-        self.link.interrupt(Command.UNDO)
-        if self._hint_thread is not None:
-            self._hint_thread.join(timeout)
-        self.hinting = self.analysing = False
-
-    def _search_hint(self, state: State, seconds: float | None = None) -> None:
-        try:
-            with compiling_told(self.link):
-                if seconds is None:
-                    self._hint(state)
-                else:
-                    self._hint(state, seconds)
-        except (GameAbandoned, Interrupted):   # the window was closed meanwhile
-            pass
-        except Exception as exc:  # noqa: BLE001 - shown in the window rather than lost in a thread
-            self.link.post("analysis", "hint", {"error": f"no hint: {exc}"}, None)
-
-    def stop_hint(self, timeout: float = 5.0) -> None:
-        """Stop a hint still searching (its search polls the link) and wait for its thread."""
-        self.link.abandon()
-        if self._hint_thread is not None:
-            self._hint_thread.join(timeout)
-
     def cancel_input(self) -> None:
         """Drop a half-entered move (Escape, or a right click on the board)."""
         if self.input is not None:
@@ -589,10 +413,10 @@ class GameScreen:
         (pygame.K_f, "F", "flip the board", "flip"),
         (pygame.K_n, "N", "square names on or off (the names the move list uses)", "numbers"),
         (pygame.K_ESCAPE, "Escape", "drop a half-entered move (a right click does too)", cancel_input),
-        (pygame.K_LEFT, "Left", "look back: the position one move earlier (read-only)", step_back),
-        (pygame.K_RIGHT, "Right", "one move later", step_forward),
-        (pygame.K_HOME, "Home", "the start position", to_start),
-        (pygame.K_END, "End", "back to the last position, where moves are made", to_end),
+        (pygame.K_LEFT, "Left", "look back: the position one move earlier (read-only)", LookingBack.step_back),
+        (pygame.K_RIGHT, "Right", "one move later", LookingBack.step_forward),
+        (pygame.K_HOME, "Home", "the start position", LookingBack.to_start),
+        (pygame.K_END, "End", "back to the last position, where moves are made", LookingBack.to_end),
         (pygame.K_p, "P", "a recorded game (--review): play a new game from the position shown", "play"),
     )
     KEY_ACTIONS = {key: action for key, _, _, action in KEYS}
@@ -706,277 +530,3 @@ class GameScreen:
             if self._dragged() is not None:
                 self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
         self._draw_panel(surface)
-
-    def _shown_analysis(self) -> tuple[dict, int | None, bool] | None:
-        """The analysis view's search, the side that searched, and whether the position shown is the one it
-        searched (else the one its best move leads to), when it is either (and the view is on): what the
-        evaluation bar shows, and (the position searched) the arrow."""
-        if not self.show_analysis or self.analysis_of is None or self.shown_state is None:
-            return None
-        analysis, side, position, after = self.analysis_of
-        shown = self.shown_state.to_text()
-        if shown not in (position, after):
-            return None
-        return analysis, side, shown == position
-
-    def _after_best(self, analysis: dict, position: str) -> str | None:
-        """The text of the position after the analysis's move is played in ``position`` (None: not legal there)."""
-        text = analysis.get("move")
-        if not text:
-            return None
-        try:
-            state = self.game.new_state(position)
-            state.apply(state.parse_move(str(text)))
-        except (PlygroundError, ValueError):
-            return None
-        return state.to_text()
-
-    def _draw_best_move(self, surface: pygame.Surface, shown: tuple[dict, int | None, bool]) -> None:
-        """The best move (so far) as an arrow over the board: the move the line starts with."""
-        analysis = shown[0]
-        text = analysis.get("best") or analysis.get("move")
-        if not text or analysis.get("forced"):
-            return
-        self.arrow_cells = self.view.move_cells(self.shown_state, str(text))
-        self.view.draw_arrow(surface, self.arrow_cells)
-
-    def _draw_eval_bar(self, surface: pygame.Surface, shown: tuple[dict, int | None, bool]) -> None:
-        """A bar at the board's left: the first side's expected score (its colour from the bottom when the board
-        shows that side at the bottom), the evaluation's number beside it."""
-        analysis, side, _ = shown
-        share = expected_score(analysis)
-        if share is None or side is None:
-            return
-        first = share if side == 0 else 1.0 - share        # the first side's (Black in checkers, White in chess)
-        board = self.view.board_rect
-        bar = pygame.Rect(board.left - getattr(self.view, 'margin', 0) - EVAL_BAR_WIDTH - 4, board.top,
-                          EVAL_BAR_WIDTH, board.height)
-        bar.left = max(2, bar.left)
-        self.eval_bar_rect = bar
-        bottom_side = self.view.bottom_side      # the bar fills from the bottom in the colour of the side there
-        own = first if bottom_side == 0 else 1.0 - first
-        colours = self.view.side_colours
-        pygame.draw.rect(surface, colours[1 - bottom_side], bar)
-        filled = int(round(bar.height * own))
-        pygame.draw.rect(surface, colours[bottom_side], pygame.Rect(bar.left, bar.bottom - filled, bar.width, filled))
-        pygame.draw.rect(surface, theme.PANEL_EDGE, bar, 1)
-        pygame.draw.line(surface, theme.ACCENT, (bar.left, bar.centery), (bar.right - 1, bar.centery), 1)
-
-    def _dragged(self):
-        """The cell of the piece being dragged (drawn at the pointer, not on its square), else None."""
-        if self.drag_pos is None or self.input is None or self.review is not None:
-            return None
-        return self.input.dragged_cell()
-
-    def _draw_panel(self, surface: pygame.Surface) -> None:
-        p = self.panel_rect
-        surface.fill(theme.PANEL, p)
-        pygame.draw.line(surface, theme.PANEL_EDGE, p.topleft, p.bottomleft, 2)
-        x, y, width = p.left + 16, p.top + 14, p.width - 32
-        draw_text(surface, self.game.name.capitalize(), (x, y), 36, theme.TITLE)
-        y += 38
-        to_move = None
-        position = self.shown_state if self.reviewing else self.state    # a live game frames the side to move now
-        if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
-            to_move = position.current_player()
-        captured = self._captured()
-        for side in (0, 1):
-            row = pygame.Rect(x - 6, y, width + 12, 32)
-            if side == to_move:
-                pygame.draw.rect(surface, theme.FIELD_FOCUS, row, border_radius=6)
-                pygame.draw.rect(surface, theme.ACCENT, row, 2, border_radius=6)
-            self.view.draw_side_icon(surface, (x + 12, row.centery), 11, side)
-            who = self.names[side] + (" (you)" if side in self.human_sides and len(self.human_sides) == 1 else "")
-            room = width - 32 - (24 if side == to_move and self.thinking else 0)
-            self.captured_rects[side] = pygame.Rect(0, 0, 0, 0)
-            if captured is not None:           # the pieces this side has taken, at the row's right
-                right = row.right - 8 - (24 if side == to_move and self.thinking else 0) - \
-                    (64 if self.game_clock is not None else 0)
-                used = self.view.draw_captured(surface, *captured[side], (right, row.centery), room // 2)
-                if used:
-                    self.captured_rects[side] = pygame.Rect(right - used, row.top + 4, used, row.height - 8)
-                    room -= used + 8
-            if self.game_clock is not None:
-                left = self.game_clock.remaining(side)
-                colour = theme.ERROR if left < 10 and side == to_move else theme.TEXT
-                draw_text(surface, format_clock(left), (row.right - (32 if side == to_move and self.thinking else 8),
-                                                        row.centery), 22, colour, anchor="midright")
-                room -= 64
-            draw_text(surface, fit_text(f"{self.game.side_names[side]}: {who}", 22, room), (x + 32, row.centery), 22,
-                      anchor="midleft")
-            if side == to_move and self.thinking:
-                self._draw_spinner(surface, (row.right - 18, row.centery), 9)
-            y += 36
-        y += 4
-        draw_text(surface, fit_text(self._status_text(), 22, width), (x, y), 22,
-                  theme.TEXT if not self.over else theme.TITLE)
-        y += 26
-        # The message box: reasons for illegal clicks, results, confirmations.
-        self.message_rect = pygame.Rect(x - 6, y, width + 12, 62)
-        if self.message:
-            box = {"error": theme.ERROR_BOX, "good": theme.GOOD_BOX}.get(self.message_kind, theme.INFO_BOX)
-            pygame.draw.rect(surface, box, self.message_rect, border_radius=6)
-            draw_wrapped(surface, self.message, self.message_rect.inflate(-14, -10), 20)
-        elif self.review is not None:
-            draw_wrapped(surface, self._review_words(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
-        elif self.input is not None and self.input.hint():
-            draw_wrapped(surface, self.input.hint(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
-        y = self.message_rect.bottom + 10
-
-        buttons = self._visible_buttons()
-        rows = self._button_rows(buttons, width)
-        gap = 8
-        button_h = 36 if p.height >= 700 else 32      # a small window: lower buttons, so the moves keep rows
-        save_h = 40 if self.over else 0
-        bottom = p.bottom - 14
-        top_of_buttons = bottom - len(rows) * (button_h + gap) + gap
-        for b in self.buttons.values():
-            b.rect = pygame.Rect(0, 0, 0, 0)
-        for r, row in enumerate(rows):
-            bw = (width - gap) // 2 if len(row) == 2 else width   # a lone button spans its row
-            for col, button in enumerate(row):
-                button.rect = pygame.Rect(x + col * (bw + gap), top_of_buttons + r * (button_h + gap), bw, button_h)
-                button.draw(surface)
-        if self.over:
-            self.save_field.rect = pygame.Rect(x, top_of_buttons - save_h, width, 32)
-            self.save_field.draw(surface, 18)
-            draw_text(surface, "Save the game to:", (x, self.save_field.rect.top - 20), 18, theme.TEXT_DIM)
-            save_h += 22
-        else:
-            self.save_field.rect = pygame.Rect(0, 0, 0, 0)
-        area = pygame.Rect(x, y, width, top_of_buttons - save_h - y - 10)
-        self.analysis_rect = pygame.Rect(0, 0, 0, 0)
-        if self.show_analysis:
-            used = self._draw_analysis(surface, area)
-            area = pygame.Rect(x, area.top + used, width, area.height - used)
-        self._draw_moves(surface, area)
-
-    @staticmethod
-    def _button_rows(buttons: list[Button], width: int, gap: int = 8) -> list[list[Button]]:
-        """The buttons two to a row, in order; one whose label does not fit half the row gets a row of its own."""
-        rows: list[list[Button]] = []
-        half = (width - gap) // 2
-        for button in buttons:
-            if not button.fits(half):
-                rows.append([button])
-            elif rows and len(rows[-1]) == 1 and rows[-1][0].fits(half):
-                rows[-1].append(button)
-            else:
-                rows.append([button])
-        return rows
-
-    def _captured(self):
-        """The view's pieces taken by each side since the game's start, in the position shown (None: not shown)."""
-        position, start = self.shown_state, self._start_state()
-        if position is None:
-            return None
-        return self.view.captured(start, position) if start is not None else None
-
-    def _start_state(self) -> State | None:
-        """The game's start position (from ``start_text``, read once; None if it cannot be read)."""
-        if self._start is None or self._start[0] != self.start_text:
-            try:
-                start = self.game.new_state(self.start_text) if self.start_text else self.game.new_initial_state()
-            except (PlygroundError, ValueError):     # not expected: the start is the game's own text
-                start = None
-            self._start = (self.start_text, start)
-        return self._start[1]
-
-    def _status_text(self) -> str:
-        if self.reviewing:
-            review = self.review
-            if self.hinting:
-                return "Looking for a hint..."
-            return f"Game {review.number} of {review.count}: {review.result_words()}"
-        if self.record is not None:
-            return result_words(self.game, self.record)[0]
-        if self.done:
-            return "Game stopped"
-        if self.state is None:
-            return "Starting..."
-        side = self.state.current_player()
-        name = self.game.side_names[side]
-        if self.thinking:
-            return f"{name} is thinking... {time.monotonic() - self.thinking[1]:.1f} s"
-        if self.hinting:
-            return "Looking for a hint..."
-        if self.input is not None:
-            return f"Your move ({name})" if len(self.human_sides) == 1 else f"{name} to move"
-        return f"{name} to move"
-
-    def _draw_spinner(self, surface: pygame.Surface, center: tuple[int, int], radius: int) -> None:
-        angle = (pygame.time.get_ticks() / 1000.0) * 2 * math.pi
-        rect = pygame.Rect(0, 0, radius * 2, radius * 2)
-        rect.center = center
-        pygame.draw.arc(surface, theme.ACCENT, rect, angle, angle + 4.2, 3)
-
-    def _draw_analysis(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
-        """The analysis view: the search going on or the last one (a bot's, a hint); returns the height used."""
-        title, lines = self.analysis or ("Analysis", ["no search yet: it appears while a bot thinks, and for a hint"])
-        # What the moves keep below it: their title and MOVE_ROWS lines; the analysis gets the rest, up to 200.
-        height = min(200, rect.height - self._moves_height(self.MOVE_ROWS))
-        if height < 64:         # not even two lines: the moves keep the room (the analysis waits for a taller window)
-            return 0
-        draw_text(surface, fit_text(f"Analysis: {title}", 20, rect.width), (rect.left, rect.top), 20, theme.TEXT_DIM)
-        box = pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12, height - 30)
-        self.analysis_rect = box
-        pygame.draw.rect(surface, theme.INFO_BOX, box, border_radius=6)
-        draw_wrapped(surface, "\n".join(lines), box.inflate(-12, -8), 18)
-        return height
-
-    #: The lines of moves the move list keeps when the analysis view is shown beside it.
-    MOVE_ROWS = 3
-
-    @staticmethod
-    def _moves_height(rows: int) -> int:
-        """The height the move list needs for ``rows`` lines of moves (its title and frame included)."""
-        return 30 + rows * (theme.font(20).get_linesize() + 2) + 4
-
-    def move_lines(self) -> list[tuple[int, list[tuple[int, str] | None]]]:
-        """The move list's lines, numbered as the game's record numbers them (a game begun mid-way, by Play from
-        here, goes on with its numbers): (move number, [(ply, move) of the first side or None, the second's])."""
-        start = self._start_state()
-        number, mover = (start.move_number, start.current_player()) if start is not None else (1, 0)
-        lines: list[tuple[int, list]] = []
-        for i, text in enumerate(self.moves):
-            at, first_side = numbered(number, mover, i)
-            if first_side or not lines:
-                lines.append((at, [None, None]))
-            lines[-1][1][0 if first_side else 1] = (i + 1, text)
-        return lines
-
-    def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """The moves, two to a line; the one whose position is shown (looking back) is framed, and each is
-        remembered in ``move_rects`` for clicks."""
-        self.move_rects = {}
-        self.moves_rect = pygame.Rect(0, 0, 0, 0)
-        if rect.height < 40:
-            return
-        draw_text(surface, "Moves", (rect.left, rect.top), 22, theme.TEXT_DIM)
-        self.moves_rect = pygame.Rect(rect.left - 6, rect.top + 22, rect.width + 12, rect.height - 22)
-        pygame.draw.rect(surface, theme.FIELD, self.moves_rect, border_radius=6)
-        line_h = theme.font(20).get_linesize() + 2
-        lines = self.move_lines()
-        start = self._start_state()
-        mover = start.current_player() if start is not None else 0
-        room = max(1, (rect.height - 30) // line_h)
-        first = max(0, len(lines) - room)              # the latest moves stay in view ...
-        shown = self.review.ply if self.review is not None else None
-        if shown is not None:                          # ... or, looking back, the move shown, mid-view
-            first = min(first, max(0, (shown - 1 + mover) // 2 - room // 2))
-        y = rect.top + 28
-        col_w = (rect.width - 40) // 2
-        for at, cells in lines[first:first + room]:
-            draw_text(surface, f"{at}.", (rect.left, y), 20, theme.TEXT_DIM)
-            for j, entry in enumerate(cells):
-                cell = pygame.Rect(rect.left + 36 + j * col_w, y - 2, col_w - 8, line_h)
-                if entry is None:                      # "...": the game began with the second side's move
-                    if j == 0:
-                        draw_text(surface, "...", (cell.left + 4, y), 20, theme.TEXT_DIM)
-                    continue
-                ply, text = entry
-                if ply == shown:
-                    pygame.draw.rect(surface, theme.SHOWN_MOVE, cell, border_radius=4)
-                draw_text(surface, fit_text(text, 20, cell.width - 8), (cell.left + 4, y), 20)
-                self.move_rects[ply] = cell
-            y += line_h
