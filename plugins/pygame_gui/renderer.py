@@ -162,7 +162,7 @@ class PygameRenderer(Renderer):
             self.screen = self.menu
 
     def show_rules(self) -> None:
-        from .menu import RulesScreen
+        from .pages import RulesScreen
         game = self.menu.default_game() if self.menu else None
         view = view_for(game) if game is not None else None
         self.screen = RulesScreen(self, game, getattr(view, "help_text", ""))
