@@ -106,3 +106,34 @@ def test_trainer_writes_replay_chunks_in_game_order(tmp_path, parallel_games):
         rounds += [int(r.tags["Round"]) for r in records]
         assert len(examples) == sum(len(r.moves) for r in records)
     assert rounds == [1, 2, 3, 4, 5]
+
+
+def test_the_learner_takes_self_plays_examples_from_memory_and_a_new_process_from_disk(tmp_path, monkeypatch):
+    """Data passes once: the chunks self-play wrote reach the learner without being read back; the files are
+    for resuming, and a new process reads the same examples from them."""
+    from plyground.plugins.trainers.alphazero import AlphaZeroTrainer, rundir as rundir_module
+    from plyground.plugins.trainers.alphazero.examples import Examples
+    from plyground.plugins.trainers.alphazero.rundir import RunDirectory
+    game = TicTacToe()
+    trainer = AlphaZeroTrainer(game, tmp_path / "run", network="mlp:hidden=8,layers=1", selfplay_games=4,
+                               simulations=8, save_every=2, iterations=1, comparison_games=0, epochs=1,
+                               batch_size=8, plots=False)
+    trainer.log = lambda line: None
+    read = []
+    load = rundir_module.load_npz
+    monkeypatch.setattr(rundir_module, "load_npz", lambda path, **kw: read.append(path) or load(path, **kw))
+    trainer.rundir.prepare()
+    try:
+        trainer._start(None)
+        trainer._selfplay(1, 0)
+        trainer.learner.train_iteration(trainer.rundir, 1, "")
+    finally:
+        trainer.rundir.release()
+    assert read == [] and trainer.rundir.checkpoint_path(1).exists()     # trained, with no chunk read back
+    shape = tuple(game.observation_shape)
+    kept = Examples.concatenate([e for e, _ in trainer.rundir.iter_chunks(range(1, 2))], shape)
+    again = Examples.concatenate([e for e, _ in RunDirectory(tmp_path / "run", game).iter_chunks(range(1, 2))],
+                                 shape)
+    assert len(read) == 2                                                 # the new process: both chunk files
+    for name, array in kept.arrays().items():
+        assert np.array_equal(array, again.arrays()[name]), name

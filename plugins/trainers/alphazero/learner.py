@@ -73,6 +73,7 @@ class Learner:
         if len(losses) >= settings.epochs:
             return
         window = range(max(1, k - settings.replay_window + 1), k + 1)
+        rundir.forget_chunks(window.start)       # the window's chunks stay in memory, for the next iteration too
         data = Examples.concatenate([e for e, _ in rundir.iter_chunks(window)], tuple(self.game.observation_shape))
         self.log(f"{prefix} training on {len(data)} examples (iterations {window.start}-{window.stop - 1})"
                  + (f", from epoch {len(losses) + 1}" if losses else ""))

@@ -48,6 +48,9 @@ class RunDirectory:
         self.root = Path(root)
         self.game = game
         self._lock = RunLock(self.root, "training run")
+        #: The replay chunks this process wrote or read, by iteration and path: self-play's examples reach the
+        #: learner from memory (the files are for resuming); :meth:`forget_chunks` lets old iterations go.
+        self._in_memory: dict[int, dict[Path, tuple[Examples, list[GameRecord]]]] = {}
 
     # ------------------------------------------------------------ paths
     @property
@@ -158,9 +161,26 @@ class RunDirectory:
         path = self.replay_dir(iteration) / f"games-{first_game:05d}-{last:05d}.npz"
         save_npz(path, examples.arrays(), [r.to_json() for r in records], metadata_key=_RECORDS_KEY,
                  sort_keys=False, compress=True)
+        self._in_memory.setdefault(iteration, {})[path] = (examples, list(records))
         return path
 
-    def read_chunk(self, path: Path) -> tuple[Examples, list[GameRecord]]:
+    def forget_chunks(self, before: int) -> None:
+        """Let the chunks of iterations before ``before`` go from memory (the learner's window has passed them)."""
+        for iteration in [k for k in self._in_memory if k < before]:
+            del self._in_memory[iteration]
+
+    def read_chunk(self, path: Path, iteration: int | None = None) -> tuple[Examples, list[GameRecord]]:
+        """A chunk's examples and records: from memory when this process wrote (or read) it as a chunk of
+        ``iteration``, else from its file."""
+        kept = self._in_memory.get(iteration, {}).get(Path(path)) if iteration is not None else None
+        if kept is not None:
+            return kept
+        chunk = self._read_chunk_file(path)
+        if iteration is not None:
+            self._in_memory.setdefault(iteration, {})[Path(path)] = chunk
+        return chunk
+
+    def _read_chunk_file(self, path: Path) -> tuple[Examples, list[GameRecord]]:
         arrays = load_npz(path, advice="; delete it to regenerate what it held")
         try:
             records = [record_from_json(r) for r in pop_metadata(arrays, str(path), _RECORDS_KEY)]
@@ -175,7 +195,7 @@ class RunDirectory:
     def iter_chunks(self, iterations: range) -> Iterator[tuple[Examples, list[GameRecord]]]:
         for iteration in iterations:
             for _, _, path in self.chunks(iteration):
-                yield self.read_chunk(path)
+                yield self.read_chunk(path, iteration)
 
     def records_file(self, kind: str, iteration: int, records: list[GameRecord]) -> RecordAppender:
         """The ``kind`` records file of ``iteration`` made to hold ``records`` (one atomic rewrite, or none
