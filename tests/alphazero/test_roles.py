@@ -28,7 +28,7 @@ def saved(result: str, new_first: bool = True, finished: bool = True) -> dict:
     returns = {"1-0": (1.0, -1.0), "0-1": (-1.0, 1.0), "1/2-1/2": (0.0, 0.0)}[result]
     record = GameRecord("tictactoe", ("a", "b"), "", ["a1"], returns if finished else (0.0, 0.0),
                         "" if finished else "the player raised", finished)
-    return {"record": record.to_json(), "new_first": new_first}
+    return {"record": record, "new_first": new_first}
 
 
 def test_gate_counts_unfinished_games_apart_and_applies_its_rule():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plyground.recordio import record_from_json
 from plyground.stats import Score, elo_from_score
 
 
@@ -29,7 +28,7 @@ class Tally:
         wins = draws = losses = unfinished = 0
         first_failure = ""
         for game in games:
-            record = record_from_json(game["record"])
+            record = game["record"]
             if not record.finished:
                 unfinished += 1
                 first_failure = first_failure or record.reason or "no reason recorded"

@@ -43,7 +43,6 @@ from plyground.errors import UsageError
 from plyground.mistakes import ClassMistakes
 from plyground.protocols import Game, GameRecord
 from plyground.ratings import Results, fit_ratings
-from plyground.recordio import record_from_json
 from plyground.storage import read_json_lines, write_json_lines
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import choose_openings
@@ -194,7 +193,7 @@ class Ladder(RunCurve):
         for k in iterations:
             scores = per_opponent.setdefault(k, {spec: [] for spec in opponents})
             for saved in rated[k]:
-                record: GameRecord = record_from_json(saved["record"])
+                record: GameRecord = saved["record"]
                 if not record.finished:
                     unfinished[k] = unfinished.get(k, 0) + 1
                     continue

@@ -206,7 +206,9 @@ class RunDirectory:
 class GameList:
     """The finished games of one match phase of one iteration (comparison, evaluation, ladder): a JSON
     line each in ``path`` (a dict holding ``record`` and what the phase needs), and the records alone in
-    the game's own format in ``records_path``.  Both grow by appending, one write per game."""
+    the game's own format in ``records_path``.  Both grow by appending, one write per game.  In memory a
+    row's ``record`` is the GameRecord itself: it is made JSON only on its way into the file, and back
+    only on its way out."""
 
     def __init__(self, path: Path, records_path: Path, game: Game) -> None:
         self.path, self.records_path, self.game = Path(path), Path(records_path), game
@@ -215,28 +217,35 @@ class GameList:
     def open(self) -> list[dict]:
         """The games so far (a torn last line -- a kill while writing it -- is cut off: that game is
         played again); the records file is rewritten once from them, so the two agree after any kill."""
-        games = open_json_lines(self.path, "game list")
-        for number, row in enumerate(games, 1):
-            if not isinstance(row, dict) or "record" not in row:
-                raise ModelFileError(f"{self.path}:{number}: not a finished game; the file is damaged: delete it "
-                                     f"to play its games again")
+        games = self._rows(open_json_lines(self.path, "game list"))
         self._records = records_file(self.game, self.records_path, self.records(games))
         return games
 
     def append(self, row: dict) -> None:
-        """One more finished game (``row["record"]``: its record's JSON), durably, before anything else."""
+        """One more finished game (``row["record"]``: its GameRecord), durably, before anything else."""
         if self._records is None:
             raise RuntimeError("GameList.append before open")
-        append_json_line(self.path, row)
-        self._records.append(record_from_json(row["record"]))
+        append_json_line(self.path, {**row, "record": row["record"].to_json()})
+        self._records.append(row["record"])
 
     @staticmethod
     def records(games: list[dict]) -> list[GameRecord]:
-        return [record_from_json(g["record"]) for g in games]
+        return [g["record"] for g in games]
 
     def read(self) -> list[dict]:
         """The games (read only: nothing is cut off or rewritten)."""
-        return read_json_lines(self.path) if self.path.exists() else []
+        return self._rows(read_json_lines(self.path) if self.path.exists() else [])
+
+    def _rows(self, rows: list) -> list[dict]:
+        """The file's rows with their records made GameRecords; ModelFileError for a row that is no game."""
+        games = []
+        for number, row in enumerate(rows, 1):
+            try:
+                games.append({**row, "record": record_from_json(row["record"])})
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise ModelFileError(f"{self.path}:{number}: not a finished game; the file is damaged: delete it "
+                                     f"to play its games again") from None
+        return games
 
 
 def records_file(game: Game, path: Path, records: list[GameRecord]) -> RecordAppender:

@@ -492,7 +492,7 @@ class AlphaZeroTrainer(Trainer):
         names = (f"iter-{k:04d} (new)", f"iter-{best_iteration:04d} (best)")
         finished = self._play_games(
             "comparison", k, games, lambda numbers: self._comparison_jobs(k, numbers, names),
-            lambda i, record: {"record": record.to_json(), "new_first": i % 2 == 0},
+            lambda i, record: {"record": record, "new_first": i % 2 == 0},
             lambda i, record, finished: f"comparison {i + 1}/{games}: new network {Tally.of(finished).text()}")
         verdict = self.gate.judge(finished, games)
         accepted, percent, tally = verdict.accepted, verdict.percent, verdict.tally
@@ -545,7 +545,7 @@ class AlphaZeroTrainer(Trainer):
         names = (f"iter-{k:04d}", opponent_spec)
         finished = self._play_games(
             "evaluation", k, games, lambda numbers: self._evaluation_jobs(k, numbers, names),
-            lambda i, record: {"record": record.to_json(), "new_first": i % 2 == 0},
+            lambda i, record: {"record": record, "new_first": i % 2 == 0},
             lambda i, record, finished: f"evaluation {i + 1}/{games} vs {opponent_spec}: {Tally.of(finished).text()}")
         tally = Tally.of(finished[:games])
         score = tally.score
@@ -599,7 +599,7 @@ class AlphaZeroTrainer(Trainer):
         if len(ladder.finished_games(k)) < planned:
             self._play_games(
                 "ladder", k, planned, lambda numbers: ladder.jobs(k, self._model_blob(rundir.checkpoint_path(k)), numbers),
-                lambda i, record: {"record": record.to_json()},
+                lambda i, record: {"record": record},
                 lambda i, record, finished: (f"ladder {i + 1}/{planned} games: last {' vs '.join(record.players)} "
                                              f"{record.result_text}"))
             self.log(f"{prefix} ladder games took {format_duration(time.perf_counter() - started)} "
