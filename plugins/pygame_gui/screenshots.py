@@ -246,7 +246,7 @@ def _checkers_with_a_double_jump(game):
         state, moves = game.new_initial_state(), []
         while not state.is_terminal() and state.ply < 60:
             legal = state.legal_moves()
-            pieces = sum(len(part.split(",")) for part in state.to_text().split(":")[1:])
+            pieces = sum(len(part.split(",")) for part in state.to_text().split(":")[1:3])   # the two colours' lists
             if state.current_player() == 0 and state.ply >= 12 and pieces >= 15 \
                     and max(map(_taken, legal)) >= 2 and len([m for m in legal if _taken(m)]) >= 2:
                 return moves, state
