@@ -234,14 +234,21 @@ class UciServer(EngineServer):
         return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
 
     def _think(self, player: Player, state: State, budget: Budget, depth: int | None, infinite: bool) -> None:
+        started = time.perf_counter()
+
+        def live(analysis: dict) -> None:     # the search so far, as a GUI shows it while the engine thinks
+            self.send(self._info(analysis, state, None, time.perf_counter() - started))
+        player.progress = live
         try:
             with self.depth(player, depth):
-                started = time.perf_counter()
                 move = player.choose_move(state.clone(), budget)
+            player.progress = None
             info = self._info(player.analysis() or {}, state, move, time.perf_counter() - started)
         except Exception as exc:  # noqa: BLE001 - answer with a legal move rather than fall silent
             self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
             move, info = state.legal_moves()[0], None
+        finally:
+            player.progress = None
         # UCI: an infinite search answers only after 'stop', even when it has finished (a mate found, one
         # legal move): the GUI decides when the analysis ends.
         while infinite and not player.stop_signal.is_set():
@@ -251,6 +258,8 @@ class UciServer(EngineServer):
         self.send(f"bestmove {move.uci()}")
 
     def _info(self, analysis: dict, state: State, move, elapsed: float) -> str:
+        """An ``info`` line of ``analysis``: the finished search's (its ``move`` when it has no line) or the search
+        so far (``move`` None: its line, if it has one yet)."""
         parts = [f"depth {int(analysis.get('depth') or 1)}"]
         if analysis.get("seldepth"):
             parts.append(f"seldepth {int(analysis['seldepth'])}")
@@ -260,6 +269,8 @@ class UciServer(EngineServer):
         nodes = int(analysis.get("simulations") or analysis.get("nodes") or 0)    # MCTS's nodes: its whole tree
         millis = int(1000 * float(analysis.get("seconds") or elapsed))
         parts += [f"nodes {nodes}", f"nps {int(nodes / max(millis, 1) * 1000)}", f"time {millis}"]
-        pv = [pv_move.uci() for _, pv_move in principal_variation(analysis, state)] or [move.uci()]
-        parts.append("pv " + " ".join(pv))
+        pv = [pv_move.uci() for _, pv_move in principal_variation(analysis, state)] or \
+            ([move.uci()] if move is not None else [])
+        if pv:
+            parts.append("pv " + " ".join(pv))
         return "info " + " ".join(parts)
