@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -122,15 +121,16 @@ def test_stop_ends_an_infinite_search_at_once_and_ping_is_answered_meanwhile():
         engine.send("init")
         engine.until("ready", timeout=60)
         engine.send(f"pos pos={START}", "level infinite", "go analyze")
-        time.sleep(0.5)
+        searching = engine.until("info", timeout=30)    # the search so far, reported as it goes
+        assert "nodes=" in searching[-1]
         engine.send("ping")
-        assert engine.line() == "pong"                  # searching, and still listening
+        assert all(line.startswith("info ") for line in engine.until("pong")[:-1])   # still listening
         engine.send("stop")
         lines = engine.until("done", timeout=10)      # an infinite search: only the stop ends it
         assert lines[0].startswith("info ") and "nodes=" in lines[0]
         # A long timed search stops as quickly, and the engine searches again afterwards.
         engine.send("level move-time=600", "go think")
-        time.sleep(0.3)
+        engine.until("info", timeout=30)                # under way
         engine.send("stop")
         engine.until("done", timeout=10)              # 600 s a move: only the stop ends it within the 10
         engine.send("level nodes=50", "go think")
