@@ -362,6 +362,16 @@ class EngineServer:
         finally:
             player.config["depth"] = saved
 
+    @contextmanager
+    def reporting(self, player: Player, report: Callable[[dict], None]):
+        """Within the block, the player's search so far goes to ``report`` as it searches (its progress hook):
+        the protocol's ``info`` lines while the engine thinks."""
+        player.progress = report
+        try:
+            yield
+        finally:
+            player.progress = None
+
     # ------------------------------------------------------------ positions
     def playable(self, state: State) -> State:
         """``state``, or where the game is over by a draw rule of ours (a repetition, no progress) though moves

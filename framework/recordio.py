@@ -181,15 +181,10 @@ class MoveNote:
     comment: str = ""
 
 
-def move_numbers(number: int, mover: int, count: int) -> list[tuple[int, bool]]:
-    """How a record numbers ``count`` alternating moves from a position where side ``mover`` (0 or 1) plays
-    move ``number`` (:attr:`State.move_number`): each move's number and whether side 0, the side that moves
-    first in a game, plays it; the number goes up after side 1's moves."""
-    return [numbered(number, mover, i) for i in range(count)]
-
-
 def numbered(number: int, mover: int, i: int) -> tuple[int, bool]:
-    """The number of the ``i``-th move (0: the first) of :func:`move_numbers`, and whether side 0 plays it."""
+    """How a record numbers the ``i``-th move (0: the first) of alternating moves from a position where side
+    ``mover`` (0 or 1) plays move ``number`` (:attr:`State.move_number`): its number, and whether side 0, the
+    side that moves first in a game, plays it; the number goes up after side 1's moves."""
     return number + (mover + i) // 2, (mover + i) % 2 == 0
 
 

@@ -129,7 +129,7 @@ def parse_squares(text: str) -> list[int]:
                         f"or 'x' for a capture, e.g. 11-15, 15x22 or 22x15x8")
     squares = []
     for part in _SEPARATOR.split(stripped):
-        number = _number(part)
+        number = digits_value(part)
         if not 1 <= number <= 32:
             raise MoveError(f"cannot read move {clip(text)!r}: there is no square {clip(part)} "
                             f"(squares are numbered 1-32)")
@@ -137,10 +137,10 @@ def parse_squares(text: str) -> list[int]:
     return squares
 
 
-def _number(digits: str) -> int:
+def digits_value(digits: str) -> int:
+    """The value of a run of digits, a long one (off any board) capped at a million."""
     # Python refuses to convert thousands of digits; any long number is off the board anyway.
     return int(digits) if len(digits) <= 6 else 10**6
-
 
 
 def _follows(path: Sequence[int], squares: Sequence[int]) -> bool:
@@ -264,7 +264,7 @@ def read_fen(text: str) -> tuple[list[int], int]:
         letter = match.group(1).upper()
         if letter in counters:
             raise PositionError(f"bad FEN {clip(text)!r}: the counter {letter} is given twice")
-        counters[letter] = _number(match.group(2))
+        counters[letter] = digits_value(match.group(2))
     if len(fields) != 3:
         raise PositionError(f"bad FEN {clip(text)!r}: expected three fields separated by ':', "
                             f"side to move then both colours' squares, e.g. {INITIAL_FEN} (then :H0:F1, "
@@ -304,8 +304,8 @@ def _add_fen_item(pos: list[int], owner: int, item: str, owner_of: dict[int, str
         raise PositionError(f"bad FEN {clip(text)!r}: cannot read {clip(item)!r} in {SIDE_NAMES[owner]}'s list "
                             f"(expected a square 1-32, K before a king, or a range like 1-12)")
     king = bool(match.group(1))
-    first = _number(match.group(2))
-    last = _number(match.group(3)) if match.group(3) else first
+    first = digits_value(match.group(2))
+    last = digits_value(match.group(3)) if match.group(3) else first
     for number, digits in ((first, match.group(2)), (last, match.group(3))):
         if not 1 <= number <= 32:
             raise PositionError(f"bad FEN {clip(text)!r}: there is no square {clip(digits)} "

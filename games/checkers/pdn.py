@@ -51,11 +51,6 @@ _TOKEN = re.compile(r"""
   | (?P<mark>[!?]+(?![^\s\[\]{}();]))
   | (?P<other>[^\s\[\]{}();]+)
 """, re.VERBOSE)
-def _number_of(token: str) -> int:
-    digits = token.rstrip(".")
-    return int(digits) if len(digits) <= 6 else 10**6
-
-
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _UNESCAPE = re.compile(r"\\(.)")
 
@@ -256,7 +251,7 @@ class PdnReader(RecordTextReader):
                 result = m.group()
                 break
             elif kind == "number" and not game.moves and m.group()[0].isdigit():
-                game.first_number = max(1, _number_of(m.group()))
+                game.first_number = max(1, notation.digits_value(m.group().rstrip(".")))
             elif kind == "move":
                 game.moves.append(m.group("move"))
                 game.move_lines.append(self._line(start))

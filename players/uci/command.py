@@ -22,12 +22,13 @@ def register(cli) -> None:
 
         from .server import UciServer
         registry = get_registry()
-        if game_spec is None:
-            game_spec = next((name for name in registry.names("games") if supports_uci(registry.make_game(name))),
-                             None)
-            if game_spec is None:
+        if game_spec is None:           # the first installed game UCI can describe, built once
+            games = (registry.make_game(name) for name in registry.names("games"))
+            game = next((game for game in games if supports_uci(game)), None)
+            if game is None:
                 raise UsageError("no installed game has positions UCI can describe (chess does: is it installed?)")
-        game = registry.make_game(game_spec)
+        else:
+            game = registry.make_game(game_spec)
         if not supports_uci(game):
             raise UsageError(f"--game {game_spec}: UCI engines play games whose positions UCI can describe, such as "
                              f"chess; {game.name} is not one (a checkers engine speaks Hub: 'plyground hub {spec}')")

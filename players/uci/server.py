@@ -238,17 +238,13 @@ class UciServer(EngineServer):
 
         def live(analysis: dict) -> None:     # the search so far, as a GUI shows it while the engine thinks
             self.send(self._info(analysis, state, None, time.perf_counter() - started))
-        player.progress = live
         try:
-            with self.depth(player, depth):
+            with self.depth(player, depth), self.reporting(player, live):
                 move = player.choose_move(state.clone(), budget)
-            player.progress = None
             info = self._info(player.analysis() or {}, state, move, time.perf_counter() - started)
         except Exception as exc:  # noqa: BLE001 - answer with a legal move rather than fall silent
             self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
             move, info = state.legal_moves()[0], None
-        finally:
-            player.progress = None
         # UCI: an infinite search answers only after 'stop', even when it has finished (a mate found, one
         # legal move): the GUI decides when the analysis ends.
         while infinite and not player.stop_signal.is_set():

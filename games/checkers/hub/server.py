@@ -263,11 +263,9 @@ class HubServer(EngineServer):
         def live(analysis: dict) -> None:     # the search so far, as a GUI shows it while the engine thinks
             pv = [protocol.state_move(before, pv_move) for before, pv_move in principal_variation(analysis, state)]
             self.send("info", self._info(analysis, pv, time.perf_counter() - started))
-        player.progress = live
         try:
-            with self.depth(player, level.depth):
+            with self.depth(player, level.depth), self.reporting(player, live):
                 move = player.choose_move(state.clone(), level.budget)
-            player.progress = None
             if move not in state.legal_moves():
                 raise RuntimeError(f"{player.name} chose {move!r}, which is not a legal move")
             analysis = player.analysis() or {}
@@ -277,8 +275,6 @@ class HubServer(EngineServer):
             self.error(f"the search failed ({type(exc).__name__}: {exc}); playing the first legal move")
             move = state.legal_moves()[0]
             pv = [protocol.state_move(state, move)]
-        finally:
-            player.progress = None
         if info is not None:
             self.send("info", info)
         self.send("done", {"move": pv[0], "ponder": pv[1]} if len(pv) > 1 else {"move": pv[0]})
