@@ -114,17 +114,16 @@ def collect_positions(games: list[ExpertGame], indices, legal_codes, apply_move,
         games=len(indices), forced=forced, skipped=skipped)
 
 
-def search_children(compiled, workspace, positions: PositionSet, w, depth: int, start: int, stop: int, values,
-                    leaves=None, terminal=None) -> int:
-    """``EvaluationLearning.search_children`` over a game's compiled search module that has ``compute_leaves``
-    and ``move_values`` with the checkers and chess signature (roots, offsets, codes, start, stop, depth,
-    weights, the workspace's arrays, then the outputs); returns the nodes searched."""
-    w = np.ascontiguousarray(w, dtype=np.float64)
+def search_children(compiled, evaluation: tuple, workspace, positions: PositionSet, depth: int, start: int,
+                    stop: int, values, leaves=None, terminal=None) -> int:
+    """``EvaluationLearning.search_children`` over a game's compiled alpha-beta search (a
+    :class:`plyground.negamax.core.Search`), its evaluation's arrays and a workspace; returns the nodes
+    searched."""
     if leaves is None:
-        return compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                    *workspace.arrays(), values)
-    return compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth, w,
-                                   *workspace.arrays(), leaves, values, terminal)
+        return compiled.move_values(positions.roots, positions.offsets, positions.codes, start, stop, depth,
+                                    evaluation, *workspace.arrays(), values)
+    return compiled.compute_leaves(positions.roots, positions.offsets, positions.codes, start, stop, depth,
+                                   evaluation, *workspace.arrays(), leaves, values, terminal)
 
 
 def split_games(count: int, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:

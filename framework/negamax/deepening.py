@@ -6,12 +6,10 @@ supplies one search to a fixed depth; the loop here deepens it one ply at a
 time, stops at the deadline, the node limit or the player's stop signal, and
 reports each finished depth, the same way for every game.
 
-The searches of checkers and chess share a shape: a compiled module ``c``
-with ``search_root(pos, depth, weights, *workspace.arrays())``, the
-parameter and counter indices ``P_NODE_LIMIT``, ``C_NODES``, ``C_STOPPED``,
-``C_SELDEPTH``, and a workspace ``ws`` (a
-:class:`~.tables.SearchTables` with ``P``, ``C``, ``pv`` and ``pvlen``).
-An engine that sets ``self.c``, ``self.ws`` and ``self.weights`` gets
+An engine runs the one compiled search (:mod:`.core`) over its game's rules:
+it sets ``self.compiled`` (a :class:`~.core.Search`), ``self.ws`` (its
+workspace, a :class:`~.tables.SearchTables`) and ``self.evaluation`` (the
+evaluation's arrays, a tuple), and gets
 :meth:`search`, :meth:`counters`, :meth:`principal_variation`,
 :meth:`clear` and :meth:`new_move` from here; it still says how a state
 becomes its root position (:meth:`set_root`) and a code a move.
@@ -27,6 +25,7 @@ from plyground.protocols import Move, State
 from plyground.stopping import StopSignal
 
 from .bounds import MATE_BOUND, stopped_result
+from .core import C_NODES, C_SELDEPTH, C_STOPPED, P_NODE_LIMIT
 
 
 class LinearEngine:
@@ -67,17 +66,17 @@ class CompiledDeepening:
     def code_to_move(self, state: State, code: int) -> Move:
         raise NotImplementedError
 
-    # ------------------------------------------------------------ over ``c`` and ``ws`` (see the module doc)
+    # ------------------------------------------------------------ over ``compiled`` and ``ws`` (the module doc)
     def search(self, pos, depth: int, node_limit: int | None = None) -> float:
         """One full-window search to ``depth``: the value for the side to move."""
-        c, ws = self.c, self.ws
-        ws.P[c.P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
-        return float(c.search_root(pos, depth, self.weights, *ws.arrays()))
+        ws = self.ws
+        ws.P[P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
+        return float(self.compiled.search_root(pos, depth, self.evaluation, *ws.arrays()))
 
     def counters(self) -> tuple[int, bool, int]:
         """(nodes, stopped before the end, deepest ply reached) of the last :meth:`search`."""
-        C, c = self.ws.C, self.c
-        return int(C[c.C_NODES]), bool(C[c.C_STOPPED]), int(C[c.C_SELDEPTH])
+        C = self.ws.C
+        return int(C[C_NODES]), bool(C[C_STOPPED]), int(C[C_SELDEPTH])
 
     def principal_variation(self) -> list[int]:
         """The move codes of the last search's principal variation."""

@@ -1,5 +1,5 @@
-"""The transposition table, killer moves and history scores of the compiled alpha-beta searches (each game's
-own: games/checkers/alphabeta, games/chess/alphabeta), and the entry store they share.
+"""The transposition table, killer moves and history scores of the compiled alpha-beta search
+(:mod:`.core`), and the workspace that holds them with the rest of its arrays.
 
 A table entry is five parallel arrays indexed by ``key & (size - 1)``: the
 position key, the best move, the value (mate values stored relative to the
@@ -102,11 +102,13 @@ class SearchTables:
     history scores (``history_shape``); and, per ply, the frames (``frame`` int64s and 4 float64s), the
     positions (``pos_size`` of ``pos_dtype``), the moves and their order scores (``max_moves``), the
     principal variations; the keys of the game's ``history`` positions and the line's; the parameters
-    ``P`` and counters ``C``; and the stop flag ``stop`` (``S[0]``, read at every node: an engine replaces
-    it by its player's ``stop_signal.flags``, and the search runs without the GIL)."""
+    ``P`` and counters ``C``; the stop flag ``stop`` (``S[0]``, read at every node: an engine replaces
+    it by its player's ``stop_signal.flags``, and the search runs without the GIL); and the game's own
+    arrays ``game_arrays`` (a tuple), in the order :mod:`.core`'s functions take them (:meth:`arrays`)."""
 
     def __init__(self, tt_entries: int, key_dtype, max_ply: int, history_shape: tuple[int, int], *, params: int,
-                 counters: int, frame: int, pos_size: int, pos_dtype, max_moves: int, history: int) -> None:
+                 frame: int, pos_size: int, pos_dtype, max_moves: int, history: int, counters: int,
+                 game_arrays: tuple = ()) -> None:
         if tt_entries & (tt_entries - 1):
             raise ValueError("the transposition table size must be a power of two")
         self.P = np.zeros(params, dtype=np.int64)
@@ -128,6 +130,13 @@ class SearchTables:
         self.ttv = np.zeros(tt_entries, dtype=np.float64)
         self.ttd = np.full(tt_entries, -1, dtype=np.int16)
         self.ttf = np.zeros(tt_entries, dtype=np.int8)
+        self.game_arrays = game_arrays
+
+    def arrays(self) -> tuple:
+        """The workspace as the compiled search functions take it (after the evaluation's arrays)."""
+        return (self.P, self.C, self.stop, self.F, self.FV, self.stack, self.keys, self.moves, self.order, self.pv,
+                self.pvlen, self.killers, self.hist, self.ttk, self.ttm, self.ttv, self.ttd, self.ttf,
+                self.game_arrays)
 
     def clear(self) -> None:
         """Forget the table, killers and history (a new game)."""

@@ -155,7 +155,7 @@ def test_without_pruning_tricks_the_search_value_is_the_minimax_value(fen, depth
     pos = K.position_from_fen(fen)
     ws.keys[0] = pos[K.HASH]
     for d in range(1, depth + 1):
-        value = C.search_root(pos, d, w, *ws.arrays())
+        value = C.search().search_root(pos, d, C.linear_arrays(w), *ws.arrays())
         assert value == pytest.approx(reference_value(pos, d, 0, w, [int(pos[K.HASH])]), abs=1e-9), d
         # The principal variation is legal from the root.
         board = chess.Board(fen)
@@ -194,7 +194,7 @@ def test_a_repetition_is_a_draw_and_a_stalemate_is_not_lost():
     pos = K.position_from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
     ws = C.Workspace(tt_entries=1 << 10)
     ws.keys[0] = pos[K.HASH]
-    assert C.search_root(pos, 3, F.material_weights(), *ws.arrays()) == 0.0
+    assert C.search().search_root(pos, 3, C.linear_arrays(F.material_weights()), *ws.arrays()) == 0.0
 
 
 def test_the_player_keeps_to_its_time_and_node_limits_and_stops_when_told():

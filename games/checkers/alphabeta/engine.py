@@ -48,8 +48,10 @@ class CompiledEngine(CompiledDeepening):
         from . import compiled
         super().__init__(stop)
         self.c = compiled
+        self.compiled = compiled.search()
         self.kernels = kernels
         self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        self.evaluation = (self.weights,)
         self.ws = compiled.Workspace(tt_entries=table_entries(tt_mb))
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P

@@ -96,7 +96,8 @@ class ChessLearning:
         # two equal lines is the principal variation, so every call depends on its arguments alone.
         ws = compiled.Workspace(tt_entries=1 << 10, history=4)
         compiled.leaf_params(ws)
-        return search_children(compiled, ws, positions, w, depth, start, stop, values, leaves, terminal)
+        return search_children(compiled.search(), compiled.linear_arrays(w), ws, positions, depth, start, stop,
+                               values, leaves, terminal)
 
     def summary(self, w) -> dict:
         names = features.PIECE_NAMES[:5]
