@@ -82,10 +82,9 @@ class Rules(NamedTuple):
     quiescence_move: Any  # (pos, move) -> bool: searched when the depth is spent
     tactical_score: Any  # (pos, move) -> int: the order of a tactical move
     history_index: Any   # (move) -> (i, j): its cell in the history table
-    play: Any            # (parent, child, move, key, ply, G) -> child's key: child = parent after move
+    play: Any            # (pos, move, key, ply, G) -> the new key: plays move on pos (a copy, at ply)
     null_ok: Any         # (pos) -> bool: passing is a fair test (no zugzwang to fear)
-    play_null: Any       # (parent, child, key, G) -> child's key: child = parent with the other side to move
-    tt_slot: Any         # (key, size) -> the key's slot in a table of ``size`` (a power of two)
+    play_null: Any       # (pos, key, G) -> the new key: the other side to move on pos (a copy)
     stand_pat: bool      # quiescence may decline the tactical moves (False: they are compulsory)
 
 
@@ -97,6 +96,21 @@ class Evaluation(NamedTuple):
     value: Any           # (pos, ply, E) -> float
 
 
+@njit(cache=True, inline="always")
+def _stateless_root(pos, E):
+    pass
+
+
+@njit(cache=True, inline="always")
+def _stateless_push(parent, child, move, ply, E):
+    pass
+
+
+def stateless(value) -> Evaluation:
+    """The evaluation ``value(pos, ply, E)`` computed afresh at every node: it keeps no state from ply to ply."""
+    return Evaluation(root=_stateless_root, push=_stateless_push, value=value)
+
+
 class Search(NamedTuple):
     """The compiled search of one game with one evaluation."""
 
@@ -104,6 +118,12 @@ class Search(NamedTuple):
     search_root: Any
     compute_leaves: Any
     move_values: Any
+
+
+@njit(cache=True, inline="always")
+def _copy(source, target):
+    for k in range(source.shape[0]):
+        target[k] = source[k]
 
 
 _BUILT: dict[tuple, Search] = {}
@@ -121,7 +141,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
     generate, status, no_progress, known = rules.generate, rules.status, rules.no_progress, rules.known
     in_check, tactical, quiescence_move = rules.in_check, rules.tactical, rules.quiescence_move
     tactical_score, history_index, play = rules.tactical_score, rules.history_index, rules.play
-    null_ok, play_null, tt_slot = rules.null_ok, rules.play_null, rules.tt_slot
+    null_ok, play_null = rules.null_ok, rules.play_null
     stand_pat = bool(rules.stand_pat)
     root, push, value = evaluation.root, evaluation.push, evaluation.value
 
@@ -229,7 +249,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 slot = -1
                 tt_move = -1
                 if P[P_USE_TT] != 0 and d > 0:
-                    slot = tt_slot(key, ttk.shape[0])
+                    slot = np.int64(key & (ttk.shape[0] - 1))       # keys are int64 or uint64
                     tt_move, settled, v = tt_probe(ply, d, alpha, beta, key, slot, P[P_TT_SAME_DEPTH] != 0,
                                                    ttk, ttm, ttv, ttd, ttf)
                     if settled:
@@ -277,7 +297,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 if i < 0:
                     # The null move, searched with a window just at beta, reduced by R = 2 (+1 when deep).
                     F[ply, F_NEXT] = 0
-                    keys[base + ply + 1] = play_null(pos, child, keys[base + ply], G)
+                    _copy(pos, child)
+                    keys[base + ply + 1] = play_null(child, keys[base + ply], G)
                     push(pos, child, -1, ply + 1, E)
                     reduction = 3 if F[ply, F_DEPTH] >= 6 else 2
                     F[ply + 1, F_DEPTH] = F[ply, F_DEPTH] - 1 - reduction
@@ -302,7 +323,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 F[ply, F_NEXT] = i + 1
                 m = mv[i]
                 quiet = not tactical(pos, m)
-                keys[base + ply + 1] = play(pos, child, m, keys[base + ply], ply + 1, G)
+                _copy(pos, child)
+                keys[base + ply + 1] = play(child, m, keys[base + ply], ply + 1, G)
                 push(pos, child, m, ply + 1, E)
                 d = F[ply, F_DEPTH]
                 flags = F[ply, F_FLAGS]
@@ -349,7 +371,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                     F[ply, F_REDUCED] = 0
                     pos = stack[ply]
                     child = stack[ply + 1]
-                    keys[base + ply + 1] = play(pos, child, m, keys[base + ply], ply + 1, G)
+                    _copy(pos, child)
+                    keys[base + ply + 1] = play(child, m, keys[base + ply], ply + 1, G)
                     push(pos, child, m, ply + 1, E)
                     F[ply + 1, F_DEPTH] = F[ply, F_DEPTH] - 1
                     F[ply + 1, F_FLAGS] = 0
@@ -399,7 +422,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
         nodes = 0
         for r in range(first, last):
             for j in range(offsets[r], offsets[r + 1]):
-                keys[P[P_KEY_BASE]] = play(roots[r], stack[0], codes[j], keys[P[P_KEY_BASE]], 0, G)
+                _copy(roots[r], stack[0])
+                keys[P[P_KEY_BASE]] = play(stack[0], codes[j], keys[P[P_KEY_BASE]], 0, G)
                 if record:
                     for k in range(leaf.shape[0]):
                         leaf[k] = stack[0, k]
@@ -411,7 +435,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 out_value[j] = -v
                 if record:
                     for k in range(pvlen[0]):
-                        play(leaf, leaf, pv[0, k], 0, 1, G)
+                        play(leaf, pv[0, k], 0, 1, G)
                     for k in range(out_leaves.shape[1]):
                         out_leaves[j, k] = leaf[k]
                     n = generate(leaf, buf, G)
@@ -442,7 +466,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
     return Search(negamax, search_root, compute_leaves, move_values)
 
 
-__all__ = ["Rules", "Evaluation", "Search", "compile_search", "UNKNOWN", "KNOWN_DRAW", "KNOWN_WIN", "KNOWN_LOSS",
+__all__ = ["Rules", "Evaluation", "Search", "compile_search", "stateless", "UNKNOWN", "KNOWN_DRAW", "KNOWN_WIN",
+           "KNOWN_LOSS",
            "P_USE_TT", "P_ORDERING", "P_QUIESCENCE", "P_NODE_LIMIT", "P_KEY_BASE", "P_NULL_MOVE", "P_REDUCTIONS",
            "P_NO_PROGRESS", "P_REPETITION", "P_PVS", "P_TT_SAME_DEPTH", "P_GAME", "C_NODES", "C_STOPPED",
            "C_SELDEPTH", "C_TT_CUTS", "C_QNODES", "C_KNOWN", "N_COUNTERS", "N_FRAME"]

@@ -273,6 +273,20 @@ def _emit_pawn(out, n, frm, targets):
     return n
 
 
+@njit(cache=True, inline="always")
+def _emit_sliders(out, n, pieces, diagonal, occ, allowed, pinned, king):
+    """The moves of the sliding ``pieces`` (bishops and queens along diagonals, else rooks and queens along
+    lines) to ``allowed`` squares, a pinned piece only along its pin."""
+    while pieces:
+        frm = lowest_square(pieces)
+        pieces &= pieces - np.uint64(1)
+        targets = (bishop_attacks(frm, occ) if diagonal else rook_attacks(frm, occ)) & allowed
+        if pinned & BIT[frm]:
+            targets &= LINE[king, frm]
+        n = _emit(out, n, frm, targets)
+    return n
+
+
 @njit(cache=True)
 def gen_legal(pos, out):
     """Fill ``out`` (at least MAX_MOVES int64s) with the legal moves of ``pos``; returns their number.
@@ -338,23 +352,8 @@ def gen_legal(pos, out):
         pieces &= pieces - np.uint64(1)
         n = _emit(out, n, frm, KNIGHT_ATTACKS[frm] & allowed)
 
-    pieces = pos[b + BISHOP] | pos[b + QUEEN]
-    while pieces:
-        frm = lowest_square(pieces)
-        pieces &= pieces - np.uint64(1)
-        targets = bishop_attacks(frm, occ) & allowed
-        if pinned & BIT[frm]:
-            targets &= LINE[king, frm]
-        n = _emit(out, n, frm, targets)
-
-    pieces = pos[b + ROOK] | pos[b + QUEEN]
-    while pieces:
-        frm = lowest_square(pieces)
-        pieces &= pieces - np.uint64(1)
-        targets = rook_attacks(frm, occ) & allowed
-        if pinned & BIT[frm]:
-            targets &= LINE[king, frm]
-        n = _emit(out, n, frm, targets)
+    n = _emit_sliders(out, n, pos[b + BISHOP] | pos[b + QUEEN], True, occ, allowed, pinned, king)
+    n = _emit_sliders(out, n, pos[b + ROOK] | pos[b + QUEEN], False, occ, allowed, pinned, king)
 
     ep = np.int64(pos[EP])
     forward = 8 - 16 * us
@@ -405,6 +404,23 @@ def _castling_rook(to):
     return to - 2, to + 1
 
 
+@njit(cache=True, inline="always")
+def _shift_castling_rook(pos, us, to):
+    """Move the rook of ``us``'s castling whose king lands on ``to`` (or move it back: the same xor); returns
+    the rook's (from, to) squares."""
+    rook_from, rook_to = _castling_rook(to)
+    rook_bits = BIT[rook_from] | BIT[rook_to]
+    pos[6 * us + ROOK] ^= rook_bits
+    pos[WHITE_OCC + us] ^= rook_bits
+    return rook_from, rook_to
+
+
+@njit(cache=True, inline="always")
+def decode(move):
+    """(from square, to square, promotion piece type or 0, flag) of a move code."""
+    return move & 63, (move >> 6) & 63, (move >> 12) & 7, move >> 15
+
+
 @njit(cache=True)
 def make_move(pos, move, undo, ply):
     """Play the legal ``move`` in place, saving what it destroys to ``undo[ply]`` for :func:`unmake_move`.
@@ -416,10 +432,7 @@ def make_move(pos, move, undo, ply):
     us = np.int64(pos[SIDE])
     b = 6 * us
     o = 6 - b
-    frm = move & 63
-    to = (move >> 6) & 63
-    promotion = (move >> 12) & 7
-    flag = move >> 15
+    frm, to, promotion, flag = decode(move)
     from_bit = BIT[frm]
     to_bit = BIT[to]
     h = pos[HASH]
@@ -452,10 +465,7 @@ def make_move(pos, move, undo, ply):
     h ^= ZOBRIST_PIECE[landed, to]
     pos[WHITE_OCC + us] ^= from_bit | to_bit
     if flag == CASTLE:
-        rook_from, rook_to = _castling_rook(to)
-        rook_bits = BIT[rook_from] | BIT[rook_to]
-        pos[b + ROOK] ^= rook_bits
-        pos[WHITE_OCC + us] ^= rook_bits
+        rook_from, rook_to = _shift_castling_rook(pos, us, to)
         h ^= ZOBRIST_PIECE[b + ROOK, rook_from] ^ ZOBRIST_PIECE[b + ROOK, rook_to]
 
     rights = old_rights & CASTLING_KEPT[frm] & CASTLING_KEPT[to]
@@ -485,10 +495,7 @@ def unmake_move(pos, move, undo, ply):
     """Take back ``move``, the last move made with ``make_move(pos, move, undo, ply)``."""
     us = 1 - np.int64(pos[SIDE])
     b = 6 * us
-    frm = move & 63
-    to = (move >> 6) & 63
-    promotion = (move >> 12) & 7
-    flag = move >> 15
+    frm, to, promotion, flag = decode(move)
     from_bit = BIT[frm]
     to_bit = BIT[to]
 
@@ -499,10 +506,7 @@ def unmake_move(pos, move, undo, ply):
         pos[_piece_on(pos, b, to_bit)] ^= from_bit | to_bit
     pos[WHITE_OCC + us] ^= from_bit | to_bit
     if flag == CASTLE:
-        rook_from, rook_to = _castling_rook(to)
-        rook_bits = BIT[rook_from] | BIT[rook_to]
-        pos[b + ROOK] ^= rook_bits
-        pos[WHITE_OCC + us] ^= rook_bits
+        _shift_castling_rook(pos, us, to)
 
     captured = np.int64(undo[ply, UNDO_CAPTURED])
     if captured != NO_PIECE:

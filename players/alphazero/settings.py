@@ -9,13 +9,13 @@ smaller Gumbel ``c_scale``).  Both plugins turn their resolved options into
 one :class:`SearchSettings`, whose defaults are the options', and every
 search tree - a player's, a self-play game's, a comparison game's, a
 worker's - is built from one by :meth:`SearchSettings.build`
-(:func:`build_search`: PUCT or Gumbel, compiled or over the State API).
+(PUCT or Gumbel, compiled or over the State API).  The settings' fields are the options themselves
+(:data:`SearchSettings` is made from them), so each setting is declared once.
 """
 from __future__ import annotations
 
 import dataclasses
 import inspect
-from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
@@ -123,60 +123,8 @@ def trainer_search_options(*names: str) -> tuple[Option, ...]:
     return tuple(trainer_search_option(name) for name in names)
 
 
-def build_search(evaluate: Evaluate, config: Mapping[str, Any], *, simulations: int, dirichlet_epsilon: float,
-                 rng: np.random.Generator | None = None, game=None) -> PUCTSearch:
-    """The search ``config["search"]`` names, from a player's or trainer's options.
-
-    ``simulations`` is the Gumbel search's budget when a driver calls
-    ``gather`` itself (``run`` sets it per call); ``dirichlet_epsilon`` is
-    used by PUCT only.  With ``config["compiled"]`` and a ``game`` whose
-    kernels include the learner kernels, the search runs in compiled code
-    (:mod:`plyground.players.search.compiled`); otherwise through the State
-    API.
-    """
-    common = dict(c_puct=config["c_puct"], fpu=config["fpu"], leaf_batch=config["leaf_batch"],
-                  cache_size=config["cache_size"], repetition_draws=config["repetition_draws"],
-                  pass_forced=config["pass_forced"], policy_temperature=config["policy_temperature"], rng=rng)
-    kernels = compiled_kernels(game) if game is not None and config["compiled"] else None
-    if kernels is not None:
-        common.update(kernels=kernels, observation_shape=tuple(game.observation_shape))
-    kind = config["search"]
-    if kind == "gumbel":
-        cls = GumbelSearch if kernels is None else CompiledGumbelSearch
-        gumbel = {parameter: config[option] for option, parameter in GUMBEL_PARAMETERS.items()}
-        return cls(evaluate, **{**gumbel, "simulations": simulations}, **common)
-    if kind != "puct":
-        raise UsageError(f"unknown search {kind!r}: expected one of {', '.join(SEARCH_KINDS)}")
-    cls = PUCTSearch if kernels is None else CompiledPUCTSearch
-    return cls(evaluate, dirichlet_alpha=config["dirichlet_alpha"], dirichlet_epsilon=dirichlet_epsilon, **common)
-
-
-def _default(name: str) -> Any:
-    return _BY_NAME[name].default
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """One search's settings: budget, exploration, root noise and the kind of root search (defaults: the
-    player's options')."""
-
-    simulations: int
-    c_puct: float = _default("c_puct")
-    fpu: float = _default("fpu")
-    leaf_batch: int = _default("leaf_batch")
-    cache_size: int = _default("cache_size")
-    repetition_draws: bool = _default("repetition_draws")
-    pass_forced: bool = _default("pass_forced")
-    policy_temperature: float = _default("policy_temperature")
-    dirichlet_alpha: float = _default("dirichlet_alpha")
-    dirichlet_epsilon: float = _default("dirichlet_epsilon")
-    search: str = _default("search")
-    gumbel_actions: int = _default("gumbel_actions")
-    gumbel_c_visit: float = _default("gumbel_c_visit")
-    gumbel_c_scale: float = _default("gumbel_c_scale")
-    gumbel_scale: float | None = _default("gumbel_scale")
-    endgame: str = _default("endgame")
-    compiled: bool = _default("compiled")
+class _Settings:
+    """The methods of :class:`SearchSettings` (its fields are the options')."""
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], **overrides: Any) -> "SearchSettings":
@@ -193,11 +141,42 @@ class SearchSettings:
         return dataclasses.asdict(self)
 
     def build(self, evaluate: Evaluate, rng: np.random.Generator | None = None, game=None) -> PUCTSearch:
-        """A fresh search tree with these settings over the network ``evaluate``; for ``game`` (one with
-        endgame databases: checkers), the positions of the ``endgame`` database are terminal with their
-        exact result."""
+        """A fresh search tree with these settings over the network ``evaluate``: PUCT or Gumbel (``search``),
+        in compiled code when ``compiled`` and ``game``'s kernels include the learner kernels
+        (:mod:`plyground.players.search.compiled`), else through the State API; for ``game`` (one with
+        endgame databases: checkers), the positions of the ``endgame`` database are terminal with their exact
+        result."""
         parse_endgame(self.endgame, game)
-        search = build_search(evaluate, dataclasses.asdict(self), simulations=self.simulations,
-                              dirichlet_epsilon=self.dirichlet_epsilon, rng=rng, game=game)
+        common = dict(c_puct=self.c_puct, fpu=self.fpu, leaf_batch=self.leaf_batch, cache_size=self.cache_size,
+                      repetition_draws=self.repetition_draws, pass_forced=self.pass_forced,
+                      policy_temperature=self.policy_temperature, rng=rng)
+        kernels = compiled_kernels(game) if game is not None and self.compiled else None
+        if kernels is not None:
+            common.update(kernels=kernels, observation_shape=tuple(game.observation_shape))
+        if self.search == "gumbel":
+            cls = GumbelSearch if kernels is None else CompiledGumbelSearch
+            gumbel = {parameter: getattr(self, option) for option, parameter in GUMBEL_PARAMETERS.items()}
+            search = cls(evaluate, **gumbel, **common)
+        elif self.search == "puct":
+            cls = PUCTSearch if kernels is None else CompiledPUCTSearch
+            search = cls(evaluate, dirichlet_alpha=self.dirichlet_alpha, dirichlet_epsilon=self.dirichlet_epsilon,
+                         **common)
+        else:
+            raise UsageError(f"unknown search {self.search!r}: expected one of {', '.join(SEARCH_KINDS)}")
         search.oracle = None if game is None else endgame_oracle(game, self.endgame)
         return search
+
+
+#: One search's settings: budget, exploration, root noise and the kind of root search.  Its fields are the
+#: options (their names, types and the player's defaults; ``simulations`` has no default), so a setting is
+#: declared once, as an option.
+SearchSettings = dataclasses.make_dataclass(
+    "SearchSettings", [("simulations", int)] + [
+        (o.name, (o.type | None) if o.optional else o.type, dataclasses.field(default=o.default))
+        for o in _BY_NAME.values() if o.name != "simulations"],
+    bases=(_Settings,), frozen=True)
+SearchSettings.__module__ = __name__
+
+
+__all__ = ["SEARCH_OPTIONS", "SEARCH_KIND_OPTIONS", "SEARCH_KINDS", "DIRICHLET_EPSILON", "SearchSettings",
+           "trainer_search_option", "trainer_search_options"]

@@ -50,16 +50,6 @@ def _chess_fresh(pos, ply, E):
     return _material(pos, 4, 12, np.int64(pos[chess_kernels.SIDE]))
 
 
-@njit
-def _noop_root(pos, E):
-    pass
-
-
-@njit
-def _noop_push(parent, child, m, ply, E):
-    pass
-
-
 def _incremental(first, boards, side_of):
     """An evaluation whose per-ply state ``E[0][ply]`` (White's material minus Black's... counted per board)
     is set at the root and then only updated from the parent's state by the boards the move changed."""
@@ -130,7 +120,7 @@ def test_an_incremental_evaluation_searches_as_one_computed_afresh_in_checkers(m
         state.apply(state.parse_move(text))
     pos = CheckersGame().kernels().state_to_pos(state)
     key = checkers.hash_position(pos)
-    fresh = core.Evaluation(root=_noop_root, push=_noop_push, value=_checkers_fresh)
+    fresh = core.stateless(_checkers_fresh)
     acc = np.zeros((checkers.MAX_PLY + 1, 4), dtype=np.int64)
     expected = _run(checkers, fresh, (acc,), pos, key, 9, _checkers_setup)
     got = _run(checkers, _incremental(0, 4, _checkers_side), (acc,), pos, key, 9, _checkers_setup)
@@ -145,7 +135,7 @@ def test_an_incremental_evaluation_searches_as_one_computed_afresh_in_checkers(m
 ])
 def test_an_incremental_evaluation_searches_as_one_computed_afresh_in_chess(fen):
     pos = chess_kernels.position_from_fen(fen)
-    fresh = core.Evaluation(root=_noop_root, push=_noop_push, value=_chess_fresh)
+    fresh = core.stateless(_chess_fresh)
     acc = np.zeros((chess.MAX_PLY + 1, PIECES), dtype=np.int64)
     expected = _run(chess, fresh, (acc,), pos, pos[chess_kernels.HASH], 6, lambda ws: None)
     got = _run(chess, _incremental(4, PIECES, _chess_side), (acc,), pos, pos[chess_kernels.HASH], 6,
@@ -166,6 +156,6 @@ def test_an_evaluation_told_of_no_moves_searches_differently():
     stale = _incremental(4, PIECES, _chess_side)._replace(push=stale_push)
     pos = chess_kernels.position_from_fen("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8")
     acc = np.zeros((chess.MAX_PLY + 1, PIECES), dtype=np.int64)
-    fresh = core.Evaluation(root=_noop_root, push=_noop_push, value=_chess_fresh)
+    fresh = core.stateless(_chess_fresh)
     expected = _run(chess, fresh, (acc,), pos, pos[chess_kernels.HASH], 3, lambda ws: None)
     assert _run(chess, stale, (acc,), pos, pos[chess_kernels.HASH], 3, lambda ws: None) != expected

@@ -93,38 +93,18 @@ def _history_index(m):
 
 
 @njit(cache=True, inline="always")
-def _play(parent, child, m, key, ply, G):
-    for k in range(POS_SIZE):
-        child[k] = parent[k]
-    return apply_move_hashed(child, m, key)
+def _play(pos, m, key, ply, G):
+    return apply_move_hashed(pos, m, key)
 
 
 @njit(cache=True, inline="always")
-def _play_null(parent, child, key, G):
-    for k in range(POS_SIZE):       # never asked for: checkers searches without the null move
-        child[k] = parent[k]
-    return key
-
-
-@njit(cache=True, inline="always")
-def _tt_slot(key, size):
-    return key & (size - 1)
+def _play_null(pos, key, G):
+    return key                      # never asked for: checkers searches without the null move
 
 
 RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, in_check=_never,
                    tactical=_capture, quiescence_move=_capture, tactical_score=_capture_score,
-                   history_index=_history_index, play=_play, null_ok=_never, play_null=_play_null,
-                   tt_slot=_tt_slot, stand_pat=False)
-
-
-@njit(cache=True, inline="always")
-def _linear_root(pos, E):
-    pass
-
-
-@njit(cache=True, inline="always")
-def _linear_push(parent, child, m, ply, E):
-    pass
+                   history_index=_history_index, play=_play, null_ok=_never, play_null=_play_null, stand_pat=False)
 
 
 @njit(cache=True, inline="always")
@@ -133,7 +113,7 @@ def _linear_value(pos, ply, E):
 
 
 #: The linear evaluation of :mod:`.features`; its arrays are ``(weights,)``.
-LINEAR = core.Evaluation(root=_linear_root, push=_linear_push, value=_linear_value)
+LINEAR = core.stateless(_linear_value)
 
 
 def search(evaluation: core.Evaluation = LINEAR) -> core.Search:

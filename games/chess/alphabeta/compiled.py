@@ -138,11 +138,9 @@ def _history_index(m):
 
 
 @njit(cache=True, inline="always")
-def _play(parent, child, m, key, ply, G):
-    for k in range(POS_SIZE):
-        child[k] = parent[k]
-    make_move(child, m, G[0], ply)
-    return child[HASH]
+def _play(pos, m, key, ply, G):
+    make_move(pos, m, G[0], ply)
+    return pos[HASH]
 
 
 @njit(cache=True, inline="always")
@@ -151,32 +149,14 @@ def _null_ok(pos):
 
 
 @njit(cache=True, inline="always")
-def _play_null(parent, child, key, G):
-    for k in range(POS_SIZE):
-        child[k] = parent[k]
-    _make_null(child)
-    return child[HASH]
-
-
-@njit(cache=True, inline="always")
-def _tt_slot(key, size):
-    return np.int64(key & np.uint64(size - 1))
+def _play_null(pos, key, G):
+    _make_null(pos)
+    return pos[HASH]
 
 
 RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, in_check=in_check,
                    tactical=_tactical, quiescence_move=_quiescence_move, tactical_score=_tactical_score,
-                   history_index=_history_index, play=_play, null_ok=_null_ok, play_null=_play_null,
-                   tt_slot=_tt_slot, stand_pat=True)
-
-
-@njit(cache=True, inline="always")
-def _linear_root(pos, E):
-    pass
-
-
-@njit(cache=True, inline="always")
-def _linear_push(parent, child, m, ply, E):
-    pass
+                   history_index=_history_index, play=_play, null_ok=_null_ok, play_null=_play_null, stand_pat=True)
 
 
 @njit(cache=True, inline="always")
@@ -185,7 +165,7 @@ def _linear_value(pos, ply, E):
 
 
 #: The linear evaluation of :mod:`.features`; its arrays are :func:`linear_arrays`.
-LINEAR = core.Evaluation(root=_linear_root, push=_linear_push, value=_linear_value)
+LINEAR = core.stateless(_linear_value)
 
 
 def linear_arrays(weights) -> tuple:
