@@ -76,7 +76,7 @@ class Rules(NamedTuple):
     generate: Any        # (pos, moves, G) -> n: the legal moves written to ``moves``
     status: Any          # (pos, n, ply, P, G) -> (finished, value): a rule ends the game here (no move, a draw)
     no_progress: Any     # (pos) -> plies since the last irreversible move (how far back a repeat may lie)
-    known: Any           # (pos, G) -> (UNKNOWN | KNOWN_DRAW | KNOWN_WIN | KNOWN_LOSS, plies to the end)
+    known: Any           # (pos, P, G) -> (UNKNOWN | KNOWN_DRAW | KNOWN_WIN | KNOWN_LOSS, plies to the end)
     in_check: Any        # (pos) -> bool: the side to move is in check (extended; never reduced or passed)
     tactical: Any        # (pos, move) -> bool: a capture or promotion (ordered by tactical_score; no killer)
     quiescence_move: Any  # (pos, move) -> bool: searched when the depth is spent
@@ -86,6 +86,8 @@ class Rules(NamedTuple):
     null_ok: Any         # (pos) -> bool: passing is a fair test (no zugzwang to fear)
     play_null: Any       # (pos, key, G) -> the new key: the other side to move on pos (a copy)
     stand_pat: bool      # quiescence may decline the tactical moves (False: they are compulsory)
+    pvs: bool            # principal-variation search and late-move reductions are compiled in (P_PVS, P_REDUCTIONS)
+    null_move: bool      # the null move is compiled in (P_NULL_MOVE); without it, null_ok and play_null are unused
 
 
 class Evaluation(NamedTuple):
@@ -142,7 +144,9 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
     in_check, tactical, quiescence_move = rules.in_check, rules.tactical, rules.quiescence_move
     tactical_score, history_index, play = rules.tactical_score, rules.history_index, rules.play
     null_ok, play_null = rules.null_ok, rules.play_null
-    stand_pat = bool(rules.stand_pat)
+    # What a game's search never does is left out of its compiled loop (constants the compiler folds away):
+    # checkers' search is a third faster without the null move and PVS paths it would not take.
+    stand_pat, pvs, null_move = bool(rules.stand_pat), bool(rules.pvs), bool(rules.null_move)
     root, push, value = evaluation.root, evaluation.push, evaluation.value
 
     @njit(nogil=True)
@@ -200,7 +204,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                         ret = 0.0
                         continue
                 if ply > 0:
-                    result, plies = known(pos, G)
+                    result, plies = known(pos, P, G)
                     if result != UNKNOWN:
                         C[C_KNOWN] += 1
                         if result == KNOWN_DRAW:
@@ -275,9 +279,9 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                             s = hist[a, b]
                         sc[i] = s
                 # Null move: give the opponent a free move; if a reduced search still fails high, so would this.
-                if (P[P_NULL_MOVE] != 0 and ply > 0 and d >= 3 and not check and (flags & _QUIESCENCE) == 0
-                        and beta < MATE_BOUND and F[ply - 1, F_REDUCED] != -1 and null_ok(pos)
-                        and value(pos, ply, E) >= beta):
+                if (null_move and P[P_NULL_MOVE] != 0 and ply > 0 and d >= 3 and not check
+                        and (flags & _QUIESCENCE) == 0 and beta < MATE_BOUND and F[ply - 1, F_REDUCED] != -1
+                        and null_ok(pos) and value(pos, ply, E) >= beta):
                     flags |= _NULL_TRY
                 F[ply, F_COUNT] = n
                 F[ply, F_NEXT] = -1 if (flags & _NULL_TRY) else 0
@@ -294,7 +298,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 n = F[ply, F_COUNT]
                 pos = stack[ply]
                 child = stack[ply + 1]
-                if i < 0:
+                if null_move and i < 0:
                     # The null move, searched with a window just at beta, reduced by R = 2 (+1 when deep).
                     F[ply, F_NEXT] = 0
                     _copy(pos, child)
@@ -322,7 +326,6 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                     next_best(mv, order[ply], i, n)
                 F[ply, F_NEXT] = i + 1
                 m = mv[i]
-                quiet = not tactical(pos, m)
                 _copy(pos, child)
                 keys[base + ply + 1] = play(child, m, keys[base + ply], ply + 1, G)
                 push(pos, child, m, ply + 1, E)
@@ -332,10 +335,10 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 alpha = FV[ply, V_ALPHA]
                 beta = FV[ply, V_BETA]
                 reduction = 0
-                if P[P_PVS] != 0 and (flags & _QUIESCENCE) == 0 and i > 0:
+                if pvs and P[P_PVS] != 0 and (flags & _QUIESCENCE) == 0 and i > 0:
                     # Principal-variation search: later moves with a null window first (reduced when late and
                     # quiet); a move that beats alpha is searched again in full.
-                    if (P[P_REDUCTIONS] != 0 and quiet and d >= 3 and i >= 3 and (flags & _IN_CHECK) == 0
+                    if (P[P_REDUCTIONS] != 0 and not tactical(pos, m) and d >= 3 and i >= 3 and (flags & _IN_CHECK) == 0
                             and not in_check(child)):
                         reduction = 1 if i < 8 else 2
                     FV[ply + 1, V_ALPHA] = -alpha - 1.0
@@ -358,14 +361,14 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 v = -ret
                 phase = _NEXT
                 probe = F[ply, F_REDUCED]
-                if probe == -1:
+                if null_move and probe == -1:
                     # The null move's answer: fail high at once (not stored as a move; the value is beta's).
                     if v >= FV[ply, V_BETA]:
                         ret = v if v < MATE_BOUND else FV[ply, V_BETA]
                         phase = _LEAVE
                     continue
                 m = moves[ply, F[ply, F_NEXT] - 1]
-                if probe > 0 and v > FV[ply, V_ALPHA] and (
+                if pvs and probe > 0 and v > FV[ply, V_ALPHA] and (
                         probe > 1 or (v < FV[ply, V_BETA] and FV[ply, V_BETA] - FV[ply, V_ALPHA] > 1.0)):
                     # A null-window probe beat alpha: search the move again with the full window, full depth.
                     F[ply, F_REDUCED] = 0

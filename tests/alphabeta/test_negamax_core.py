@@ -1,7 +1,7 @@
 """The evaluation interface of the one compiled alpha-beta search (plyground.negamax.core): an evaluation
 that keeps its state per ply, updated only from the parent's state as each move is made (as NNUE's
 accumulators are), searches exactly as the same evaluation computed afresh at every node -- with every
-pruning of each game on (null move, reductions, re-searches, the table), so a move made without telling
+pruning of each game on (chess: null move, reductions, re-searches; both: the table, quiescence), so a move made without telling
 the evaluation, or told at the wrong ply, would show."""
 import numpy as np
 import pytest
@@ -109,7 +109,6 @@ def _checkers_setup(ws):
     ws.P[core.P_USE_TT] = ws.P[core.P_ORDERING] = ws.P[core.P_QUIESCENCE] = 1
     ws.P[core.P_NODE_LIMIT] = np.iinfo(np.int64).max
     ws.P[core.P_NO_PROGRESS] = 80
-    ws.P[core.P_PVS] = ws.P[core.P_REDUCTIONS] = 1      # not checkers' own setting: to exercise re-searches
 
 
 @pytest.mark.parametrize("moves", ["", "11-15 22-18 15x22 25x18 8-11"])

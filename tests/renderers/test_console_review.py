@@ -49,12 +49,18 @@ def _prompts(out: str) -> list[str]:
     return [part.split("\nreview, ply")[0] for part in out.split(" (or 'help'): ")[1:]]
 
 
+def _review_first_game(checkers_games, stdin: str):
+    """``plyground play --review`` of the first game, answering ``stdin``: (its moves, its plies, the output)."""
+    path, records = checkers_games
+    out = _plyground("play", "--review", path.name, "--game-number", "1", cwd=path.parent, stdin=stdin)
+    assert out.returncode == 0, out.stderr
+    return records[0].moves, len(records[0].moves), out
+
+
 def test_back_forward_goto_start_and_end_show_each_ply_with_its_move_marked(checkers_games):
     path, records = checkers_games
-    moves, plies = records[0].moves, len(records[0].moves)
-    out = _plyground("play", "--review", path.name, "--game-number", "1", cwd=path.parent,
-                     stdin="forward\nforward 3\nback\ngoto 10\nfen\nend\nforward\nstart\nback\nquit\n")
-    assert out.returncode == 0, out.stderr
+    moves, plies, out = _review_first_game(checkers_games,
+                                           "forward\nforward 3\nback\ngoto 10\nfen\nend\nforward\nstart\nback\nquit\n")
     black, white = records[0].players                  # "random (A)", "random (B)": one spec on both sides
     a, b = records[0].returns
     winner = "drawn" if a == b else f"{'Black' if a > b else 'White'} won"
@@ -74,11 +80,7 @@ def test_back_forward_goto_start_and_end_show_each_ply_with_its_move_marked(chec
 
 
 def test_a_bare_enter_steps_forward(checkers_games):
-    path, records = checkers_games
-    moves, plies = records[0].moves, len(records[0].moves)
-    out = _plyground("play", "--review", path.name, "--game-number", "1", cwd=path.parent,
-                     stdin="\n\nend\n\nquit\n")
-    assert out.returncode == 0, out.stderr
+    moves, plies, out = _review_first_game(checkers_games, "\n\nend\n\nquit\n")
     answers = _prompts(out.stdout)
     assert f"ply 1 of {plies}: after {moves[0]} " in answers[0]
     assert f"ply 2 of {plies}: after {moves[1]} " in answers[1]

@@ -34,9 +34,10 @@ from ..kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move, apply_move_
 from .features import evaluate, evaluate_boards
 
 MAX_PLY = 192
-#: The game's own parameter: the ply cap (a draw when the game reaches it; 0: none).
-P_PLY_CAP = P_GAME
-N_PARAMS = P_GAME + 1
+#: The game's own parameters: the ply cap (a draw when the game reaches it; 0: none), and the most pieces
+#: of the positions the endgame database holds (0: no database).
+P_PLY_CAP, P_DATABASE_PIECES = P_GAME, P_GAME + 1
+N_PARAMS = P_GAME + 2
 #: Endgame-database positions scored exactly (the shared search's count of an oracle's answers).
 C_DB_HITS = C_KNOWN
 
@@ -60,7 +61,9 @@ def _no_progress(pos):
 
 
 @njit(cache=True, inline="always")
-def _known(pos, G):
+def _known(pos, P, G):
+    if P[P_DATABASE_PIECES] == 0:           # no database: the tables are not touched
+        return UNKNOWN, 0
     o, plies = known_outcome(pos, G[0], G[1], G[2], G[3], G[4])
     if o < 0:
         return UNKNOWN, 0
@@ -104,7 +107,8 @@ def _play_null(pos, key, G):
 
 RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, in_check=_never,
                    tactical=_capture, quiescence_move=_capture, tactical_score=_capture_score,
-                   history_index=_history_index, play=_play, null_ok=_never, play_null=_play_null, stand_pat=False)
+                   history_index=_history_index, play=_play, null_ok=_never, play_null=_play_null,
+                   stand_pat=False, pvs=False, null_move=False)
 
 
 @njit(cache=True, inline="always")
@@ -134,6 +138,7 @@ class Workspace(SearchTables):
     def attach_endgame(self, oracle) -> None:
         """Score the positions ``oracle``'s database holds exactly (None: no database)."""
         self.game_arrays = no_tables() if oracle is None else oracle.tables
+        self.P[P_DATABASE_PIECES] = self.game_arrays[0][0]
 
 
 def leaf_params(workspace: Workspace, quiescence: bool = True, no_progress_limit: int = 80) -> None:

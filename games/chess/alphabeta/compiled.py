@@ -100,7 +100,7 @@ def _no_progress(pos):
 
 
 @njit(cache=True, inline="always")
-def _known(pos, G):
+def _known(pos, P, G):
     return UNKNOWN, 0
 
 
@@ -156,7 +156,8 @@ def _play_null(pos, key, G):
 
 RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, in_check=in_check,
                    tactical=_tactical, quiescence_move=_quiescence_move, tactical_score=_tactical_score,
-                   history_index=_history_index, play=_play, null_ok=_null_ok, play_null=_play_null, stand_pat=True)
+                   history_index=_history_index, play=_play, null_ok=_null_ok, play_null=_play_null,
+                   stand_pat=True, pvs=True, null_move=True)
 
 
 @njit(cache=True, inline="always")
