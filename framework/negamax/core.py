@@ -71,23 +71,39 @@ _ENTER, _NEXT, _LEAVE = 0, 1, 2
 
 
 class Rules(NamedTuple):
-    """What a game tells the search, as compiled functions of its position arrays (``G``: the game's arrays)."""
+    """What a game tells the search, as compiled functions of its position arrays (``G``: the game's arrays);
+    the fields with defaults are for games with checks and the null move."""
 
     generate: Any        # (pos, moves, G) -> n: the legal moves written to ``moves``
     status: Any          # (pos, n, ply, P, G) -> (finished, value): a rule ends the game here (no move, a draw)
     no_progress: Any     # (pos) -> plies since the last irreversible move (how far back a repeat may lie)
     known: Any           # (pos, P, G) -> (UNKNOWN | KNOWN_DRAW | KNOWN_WIN | KNOWN_LOSS, plies to the end)
-    in_check: Any        # (pos) -> bool: the side to move is in check (extended; never reduced or passed)
     tactical: Any        # (pos, move) -> bool: a capture or promotion (ordered by tactical_score; no killer)
     quiescence_move: Any  # (pos, move) -> bool: searched when the depth is spent
     tactical_score: Any  # (pos, move) -> int: the order of a tactical move
     history_index: Any   # (move) -> (i, j): its cell in the history table
     play: Any            # (pos, move, key, ply, G) -> the new key: plays move on pos (a copy, at ply)
-    null_ok: Any         # (pos) -> bool: passing is a fair test (no zugzwang to fear)
-    play_null: Any       # (pos, key, G) -> the new key: the other side to move on pos (a copy)
     stand_pat: bool      # quiescence may decline the tactical moves (False: they are compulsory)
-    pvs: bool            # principal-variation search and late-move reductions are compiled in (P_PVS, P_REDUCTIONS)
-    null_move: bool      # the null move is compiled in (P_NULL_MOVE); without it, null_ok and play_null are unused
+    in_check: Any = None  # (pos) -> bool: the side to move is in check (extended; never reduced or passed)
+    pvs: bool = False    # principal-variation search and late-move reductions are compiled in (P_PVS, P_REDUCTIONS)
+    null_move: bool = False  # the null move is compiled in (P_NULL_MOVE), with:
+    null_ok: Any = None  # (pos) -> bool: passing is a fair test (no zugzwang to fear)
+    play_null: Any = None  # (pos, key, G) -> the new key: the other side to move on pos (a copy)
+
+
+@njit(cache=True, inline="always")
+def _never_in_check(pos):
+    return False
+
+
+@njit(cache=True, inline="always")
+def _no_null_ok(pos):
+    return False
+
+
+@njit(cache=True, inline="always")
+def _no_play_null(pos, key, G):
+    return key
 
 
 class Evaluation(NamedTuple):
@@ -141,9 +157,11 @@ def compile_search(rules: Rules, evaluation: Evaluation) -> Search:
 
 def _build(rules: Rules, evaluation: Evaluation) -> Search:
     generate, status, no_progress, known = rules.generate, rules.status, rules.no_progress, rules.known
-    in_check, tactical, quiescence_move = rules.in_check, rules.tactical, rules.quiescence_move
+    tactical, quiescence_move = rules.tactical, rules.quiescence_move
     tactical_score, history_index, play = rules.tactical_score, rules.history_index, rules.play
-    null_ok, play_null = rules.null_ok, rules.play_null
+    in_check = rules.in_check or _never_in_check
+    null_ok = rules.null_ok if rules.null_move else _no_null_ok
+    play_null = rules.play_null if rules.null_move else _no_play_null
     # What a game's search never does is left out of its compiled loop (constants the compiler folds away):
     # checkers' search is a third faster without the null move and PVS paths it would not take.
     stand_pat, pvs, null_move = bool(rules.stand_pat), bool(rules.pvs), bool(rules.null_move)

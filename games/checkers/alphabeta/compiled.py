@@ -73,11 +73,6 @@ def _known(pos, P, G):
 
 
 @njit(cache=True, inline="always")
-def _never(pos):
-    return False
-
-
-@njit(cache=True, inline="always")
 def _capture(pos, m):
     return (m >> 10) != 0
 
@@ -100,15 +95,11 @@ def _play(pos, m, key, ply, G):
     return apply_move_hashed(pos, m, key)
 
 
-@njit(cache=True, inline="always")
-def _play_null(pos, key, G):
-    return key                      # never asked for: checkers searches without the null move
-
-
-RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, in_check=_never,
-                   tactical=_capture, quiescence_move=_capture, tactical_score=_capture_score,
-                   history_index=_history_index, play=_play, null_ok=_never, play_null=_play_null,
-                   stand_pat=False, pvs=False, null_move=False)
+#: No check, no null move (zugzwang is common), no PVS: a full window for every move keeps the value a
+#: function of position and depth.
+RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, tactical=_capture,
+                   quiescence_move=_capture, tactical_score=_capture_score, history_index=_history_index,
+                   play=_play, stand_pat=False)
 
 
 @njit(cache=True, inline="always")

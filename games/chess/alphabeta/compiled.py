@@ -154,10 +154,10 @@ def _play_null(pos, key, G):
     return pos[HASH]
 
 
-RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, in_check=in_check,
-                   tactical=_tactical, quiescence_move=_quiescence_move, tactical_score=_tactical_score,
-                   history_index=_history_index, play=_play, null_ok=_null_ok, play_null=_play_null,
-                   stand_pat=True, pvs=True, null_move=True)
+RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, tactical=_tactical,
+                   quiescence_move=_quiescence_move, tactical_score=_tactical_score, history_index=_history_index,
+                   play=_play, stand_pat=True, in_check=in_check, pvs=True, null_move=True, null_ok=_null_ok,
+                   play_null=_play_null)
 
 
 @njit(cache=True, inline="always")
