@@ -162,8 +162,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
     in_check = rules.in_check or _never_in_check
     null_ok = rules.null_ok if rules.null_move else _no_null_ok
     play_null = rules.play_null if rules.null_move else _no_play_null
-    # What a game's search never does is left out of its compiled loop (constants the compiler folds away):
-    # checkers' search is a third faster without the null move and PVS paths it would not take.
+    # What a game's search never does is left out of its compiled loop (constants the compiler folds away), so
+    # a game does not pay for the null move and PVS paths it would never take.
     stand_pat, pvs, null_move = bool(rules.stand_pat), bool(rules.pvs), bool(rules.null_move)
     root, push, value = evaluation.root, evaluation.push, evaluation.value
 
@@ -423,8 +423,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
     def search_root(pos, depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
                     ttk, ttm, ttv, ttd, ttf, G):
         """One full-window search of ``pos`` (the root key must already be at ``keys[P[P_KEY_BASE]]``)."""
-        for k in range(pos.shape[0]):
-            stack[0, k] = pos[k]
+        _copy(pos, stack[0])
         C[:] = 0
         root(stack[0], E)
         return negamax(depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
@@ -446,8 +445,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 _copy(roots[r], stack[0])
                 keys[P[P_KEY_BASE]] = play(stack[0], codes[j], keys[P[P_KEY_BASE]], 0, G)
                 if record:
-                    for k in range(leaf.shape[0]):
-                        leaf[k] = stack[0, k]
+                    _copy(stack[0], leaf)
                 C[:] = 0
                 root(stack[0], E)
                 v = negamax(depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,

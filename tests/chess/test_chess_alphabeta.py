@@ -119,14 +119,13 @@ def reference_value(pos, depth: int, ply: int, w, path: list[int], alpha: float 
     if check and ply > 0:
         depth = depth + 1 if depth > 0 else 1
     undo = np.zeros((1, K.UNDO_SIZE), dtype=np.uint64)
-    them = pos[K.BLACK_OCC - int(pos[K.SIDE])]
     if depth <= 0:
         stand = F.evaluate(pos, w)
         if stand >= beta:
             return beta
         alpha = max(alpha, stand)
         moves = [m for m in moves[:n] if ((m >> 12) & 7) == K.QUEEN
-                 or (((m >> 12) & 7) == 0 and C._is_tactical(pos, m, them))]
+                 or (((m >> 12) & 7) == 0 and C._tactical(pos, m))]
     else:
         moves = list(moves[:n])
     for m in moves:

@@ -107,8 +107,13 @@ def _linear_value(pos, ply, E):
     return evaluate(pos, E[0])
 
 
-#: The linear evaluation of :mod:`.features`; its arrays are ``(weights,)``.
+#: The linear evaluation of :mod:`.features`; its arrays are :func:`linear_arrays`.
 LINEAR = core.stateless(_linear_value)
+
+
+def linear_arrays(weights) -> tuple:
+    """The linear evaluation's arrays: the weights."""
+    return (np.ascontiguousarray(weights, dtype=np.float64),)
 
 
 def search(evaluation: core.Evaluation = LINEAR) -> core.Search:
@@ -144,7 +149,7 @@ def leaf_params(workspace: Workspace, quiescence: bool = True, no_progress_limit
     P[P_TT_SAME_DEPTH] = 1
 
 
-__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "RULES", "LINEAR", "search", "Workspace", "leaf_params",
-           "hash_position", "evaluate", "evaluate_boards", "P_PLY_CAP", "C_DB_HITS", "P_USE_TT", "P_ORDERING",
+__all__ = ["MATE", "MATE_BOUND", "INF", "MAX_PLY", "RULES", "LINEAR", "linear_arrays", "search", "Workspace",
+           "leaf_params", "hash_position", "evaluate", "evaluate_boards", "P_PLY_CAP", "C_DB_HITS", "P_USE_TT", "P_ORDERING",
            "P_QUIESCENCE", "P_REPETITION", "P_NO_PROGRESS", "P_KEY_BASE", "P_NODE_LIMIT", "C_NODES", "C_STOPPED",
            "C_SELDEPTH", "apply_move"]

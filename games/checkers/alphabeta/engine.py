@@ -50,8 +50,7 @@ class CompiledEngine(CompiledDeepening):
         self.c = compiled
         self.compiled = compiled.search()
         self.kernels = kernels
-        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
-        self.evaluation = (self.weights,)
+        self.evaluation = compiled.linear_arrays(weights)
         self.ws = compiled.Workspace(tt_entries=table_entries(tt_mb))
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P

@@ -65,8 +65,8 @@ class CheckersLearning:
         # two equal lines is the principal variation, so every call depends on its arguments alone.
         ws = compiled.Workspace(tt_entries=1 << 10, history=4)
         compiled.leaf_params(ws, no_progress_limit=self.no_progress_limit)
-        return search_children(compiled.search(), (np.ascontiguousarray(w, dtype=np.float64),), ws, positions, depth,
-                               start, stop, values, leaves, terminal)
+        return search_children(compiled.search(), compiled.linear_arrays(w), ws, positions, depth, start, stop,
+                               values, leaves, terminal)
 
     def summary(self, w) -> dict:
         return {"king_value": float(w[features.KING_VALUE]), "mobility": float(w[features.MOBILITY])}

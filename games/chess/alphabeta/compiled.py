@@ -42,13 +42,6 @@ def _piece_type(pos, first, bit):
 
 
 @njit(cache=True, inline="always")
-def _is_tactical(pos, move, them_occ):
-    """A capture (en passant included) or a promotion."""
-    return ((them_occ & BIT[(move >> 6) & 63]) != 0 or (move >> 15) == EN_PASSANT
-            or ((move >> 12) & 7) != 0)
-
-
-@njit(cache=True, inline="always")
 def _insufficient(pos):
     """No pawn, rook or queen, and at most one minor piece on the board: no one can mate."""
     if pos[0] | pos[3] | pos[4] | pos[6] | pos[9] | pos[10]:
@@ -106,7 +99,9 @@ def _known(pos, P, G):
 
 @njit(cache=True, inline="always")
 def _tactical(pos, m):
-    return _is_tactical(pos, m, pos[BLACK_OCC - np.int64(pos[SIDE])])
+    """A capture (en passant included) or a promotion."""
+    them_occ = pos[BLACK_OCC - np.int64(pos[SIDE])]
+    return (them_occ & BIT[(m >> 6) & 63]) != 0 or (m >> 15) == EN_PASSANT or ((m >> 12) & 7) != 0
 
 
 @njit(cache=True, inline="always")

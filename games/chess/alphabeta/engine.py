@@ -53,8 +53,7 @@ class CompiledEngine(CompiledDeepening):
         super().__init__(stop)
         self.c = compiled
         self.compiled = compiled.search()
-        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
-        self.evaluation = compiled.linear_arrays(self.weights)
+        self.evaluation = compiled.linear_arrays(weights)
         self.ws = compiled.Workspace(tt_entries=table_entries(tt_mb))
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P
