@@ -59,6 +59,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="old-new pairs per benchmark (default 2)")
     parser.add_argument("--tail", type=int, default=25, help="lines of each run's output to show (default 25)")
     args = parser.parse_args(argv)
+    if args.rounds < 1 or args.tail < 1:
+        parser.error(f"--rounds and --tail take a whole number of at least 1 (got {args.rounds} and {args.tail})")
     for benchmark in args.benchmarks:
         name = shlex.split(benchmark)[0]
         if not (REPO / "benchmarks" / f"{name}.py").is_file():
