@@ -52,6 +52,10 @@ class AutogradNetwork(Network):
 
     name: ClassVar[str] = ""
     model_options: ClassVar[tuple[Option, ...]] = ()
+    #: The Module a family builds, called as ``model_class(shape, num_actions, **model options)`` and
+    #: counted by its ``parameter_count`` classmethod with the same arguments; None for a family that
+    #: overrides :meth:`make_model` and :meth:`parameter_count`.
+    model_class: ClassVar[type | None] = None
     shrink_hint: ClassVar[str] = "use a smaller network"   # the advice when a network would not fit
 
     def __init__(self, model: Module, observation_shape: tuple[int, ...], num_actions: int,
@@ -106,14 +110,30 @@ class AutogradNetwork(Network):
 
     @classmethod
     def make_model(cls, observation_shape: tuple[int, ...], num_actions: int, params: dict[str, Any]) -> Module:
-        raise NotImplementedError
+        """The family's ``model_class`` built from the observation shape as the model takes it and the
+        model options; a family without a ``model_class`` builds its own."""
+        if cls.model_class is None:
+            raise NotImplementedError
+        return cls.model_class(cls.model_shape(observation_shape), num_actions, **cls._model_kwargs(params))
 
     @classmethod
     def parameter_count(cls, observation_shape: tuple[int, ...], num_actions: int,
                         params: dict[str, Any]) -> int | None:
         """Trainable parameters ``make_model`` would create, counted without creating them; None (no memory
         check) for a family that does not say, so families written before the check keep building."""
-        return None
+        if cls.model_class is None:
+            return None
+        return cls.model_class.parameter_count(cls.model_shape(observation_shape), num_actions,
+                                               **cls._model_kwargs(params))
+
+    @staticmethod
+    def model_shape(observation_shape: tuple[int, ...]) -> tuple[int, ...]:
+        """The observation shape as the model takes it (a family may add a channel axis)."""
+        return observation_shape
+
+    @classmethod
+    def _model_kwargs(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {opt.name: params[opt.name] for opt in cls.model_options}
 
     @classmethod
     def check_memory(cls, observation_shape: tuple[int, ...], num_actions: int, params: dict[str, Any],
@@ -304,6 +324,7 @@ class ResNetNetwork(AutogradNetwork):
         Option("value_hidden", int, 64, "width of the value head's hidden layer", min=1),
     )
     options = model_options + TRAINING_OPTIONS + RUNTIME_OPTIONS
+    model_class = PolicyValueResNet
 
     @classmethod
     def check_observation_shape(cls, observation_shape: tuple[int, ...]) -> None:
@@ -312,22 +333,9 @@ class ResNetNetwork(AutogradNetwork):
             raise OptionError(f"network resnet needs (channels, height, width) or (height, width) observations, "
                               f"got shape {observation_shape}; use the mlp family for flat observations")
 
-    @classmethod
-    def make_model(cls, observation_shape, num_actions, params):
-        return PolicyValueResNet(cls._input_shape(observation_shape), num_actions, **cls._model_kwargs(params))
-
-    @classmethod
-    def parameter_count(cls, observation_shape, num_actions, params):
-        return PolicyValueResNet.parameter_count(cls._input_shape(observation_shape), num_actions,
-                                                 **cls._model_kwargs(params))
-
     @staticmethod
-    def _input_shape(observation_shape: tuple[int, ...]) -> tuple[int, int, int]:
+    def model_shape(observation_shape: tuple[int, ...]) -> tuple[int, int, int]:
         return observation_shape if len(observation_shape) == 3 else (1, *observation_shape)
-
-    @classmethod
-    def _model_kwargs(cls, params: dict[str, Any]) -> dict[str, Any]:
-        return {opt.name: params[opt.name] for opt in cls.model_options}
 
     def model_input(self, observations: np.ndarray) -> np.ndarray:
         x = super().model_input(observations)
@@ -343,15 +351,7 @@ class MLPNetwork(AutogradNetwork):
         Option("layers", int, 2, "number of hidden layers", min=0),
     )
     options = model_options + TRAINING_OPTIONS + RUNTIME_OPTIONS
-
-    @classmethod
-    def make_model(cls, observation_shape, num_actions, params):
-        return PolicyValueMLP(observation_shape, num_actions, hidden=params["hidden"], layers=params["layers"])
-
-    @classmethod
-    def parameter_count(cls, observation_shape, num_actions, params):
-        return PolicyValueMLP.parameter_count(observation_shape, num_actions, hidden=params["hidden"],
-                                              layers=params["layers"])
+    model_class = PolicyValueMLP
 
 
 FAMILIES: dict[str, type[AutogradNetwork]] = {ResNetNetwork.name: ResNetNetwork, MLPNetwork.name: MLPNetwork}
