@@ -12,16 +12,24 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
+def _channel_sums(weights, rows, shift, scale):
+    """Per channel: the sum of ``weights`` and the sum of ``weights * (rows - shift) * scale``, in float64."""
+    count, channels = rows.shape
+    sum_weights = np.zeros(channels)
+    sum_products = np.zeros(channels)
+    for i in range(count):
+        for c in range(channels):
+            w = np.float64(weights[i, c])
+            sum_weights[c] += w
+            sum_products[c] += w * (rows[i, c] - shift[c]) * scale[c]
+    return sum_weights, sum_products
+
+
+@njit(cache=True, nogil=True)
 def channel_moments(rows):
     """Per-channel mean and (biased) variance."""
     count, channels = rows.shape
-    total = np.zeros(channels)
-    total_sq = np.zeros(channels)
-    for i in range(count):
-        for c in range(channels):
-            v = np.float64(rows[i, c])
-            total[c] += v
-            total_sq[c] += v * v
+    total, total_sq = _channel_sums(rows, rows, np.zeros(channels), np.ones(channels))
     mean = total / count
     var = np.maximum(total_sq / count - mean * mean, 0.0)
     return mean, var
@@ -39,15 +47,7 @@ def scale_shift(rows, scale, shift, out):
 @njit(cache=True, nogil=True)
 def backward_sums(grad, rows, mean, inv_std):
     """Per channel: sum of the gradient and sum of gradient * normalised input."""
-    count, channels = rows.shape
-    sum_grad = np.zeros(channels)
-    sum_grad_norm = np.zeros(channels)
-    for i in range(count):
-        for c in range(channels):
-            g = np.float64(grad[i, c])
-            sum_grad[c] += g
-            sum_grad_norm[c] += g * (rows[i, c] - mean[c]) * inv_std[c]
-    return sum_grad, sum_grad_norm
+    return _channel_sums(grad, rows, mean, inv_std)
 
 
 @njit(cache=True, nogil=True)
