@@ -67,8 +67,7 @@ def main(argv=None) -> int:
             print(f"{spec} on the {args.set} set")
             print("\n".join(table_lines(table)))
     except PlygroundError as exc:
-        print(f"connect_four_mistakes: {exc}", file=sys.stderr)
-        return 2               # a usage error, as argparse's own
+        parser.error(str(exc))   # exits 2 with the message, as argparse's own usage errors
     return 0
 
 

@@ -101,8 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         plot([("with pretraining", args.pretrained), ("without pretraining", args.scratch)], args.iterations,
              args.out)
     except UsageError as exc:
-        print(f"deep_pepper_pretraining: {exc}", file=sys.stderr)
-        return 2               # a usage error, as argparse's own
+        parser.error(str(exc))   # exits 2 with the message, as argparse's own usage errors
     return 0
 
 
