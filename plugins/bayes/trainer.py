@@ -77,6 +77,9 @@ class BayesTrainer(Trainer):
 
     def __init__(self, game: Game, run_dir: Path, **options) -> None:
         super().__init__(game, run_dir, **options)
+        self.model_path = self.run_dir / "model.npz"
+        self.checkpoint_path = self.run_dir / "checkpoint.npz"
+        self.progress_path = self.run_dir / "progress.json"
         self.adapter = get_adapter(game)
         self.kind = MODEL_KINDS[self.config["model"]]
         self.id_set = self.kind.id_set(self.config, self.adapter)
@@ -92,19 +95,6 @@ class BayesTrainer(Trainer):
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
         return unsupported_reason(game)
-
-    # --------------------------------------------------------------- paths
-    @property
-    def model_path(self) -> Path:
-        return self.run_dir / "model.npz"
-
-    @property
-    def checkpoint_path(self) -> Path:
-        return self.run_dir / "checkpoint.npz"
-
-    @property
-    def progress_path(self) -> Path:
-        return self.run_dir / "progress.json"
 
     def fingerprint(self) -> dict:
         """What determines the model: the options that matter, resolved."""
