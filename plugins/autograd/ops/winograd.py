@@ -68,48 +68,78 @@ def choose_tiling(out_h: int, out_w: int) -> Tiling:
 
 
 # ---------------------------------------------------------------- kernels
+# Each transform is a sandwich L · tile · Rᵀ of one tile's (rows, columns, channels) block, read from and
+# written to either an image (NHWC, clipped at its edges) or the tile's planes (plane = alpha*row + column).
+# The helpers are inlined into the four kernels; zero matrix entries are skipped.
+
+@njit(cache=True, nogil=True, inline="always")
+def _product(mat, src, dst, right, i0, i1, j0, j1):
+    """dst[i, j, :] for i0 <= i < i1, j0 <= j < j1 of dst = mat src (Σ_a mat[i, a] src[a, j, :]), or with
+    ``right`` of dst = src matᵀ (Σ_a src[i, a, :] mat[j, a])."""
+    inner, channels = src.shape[1] if right else src.shape[0], src.shape[2]
+    for i in range(i0, i1):
+        for j in range(j0, j1):
+            for c in range(channels):
+                dst[i, j, c] = 0
+            for a in range(inner):
+                k = mat[j, a] if right else mat[i, a]
+                if k != 0:
+                    if right:
+                        for c in range(channels):
+                            dst[i, j, c] += k * src[i, a, c]
+                    else:
+                        for c in range(channels):
+                            dst[i, j, c] += k * src[a, j, c]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _planes(planes, t, tile, to_planes):
+    """Tile ``t``'s planes into ``tile`` (tile[a, b, :] = planes[alpha*a + b, t, :]), or the other way."""
+    alpha, channels = tile.shape[0], tile.shape[2]
+    for a in range(alpha):
+        for b in range(alpha):
+            if to_planes:
+                for c in range(channels):
+                    planes[alpha * a + b, t, c] = tile[a, b, c]
+            else:
+                for c in range(channels):
+                    tile[a, b, c] = planes[alpha * a + b, t, c]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tile_at(t, tiles_h, tiles_w):
+    """(image, tile row, tile column) of tile ``t``: tiles are numbered image by image, row by row."""
+    n, rest = divmod(t, tiles_h * tiles_w)
+    ty, tx = divmod(rest, tiles_w)
+    return n, ty, tx
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _read_patch(x, n, h0, w0, patch):
+    """patch = x[n, h0:h0 + rows, w0:w0 + columns], zeros outside the image."""
+    height, width = x.shape[1], x.shape[2]
+    for a in range(patch.shape[0]):
+        for b in range(patch.shape[1]):
+            if 0 <= h0 + a < height and 0 <= w0 + b < width:
+                for c in range(patch.shape[2]):
+                    patch[a, b, c] = x[n, h0 + a, w0 + b, c]
+            else:
+                for c in range(patch.shape[2]):
+                    patch[a, b, c] = 0
+
 
 @njit(cache=True, nogil=True)
 def _input_transform(x, bt, m, pad_h, pad_w, tiles_h, tiles_w, v, start, stop):
     """v[alpha*i + j, tile, c] = (Bᵀ d B)[i, j] for the patch d of every tile (zeros outside the image)."""
-    alpha = bt.shape[0]
-    n_images, height, width, channels = x.shape
+    alpha, channels = bt.shape[0], x.shape[3]
     d = np.empty((alpha, alpha, channels), dtype=x.dtype)
     r = np.empty((alpha, alpha, channels), dtype=x.dtype)
-    t = start * tiles_h * tiles_w
-    for n in range(start, stop):
-        for ty in range(tiles_h):
-            for tx in range(tiles_w):
-                h0 = m * ty - pad_h
-                w0 = m * tx - pad_w
-                for a in range(alpha):
-                    for b in range(alpha):
-                        if 0 <= h0 + a < height and 0 <= w0 + b < width:
-                            for c in range(channels):
-                                d[a, b, c] = x[n, h0 + a, w0 + b, c]
-                        else:
-                            for c in range(channels):
-                                d[a, b, c] = 0
-                for i in range(alpha):  # r = Bᵀ d
-                    for b in range(alpha):
-                        for c in range(channels):
-                            r[i, b, c] = 0
-                        for a in range(alpha):
-                            k = bt[i, a]
-                            if k != 0:
-                                for c in range(channels):
-                                    r[i, b, c] += k * d[a, b, c]
-                for i in range(alpha):  # v = r B
-                    for j in range(alpha):
-                        plane = alpha * i + j
-                        for c in range(channels):
-                            v[plane, t, c] = 0
-                        for b in range(alpha):
-                            k = bt[j, b]
-                            if k != 0:
-                                for c in range(channels):
-                                    v[plane, t, c] += k * r[i, b, c]
-                t += 1
+    for t in range(start * tiles_h * tiles_w, stop * tiles_h * tiles_w):
+        n, ty, tx = _tile_at(t, tiles_h, tiles_w)
+        _read_patch(x, n, m * ty - pad_h, m * tx - pad_w, d)
+        _product(bt, d, r, False, 0, alpha, 0, alpha)  # r = Bᵀ d
+        _product(bt, r, d, True, 0, alpha, 0, alpha)  # d = r B
+        _planes(v, t, d, True)
 
 
 @njit(cache=True, nogil=True)
@@ -118,39 +148,22 @@ def _input_transform_adjoint(dv, bt, m, pad_h, pad_w, tiles_h, tiles_w, dx, star
     alpha = bt.shape[0]
     n_images, height, width, channels = dx.shape
     dx[start:stop] = 0
+    b_mat = np.ascontiguousarray(bt.T)
+    g = np.empty((alpha, alpha, channels), dtype=dx.dtype)
     e = np.empty((alpha, alpha, channels), dtype=dx.dtype)
-    f = np.empty(channels, dtype=dx.dtype)
-    t = start * tiles_h * tiles_w
-    for n in range(start, stop):
-        for ty in range(tiles_h):
-            for tx in range(tiles_w):
-                for i in range(alpha):  # e = dV Bᵀ
-                    for b in range(alpha):
-                        for c in range(channels):
-                            e[i, b, c] = 0
-                        for j in range(alpha):
-                            k = bt[j, b]
-                            if k != 0:
-                                for c in range(channels):
-                                    e[i, b, c] += k * dv[alpha * i + j, t, c]
-                h0 = m * ty - pad_h
-                w0 = m * tx - pad_w
-                for a in range(alpha):  # dx += B e
-                    if not 0 <= h0 + a < height:
-                        continue
-                    for b in range(alpha):
-                        if not 0 <= w0 + b < width:
-                            continue
-                        for c in range(channels):
-                            f[c] = 0
-                        for i in range(alpha):
-                            k = bt[i, a]
-                            if k != 0:
-                                for c in range(channels):
-                                    f[c] += k * e[i, b, c]
-                        for c in range(channels):
-                            dx[n, h0 + a, w0 + b, c] += f[c]
-                t += 1
+    for t in range(start * tiles_h * tiles_w, stop * tiles_h * tiles_w):
+        n, ty, tx = _tile_at(t, tiles_h, tiles_w)
+        h0 = m * ty - pad_h
+        w0 = m * tx - pad_w
+        a0, a1 = max(0, -h0), min(alpha, height - h0)  # the patch's rows and columns inside the image
+        b0, b1 = max(0, -w0), min(alpha, width - w0)
+        _planes(dv, t, g, False)
+        _product(b_mat, g, e, True, 0, alpha, b0, b1)  # e = dV Bᵀ
+        _product(b_mat, e, g, False, a0, a1, b0, b1)  # g = B e
+        for a in range(a0, a1):
+            for b in range(b0, b1):
+                for c in range(channels):
+                    dx[n, h0 + a, w0 + b, c] += g[a, b, c]
 
 
 @njit(cache=True, nogil=True)
@@ -163,87 +176,47 @@ def _output_transform(mm, at, bias, skip, relu, tiles_h, tiles_w, out, start, st
     m, alpha = at.shape
     n_images, out_h, out_w, channels = out.shape
     has_skip = skip.shape[0] > 0
+    g = np.empty((alpha, alpha, channels), dtype=out.dtype)
     s = np.empty((m, alpha, channels), dtype=out.dtype)
-    y = np.empty(channels, dtype=out.dtype)
-    t = start * tiles_h * tiles_w
-    for n in range(start, stop):
-        for ty in range(tiles_h):
-            for tx in range(tiles_w):
-                for i in range(m):  # s = Aᵀ M
-                    for b in range(alpha):
-                        for o in range(channels):
-                            s[i, b, o] = 0
-                        for a in range(alpha):
-                            k = at[i, a]
-                            if k != 0:
-                                for o in range(channels):
-                                    s[i, b, o] += k * mm[alpha * a + b, t, o]
-                for i in range(m):  # y = s A (+ bias, skip, relu)
-                    h = m * ty + i
-                    if h >= out_h:
-                        continue
-                    for j in range(m):
-                        w = m * tx + j
-                        if w >= out_w:
-                            continue
-                        for o in range(channels):
-                            y[o] = bias[o]
-                        for b in range(alpha):
-                            k = at[j, b]
-                            if k != 0:
-                                for o in range(channels):
-                                    y[o] += k * s[i, b, o]
-                        if has_skip:
-                            for o in range(channels):
-                                y[o] += skip[n, h, w, o]
-                        if relu:
-                            for o in range(channels):
-                                out[n, h, w, o] = max(y[o], 0)
-                        else:
-                            for o in range(channels):
-                                out[n, h, w, o] = y[o]
-                t += 1
+    y = np.empty((m, m, channels), dtype=out.dtype)
+    for t in range(start * tiles_h * tiles_w, stop * tiles_h * tiles_w):
+        n, ty, tx = _tile_at(t, tiles_h, tiles_w)
+        rows, columns = min(m, out_h - m * ty), min(m, out_w - m * tx)  # clipped at the edges
+        _planes(mm, t, g, False)
+        _product(at, g, s, False, 0, rows, 0, alpha)  # s = Aᵀ M
+        _product(at, s, y, True, 0, rows, 0, columns)  # y = s A
+        for i in range(rows):
+            h = m * ty + i
+            for j in range(columns):
+                w = m * tx + j
+                for o in range(channels):
+                    y[i, j, o] += bias[o]
+                if has_skip:
+                    for o in range(channels):
+                        y[i, j, o] += skip[n, h, w, o]
+                if relu:
+                    for o in range(channels):
+                        out[n, h, w, o] = max(y[i, j, o], 0)
+                else:
+                    for o in range(channels):
+                        out[n, h, w, o] = y[i, j, o]
 
 
 @njit(cache=True, nogil=True)
 def _output_transform_adjoint(dy, at, tiles_h, tiles_w, dm, start, stop):
     """dM[tile] = A dY[m x m block] Aᵀ (zeros where the block runs past the edge)."""
     m, alpha = at.shape
-    n_images, out_h, out_w, channels = dy.shape
+    channels = dy.shape[3]
+    a_mat = np.ascontiguousarray(at.T)
     g = np.empty((m, m, channels), dtype=dy.dtype)
     e = np.empty((m, alpha, channels), dtype=dy.dtype)
-    t = start * tiles_h * tiles_w
-    for n in range(start, stop):
-        for ty in range(tiles_h):
-            for tx in range(tiles_w):
-                for i in range(m):
-                    for j in range(m):
-                        if m * ty + i < out_h and m * tx + j < out_w:
-                            for o in range(channels):
-                                g[i, j, o] = dy[n, m * ty + i, m * tx + j, o]
-                        else:
-                            for o in range(channels):
-                                g[i, j, o] = 0
-                for i in range(m):  # e = g A: e[i, b] = sum_j g[i, j] at[j, b]
-                    for b in range(alpha):
-                        for o in range(channels):
-                            e[i, b, o] = 0
-                        for j in range(m):
-                            k = at[j, b]
-                            if k != 0:
-                                for o in range(channels):
-                                    e[i, b, o] += k * g[i, j, o]
-                for a in range(alpha):  # dM = A e
-                    for b in range(alpha):
-                        plane = alpha * a + b
-                        for o in range(channels):
-                            dm[plane, t, o] = 0
-                        for i in range(m):
-                            k = at[i, a]
-                            if k != 0:
-                                for o in range(channels):
-                                    dm[plane, t, o] += k * e[i, b, o]
-                t += 1
+    f = np.empty((alpha, alpha, channels), dtype=dy.dtype)
+    for t in range(start * tiles_h * tiles_w, stop * tiles_h * tiles_w):
+        n, ty, tx = _tile_at(t, tiles_h, tiles_w)
+        _read_patch(dy, n, m * ty, m * tx, g)
+        _product(a_mat, g, e, True, 0, m, 0, alpha)  # e = g A
+        _product(a_mat, e, f, False, 0, alpha, 0, alpha)  # f = A e
+        _planes(dm, t, f, True)
 
 
 # ------------------------------------------- inference kernels, F(4x4, 3x3) only
