@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from plyground.match import run_match
 from plyground.players.mcts import MCTSPlayer
 from plyground.players.random_player import RandomPlayer
+from plyground.session import run_match
 
 
 def make_checkers():

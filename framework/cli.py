@@ -15,13 +15,14 @@ from .capabilities import supports_uci
 from .clitypes import budget_options, check_time_control, side_options
 from .durations import format_duration
 from .errors import PlygroundError, PluginError, UsageError
-from .match import MatchResult, play_game
+from .match import MatchResult
 from .levels import level_spec
 from .options import Spec
 from .protocols import Budget, Game
 from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
 from .review import REVIEWING, GameReview, open_review
+from .session import GameSession, PlaySettings
 from .stopping import is_interrupt
 from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
                      newest_unfinished, replay, resume_argument, resumed_players, saved_games)
@@ -229,13 +230,23 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         start = _review(registry, reviewed, renderer, _seat(game, black, white, first, second))
         if start is None:                 # done looking: no game to play
             return
+    settings = PlaySettings(budget=_budget(simulations, seconds), max_plies=max_plies, seed=seed,
+                            time_control=time_control, move_limit_seconds=move_limit, save=save or None)
     if renderer.has_menu and not (black or white or first or second) and game_spec is None and level is None:
         if time_control is not None:
             raise UsageError("--tc needs the game and players on the command line (e.g. --game checkers --black "
                              "human --white alphabeta); for a game started from the window's menu, choose its "
                              "clock there (Clock)")
+        if start is not None:
+            raise UsageError("--fen needs the game and players on the command line (e.g. --game checkers --black "
+                             "human --white alphabeta); for a game started from the window's menu, give its "
+                             "start position there (Start position)")
+        if save:
+            raise UsageError(f"--save {save} needs the game and players on the command line (e.g. --game checkers "
+                             f"--black human --white alphabeta); a game started from the window's menu is saved "
+                             f"with its Save button")
         try:
-            renderer.menu_settings = {"move_limit_seconds": move_limit}
+            renderer.menu_settings = settings
             renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
         except BaseException as exc:
             if is_interrupt(exc):
@@ -253,24 +264,21 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
         raise UsageError(f"{resume} names players that cannot play here ({exc}); choose them with "
                          f"--black/--white (or --first/--second)") from None
     _check_humans_can_play((first, second), players, renderer)
+    session = GameSession(game, players, (first, second), settings, start=start, resume=resumed)
     try:
-        settings = dict(budget=_budget(simulations, seconds), start=start, max_plies=max_plies, seed=seed,
-                        resume=resumed, time_control=time_control, move_limit_seconds=move_limit)
         if renderer.runs_games:  # a windowed renderer runs the game loop itself (bots think off the UI thread)
-            record = renderer.play(game, players, (first, second), **settings)
+            record = renderer.play(session)
         else:
-            record = play_game(game, players, names=(first, second), renderer=renderer, **settings)
+            record = session.play(renderer)
     except BaseException as exc:
         if is_interrupt(exc):
             _keep_interrupted_game(game, renderer.record)
         raise
     finally:
-        for p in players:
-            p.close()
+        session.close_players()
         renderer.close()
-    if save:
-        RecordAppender(game, save).append(record)
-        click.echo(f"saved to {save}")
+    if session.saved_to is not None:
+        click.echo(f"saved to {session.saved_to}")
     if not record.finished:          # quit, or a player that failed: kept as Ctrl-C keeps it, to play on
         _keep_interrupted_game(game, record)
 

@@ -438,26 +438,3 @@ def _elo_line(s: Score, a: str, b: str) -> str:
 def _fmt_elo(value: float) -> str:
     rounded = int(round(value))
     return f"{rounded:+d}" if rounded else "0"          # never "-0"
-
-
-def run_match(game: Game, player_a: Player, player_b: Player, games: int, *,
-              names: tuple[str, str] | None = None, renderer: Renderer | None = None,
-              budget: Budget = Budget(), max_plies: int | None = None, seed: int = 0,
-              on_game: Callable[[int, GameRecord], None] | None = None) -> MatchResult:
-    """``games`` games with colours alternating, A moving first in the even-numbered ones."""
-    names = names or (player_a.name, player_b.name)
-    result = MatchResult(names=names)
-    for i in range(games):
-        a_first = i % 2 == 0
-        pair = (player_a, player_b) if a_first else (player_b, player_a)
-        pair_names = names if a_first else names[::-1]
-        record = play_game(game, pair, names=pair_names, renderer=renderer, budget=budget,
-                           max_plies=max_plies, seed=seed * 100003 + i)
-        record.tags["Round"] = str(i + 1)
-        result.records.append(record)
-        result.a_first.append(a_first)
-        if on_game is not None:
-            on_game(i, record)
-        if not record.finished and record.reason.endswith("quit"):
-            break
-    return result

@@ -557,17 +557,18 @@ class Renderer(Plugin):
     def close(self) -> None:
         """Close windows and release resources."""
 
-    #: ``play_game`` keywords the command line gives every game a menu starts (``move_limit_seconds``); the
-    #: host sets it before :meth:`run_menu`.
-    menu_settings: Mapping[str, Any] = MappingProxyType({})
+    #: The command line's :class:`plyground.session.PlaySettings` for every game a menu starts (the menu adds
+    #: its own clock and start position); the host sets it before :meth:`run_menu`, None: the defaults.
+    menu_settings: Any = None
 
     def run_menu(self, registry: Any) -> None:
         """Let the user choose game and players from ``registry`` and play (renderers with ``has_menu``),
-        each game with ``play_game``'s keywords in :attr:`menu_settings` besides the menu's own."""
+        each game a :class:`plyground.session.GameSession` with :attr:`menu_settings`."""
         raise NotImplementedError(f"renderer '{self.name}' has no menu")
 
-    def play(self, game: Game, players: Sequence["Player"], names: Sequence[str], **settings: Any) -> GameRecord:
-        """Play one game with ``play_game``'s keywords and return its record (renderers with ``runs_games``)."""
+    def play(self, session: Any) -> GameRecord:
+        """Play ``session`` (a :class:`plyground.session.GameSession`: ``session.play(renderer)`` on the
+        renderer's own terms) and return its record (renderers with ``runs_games``)."""
         raise NotImplementedError(f"renderer '{self.name}' does not run games itself")
 
     def review(self, review: Any, hint: Callable[[State], None]) -> State | None:

@@ -13,10 +13,10 @@ from typing import Any, Iterator
 
 from .. import notices
 from ..errors import UsageError
-from ..match import play_game
 from ..clock import TimeControl
 from ..protocols import Budget, Game, GameRecord, Renderer
 from ..registry import get_registry
+from ..session import GameSession, PlaySettings
 from ..workers import WorkerStopped
 from .config import GameTask
 from .openings import start_state
@@ -37,15 +37,14 @@ def play_task(task: GameTask, renderer: Renderer | None = None) -> GameRecord:
     game = _game(task.game)
     first, second = task.sides
     players = [registry.make_player(first.spec, game), registry.make_player(second.spec, game)]
-    start = start_state(game, task.opening)
+    settings = PlaySettings(budget=Budget(task.simulations, task.seconds), max_plies=task.max_plies, seed=task.seed,
+                            move_limit_seconds=task.move_limit,
+                            time_control=None if task.time_control is None else TimeControl.parse(task.time_control))
+    session = GameSession(game, players, (first.name, second.name), settings, start=start_state(game, task.opening))
     try:
-        record = play_game(game, players, names=(first.name, second.name), renderer=renderer,
-                           budget=Budget(task.simulations, task.seconds), start=start,
-                           max_plies=task.max_plies, seed=task.seed, move_limit_seconds=task.move_limit,
-                           time_control=None if task.time_control is None else TimeControl.parse(task.time_control))
+        record = session.play(renderer)
     finally:
-        for p in players:
-            p.close()
+        session.close_players()
     record.tags["Round"] = str(task.index + 1)
     if task.opening is not None:
         # Record the whole game from the opening's base position, so a record reads like a normal game.

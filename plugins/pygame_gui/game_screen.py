@@ -32,7 +32,7 @@ from plyground.review import GameReview
 
 from .looking_back import LookingBack
 from .panel import EVAL_BAR_ROOM, PanelDrawing, result_words
-from .session import GameLink
+from .link import GameLink
 from .widgets import Button, TextField, is_click
 
 if TYPE_CHECKING:

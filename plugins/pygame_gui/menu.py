@@ -16,6 +16,7 @@ from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
 from plyground.options import Spec, resolve_options
 from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
+from plyground.session import GameSession
 
 from .option_editor import Field, OptionEditor
 from .pages import OpenGameScreen
@@ -280,8 +281,9 @@ class MenuScreen:
         finally:
             self.progress = ""
         self.error = ""
-        self.app.start_game(game, players, tuple(str(s) for s in specs),
-                            {"start": start, "time_control": self.time_control()}, from_menu=True)
+        settings = self.app.menu_settings.replace(time_control=self.time_control())
+        self.app.start_game(GameSession(game, players, tuple(str(s) for s in specs), settings, start=start),
+                            from_menu=True)
 
     def saved_game(self) -> tuple[Path, GameRecord] | None:
         """The newest unfinished game saved for the chosen game (``<game>-saved*.<ext>`` in the window's
@@ -320,7 +322,8 @@ class MenuScreen:
         finally:
             self.progress = ""
         self.error = ""
-        self.app.start_game(game, players, tuple(specs), {"resume": record}, from_menu=True)
+        self.app.start_game(GameSession(game, players, tuple(specs), self.app.menu_settings, resume=record),
+                            from_menu=True)
 
     def open_game(self) -> None:
         """Open game: the screen choosing a record file of the chosen game to review."""

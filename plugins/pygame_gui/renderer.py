@@ -5,7 +5,7 @@ messages, drawing), so tests and the screenshot command can run it frame by
 frame.  :meth:`run_menu` is the whole application; :meth:`play` plays one
 game given on the command line; :meth:`review` steps through a recorded one
 (``plyground play --review FILE``).  ``play_game`` always runs in another
-thread with a :class:`~.session.LinkRenderer`, so a thinking bot never
+thread with a :class:`~.link.LinkRenderer`, so a thinking bot never
 freezes the window.  Called directly instead (``plyground match --renderer
 pygame`` calls ``start/show/ask_move/end`` on this object from the main
 thread), the renderer runs window frames inside each call.
@@ -15,11 +15,12 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from plyground.options import Option, Spec
-from plyground.protocols import Game, GameRecord, Player, Renderer, State
+from plyground.protocols import Game, GameRecord, Renderer, State
 from plyground.resume import default_save_path, game_so_far, saves_folder
+from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
 
 from .views import has_view, view_for
@@ -58,7 +59,8 @@ class PygameRenderer(Renderer):
         self.screen = None           # what the window shows: menu, rules or a game
         self.menu = None
         self.game_screen = None
-        self.session = None
+        self.game_thread = None      # the game being played, in its own thread
+        self.menu_settings = PlaySettings()   # the command line's, for the menu's games (the host sets them)
         self.running = False
         self.frames = 0
         #: Square numbers on or off, by game, as the person last left them (for the window's next games).
@@ -137,8 +139,8 @@ class PygameRenderer(Renderer):
         self.running = False
 
     def close(self) -> None:
-        if self.session is not None and self.session.running:
-            self.session.abandon()
+        if self.game_thread is not None and self.game_thread.running:
+            self.game_thread.abandon()
         if self.surface is not None:
             import pygame
             pygame.display.quit()
@@ -167,22 +169,19 @@ class PygameRenderer(Renderer):
         view = view_for(game) if game is not None else None
         self.screen = RulesScreen(self, game, getattr(view, "help_text", ""))
 
-    def start_game(self, game: Game, players: Sequence[Player], names: Sequence[str],
-                   play_kwargs: dict, *, from_menu: bool) -> None:
-        """Begin a game in a background thread and show it."""
+    def start_game(self, session: GameSession, *, from_menu: bool) -> None:
+        """Begin ``session`` in a background thread and show it (a game the menu started: its players are
+        closed when it ends)."""
         from .game_screen import GameScreen
-        from .session import GameSession
+        from .link import GameThread
         self.open_window()
-        view = view_for(game)
-        human_sides = {i for i, p in enumerate(players) if p.needs_renderer}
-        if from_menu:                        # the command line's settings for the menu's games (menu_settings)
-            play_kwargs = {**self.menu_settings, **play_kwargs}
-        self.session = GameSession(game, players, names, bot_delay=self.settings["bot_delay"],
-                                   close_players=from_menu, **play_kwargs)
-        self.game_screen = GameScreen(self, self.session.link, game, view, tuple(names), human_sides,
+        game = session.game
+        human_sides = {i for i, p in enumerate(session.players) if p.needs_renderer}
+        self.game_thread = GameThread(session, bot_delay=self.settings["bot_delay"], close_players=from_menu)
+        self.game_screen = GameScreen(self, self.game_thread.link, game, view_for(game), session.names, human_sides,
                                       from_menu=from_menu)
         self.screen = self.game_screen
-        self.session.start()
+        self.game_thread.start()
 
     def save_folder(self) -> Path:
         """Where this window saves games: the ``save_dir`` option, else the saved-games folder."""
@@ -218,7 +217,7 @@ class PygameRenderer(Renderer):
         """The menu's Open game: ``review`` on the board, hints and analysis from the default human player's
         hint bot; Menu comes back here."""
         from .game_screen import GameScreen
-        from .session import GameLink, LinkRenderer
+        from .link import GameLink, LinkRenderer
         hinter = self.menu.registry.make_player("human", review.game)
         hinter.renderer = self
         self._hinter = hinter
@@ -241,29 +240,30 @@ class PygameRenderer(Renderer):
         finally:
             self.close()
 
-    def play(self, game: Game, players: Sequence[Player], names: Sequence[str], **play_kwargs: Any) -> GameRecord:
-        """Play one game in the window (``play_game``'s keywords pass through) and return its record."""
-        self.start_game(game, players, names, play_kwargs, from_menu=False)
+    def play(self, session: GameSession) -> GameRecord:
+        """Play ``session`` in the window and return its record (the game so far if the window was closed
+        while a bot was thinking)."""
+        self.start_game(session, from_menu=False)
         self.run()
-        session, screen = self.session, self.game_screen
-        if session.running:
-            session.abandon()
-            session.wait(2.0)
+        thread, screen = self.game_thread, self.game_screen
+        if thread.running:
+            thread.abandon()
+            thread.wait(2.0)
         if session.record is not None:
             return session.record
         if screen.live_record is not None:
             record = game_so_far(screen.live_record)
         else:
-            record = GameRecord(game=game.name, players=tuple(names), start=screen.start_text,
+            record = GameRecord(game=session.game.name, players=session.names, start=screen.start_text,
                                 moves=list(screen.moves), finished=False)
         record.reason = "the window was closed while a bot was thinking"
-        return record
+        return session.finish(record)
 
     def open_review(self, review, hint: Callable[[State], None]) -> None:
         """Show ``review`` (a :class:`plyground.review.GameReview`) without running the loop; ``hint(state)``
         searches a position and reports through :meth:`show_analysis`, from the hint's own thread."""
         from .game_screen import GameScreen
-        from .session import GameLink, LinkRenderer
+        from .link import GameLink, LinkRenderer
         self.open_window()
         link = GameLink()
         self._direct = LinkRenderer(link)    # the hint's show_analysis and interruption go through the link
@@ -293,7 +293,7 @@ class PygameRenderer(Renderer):
 
     def start(self, game: Game, state: State, players) -> None:
         from .game_screen import GameScreen
-        from .session import GameLink, LinkRenderer
+        from .link import GameLink, LinkRenderer
         self.open_window()
         link = GameLink()
         humans = {i for i, name in enumerate(players) if Spec.parse(name).name == "human"}

@@ -4,13 +4,13 @@ import pytest
 
 from plyground import registry
 from plyground.errors import ModelFileError, UsageError
-from plyground.match import run_match
 from plyground.plugins.bayes import boardval, training, urgency
 from plyground.games.checkers.bayes_keys import CheckersAdapter
 from plyground.plugins.bayes.model import BayesModel
 from plyground.plugins.bayes.player import BayesPlayer
 from plyground.plugins.bayes.priors import best_probabilities, softmax_priors
 from plyground.protocols import Budget
+from plyground.session import run_match
 
 
 @pytest.fixture(scope="module", params=["urgency", "boardval"])

@@ -15,6 +15,7 @@ from chess_helpers import needs_stockfish, plugins_registered  # noqa: E402
 from plyground.boardview import theme  # noqa: E402
 from plyground.games.chess.view import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
                                                       square_cell)
+from plyground.session import GameSession  # noqa: E402
 from renderer_helpers import human_to_move, renderer_factory, start_from_menu, wait_turn  # noqa: E402
 
 CORNER = (4, 4)
@@ -119,7 +120,7 @@ def test_promotion_to_a_knight_for_black_on_a_flipped_board(make_renderer, gui_r
     human = gui_registry.make_player("human", game)
     bot = gui_registry.make_player("random:seed=1", game)
     start = game.new_state("4k3/8/8/8/8/8/p7/4K3 b - - 0 1")
-    renderer.start_game(game, [bot, human], ("random", "human"), {"start": start}, from_menu=False)
+    renderer.start_game(GameSession(game, [bot, human], ("random", "human"), start=start), from_menu=False)
     screen = renderer.game_screen
     view = screen.view
     assert view.flipped                            # the human plays Black: Black at the bottom
@@ -180,7 +181,7 @@ def test_a_full_gui_game_against_stockfish(make_renderer, gui_registry):
     game = gui_registry.make_game("chess:max_plies=300")
     human = gui_registry.make_player("human", game)
     stockfish = gui_registry.make_player("stockfish:skill=0,depth=1,threads=1,hash=16", game)
-    renderer.start_game(game, [human, stockfish], ("human", "stockfish"), {}, from_menu=True)
+    renderer.start_game(GameSession(game, [human, stockfish], ("human", "stockfish")), from_menu=True)
     screen = renderer.game_screen
     view = screen.view
     rng = random.Random(4)
@@ -206,4 +207,4 @@ def test_a_full_gui_game_against_stockfish(make_renderer, gui_registry):
     assert record.finished and screen.moves == record.moves
     assert record.players == ("human", "stockfish")
     assert d.pixel(screen.message_rect.move(3, 3).topleft) == theme.GOOD_BOX
-    assert renderer.session.players[1].engine.alive() is False    # the menu's game closes its players
+    assert renderer.game_thread.session.players[1].engine.alive() is False    # the menu's game closes its players

@@ -1,8 +1,9 @@
 import pytest
 
-from plyground.match import play_game, run_match
-from plyground.protocols import Budget, Command, Player
+from plyground.match import play_game
+from plyground.protocols import Command, Player
 from plyground.registry import get_registry
+from plyground.session import run_match
 from plyground.stats import Score
 
 

@@ -14,15 +14,16 @@ import time
 import pygame
 
 from plyground.resume import load_unfinished
+from plyground.session import GameSession
 
 from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 from renderer_helpers import wait_turn
 
 
-def _start(renderer, registry, game_name, specs, names=None, **play):
+def _start(renderer, registry, game_name, specs, names=None):
     game = registry.make_game(game_name)
     players = [registry.make_player(spec, game) for spec in specs]
-    renderer.start_game(game, players, tuple(names or specs), play, from_menu=False)
+    renderer.start_game(GameSession(game, players, tuple(names or specs)), from_menu=False)
     return game, renderer.game_screen
 
 
@@ -89,9 +90,9 @@ def test_leaving_while_the_bot_thinks_frees_the_cpu_within_a_second(make_rendere
                                                         "mcts:simulations=1000000000"])
     d.until(lambda: screen.thinking is not None, what="the bot thinking")
     d.frames(5)
-    session = renderer.session
+    thread = renderer.game_thread
     d.click(screen.buttons["leave"].rect.center)
-    assert session.wait(1.0), "the game thread still runs a second after leaving"
+    assert thread.wait(1.0), "the game thread still runs a second after leaving"
     assert _cpu_busy_seconds(0.3) < 0.1
 
 
@@ -112,7 +113,7 @@ def test_save_mid_game_and_resume_it_in_the_window(make_renderer, registry, tmp_
 
     renderer2, d2 = make_renderer(save_dir=str(tmp_path))
     players = [registry.make_player(spec, game) for spec in record.players]
-    renderer2.start_game(game, players, record.players, {"resume": record}, from_menu=False)
+    renderer2.start_game(GameSession(game, players, record.players, resume=record), from_menu=False)
     screen2 = renderer2.game_screen
     wait_turn(d2, screen2)
     assert screen2.moves == played and screen2.state.ply == len(played)

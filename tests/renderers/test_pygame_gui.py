@@ -13,9 +13,9 @@ import time
 import pygame
 import pytest
 
-from plyground.match import run_match
 from plyground.boardview import theme
 from plyground.games.checkers.view import decode, landings, read_pieces
+from plyground.session import GameSession, PlaySettings, run_match
 
 from renderer_helpers import GatedBot, human_to_move, show_advanced, start_from_menu, wait_turn
 
@@ -210,7 +210,7 @@ def test_window_stays_responsive_while_a_bot_thinks(make_renderer, registry):
     renderer, d = make_renderer()
     game = registry.make_game("tictactoe")
     bot = GatedBot(game)
-    renderer.start_game(game, [bot, registry.make_player("human", game)], ("gated", "human"), {},
+    renderer.start_game(GameSession(game, [bot, registry.make_player("human", game)], ("gated", "human")),
                         from_menu=False)
     screen = renderer.game_screen
     d.until(lambda: screen.thinking is not None, what="the bot thinking")
@@ -234,8 +234,8 @@ def test_a_multi_jump_is_drawn_along_the_games_own_path(make_renderer, registry)
     game = registry.make_game("checkers")
     start = game.new_state("B:W6,7,14,15,32:B2")
     bot = GatedBot(game)
-    renderer.start_game(game, [registry.make_player("human", game), bot], ("human", "gated"),
-                        {"start": start.clone()}, from_menu=False)
+    renderer.start_game(GameSession(game, [registry.make_player("human", game), bot], ("human", "gated"),
+                                    start=start.clone()), from_menu=False)
     screen = renderer.game_screen
     view = screen.view
     wait_turn(d, screen)
@@ -279,7 +279,7 @@ def test_options_editor_shows_the_options_error_and_builds_the_player(make_rende
     d.click(menu.buttons["start"].rect.center)
     assert renderer.screen is renderer.game_screen
     assert renderer.game_screen.names[1] == "random:seed=12345678901234567890"
-    assert renderer.session.players[1].config["seed"] == 12345678901234567890
+    assert renderer.game_thread.session.players[1].config["seed"] == 12345678901234567890
 
 
 def test_rules_page_and_quit(make_renderer, registry):
@@ -425,7 +425,8 @@ def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_rendere
     renderer, d = make_renderer(end_pause=0.0)
     game = registry.make_game("tictactoe")
     players = [registry.make_player(f"random:delay=0.3,seed={seed}", game) for seed in (1, 2)]
-    renderer.start_game(game, players, ("a", "b"), {"time_control": TimeControl(60)}, from_menu=False)
+    renderer.start_game(GameSession(game, players, ("a", "b"), PlaySettings(time_control=TimeControl(60))),
+                        from_menu=False)
     screen = renderer.game_screen
     d.until(lambda: screen.thinking is not None and screen.game_clock is not None, what="a bot thinking on a clock")
     side = screen.state.current_player()
@@ -445,7 +446,8 @@ def test_a_person_whose_clock_runs_out_in_the_window_loses_on_time(make_renderer
     renderer, d = make_renderer(end_pause=0.0)
     game = registry.make_game("tictactoe")
     players = [registry.make_player("human", game), registry.make_player("random:seed=1", game)]
-    renderer.start_game(game, players, ("human", "random"), {"time_control": TimeControl(0.5)}, from_menu=False)
+    renderer.start_game(GameSession(game, players, ("human", "random"), PlaySettings(time_control=TimeControl(0.5))),
+                        from_menu=False)
     screen = renderer.game_screen
     d.until(lambda: screen.record is not None, what="the person's flag falling", timeout=10)
     assert screen.record.reason == "human (X) lost on time (0.5 time control)"

@@ -22,7 +22,7 @@ def test_a_level_chosen_in_the_menu_is_the_player_the_game_gets(make_renderer, r
     d.click(menu.buttons["start"].rect.center)
     assert renderer.screen is renderer.game_screen, menu.error
     assert renderer.game_screen.names == ("human", "alphabeta:depth=1,eval=material")
-    bot = renderer.session.players[1]
+    bot = renderer.game_thread.session.players[1]
     assert bot.name == "alphabeta" and bot.config["depth"] == 1 and bot.config["eval"] == "material"
 
 
@@ -39,7 +39,7 @@ def test_an_option_changed_by_hand_makes_the_level_custom_and_is_played(make_ren
     assert menu.level == "custom"
     d.key(pygame.K_RETURN)
     assert renderer.game_screen.names == ("human", "alphabeta:depth=2,eval=learned")
-    assert renderer.session.players[1].config["depth"] == 2
+    assert renderer.game_thread.session.players[1].config["depth"] == 2
 
 
 @pytest.mark.parametrize("label, tc", [("no clock", None), ("3 min + 2 s", "3m+2"), ("15 min + 10 s", "15m+10")])
@@ -67,7 +67,7 @@ def test_levels_are_documented_with_every_player_spec():
     for name in ("checkers", "chess", "tictactoe"):                 # the bundled games docs/gui.md tabulates
         for level, specs in level_table(registry.make_game(name)).items():
             for spec in specs:
-                assert f"`{spec}`" in text, (game, level, spec)
+                assert f"`{spec}`" in text, (name, level, spec)
 
 
 def test_an_unknown_level_names_the_games_levels(registry):

@@ -14,6 +14,7 @@ import pytest
 
 from plyground.protocols import Budget
 from plyground.review import open_review
+from plyground.session import GameSession
 
 from renderer_helpers import wait_turn
 
@@ -21,7 +22,7 @@ from renderer_helpers import wait_turn
 def _start(renderer, registry, game_name, specs):
     game = registry.make_game(game_name)
     players = [registry.make_player(spec, game) for spec in specs]
-    renderer.start_game(game, players, tuple(specs), {}, from_menu=False)
+    renderer.start_game(GameSession(game, players, tuple(specs)), from_menu=False)
     return game, renderer.game_screen
 
 

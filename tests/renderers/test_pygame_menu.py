@@ -11,10 +11,12 @@ from pathlib import Path
 import pygame
 import pytest
 
+from plyground.boardview import theme
 from plyground.levels import level_spec, level_table
 from plyground.options import Spec
-from plyground.boardview import theme
+from plyground.protocols import Budget
 from plyground.plugins.pygame_gui.widgets import Cycler, TextField, wrap_text
+from plyground.session import GameSession, PlaySettings
 
 from renderer_helpers import GatedBot, choose, human_to_move, open_menu, show_advanced, wait_turn
 
@@ -189,7 +191,7 @@ def test_the_command_lines_move_limit_holds_for_a_game_the_menu_starts(make_rend
     """``plyground play --renderer pygame --move-limit 1``: the host hands the limit to the menu
     (``menu_settings``), and a bot of the menu's game that would think for a billion simulations forfeits."""
     renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
-    renderer.menu_settings = {"move_limit_seconds": 1.0}
+    renderer.menu_settings = PlaySettings(move_limit_seconds=1.0)
     show_advanced(d, menu)
     choose(d, menu.sides[0].cycler, "random")
     choose(d, menu.sides[1].cycler, "mcts")
@@ -202,6 +204,47 @@ def test_the_command_lines_move_limit_holds_for_a_game_the_menu_starts(make_rend
     assert renderer.screen is screen, menu.error
     d.until(lambda: screen.record is not None, timeout=60, what="the end of the game")
     assert "exceeded its 1 s move limit" in screen.record.reason and screen.record.score(1) == 0.0
+
+
+def test_every_flag_of_the_command_line_holds_for_the_menus_games(make_renderer, registry):
+    """``plyground play --renderer pygame --max-plies 4 --seed 3 --simulations 5``: the settings reach every
+    game the menu starts (they used to be dropped there, all but the move limit)."""
+    renderer, d, menu = open_menu(make_renderer, registry, **SMALL)
+    renderer.menu_settings = PlaySettings(budget=Budget(simulations=5), max_plies=4, seed=3)
+    show_advanced(d, menu)
+    choose(d, menu.sides[0].cycler, "random")
+    choose(d, menu.sides[1].cycler, "mcts")
+    d.click(menu.buttons["start"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    d.until(lambda: screen.record is not None, timeout=60, what="the end of the game")
+    record = screen.record
+    assert record.reason == "ply cap (4 plies)" and len(record.moves) == 4
+    mcts = renderer.game_thread.session.players[1]
+    assert mcts.analysis()["simulations"] == 5                # the budget of --simulations
+    first = list(record.moves)
+    d.until(lambda: not renderer.game_thread.running, what="the game thread's end")
+
+    again = registry.make_player("random", registry.make_game("checkers"))   # --seed 3: the same game again
+    again.reset(3 * 2)
+    state = registry.make_game("checkers").new_initial_state()
+    assert state.move_to_text(again.choose_move(state.clone(), Budget())) == first[0]
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--save", "kept.pdn"], "a game started from the window's menu is saved with its Save button"),
+    (["--fen", "B:W21,22:B1,2"], "give its start position there (Start position)"),
+    (["--tc", "5+0"], "choose its clock there (Clock)"),
+])
+def test_the_flags_of_one_named_game_are_refused_with_the_menu_saying_how_the_menu_does_it(
+        flags, words, tmp_path, monkeypatch, capsys):
+    from plyground.cli import main
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--renderer", "pygame", *flags])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and words in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []                     # nothing written
 
 
 def test_start_shows_what_it_is_loading_before_the_slow_work(make_renderer, registry, monkeypatch):
@@ -229,7 +272,7 @@ def test_a_please_wait_note_goes_when_the_bot_has_moved_and_saved_names_fit(make
     renderer, d = make_renderer(**SMALL)
     game = registry.make_game("tictactoe")
     bot = GatedBot(game)
-    renderer.start_game(game, [bot, registry.make_player("human", game)], ("gated", "human"), {}, from_menu=False)
+    renderer.start_game(GameSession(game, [bot, registry.make_player("human", game)], ("gated", "human")), from_menu=False)
     screen = renderer.game_screen
     d.until(lambda: screen.thinking is not None, what="the bot thinking")
     d.click(screen.view.cell_center((0, 0)))
@@ -240,7 +283,7 @@ def test_a_please_wait_note_goes_when_the_bot_has_moved_and_saved_names_fit(make
     screen.leave()
 
     bots = [registry.make_player(f"random:seed={seed}", game) for seed in (1, 2)]
-    renderer.start_game(game, bots, ("random", "random"), {}, from_menu=False)
+    renderer.start_game(GameSession(game, bots, ("random", "random")), from_menu=False)
     screen = renderer.game_screen
     d.until(lambda: screen.record is not None, what="the end of the game")
     folder = tmp_path / "a-folder-with-a-rather-long-name-for-saved-games"

@@ -11,6 +11,7 @@ from plyground.boardview import theme
 from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.plugins.pygame_gui.widgets import wrap_text
 from plyground.protocols import Player
+from plyground.session import GameSession
 
 from renderer_helpers import GatedBot, start_from_menu, wait_turn
 
@@ -21,7 +22,7 @@ def tictactoe_game(make_renderer, registry, players, **options):
     renderer, d = make_renderer(**options)
     game = registry.make_game("tictactoe")
     made = [registry.make_player(p, game) if isinstance(p, str) else p for p in players]
-    renderer.start_game(game, made, tuple(p if isinstance(p, str) else p.name for p in players), {},
+    renderer.start_game(GameSession(game, made, tuple(p if isinstance(p, str) else p.name for p in players)),
                         from_menu=False)
     return renderer, d, renderer.game_screen
 
@@ -243,8 +244,8 @@ def test_chess_panel_shows_the_pieces_each_side_has_taken(make_renderer, registr
     start = game.new_state("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
     bot = GatedBot(game, per_move=True)
     renderer, d = make_renderer(width=800, height=600)
-    renderer.start_game(game, [registry.make_player("human", game), bot], ("human", "first"),
-                        {"start": start}, from_menu=False)
+    renderer.start_game(GameSession(game, [registry.make_player("human", game), bot], ("human", "first"),
+                                    start=start), from_menu=False)
     screen = renderer.game_screen
     wait_turn(d, screen)
     d.frames(1)

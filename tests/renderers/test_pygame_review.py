@@ -13,9 +13,10 @@ from pathlib import Path
 import pygame
 import pytest
 
+from plyground.boardview import theme
 from plyground.recordio import record_reader
 from plyground.review import open_review
-from plyground.boardview import theme
+from plyground.session import GameSession
 
 from renderer_helpers import wait_turn
 
@@ -220,7 +221,7 @@ def test_the_live_move_list_looks_back_read_only_and_end_returns(make_renderer, 
     renderer, d = make_renderer()
     game = registry.make_game("checkers")
     players = [registry.make_player(spec, game) for spec in ("human", "random:seed=1")]
-    renderer.start_game(game, players, ("human", "random:seed=1"), {}, from_menu=False)
+    renderer.start_game(GameSession(game, players, ("human", "random:seed=1")), from_menu=False)
     screen = renderer.game_screen
     view = screen.view
 
@@ -265,7 +266,7 @@ def test_moves_played_while_looking_back_keep_the_position_shown(make_renderer, 
     renderer, d = make_renderer(bot_delay=0.05)                              # bots a person can follow
     game = registry.make_game("checkers")
     players = [registry.make_player(spec, game) for spec in ("random:seed=1", "random:seed=2")]
-    renderer.start_game(game, players, ("random:seed=1", "random:seed=2"), {}, from_menu=False)
+    renderer.start_game(GameSession(game, players, ("random:seed=1", "random:seed=2")), from_menu=False)
     screen = renderer.game_screen
     d.until(lambda: len(screen.moves) >= 2, what="two moves")
     d.key(pygame.K_HOME)

@@ -37,6 +37,7 @@ def play_in_window(columns: Sequence[str], size: tuple[int, int] = (900, 640), o
 
     from plyground.plugins.pygame_gui import PygameRenderer
     from plyground.registry import get_registry
+    from plyground.session import GameSession
 
     registry = get_registry()
     game = registry.make_game("connect-four")
@@ -44,7 +45,7 @@ def play_in_window(columns: Sequence[str], size: tuple[int, int] = (900, 640), o
     renderer = PygameRenderer(width=size[0], height=size[1], bot_delay=0.0)
     answers = []
     try:
-        renderer.start_game(game, players, ("human", "human"), {}, from_menu=False)
+        renderer.start_game(GameSession(game, players, ("human", "human")), from_menu=False)
         screen = renderer.game_screen
         for text in columns:
             _until(renderer, lambda: screen.input is not None, "a person to move")

@@ -1,7 +1,7 @@
 """One game played in a background thread, talking to the window through queues.
 
-``play_game`` runs in its own thread with a :class:`LinkRenderer` as its
-renderer.  Every renderer call becomes a message in ``link.inbox``, which the
+A game session (``plyground.session``) plays in its own thread with a :class:`LinkRenderer`
+as its renderer.  Every renderer call becomes a message in ``link.inbox``, which the
 window's loop reads once per frame; ``ask_move`` waits on ``link.replies``
 for the move the person clicks.  The window thread owns pygame and never
 waits for a bot, so it stays responsive while one thinks.
@@ -17,11 +17,11 @@ import threading
 import time
 import traceback
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 
 from plyground import notices
-from plyground.match import play_game
-from plyground.protocols import Command, Game, GameRecord, Player, Renderer, State
+from plyground.protocols import Command, Game, GameRecord, Renderer, State
+from plyground.session import GameSession
 
 
 class GameAbandoned(Exception):
@@ -156,29 +156,30 @@ class LinkRenderer(Renderer):
             self.pump()
 
 
-class GameSession:
-    """``play_game`` in a daemon thread; the window reads ``link`` and finally ``record``."""
+class GameThread:
+    """A :class:`plyground.session.GameSession` played in a daemon thread; the window reads ``link`` and
+    finally the session's ``record``."""
 
-    def __init__(self, game: Game, players: Sequence[Player], names: Sequence[str], *,
-                 bot_delay: float = 0.0, close_players: bool = False, **play_kwargs: Any) -> None:
-        self.game, self.players, self.names = game, list(players), tuple(names)
-        self.play_kwargs = play_kwargs
+    def __init__(self, session: GameSession, *, bot_delay: float = 0.0, close_players: bool = False) -> None:
+        self.session = session
         self.close_players = close_players
         self.link = GameLink()
         self.renderer = LinkRenderer(self.link, bot_delay=bot_delay)
-        self.record: GameRecord | None = None
         self.error: str | None = None
         self.thread = threading.Thread(target=self._run, name="plyground-game", daemon=True)
 
-    def start(self) -> "GameSession":
+    @property
+    def record(self) -> GameRecord | None:
+        return self.session.record
+
+    def start(self) -> "GameThread":
         self.thread.start()
         return self
 
     def _run(self) -> None:
         try:
             with compiling_told(self.link):
-                self.record = play_game(self.game, self.players, names=self.names, renderer=self.renderer,
-                                        **self.play_kwargs)
+                self.session.play(self.renderer)
         except GameAbandoned:
             pass
         except BaseException as exc:  # shown in the window rather than lost in a thread
@@ -186,11 +187,7 @@ class GameSession:
             self.link.post("error", self.error, traceback.format_exc())
         finally:
             if self.close_players:
-                for player in self.players:
-                    try:
-                        player.close()
-                    except Exception:  # noqa: BLE001 - closing must not hide the game's result
-                        pass
+                self.session.close_players()
             self.link.post("done")
 
     @property
