@@ -117,3 +117,18 @@ def assert_short_errors(lines: list[str], prefix: str, count: int, fragments: di
     assert all(len(line) < 400 for line in lines), [len(line) for line in lines]
     for index, fragment in fragments.items():
         assert fragment in lines[index], (index, lines[index])
+
+
+def told(process, word: str) -> threading.Event:
+    """An event set once ``process`` (a :class:`plyground.engine_process.EngineProcess`) has sent its engine a
+    line starting with ``word``: a test waits for the engine to be thinking rather than for the clock."""
+    sent = threading.Event()
+    send = process.send
+
+    def send_and_tell(line: str) -> None:
+        send(line)
+        if line.split()[:1] == [word]:
+            sent.set()
+    process.send = send_and_tell
+    return sent
+

@@ -6,12 +6,11 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from engine_session import PLYGROUND, refused_in_bounded_memory
+from engine_session import PLYGROUND, refused_in_bounded_memory, told
 from hub_helpers import START
 from plyground.engine_process import EngineError
 from plyground.errors import UsageError
@@ -79,8 +78,9 @@ def test_stop_returns_at_once(game):
         answer = {}
         thread = threading.Thread(target=lambda: answer.update(move=player.choose_move(game.new_initial_state(),
                                                                                         Budget())))
+        thinking = told(player.engine.process, "go")
         thread.start()
-        time.sleep(1.0)
+        assert thinking.wait(60), "the engine was never asked to move"
         player.stop_signal.set()
         thread.join(10)                     # the engine's move takes 60 s unless the stop ends it
         assert not thread.is_alive()

@@ -6,12 +6,11 @@ import os
 import signal
 import sys
 import threading
-import time
 
 import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
-from engine_session import refused_in_bounded_memory
+from engine_session import refused_in_bounded_memory, told
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
@@ -347,8 +346,9 @@ def test_closing_from_another_thread_while_the_engine_thinks(game, fake_engine):
             errors.append(str(exc))
 
     thread = threading.Thread(target=think)
+    thinking = told(player.engine.process, "go")
     thread.start()
-    time.sleep(0.3)
+    assert thinking.wait(60), "the engine was never asked to move"
     player.close()                       # e.g. the window closed while a bot was thinking
     thread.join(10)                      # the engine hangs and its time-out is 20 s: only the close ends it
     assert not thread.is_alive()
