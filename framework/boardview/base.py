@@ -15,8 +15,8 @@ the piece out (it is being dragged, and drawn at the pointer instead).
 from __future__ import annotations
 
 import math
-
-from typing import Any, Callable, ClassVar, Hashable
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Hashable, Sequence
 
 import pygame
 
@@ -82,6 +82,18 @@ class MoveInput:
     def hint(self) -> str:
         """What to do next, shown when there is no message (e.g. "Click one of your pieces")."""
         return ""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A picture ``plyground screenshots`` takes of something a game's view does (docs/gui.md): the game
+    after ``moves`` (move texts from the initial position), the person (side 0) to move, then ``clicks`` on
+    the board's cells as a person would make them; saved as ``<game>-<name>.png``."""
+
+    name: str
+    moves: tuple[str, ...]
+    clicks: tuple = ()
+    show_numbers: bool = False
 
 
 class BoardView:
@@ -163,6 +175,11 @@ class BoardView:
         """Draw ``pieces`` (and ``+lead`` when ahead) ending at ``right`` (midright), in at most ``room`` pixels
         across; returns the width used."""
         return 0
+
+    def scenes(self) -> Sequence[Scene]:
+        """Pictures of this game's own ways of entering moves for ``plyground screenshots`` (none by default;
+        every game with a view also gets the window's general pictures)."""
+        return ()
 
     # --- moves ------------------------------------------------------------
     def new_input(self, state: State) -> MoveInput:

@@ -14,7 +14,7 @@ from plyground.errors import MoveError
 from .board import rowcol_to_square, square_to_rowcol
 
 from plyground.boardview import theme
-from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview.base import GridView, Marks, MoveInput, Scene, add_mark
 
 SIDES = ("Black", "White")
 #: Row step forward for each side's men: Black moves down the board (towards 29-32), White up.
@@ -291,6 +291,20 @@ class CheckersView(GridView):
         self.draw_man(surface, center, radius, side, False)
 
     # ------------------------------------------------------------ moves
+    def scenes(self) -> list[Scene]:
+        """A compulsory capture (a click on a piece that cannot take, then on the one that must) and a
+        multi-jump entered landing by landing, in a seeded game where Black has a double jump mid-game."""
+        moves, state = _double_jump_position(self.game)
+        texts = tuple(moves)
+        taking = {decode(int(move))[0] for move in state.legal_moves()}
+        double = max(state.legal_moves(), key=lambda move: bin(decode(int(move))[2]).count("1"))
+        start, first_landing = decode(int(double))[0], landings(state, double)[0][0]
+        idle = [s for s, (side, _) in sorted(read_pieces(self.game, state).items()) if side == 0 and s not in taking]
+        capture = (self.square_cell(idle[0]),) if idle else ()
+        return [Scene("capture", texts, capture + (self.square_cell(start),), show_numbers=True),
+                Scene("multijump", texts, (self.square_cell(start), self.square_cell(first_landing)),
+                      show_numbers=True)]
+
     def new_input(self, state) -> CheckersInput:
         return CheckersInput(self, state)
 
@@ -302,3 +316,23 @@ class CheckersView(GridView):
         for s in bits(captured):
             add_mark(marks, square_to_rowcol(s), "taken")
         return marks
+
+
+def _double_jump_position(game):
+    """(move texts, state) of a seeded random game stopped where Black, to move mid-game, has a double jump
+    among several captures."""
+    import random
+    for seed in range(200):
+        rng = random.Random(seed)
+        state, texts = game.new_initial_state(), []
+        while not state.is_terminal() and state.ply < 60:
+            legal = state.legal_moves()
+            taken = [bin(decode(int(move))[2]).count("1") for move in legal]
+            if state.current_player() == 0 and state.ply >= 12 and len(read_pieces(game, state)) >= 15 \
+                    and max(taken) >= 2 and sum(1 for t in taken if t) >= 2:
+                return texts, state
+            move = rng.choice(legal)
+            texts.append(state.move_to_text(move))
+            state.apply(move)
+    raise RuntimeError("no seeded game reached a double jump")
+

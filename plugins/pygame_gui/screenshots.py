@@ -9,35 +9,14 @@ from the thinking spinner's angle and the save file's time stamp).
 from __future__ import annotations
 
 import os
-import random
 import time
 from pathlib import Path
 
 from plyground.clock import Clock, TimeControl
-from plyground.match import play_game
-from plyground.protocols import Budget, GameRecord, Player
+from plyground.protocols import Budget, GameRecord
 from plyground.registry import get_registry
 from plyground.review import GameReview
-
-
-class _Greedy(Player):
-    """Takes the most pieces it can, else plays at random (seeded): a plausible human."""
-
-    name = "greedy"
-    description = "screenshot helper"
-
-    def __init__(self, game, seed: int = 0) -> None:
-        super().__init__(game)
-        self.rng = random.Random(seed)
-
-    def choose_move(self, state, budget):
-        legal = state.legal_moves()
-        best = max(_taken(m) for m in legal)
-        return self.rng.choice([m for m in legal if _taken(m) == best])
-
-
-def _taken(move) -> int:
-    return bin(int(move) >> 10).count("1") if isinstance(move, int) else 0
+from plyground.session import GameSession, PlaySettings
 
 
 def is_screenshot_dir(folder: Path) -> bool:
@@ -53,7 +32,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
     from .game_screen import GameScreen
     from .renderer import PygameRenderer
     from .link import GameLink
-    from .views import view_for
+    from .views import has_view, view_for
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -123,107 +102,111 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.step()
             return screen, link, state
 
-        bot = registry.default_opponent(menu.default_game())
-        if "checkers" in registry.names("games"):
-            game = registry.make_game("checkers")
-            moves, state = _checkers_with_a_double_jump(game)
-            screen, link, state = game_scene(game, ("human", bot), {0}, moves)
-            link.post("ask", state.clone())
-            renderer.step()
-            screen.view.show_numbers = True
-            inputs = screen.input
-            double = max(state.legal_moves(), key=_taken)
-            others = [s for s, (side, _) in inputs.pieces.items() if side == 0 and s not in inputs.options]
-            if others:
-                screen.click_cell(screen.view.square_cell(others[0]))   # not allowed: a capture is compulsory
-            screen.input.click(screen.view.square_cell(double & 31))
-            snap("checkers-capture.png")
+        def finished_game(game, won_by_first: bool, seeds: int = 100):
+            """A seeded game between two random players (the first of them named "human"): the first the person
+            wins, when ``won_by_first`` and one of ``seeds`` does, else the longest."""
+            best = None
+            for seed in range(1, seeds + 1):
+                played = GameSession(game, [registry.make_player(f"random:seed={seed}", game),
+                                            registry.make_player(f"random:seed={seed + 100}", game)],
+                                     ("human", "random"), PlaySettings(max_plies=300)).play()
+                if won_by_first and played.returns[0] > 0 and len(played.moves) >= 7:
+                    return played
+                if best is None or len(played.moves) > len(best.moves):
+                    best = played
+            return best
 
-            screen.input.click(screen.view.square_cell(sorted(screen.input.targets())[0]))
-            screen.set_message("", "info")
-            snap("checkers-multijump.png")
-
-            for seed in range(1, 100):  # a game the "human" wins, for a happier picture
-                record_game = play_game(game, [_Greedy(game, seed), registry.make_player(f"random:seed={seed}", game)],
-                                        names=("human", "random"))
-                if record_game.returns[0] > 0:
-                    break
-            replay = _replay(game, record_game.moves)
-            # With chess clocks (--tc 5m+2), stopped for the picture so that it is the same every run.
-            clock = Clock(TimeControl(300, 2))
-            clock.left = [187.4, 203.0]
-            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23], clock=clock)
-            link.post("thinking", bot)
-            renderer.step()
-            screen.thinking = (bot, time.monotonic() - 2.4)
-            snap("checkers-thinking.png")
-
-            # The analysis view (A) after the bot's reply: its evaluation, depth and line.
-            searcher = registry.make_player(bot, game)
-            before = game.new_initial_state()
-            for move in replay[:23]:
-                before.apply(move)
-            reply = searcher.choose_move(before.clone(), Budget())
-            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23])
-            # as the match runner sends them: the bot's analysis of its position, then its move
-            link.post("analysis", bot, searcher.analysis(), game.side_names[before.current_player()])
-            text = state.move_to_text(reply)
-            state.apply(reply)
-            link.post("show", state.clone(), text)
-            link.post("ask", state.clone())
-            renderer.step()
-            screen.show_analysis = True
-            snap("checkers-analysis.png")
-
-            # Live analysis (A) while the bot thinks: its search so far, the evaluation bar, the best move's arrow.
-            seen: list = []
-            searcher.progress = seen.append
-            searcher.choose_move(before.clone(), Budget())
-            searcher.progress = None
-            if len(seen) >= 2:
-                screen, link, state = game_scene(game, ("human", bot), {0}, replay[:23])
-                link.post("thinking", bot)
-                link.post("analysis", f"{bot} thinking", seen[-2], game.side_names[before.current_player()])
-                renderer.step()
-                screen.thinking = (bot, time.monotonic() - 1.2)
-                screen.show_analysis = True
-                snap("checkers-live-analysis.png")
-
-            # Reviewing the finished game (plyground play --review FILE): a position part way, analysed.
-            link = GameLink()
-            review = GameReview(game, record_game)
-            review.goto(min(20, review.plies))
-            screen = GameScreen(renderer, link, game, view_for(game), ("human", "random"), set(), from_menu=False,
-                                review=review, hint=lambda *args: None)
-            renderer.game_screen = renderer.screen = screen
-            shown = review.state()
-            if not shown.is_terminal():
-                searcher.choose_move(shown.clone(), Budget())
-                screen._hint_ply, screen._hint_position = review.ply, shown.to_text()
-                link.post("analysis", f"hint from {bot}", searcher.analysis(),
-                          game.side_names[shown.current_player()])
-            renderer.step()
-            screen.view.show_numbers = True
-            snap("checkers-review.png")
-
-            screen, link, state = game_scene(game, ("human", "random"), {0}, replay)
-            link.post("end", state.clone(), record_game)
-            renderer.step()
-            screen.save_field.set_text(f"~/plyground-games/checkers-game{game.record_suffix}")  # no time stamp: same picture every run
-            snap("checkers-over.png")
-
-        game = registry.make_game("tictactoe")
-        for seed in range(1, 100):
-            record = play_game(game, [registry.make_player(f"random:seed={seed}", game),
-                                      registry.make_player(f"random:seed={seed + 100}", game)],
-                               names=("human", "random"))
-            if record.returns[0] > 0 and len(record.moves) >= 7:
-                break
-        screen, link, state = game_scene(game, ("human", "random"), {0}, _replay(game, record.moves))
-        link.post("end", state.clone(), record)
+        # The default game: a bot thinking, its analysis, live analysis, a review and the end of a game.
+        game = menu.default_game()
+        bot = registry.default_opponent(game)
+        record_game = finished_game(game, True)
+        replay = _replay(game, record_game.moves)
+        middle = min(23, len(replay) - 1)        # the position part way the pictures show
+        # With chess clocks (--tc 5m+2), stopped for the picture so that it is the same every run.
+        clock = Clock(TimeControl(300, 2))
+        clock.left = [187.4, 203.0]
+        screen, link, state = game_scene(game, ("human", bot), {0}, replay[:middle], clock=clock)
+        link.post("thinking", bot)
         renderer.step()
-        screen.save_field.set_text(f"~/plyground-games/tictactoe-game{game.record_suffix}")
-        snap("tictactoe.png")
+        screen.thinking = (bot, time.monotonic() - 2.4)
+        snap(f"{game.name}-thinking.png")
+
+        # The analysis view (A) after the bot's reply: its evaluation, depth and line.
+        searcher = registry.make_player(bot, game)
+        before = game.new_initial_state()
+        for move in replay[:middle]:
+            before.apply(move)
+        reply = searcher.choose_move(before.clone(), Budget())
+        screen, link, state = game_scene(game, ("human", bot), {0}, replay[:middle])
+        # as the match runner sends them: the bot's analysis of its position, then its move
+        link.post("analysis", bot, searcher.analysis(), game.side_names[before.current_player()])
+        text = state.move_to_text(reply)
+        state.apply(reply)
+        link.post("show", state.clone(), text)
+        link.post("ask", state.clone())
+        renderer.step()
+        screen.show_analysis = True
+        snap(f"{game.name}-analysis.png")
+
+        # Live analysis (A) while the bot thinks: its search so far, the evaluation bar, the best move's arrow.
+        seen: list = []
+        searcher.progress = seen.append
+        searcher.choose_move(before.clone(), Budget())
+        searcher.progress = None
+        if len(seen) >= 2:
+            screen, link, state = game_scene(game, ("human", bot), {0}, replay[:middle])
+            link.post("thinking", bot)
+            link.post("analysis", f"{bot} thinking", seen[-2], game.side_names[before.current_player()])
+            renderer.step()
+            screen.thinking = (bot, time.monotonic() - 1.2)
+            screen.show_analysis = True
+            snap(f"{game.name}-live-analysis.png")
+
+        # Reviewing the finished game (plyground play --review FILE): a position part way, analysed.
+        link = GameLink()
+        review = GameReview(game, record_game)
+        review.goto(min(20, review.plies))
+        screen = GameScreen(renderer, link, game, view_for(game), ("human", "random"), set(), from_menu=False,
+                            review=review, hint=lambda *args: None)
+        renderer.game_screen = renderer.screen = screen
+        shown = review.state()
+        if not shown.is_terminal():
+            searcher.choose_move(shown.clone(), Budget())
+            screen._hint_ply, screen._hint_position = review.ply, shown.to_text()
+            link.post("analysis", f"hint from {bot}", searcher.analysis(), game.side_names[shown.current_player()])
+        renderer.step()
+        screen.view.show_numbers = screen.view.numbers_by_default
+        snap(f"{game.name}-review.png")
+        searcher.close()
+
+        screen, link, state = game_scene(game, ("human", "random"), {0}, replay)
+        link.post("end", state.clone(), record_game)
+        renderer.step()
+        screen.save_field.set_text(f"~/plyground-games/{game.name}-game{game.record_suffix}")  # no time stamp
+        snap(f"{game.name}-over.png")
+
+        # Every game with a view: what its view does (its scenes), and for the others the end of a game.
+        for name in registry.names("games"):
+            other = registry.make_game(name)
+            if not has_view(other):
+                continue
+            for scene in view_for(other).scenes():
+                screen, link, state = game_scene(other, ("human", bot if name == game.name else "random"), {0},
+                                                 _replay(other, scene.moves))
+                link.post("ask", state.clone())
+                renderer.step()
+                screen.view.show_numbers = scene.show_numbers
+                for cell in scene.clicks:
+                    screen.click_cell(cell)
+                snap(f"{name}-{scene.name}.png")
+            if name == game.name:
+                continue
+            record = finished_game(other, True, seeds=20)
+            screen, link, state = game_scene(other, ("human", "random"), {0}, _replay(other, record.moves))
+            link.post("end", state.clone(), record)
+            renderer.step()
+            screen.save_field.set_text(f"~/plyground-games/{name}-game{other.record_suffix}")
+            snap(f"{name}.png")
     finally:
         renderer.close()
     return written
@@ -237,23 +220,6 @@ def _replay(game, texts):
         moves.append(move)
         state.apply(move)
     return moves
-
-
-def _checkers_with_a_double_jump(game):
-    """Moves of a seeded game up to a position where Black (to move) has a double jump, mid-game."""
-    for seed in range(200):
-        rng = random.Random(seed)
-        state, moves = game.new_initial_state(), []
-        while not state.is_terminal() and state.ply < 60:
-            legal = state.legal_moves()
-            pieces = sum(len(part.split(",")) for part in state.to_text().split(":")[1:3])   # the two colours' lists
-            if state.current_player() == 0 and state.ply >= 12 and pieces >= 15 \
-                    and max(map(_taken, legal)) >= 2 and len([m for m in legal if _taken(m)]) >= 2:
-                return moves, state
-            move = rng.choice(legal)
-            moves.append(move)
-            state.apply(move)
-    raise RuntimeError("no seeded game reached a double jump")
 
 
 __all__ = ["write_screenshots"]

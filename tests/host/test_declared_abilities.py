@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from plyground.hookspecs import hookimpl
-from plyground.match import play_game
 from plyground.protocols import Renderer, Trainer
 
 from plugin_helpers import registered
@@ -24,9 +23,9 @@ class LoopRenderer(Renderer):
     def run_menu(self, registry):
         CALLS.append(("menu", sorted(registry.names("games"))[:1]))
 
-    def play(self, game, players, names, **settings):
-        CALLS.append(("play", tuple(names)))
-        return play_game(game, players, names=names, **settings)
+    def play(self, session):
+        CALLS.append(("play", session.names))
+        return session.play()
 
 
 class PlainRenderer(Renderer):

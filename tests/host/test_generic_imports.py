@@ -82,7 +82,7 @@ def imported_modules(path: Path, package: list[str]) -> list[tuple[int, str]]:
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if name in ("import_module", "__import__"):
                 found.append((node.lineno, node.args[0].value))
-    return found
+    return sorted(found)
 
 
 def game_imports(folders=tuple(GENERIC)) -> list[str]:
@@ -126,3 +126,44 @@ def test_the_check_sees_every_form_of_import(tmp_path):
     assert _games_imported(framework_module, ["plyground"]) == ["plyground.games.tictactoe",
                                                                  "plyground.games.tictactoe.TicTacToe"]
     assert package_of(REPO / "players" / "alphabeta" / "player.py", "players") == ["plyground", "players", "alphabeta"]
+
+
+#: The built-in games, by the folders under games/ that hold one (their names as the registry knows them).
+GAME_NAMES = sorted(path.parent.name for path in (REPO / "games").glob("*/game.py"))
+#: Generic code may name one game: the command line's default (framework/registry.py).
+DEFAULT_GAME_LINE = 'DEFAULT_GAME = "checkers"'
+
+
+def game_names_in_code(path: Path, names=GAME_NAMES) -> list[int]:
+    """Lines of ``path`` where a string in code (not a docstring) is a game's name or a spec of it
+    (``"checkers"``, ``"chess:encoding=x"``), or a name built on it (``f"checkers-{x}"``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)
+                  and isinstance(node.value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+            if any(text == name or text.startswith((name + ":", name + "-")) for name in names):
+                found.append(node.lineno)
+    return sorted(found)
+
+
+def test_no_game_is_named_in_generic_code():
+    """A game's name appears only in its own folder (and the default game's line): generic code asks the
+    registry and the game's capabilities (issue #53)."""
+    offenders = []
+    for folder in ("framework", "players", "plugins"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            offenders += [f"{path.relative_to(REPO)}:{line}: {lines[line - 1].strip()}"
+                          for line in game_names_in_code(path) if lines[line - 1].strip() != DEFAULT_GAME_LINE]
+    assert GAME_NAMES == ["checkers", "chess", "tictactoe"]
+    assert offenders == [], "generic code names a game:\n" + "\n".join(offenders)
+
+
+def test_the_game_name_check_sees_names_specs_and_built_names_but_not_docstrings(tmp_path):
+    module = tmp_path / "screens.py"
+    module.write_text('"""Pictures of checkers games."""\nif game.name == "chess":\n    pass\n'
+                      'spec = "checkers:variant=x"\nout = f"tictactoe-{n}.png"\nword = "chessboard"\n')
+    assert game_names_in_code(module) == [2, 4, 5]
