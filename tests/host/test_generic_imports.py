@@ -82,7 +82,7 @@ def imported_modules(path: Path, package: list[str]) -> list[tuple[int, str]]:
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if name in ("import_module", "__import__"):
                 found.append((node.lineno, node.args[0].value))
-    return sorted(found)
+    return found
 
 
 def game_imports(folders=tuple(GENERIC)) -> list[str]:
