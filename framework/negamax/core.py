@@ -47,10 +47,11 @@ from plyground.closure_cache import cache_on_disk
 from .bounds import INF, MATE, MATE_BOUND
 from .tables import extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 
-# Parameters P (int64); a game's own start at P_GAME
+# Parameters P (int64); a game's own start at P_GAME.  P_ORACLE: the game's oracle (``Rules.known``) is consulted
+# below the root (0: never called, so a search without one pays nothing for it).
 (P_USE_TT, P_ORDERING, P_QUIESCENCE, P_NODE_LIMIT, P_KEY_BASE, P_NULL_MOVE, P_REDUCTIONS, P_NO_PROGRESS,
- P_REPETITION, P_PVS, P_TT_SAME_DEPTH) = range(11)
-P_GAME = 11
+ P_REPETITION, P_PVS, P_TT_SAME_DEPTH, P_ORACLE) = range(12)
+P_GAME = 12
 # Counters C (int64)
 C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS, C_QNODES, C_KNOWN = range(6)
 N_COUNTERS = 6
@@ -221,7 +222,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                     if repeated:
                         ret = 0.0
                         continue
-                if ply > 0:
+                if ply > 0 and P[P_ORACLE] != 0:
                     result, plies = known(pos, P, G)
                     if result != UNKNOWN:
                         C[C_KNOWN] += 1
@@ -488,5 +489,5 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
 __all__ = ["Rules", "Evaluation", "Search", "compile_search", "stateless", "UNKNOWN", "KNOWN_DRAW", "KNOWN_WIN",
            "KNOWN_LOSS",
            "P_USE_TT", "P_ORDERING", "P_QUIESCENCE", "P_NODE_LIMIT", "P_KEY_BASE", "P_NULL_MOVE", "P_REDUCTIONS",
-           "P_NO_PROGRESS", "P_REPETITION", "P_PVS", "P_TT_SAME_DEPTH", "P_GAME", "C_NODES", "C_STOPPED",
+           "P_NO_PROGRESS", "P_REPETITION", "P_PVS", "P_TT_SAME_DEPTH", "P_ORACLE", "P_GAME", "C_NODES", "C_STOPPED",
            "C_SELDEPTH", "C_TT_CUTS", "C_QNODES", "C_KNOWN", "N_COUNTERS", "N_FRAME"]

@@ -23,8 +23,8 @@ from numba import njit
 from plyground.negamax import core
 from plyground.negamax.bounds import INF, MATE, MATE_BOUND
 from plyground.negamax.core import (C_KNOWN, C_NODES, C_SELDEPTH, C_STOPPED, KNOWN_DRAW, KNOWN_LOSS, KNOWN_WIN,
-                                    P_GAME, P_KEY_BASE, P_NO_PROGRESS, P_NODE_LIMIT, P_ORDERING, P_QUIESCENCE,
-                                    P_REPETITION, P_TT_SAME_DEPTH, P_USE_TT, UNKNOWN)
+                                    P_GAME, P_KEY_BASE, P_NO_PROGRESS, P_NODE_LIMIT, P_ORACLE, P_ORDERING,
+                                    P_QUIESCENCE, P_REPETITION, P_TT_SAME_DEPTH, P_USE_TT, UNKNOWN)
 from plyground.negamax.tables import SearchTables
 
 from ..bits import popcount
@@ -34,10 +34,10 @@ from ..kernels import (MAX_MOVES, NO_PROGRESS, POS_SIZE, apply_move, apply_move_
 from .features import evaluate, evaluate_boards
 
 MAX_PLY = 192
-#: The game's own parameters: the ply cap (a draw when the game reaches it; 0: none), and the most pieces
-#: of the positions the endgame database holds (0: no database).
-P_PLY_CAP, P_DATABASE_PIECES = P_GAME, P_GAME + 1
-N_PARAMS = P_GAME + 2
+#: The game's own parameter: the ply cap (a draw when the game reaches it; 0: none).  The shared P_ORACLE holds
+#: the most pieces of the positions the endgame database holds (0: no database, never probed).
+P_PLY_CAP = P_GAME
+N_PARAMS = P_GAME + 1
 #: Endgame-database positions scored exactly (the shared search's count of an oracle's answers).
 C_DB_HITS = C_KNOWN
 
@@ -62,8 +62,6 @@ def _no_progress(pos):
 
 @njit(cache=True, inline="always")
 def _known(pos, P, G):
-    if P[P_DATABASE_PIECES] == 0:           # no database: the tables are not touched
-        return UNKNOWN, 0
     o, plies = known_outcome(pos, G[0], G[1], G[2], G[3], G[4])
     if o < 0:
         return UNKNOWN, 0
@@ -134,7 +132,7 @@ class Workspace(SearchTables):
     def attach_endgame(self, oracle) -> None:
         """Score the positions ``oracle``'s database holds exactly (None: no database)."""
         self.game_arrays = no_tables() if oracle is None else oracle.tables
-        self.P[P_DATABASE_PIECES] = self.game_arrays[0][0]
+        self.P[P_ORACLE] = self.game_arrays[0][0]
 
 
 def leaf_params(workspace: Workspace, quiescence: bool = True, no_progress_limit: int = 80) -> None:
