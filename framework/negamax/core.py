@@ -79,6 +79,7 @@ class Rules(NamedTuple):
     status: Any          # (pos, n, ply, P, G) -> (finished, value): a rule ends the game here (no move, a draw)
     no_progress: Any     # (pos) -> plies since the last irreversible move (how far back a repeat may lie)
     known: Any           # (pos, P, G) -> (UNKNOWN | KNOWN_DRAW | KNOWN_WIN | KNOWN_LOSS, plies to the end)
+                         # (asked below the root only while P[P_ORACLE] != 0)
     tactical: Any        # (pos, move) -> bool: a capture or promotion (ordered by tactical_score; no killer)
     quiescence_move: Any  # (pos, move) -> bool: searched when the depth is spent
     tactical_score: Any  # (pos, move) -> int: the order of a tactical move

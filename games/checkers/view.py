@@ -8,6 +8,8 @@ shown 1-32, square 1 being b8 (Black starts on 1-12 at the top and moves down).
 """
 from __future__ import annotations
 
+import random
+
 import pygame
 
 from plyground.errors import MoveError
@@ -297,7 +299,7 @@ class CheckersView(GridView):
         moves, state = _double_jump_position(self.game)
         texts = tuple(moves)
         taking = {decode(int(move))[0] for move in state.legal_moves()}
-        double = max(state.legal_moves(), key=lambda move: bin(decode(int(move))[2]).count("1"))
+        double = max(state.legal_moves(), key=_pieces_taken)
         start, first_landing = decode(int(double))[0], landings(state, double)[0][0]
         idle = [s for s, (side, _) in sorted(read_pieces(self.game, state).items()) if side == 0 and s not in taking]
         capture = (self.square_cell(idle[0]),) if idle else ()
@@ -318,16 +320,19 @@ class CheckersView(GridView):
         return marks
 
 
+def _pieces_taken(move) -> int:
+    return len(bits(decode(int(move))[2]))
+
+
 def _double_jump_position(game):
     """(move texts, state) of a seeded random game stopped where Black, to move mid-game, has a double jump
     among several captures."""
-    import random
     for seed in range(200):
         rng = random.Random(seed)
         state, texts = game.new_initial_state(), []
         while not state.is_terminal() and state.ply < 60:
             legal = state.legal_moves()
-            taken = [bin(decode(int(move))[2]).count("1") for move in legal]
+            taken = [_pieces_taken(move) for move in legal]
             if state.current_player() == 0 and state.ply >= 12 and len(read_pieces(game, state)) >= 15 \
                     and max(taken) >= 2 and sum(1 for t in taken if t) >= 2:
                 return texts, state
@@ -335,4 +340,3 @@ def _double_jump_position(game):
             texts.append(state.move_to_text(move))
             state.apply(move)
     raise RuntimeError("no seeded game reached a double jump")
-

@@ -102,24 +102,32 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.step()
             return screen, link, state
 
-        def finished_game(game, won_by_first: bool, seeds: int = 100):
-            """A seeded game between two random players (the first of them named "human"): the first the person
-            wins, when ``won_by_first`` and one of ``seeds`` does, else the longest."""
+        def finished_game(game, seeds: int = 100):
+            """A seeded game between two random players (the first of them named "human"): the first of ``seeds``
+            the person wins in at least 7 plies, else the longest."""
             best = None
             for seed in range(1, seeds + 1):
                 played = GameSession(game, [registry.make_player(f"random:seed={seed}", game),
                                             registry.make_player(f"random:seed={seed + 100}", game)],
                                      ("human", "random"), PlaySettings(max_plies=300)).play()
-                if won_by_first and played.returns[0] > 0 and len(played.moves) >= 7:
+                if played.returns[0] > 0 and len(played.moves) >= 7:
                     return played
                 if best is None or len(played.moves) > len(best.moves):
                     best = played
             return best
 
+        def game_over(game, record, picture: str) -> None:
+            """The end of ``record``, its save field filled in (no time stamp: the same picture every run)."""
+            screen, link, state = game_scene(game, ("human", "random"), {0}, _replay(game, record.moves))
+            link.post("end", state.clone(), record)
+            renderer.step()
+            screen.save_field.set_text(f"~/plyground-games/{game.name}-game{game.record_suffix}")
+            snap(picture)
+
         # The default game: a bot thinking, its analysis, live analysis, a review and the end of a game.
         game = menu.default_game()
         bot = registry.default_opponent(game)
-        record_game = finished_game(game, True)
+        record_game = finished_game(game)
         replay = _replay(game, record_game.moves)
         middle = min(23, len(replay) - 1)        # the position part way the pictures show
         # With chess clocks (--tc 5m+2), stopped for the picture so that it is the same every run.
@@ -179,11 +187,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
         snap(f"{game.name}-review.png")
         searcher.close()
 
-        screen, link, state = game_scene(game, ("human", "random"), {0}, replay)
-        link.post("end", state.clone(), record_game)
-        renderer.step()
-        screen.save_field.set_text(f"~/plyground-games/{game.name}-game{game.record_suffix}")  # no time stamp
-        snap(f"{game.name}-over.png")
+        game_over(game, record_game, f"{game.name}-over.png")
 
         # Every game with a view: what its view does (its scenes), and for the others the end of a game.
         for name in registry.names("games"):
@@ -201,12 +205,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
                 snap(f"{name}-{scene.name}.png")
             if name == game.name:
                 continue
-            record = finished_game(other, True, seeds=20)
-            screen, link, state = game_scene(other, ("human", "random"), {0}, _replay(other, record.moves))
-            link.post("end", state.clone(), record)
-            renderer.step()
-            screen.save_field.set_text(f"~/plyground-games/{name}-game{other.record_suffix}")
-            snap(f"{name}.png")
+            game_over(other, finished_game(other, seeds=20), f"{name}.png")
     finally:
         renderer.close()
     return written

@@ -225,9 +225,10 @@ def test_every_flag_of_the_command_line_holds_for_the_menus_games(make_renderer,
     first = list(record.moves)
     d.until(lambda: not renderer.game_thread.running, what="the game thread's end")
 
-    again = registry.make_player("random", registry.make_game("checkers"))   # --seed 3: the same game again
+    game = registry.make_game("checkers")
+    again = registry.make_player("random", game)              # --seed 3: the same game again
     again.reset(3 * 2)
-    state = registry.make_game("checkers").new_initial_state()
+    state = game.new_initial_state()
     assert state.move_to_text(again.choose_move(state.clone(), Budget())) == first[0]
 
 
