@@ -44,6 +44,7 @@ from numba import njit
 
 from plyground.closure_cache import cache_on_disk
 
+from .borrow import borrow
 from .bounds import INF, MATE, MATE_BOUND
 from .tables import extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 
@@ -177,6 +178,11 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
         ``keys[P[P_KEY_BASE]]`` must hold the root's key and the entries before it the keys of the game's
         positions that can still repeat.  ``pv[0, :pvlen[0]]`` receives the principal variation.
         """
+        # The loop's views (a ply's position, moves and scores; the evaluation's and the game's arrays) are
+        # borrowed: the caller holds the arrays for the whole call, and counting references costs atomics.
+        (E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf,
+         G) = borrow((E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist, ttk, ttm, ttv, ttd,
+                      ttf, G))
         base = P[P_KEY_BASE]
         ordering = P[P_ORDERING] != 0
         max_ply = F.shape[0] - 1
