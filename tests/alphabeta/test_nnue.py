@@ -1,0 +1,163 @@
+"""Checkers' NNUE evaluation (games/checkers/alphabeta/nnue.py): its accumulators, updated move by move, are
+exactly the ones computed from scratch on every position of random lines (captures and crownings included, and
+after going back down the line); its value is the float64 reference's; its search is the search of the same
+network recomputed at every node."""
+import numpy as np
+import pytest
+from numba import njit
+
+from plyground.games.checkers import CheckersGame
+from plyground.games.checkers.alphabeta import compiled, nnue
+from plyground.games.checkers.kernels import MAX_MOVES, apply_move, gen_moves
+from plyground.negamax import core
+
+LINE = 60     # plies per random line at most
+
+
+@njit
+def _kings(pos):
+    n = 0
+    for board in (1, 3):
+        bits = pos[board]
+        while bits:
+            bits &= bits - 1
+            n += 1
+    return n
+
+
+@njit
+def _walk_lines(start, n_lines, w1, b1, seed):
+    """Random lines from ``start``: each move's accumulators by ``nnue.update`` from the parent's, checked
+    against ``nnue.refresh`` of the child; at each line's end, every ply's stored accumulators are checked
+    again on the way back (an unmade move returns to the ply below, which must still hold its own).
+    Returns (positions checked, mismatches, captures made, crownings)."""
+    np.random.seed(seed)
+    hidden = w1.shape[1]
+    stack = np.empty((LINE + 1, start.shape[0]), np.int64)
+    acc = np.zeros((LINE + 1, 2, hidden), np.int16)
+    fresh = np.zeros((2, hidden), np.int16)
+    moves = np.empty(MAX_MOVES, np.int64)
+    checked = mismatches = captures = crownings = 0
+    for _ in range(n_lines):
+        stack[0] = start
+        nnue.refresh(stack[0], w1, b1, acc[0])
+        ply = 0
+        while ply < LINE:
+            n = gen_moves(stack[ply], moves)
+            if n == 0:
+                break
+            m = moves[np.random.randint(n)]
+            stack[ply + 1] = stack[ply]
+            apply_move(stack[ply + 1], m)
+            if (m >> 10) != 0:
+                captures += 1
+            if _kings(stack[ply + 1]) > _kings(stack[ply]):
+                crownings += 1
+            nnue.update(stack[ply], stack[ply + 1], w1, acc[ply], acc[ply + 1])
+            ply += 1
+            nnue.refresh(stack[ply], w1, b1, fresh)
+            checked += 1
+            if not np.array_equal(acc[ply], fresh):
+                mismatches += 1
+        for back in range(ply, -1, -1):         # unmake the line: each ply's accumulators are still its own
+            nnue.refresh(stack[back], w1, b1, fresh)
+            checked += 1
+            if not np.array_equal(acc[back], fresh):
+                mismatches += 1
+    return checked, mismatches, captures, crownings
+
+
+def _random_start(seed: int) -> np.ndarray:
+    """A position some random plies into a game (a different mix of men and kings from the initial one)."""
+    game = CheckersGame()
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    for _ in range(int(rng.integers(10, 50))):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        state.apply(moves[int(rng.integers(len(moves)))])
+    return game.kernels().state_to_pos(state)
+
+
+def test_incrementally_updated_accumulators_equal_a_full_recomputation_on_10000_positions():
+    E = nnue.quantize(nnue.initial(hidden=32, dense=16, seed=1))
+    w1, b1 = E[0], E[1]
+    totals = np.zeros(4, np.int64)
+    starts = [CheckersGame().kernels().state_to_pos(CheckersGame().new_initial_state())]
+    starts += [_random_start(seed) for seed in range(9)]
+    for i, start in enumerate(starts):
+        totals += _walk_lines(start, 25, w1, b1, i)
+    checked, mismatches, captures, crownings = totals
+    assert checked >= 10_000
+    assert captures > 500 and crownings > 20          # the lines do take pieces and crown men
+    assert mismatches == 0
+
+
+def test_the_compiled_value_is_the_float64_reference_of_the_same_arithmetic():
+    net = nnue.initial(hidden=32, dense=16, seed=2)
+    E = nnue.quantize(net)
+    w1, b1, w2, b2, w3, b3, scratch, _ = E
+    acc = np.zeros((2, net.hidden), np.int16)
+    worst = 0.0
+    values = []
+    for seed in range(200):
+        pos = _random_start(seed)
+        nnue.refresh(pos, w1, b1, acc)
+        value = nnue.OUTPUT_SCALE * nnue.output(acc, int(pos[4]), w2, b2, w3, b3, scratch)
+        reference = nnue.reference_value(E, pos)
+        values.append(reference)
+        worst = max(worst, abs(value - reference))
+    # float32 dense layers: 64 products into each of 16 sums of magnitude ~1, then 16 into the output, times
+    # 100; float32's 6e-8 relative error makes that ~1e-4 at most.  The values themselves spread over units.
+    assert worst < 1e-2
+    assert np.std(values) > 1.0
+    # The quantized network is the float network to within the rounding of its first layer (1/254 a weight).
+    pos = _random_start(3)
+    assert abs(nnue.reference_value(E, pos) - nnue.float_value(net, pos)) < 0.05 * nnue.OUTPUT_SCALE
+
+
+def test_a_first_layer_that_could_overflow_is_refused():
+    net = nnue.initial(seed=0)
+    w1 = net.w1.copy()
+    w1[5, 3] = nnue.W1_LIMIT * 1.01
+    with pytest.raises(ValueError, match="overflow"):
+        nnue.quantize(net._replace(w1=w1))
+    with pytest.raises(ValueError, match="shapes"):
+        nnue.quantize(net._replace(w3=np.zeros(3)))
+
+
+@njit
+def _recomputed_value(pos, ply, E):
+    """The same network's value with its accumulators computed from scratch at the node."""
+    acc = E[7][ply]
+    nnue.refresh(pos, E[0], E[1], acc)
+    return nnue.OUTPUT_SCALE * nnue.output(acc, pos[4], E[2], E[3], E[4], E[5], E[6])
+
+
+def _search(evaluation, E, pos, key, depth):
+    search = core.compile_search(compiled.RULES, evaluation)
+    ws = compiled.Workspace(tt_entries=1 << 14)
+    ws.P[core.P_USE_TT] = ws.P[core.P_ORDERING] = ws.P[core.P_QUIESCENCE] = 1
+    ws.P[core.P_NODE_LIMIT] = np.iinfo(np.int64).max
+    ws.P[core.P_NO_PROGRESS] = 80
+    ws.keys[0] = key
+    out = []
+    for d in range(1, depth + 1):
+        value = search.search_root(pos, d, E, *ws.arrays())
+        out.append((value, int(ws.C[core.C_NODES]), list(ws.pv[0, :ws.pvlen[0]])))
+    return out
+
+
+def test_the_search_with_updated_accumulators_is_the_search_recomputing_them_at_every_node():
+    game = CheckersGame()
+    state = game.new_initial_state()
+    for text in "11-15 22-18 15x22 25x18 8-11 29-25".split():
+        state.apply(state.parse_move(text))
+    pos = game.kernels().state_to_pos(state)
+    key = compiled.hash_position(pos)
+    net = nnue.initial(hidden=32, dense=16, seed=4)
+    incremental = _search(nnue.NNUE, nnue.quantize(net), pos, key, 9)
+    recomputed = _search(core.stateless(_recomputed_value), nnue.quantize(net), pos, key, 9)
+    assert incremental == recomputed
+    assert incremental[-1][1] > 1000 and len({v for v, _, _ in incremental}) > 2
