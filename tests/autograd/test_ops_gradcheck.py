@@ -183,6 +183,23 @@ def test_linear(param):
     gradcheck(lambda: F.linear(x3, w), [x3, w])
 
 
+def test_sparse_linear_is_the_dense_linear_layer_of_its_one_hot_input(param):
+    w, b = param(7, 4), param(4)
+    indices = np.array([[0, 3, 6, -1], [2, -1, -1, -1], [5, 5, 1, 4], [-1, -1, -1, -1]])   # 5 twice: counts twice
+    gradcheck(lambda: F.sparse_linear(indices, w, b), [w, b])
+    gradcheck(lambda: F.sparse_linear(indices, w) * F.sparse_linear(indices[::-1].copy(), w), [w])
+    dense = np.zeros((4, 7))
+    for row, entries in enumerate(indices):
+        for i in entries[entries >= 0]:
+            dense[row, i] += 1.0
+    expected = dense @ w.numpy() + b.numpy()
+    assert np.allclose(F.sparse_linear(indices, w, b).numpy(), expected, rtol=1e-12, atol=1e-12)
+    with pytest.raises(IndexError, match="beyond the weight's 7 rows"):
+        F.sparse_linear(np.array([[7]]), w)
+    with pytest.raises(TypeError, match="integer index array"):
+        F.sparse_linear(np.array([[0.5]]), w)
+
+
 def test_astype_round_trip(param):
     x = param(3)
     y = x.astype(np.float32)

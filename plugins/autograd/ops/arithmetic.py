@@ -7,7 +7,7 @@ import numpy as np
 
 from ..backend import array_module, device_of, get_device
 from ..tensor import Tensor
-from ._util import operands, unbroadcast
+from ._util import on_device_of, operands, scatter_add, unbroadcast
 from .kernels import kernels_for
 
 
@@ -142,6 +142,41 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             grads.append(g2.sum(axis=0) if bias.requires_grad else None)
         return grads
     return Tensor._from_op(out, parents, backward, "linear")
+
+
+def sparse_linear(indices: Any, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """The sums of ``weight``'s rows that ``indices`` names, as one node: ``out[b] = bias + sum of
+    weight[indices[b, m]]`` over the entries ``>= 0`` (``-1`` pads a row).  ``indices`` (B, M) integers;
+    ``weight`` (F, H), a row per input; out (B, H).  A linear layer over inputs that are 0 or 1 and mostly 0
+    (NNUE's first layer), without the dense (B, F) input; an index that repeats counts each time."""
+    xp = array_module(weight.data)
+    if not hasattr(indices, "dtype"):
+        indices = np.asarray(indices)
+    if indices.dtype.kind not in "iu" or indices.ndim != 2:
+        raise TypeError(f"sparse_linear needs a 2-dimensional integer index array (batch, entries), got "
+                        f"{indices.ndim} dimensions of dtype {indices.dtype}")
+    if weight.ndim != 2:
+        raise ValueError(f"sparse_linear needs a 2-dimensional weight (inputs, outputs), got shape {weight.shape}")
+    if indices.size and int(indices.max()) >= weight.shape[0]:
+        raise IndexError(f"sparse_linear index {int(indices.max())} beyond the weight's {weight.shape[0]} rows")
+    indices = on_device_of(indices, weight.data)
+    valid = indices >= 0
+    rows = weight.data[xp.where(valid, indices, 0)] * valid[..., None].astype(weight.dtype)     # (B, M, H)
+    out = rows.sum(axis=1)
+    if bias is not None:
+        out = out + bias.data
+    parents = (weight,) if bias is None else (weight, bias)
+
+    def backward(g):
+        grad = None
+        if weight.requires_grad:
+            grad = xp.zeros(weight.shape, dtype=g.dtype)
+            scatter_add(grad, indices[valid], xp.broadcast_to(g[:, None, :], rows.shape)[valid])
+        grads = [grad]
+        if bias is not None:
+            grads.append(g.sum(axis=0) if bias.requires_grad else None)
+        return grads
+    return Tensor._from_op(out, parents, backward, "sparse_linear")
 
 
 def astype(a: Tensor, dtype: Any) -> Tensor:
