@@ -1,0 +1,210 @@
+"""NNUE, the part every game shares: the network, its quantization, its dense layers compiled, its model files.
+
+An "efficiently updatable neural network" (Nasu 2018; Stockfish since 2020)
+evaluates a position from sparse 0/1 inputs, each seen from one side (a
+"perspective"): a game says which inputs a position turns on and which
+change with a move (checkers: :mod:`plyground.games.checkers.alphabeta.nnue`).
+The network is the same for every game:
+
+    a_P = clip(b1 + sum of W1's rows of P's active inputs)          for P = the mover, the other side (H each)
+    h   = clip(W2 . [a_mover, a_other] + b2)                         (K)
+    out = W3 . h + b3                                                 (the game's unit: a man, a pawn)
+
+with ``clip`` the clipped ReLU, min(max(x, 0), 1).  The two sums ``a_P``
+(the "accumulators") are what a search keeps up to date move by move, adding
+and subtracting rows of ``W1``; they are integers (int16, ``QA = 127`` units
+per 1.0), so an updated accumulator is exactly a recomputed one, however long
+the line.  :func:`quantize` turns the float weights (what training changes)
+into the arrays the compiled evaluation reads, refusing a first layer whose
+sums could overflow; the dense layers run in float32.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from plyground.errors import ModelFileError
+from plyground.storage import METADATA_KEY, array_json, load_npz, save_npz
+
+#: Accumulator units per 1.0 of the first layer's output (the clipped ReLU's top).
+QA = 127
+FORMAT = "plyground-nnue"
+FORMAT_VERSION = 1
+
+
+class Network(NamedTuple):
+    """The float weights: W1 (inputs, H), b1 (H), W2 (2H, K), b2 (K), W3 (K), b3 ()."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: np.ndarray
+
+    @property
+    def inputs(self) -> int:
+        return int(self.w1.shape[0])
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    @property
+    def dense(self) -> int:
+        return int(self.w2.shape[1])
+
+
+def w1_limit(max_active: int) -> float:
+    """The largest first-layer weight or bias (1.0 units) whose sums, ``max_active`` rows and the bias, cannot
+    overflow int16."""
+    return np.iinfo(np.int16).max / ((max_active + 1) * QA)
+
+
+def initial(inputs: int, hidden: int, dense: int, max_active: int, seed: int = 0) -> Network:
+    """A network of random weights (He-style scales), its first layer within :func:`w1_limit`."""
+    rng = np.random.default_rng(seed)
+    limit = w1_limit(max_active)
+    return Network(
+        w1=rng.normal(0.0, 0.5 / np.sqrt(max_active), (inputs, hidden)).clip(-limit, limit),
+        b1=np.full(hidden, 0.25),
+        w2=rng.normal(0.0, np.sqrt(2.0 / (2 * hidden)), (2 * hidden, dense)),
+        b2=np.zeros(dense),
+        w3=rng.normal(0.0, np.sqrt(1.0 / dense), dense),
+        b3=np.zeros(()),
+    )
+
+
+def quantize(net: Network, max_active: int, plies: int) -> tuple:
+    """The compiled evaluation's arrays ``E``: W1 and b1 in int16 accumulator units, W2 (divided by QA, so that
+    it takes the accumulators as they are), b2, W3 and b3 in float32, the dense layer's scratch, and the
+    accumulators of ``plies`` plies (plies, 2, H) int16.  ValueError if a first-layer weight could overflow
+    or the shapes do not fit together."""
+    hidden, dense = net.hidden, net.dense
+    if (net.b1.shape != (hidden,) or net.w2.shape != (2 * hidden, dense) or net.b2.shape != (dense,)
+            or net.w3.shape != (dense,) or np.shape(net.b3) != ()):
+        raise ValueError(f"NNUE shapes W1 {net.w1.shape}, b1 {net.b1.shape}, W2 {net.w2.shape}, b2 {net.b2.shape}, "
+                         f"W3 {net.w3.shape}, b3 {np.shape(net.b3)} do not fit {hidden} hidden and {dense} dense")
+    limit = w1_limit(max_active)
+    largest = max(float(np.abs(net.w1).max(initial=0.0)), float(np.abs(net.b1).max(initial=0.0)))
+    if not largest <= limit:
+        raise ValueError(f"NNUE first-layer weight {largest:.3f} beyond {limit:.3f}: {max_active + 1} such rows "
+                         f"could overflow the int16 accumulators (clip the weights while training)")
+    w1 = np.round(np.asarray(net.w1, np.float64) * QA).astype(np.int16)
+    b1 = np.round(np.asarray(net.b1, np.float64) * QA).astype(np.int16)
+    w2 = np.ascontiguousarray(np.asarray(net.w2, np.float64) / QA, dtype=np.float32)
+    b2 = np.ascontiguousarray(net.b2, dtype=np.float32)
+    w3 = np.ascontiguousarray(net.w3, dtype=np.float32)
+    b3 = np.array([float(net.b3)], dtype=np.float32)
+    return (w1, b1, w2, b2, w3, b3, np.zeros(dense, np.float32), np.zeros((plies, 2, hidden), np.int16))
+
+
+# ------------------------------------------------------------------ compiled
+
+@njit(cache=True, inline="always")
+def add_row(acc, w1, f):
+    """``acc += W1[f]``"""
+    for k in range(acc.shape[0]):
+        acc[k] += w1[f, k]
+
+
+@njit(cache=True, inline="always")
+def sub_row(acc, w1, f):
+    """``acc -= W1[f]``"""
+    for k in range(acc.shape[0]):
+        acc[k] -= w1[f, k]
+
+
+@njit(cache=True, inline="always")
+def _dense_in(h, acc, w2, offset):
+    for i in range(acc.shape[0]):
+        a = acc[i]
+        if a > 0:
+            x = np.float32(min(a, 127))
+            for j in range(h.shape[0]):
+                h[j] += x * w2[offset + i, j]
+
+
+@njit(cache=True)
+def output(acc, mover, w2, b2, w3, b3, h):
+    """The network's output from the accumulators ``acc`` (2, H) of a position whose side to move is
+    ``mover`` (row ``mover`` is its perspective); ``h`` is scratch of the dense layer's size."""
+    for j in range(h.shape[0]):
+        h[j] = b2[j]
+    _dense_in(h, acc[mover], w2, 0)
+    _dense_in(h, acc[1 - mover], w2, acc.shape[1])
+    out = b3[0]
+    for j in range(h.shape[0]):
+        x = h[j]
+        if x > 0.0:
+            out += (x if x < 1.0 else np.float32(1.0)) * w3[j]
+    return out
+
+
+# ------------------------------------------------------------------ float64 references
+
+def reference_output(E: tuple, mover_inputs, other_inputs) -> float:
+    """What :func:`output` computes from the quantized arrays for a position with these active inputs, in
+    float64 numpy from scratch."""
+    w1, b1, w2, b2, w3, b3 = (np.asarray(a, np.float64) for a in E[:6])
+    x = np.concatenate([np.clip(b1 + w1[list(inputs)].sum(axis=0), 0, QA) for inputs in (mover_inputs, other_inputs)])
+    return float(np.clip(x @ w2 + b2, 0.0, 1.0) @ w3 + b3[0])
+
+
+def float_output(net: Network, mover_inputs, other_inputs) -> float:
+    """The unquantized network's output for a position with these active inputs, in float64."""
+    x = np.concatenate([np.clip(net.b1 + net.w1[list(inputs)].sum(axis=0), 0.0, 1.0)
+                        for inputs in (mover_inputs, other_inputs)])
+    return float(np.clip(x @ net.w2 + net.b2, 0.0, 1.0) @ net.w3 + net.b3)
+
+
+# ------------------------------------------------------------------ model files
+
+def save(path: Path, net: Network, features: dict, metadata: dict | None = None) -> None:
+    """Write ``net`` (float64) atomically as ``.npz`` + JSON, with ``features`` naming the game and its input
+    set (``{"game": ..., "feature_set": ..., "feature_set_version": ...}``) and any other ``metadata``."""
+    meta = {"format": FORMAT, "format_version": FORMAT_VERSION, **features, "inputs": net.inputs,
+            "hidden": net.hidden, "dense": net.dense, **(metadata or {})}
+    save_npz(Path(path), {name: np.asarray(value, np.float64) for name, value in net._asdict().items()}, meta)
+
+
+def load(path: Path, features: dict, max_active: int, advice: str) -> tuple[Network, dict]:
+    """(network, metadata) of a file :func:`save` wrote for the same ``features``; ModelFileError naming what
+    is wrong otherwise (``advice``: what file to give instead)."""
+    path = Path(path)
+    label = f"{features.get('game', '')} NNUE file".strip()
+    arrays = load_npz(path, f"{label} {path}", f" ({advice})")
+    try:
+        meta = array_json(arrays.pop(METADATA_KEY))
+    except (KeyError, ValueError):
+        raise ModelFileError(f"{path} is not an NNUE file: it has no readable metadata ({advice})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise ModelFileError(f"{path} is not an NNUE file (its format is {found!r}; {advice})")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ModelFileError(f"{path} is an NNUE file of version {meta.get('format_version')!r}; this plyground "
+                             f"reads version {FORMAT_VERSION}")
+    for key, value in features.items():
+        if meta.get(key) != value:
+            raise ModelFileError(f"{path} is an NNUE file for {key} {meta.get(key)!r}, not {value!r} ({advice})")
+    missing = [name for name in Network._fields if name not in arrays]
+    if missing:
+        raise ModelFileError(f"{path}: the NNUE file lacks the arrays {', '.join(missing)}")
+    net = Network(*(np.asarray(arrays[name], np.float64) for name in Network._fields))
+    if not all(np.isfinite(a).all() for a in net):
+        raise ModelFileError(f"{path}: the NNUE file holds weights that are not finite numbers")
+    if net.w1.ndim != 2 or net.inputs != meta.get("inputs"):
+        raise ModelFileError(f"{path}: the NNUE file's first layer {net.w1.shape} does not have the "
+                             f"{meta.get('inputs')} inputs it names")
+    try:
+        quantize(net, max_active, 1)                     # the shapes fit, the first layer cannot overflow
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+    return net, meta
+
+
+__all__ = ["Network", "QA", "FORMAT", "w1_limit", "initial", "quantize", "add_row", "sub_row", "output",
+           "reference_output", "float_output", "save", "load"]

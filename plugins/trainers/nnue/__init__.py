@@ -1,0 +1,1 @@
+"""The ``nnue`` trainer: checkers' NNUE evaluation taught from its own games (docs/nnue.md; in progress)."""
