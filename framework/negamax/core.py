@@ -110,7 +110,12 @@ def _no_play_null(pos, key, G):
 
 
 class Evaluation(NamedTuple):
-    """A position's value for the side to move, as compiled functions over the evaluation's arrays ``E``."""
+    """A position's value for the side to move, as compiled functions over the evaluation's arrays ``E``.
+
+    An evaluation that keeps state per ply (NNUE's accumulators) keeps it in ``E``, so one ``E`` serves one
+    search at a time, and its per-ply arrays need a row for every ply of the workspace (``F.shape[0]``).
+    Inside the search every array of ``E``, ``G`` and the workspace is borrowed (:mod:`.borrow`): a hook must
+    not keep one beyond its call (return it, or store it anywhere that outlives the search)."""
 
     root: Any            # (pos, E): the root, at ply 0, is about to be searched
     push: Any            # (parent, child, move, ply, E): child, at ply, is parent after move (-1: a pass)

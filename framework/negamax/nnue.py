@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import ModelFileError
-from plyground.storage import METADATA_KEY, array_json, load_npz, save_npz
+from plyground.storage import check_format, load_npz, pop_metadata, save_npz
 
 #: Accumulator units per 1.0 of the first layer's output (the clipped ReLU's top).
 QA = 127
@@ -60,8 +60,15 @@ class Network(NamedTuple):
 
 def w1_limit(max_active: int) -> float:
     """The largest first-layer weight or bias (1.0 units) whose sums, ``max_active`` rows and the bias, cannot
-    overflow int16."""
-    return np.iinfo(np.int16).max / ((max_active + 1) * QA)
+    overflow int16 once rounded to accumulator units (clip the first layer to it while training)."""
+    return (np.iinfo(np.int16).max // (max_active + 1)) / QA
+
+
+def _widest_sum(b1q: np.ndarray, w1q: np.ndarray, max_active: int) -> int:
+    """The largest magnitude an accumulator can reach: per hidden unit, its bias and its ``max_active`` largest
+    weights, all of one sign."""
+    top = np.sort(np.abs(w1q.astype(np.int64)), axis=0)[-max_active:].sum(axis=0)
+    return int((np.abs(b1q.astype(np.int64)) + top).max(initial=0))
 
 
 def initial(inputs: int, hidden: int, dense: int, max_active: int, seed: int = 0) -> Network:
@@ -81,20 +88,24 @@ def initial(inputs: int, hidden: int, dense: int, max_active: int, seed: int = 0
 def quantize(net: Network, max_active: int, plies: int) -> tuple:
     """The compiled evaluation's arrays ``E``: W1 and b1 in int16 accumulator units, W2 (divided by QA, so that
     it takes the accumulators as they are), b2, W3 and b3 in float32, the dense layer's scratch, and the
-    accumulators of ``plies`` plies (plies, 2, H) int16.  ValueError if a first-layer weight could overflow
+    accumulators of ``plies`` plies (plies, 2, H) int16: at least the rows of the search's workspace, and
+    one ``E`` for each search running at once (the accumulators and scratch are the search's state).  ValueError if a first-layer weight could overflow
     or the shapes do not fit together."""
+    if np.ndim(net.w1) != 2:
+        raise ValueError(f"NNUE shapes: W1 {np.shape(net.w1)} is not (inputs, hidden)")
     hidden, dense = net.hidden, net.dense
-    if (net.b1.shape != (hidden,) or net.w2.shape != (2 * hidden, dense) or net.b2.shape != (dense,)
-            or net.w3.shape != (dense,) or np.shape(net.b3) != ()):
+    if (net.b1.shape != (hidden,) or np.ndim(net.w2) != 2 or net.w2.shape[0] != 2 * hidden
+            or net.b2.shape != (dense,) or net.w3.shape != (dense,) or np.shape(net.b3) != ()):
         raise ValueError(f"NNUE shapes W1 {net.w1.shape}, b1 {net.b1.shape}, W2 {net.w2.shape}, b2 {net.b2.shape}, "
                          f"W3 {net.w3.shape}, b3 {np.shape(net.b3)} do not fit {hidden} hidden and {dense} dense")
-    limit = w1_limit(max_active)
-    largest = max(float(np.abs(net.w1).max(initial=0.0)), float(np.abs(net.b1).max(initial=0.0)))
-    if not largest <= limit:
-        raise ValueError(f"NNUE first-layer weight {largest:.3f} beyond {limit:.3f}: {max_active + 1} such rows "
-                         f"could overflow the int16 accumulators (clip the weights while training)")
-    w1 = np.round(np.asarray(net.w1, np.float64) * QA).astype(np.int16)
-    b1 = np.round(np.asarray(net.b1, np.float64) * QA).astype(np.int16)
+    w1 = np.round(np.asarray(net.w1, np.float64) * QA)
+    b1 = np.round(np.asarray(net.b1, np.float64) * QA)
+    widest = _widest_sum(b1, w1, max_active) if np.isfinite(w1).all() and np.isfinite(b1).all() else np.inf
+    if widest > np.iinfo(np.int16).max:
+        raise ValueError(f"NNUE first layer too large: a bias and {max_active} weights could sum to {widest} "
+                         f"accumulator units and overflow int16 (32767); clip its weights to "
+                         f"{w1_limit(max_active):.3f} while training")
+    w1, b1 = w1.astype(np.int16), b1.astype(np.int16)
     w2 = np.ascontiguousarray(np.asarray(net.w2, np.float64) / QA, dtype=np.float32)
     b2 = np.ascontiguousarray(net.b2, dtype=np.float32)
     w3 = np.ascontiguousarray(net.w3, dtype=np.float32)
@@ -123,7 +134,7 @@ def _dense_in(h, acc, w2, offset):
     for i in range(acc.shape[0]):
         a = acc[i]
         if a > 0:
-            x = np.float32(min(a, 127))
+            x = np.float32(min(a, QA))
             for j in range(h.shape[0]):
                 h[j] += x * w2[offset + i, j]
 
@@ -166,8 +177,8 @@ def float_output(net: Network, mover_inputs, other_inputs) -> float:
 def save(path: Path, net: Network, features: dict, metadata: dict | None = None) -> None:
     """Write ``net`` (float64) atomically as ``.npz`` + JSON, with ``features`` naming the game and its input
     set (``{"game": ..., "feature_set": ..., "feature_set_version": ...}``) and any other ``metadata``."""
-    meta = {"format": FORMAT, "format_version": FORMAT_VERSION, **features, "inputs": net.inputs,
-            "hidden": net.hidden, "dense": net.dense, **(metadata or {})}
+    meta = {**(metadata or {}), "format": FORMAT, "format_version": FORMAT_VERSION, **features,
+            "inputs": net.inputs, "hidden": net.hidden, "dense": net.dense}
     save_npz(Path(path), {name: np.asarray(value, np.float64) for name, value in net._asdict().items()}, meta)
 
 
@@ -178,15 +189,9 @@ def load(path: Path, features: dict, max_active: int, advice: str) -> tuple[Netw
     label = f"{features.get('game', '')} NNUE file".strip()
     arrays = load_npz(path, f"{label} {path}", f" ({advice})")
     try:
-        meta = array_json(arrays.pop(METADATA_KEY))
-    except (KeyError, ValueError):
-        raise ModelFileError(f"{path} is not an NNUE file: it has no readable metadata ({advice})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        found = meta.get("format") if isinstance(meta, dict) else None
-        raise ModelFileError(f"{path} is not an NNUE file (its format is {found!r}; {advice})")
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise ModelFileError(f"{path} is an NNUE file of version {meta.get('format_version')!r}; this plyground "
-                             f"reads version {FORMAT_VERSION}")
+        meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION, label)
+    except ModelFileError as exc:
+        raise ModelFileError(f"{exc}; {advice}") from None
     for key, value in features.items():
         if meta.get(key) != value:
             raise ModelFileError(f"{path} is an NNUE file for {key} {meta.get(key)!r}, not {value!r} ({advice})")

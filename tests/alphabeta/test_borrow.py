@@ -1,9 +1,31 @@
 """The search's borrowed arrays (plyground.negamax.borrow): the same memory, shape and strides as the arrays they
 borrow, in arrays, tuples of arrays and scalars, and nested tuples."""
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 from plyground.negamax.borrow import borrow
+
+
+@intrinsic
+def _counted(typingctx, array):
+    """Whether ``array`` carries a memory record (numba counts its references)."""
+    def codegen(context, builder, signature, args):
+        meminfo = make_array(signature.args[0])(context, builder, args[0]).meminfo
+        return builder.icmp_unsigned("!=", meminfo, ir.Constant(meminfo.type, None))
+    return types.boolean(array), codegen
+
+
+@njit
+def _counted_before_and_after(a):
+    b = borrow(a)
+    return _counted(a), _counted(b), _counted(b[1]), _counted(a[1])
+
+
+def test_a_borrowed_array_and_its_views_are_not_reference_counted():
+    assert _counted_before_and_after(np.zeros((3, 2))) == (True, False, False, True)
 
 
 @njit

@@ -7,6 +7,7 @@ import pytest
 from numba import njit
 
 from plyground.games.checkers import CheckersGame
+from plyground.games.checkers.bits import popcount
 from plyground.games.checkers.alphabeta import compiled, nnue
 from plyground.games.checkers.kernels import MAX_MOVES, apply_move, gen_moves
 from plyground.negamax import core
@@ -16,13 +17,7 @@ LINE = 60     # plies per random line at most
 
 @njit
 def _kings(pos):
-    n = 0
-    for board in (1, 3):
-        bits = pos[board]
-        while bits:
-            bits &= bits - 1
-            n += 1
-    return n
+    return popcount(pos[1]) + popcount(pos[3])
 
 
 @njit
@@ -117,14 +112,37 @@ def test_the_compiled_value_is_the_float64_reference_of_the_same_arithmetic():
     assert abs(nnue.reference_value(E, pos) - nnue.float_value(net, pos)) < 0.05 * nnue.OUTPUT_SCALE
 
 
+def test_a_first_layer_at_its_limit_sums_24_pieces_without_overflow_even_clipped_in_float32():
+    net = nnue.initial(hidden=8, dense=4, seed=0)
+    for sign in (1.0, -1.0):
+        limit = np.float32(sign * nnue.W1_LIMIT)              # a float32 model clips to this, a hair off
+        big = net._replace(w1=np.full_like(net.w1, limit), b1=np.full_like(net.b1, limit))
+        w1, b1 = nnue.quantize(big)[:2]
+        acc = np.zeros((2, 8), np.int16)
+        start = CheckersGame().kernels().state_to_pos(CheckersGame().new_initial_state())      # 24 pieces
+        nnue.refresh(start, w1, b1, acc)
+        exact = int(b1[0]) + 24 * int(w1[0, 0])
+        assert abs(exact) <= 32767 and (acc == exact).all()
+
+
 def test_a_first_layer_that_could_overflow_is_refused():
     net = nnue.initial(seed=0)
-    w1 = net.w1.copy()
-    w1[5, 3] = nnue.W1_LIMIT * 1.01
-    with pytest.raises(ValueError, match="overflow"):
-        nnue.quantize(net._replace(w1=w1))
+    w1, b1 = net.w1.copy(), net.b1.copy()
+    w1[:30, 3] = nnue.W1_LIMIT * 1.05        # 24 of these and the bias: 24 x 1376 + 1310 = 34334 > 32767
+    b1[3] = nnue.W1_LIMIT
+    with pytest.raises(ValueError, match="could sum to 34334 accumulator units and overflow int16"):
+        nnue.quantize(net._replace(w1=w1, b1=b1))
+    w1[:30, 3] = nnue.W1_LIMIT * 0.4         # one weight far beyond the limit is fine while the sums fit
+    w1[7, 3] = nnue.W1_LIMIT * 3
+    nnue.quantize(net._replace(w1=w1, b1=b1))
     with pytest.raises(ValueError, match="shapes"):
         nnue.quantize(net._replace(w3=np.zeros(3)))
+    with pytest.raises(ValueError, match="shapes"):
+        nnue.quantize(net._replace(w1=np.zeros(5)))
+    crowded = np.zeros((2, 7), np.int64)
+    crowded[1, 0] = crowded[1, 2] = (1 << 13) - 1                 # 26 pieces
+    with pytest.raises(ValueError, match="position 1 has more than 24 pieces"):
+        nnue.batch_features(crowded)
 
 
 @njit

@@ -198,6 +198,10 @@ def test_sparse_linear_is_the_dense_linear_layer_of_its_one_hot_input(param):
         F.sparse_linear(np.array([[7]]), w)
     with pytest.raises(TypeError, match="integer index array"):
         F.sparse_linear(np.array([[0.5]]), w)
+    with pytest.raises(IndexError, match="index -2: entries are row numbers, or -1 for none"):
+        F.sparse_linear(np.array([[3, -2]]), w)
+    with pytest.raises(ValueError, match="2-dimensional index array"):
+        F.sparse_linear(np.array([3, 1]), w)
 
 
 def test_astype_round_trip(param):

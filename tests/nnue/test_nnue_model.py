@@ -53,7 +53,7 @@ def test_a_model_file_round_trips_and_a_wrong_one_is_refused(tmp_path):
     assert all(np.array_equal(a, b) for a, b in zip(loaded, net)) and meta["generation"] == 3
     assert meta["hidden"] == 8 and meta["dense"] == 4
     weights = CheckersGame().bundled_models()["alphabeta"]          # the linear evaluation's file
-    with pytest.raises(ModelFileError, match="not an NNUE file"):
+    with pytest.raises(ModelFileError, match="is not a checkers NNUE file .*; give a checkers NNUE file"):
         nnue.load(weights)
     with pytest.raises(ModelFileError, match="does not exist"):
         nnue.load(tmp_path / "missing.npz")
@@ -65,6 +65,8 @@ def test_a_model_file_round_trips_and_a_wrong_one_is_refused(tmp_path):
     nnue.save(tmp_path / "big.npz", big)
     with pytest.raises(ModelFileError, match="overflow"):
         nnue.load(tmp_path / "big.npz")
+    nnue.save(tmp_path / "meta.npz", net, {"format": "mine", "game": "chess", "note": "kept"})
+    assert nnue.load(tmp_path / "meta.npz")[1]["note"] == "kept"        # metadata cannot unname the file
 
 
 def test_taught_the_linear_evaluation_it_learns_it_and_the_search_evaluates_as_the_model():

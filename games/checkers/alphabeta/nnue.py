@@ -36,7 +36,7 @@ from plyground.negamax import core
 from plyground.negamax import nnue as shared
 from plyground.negamax.nnue import Network, add_row, output, sub_row
 
-from ..bits import lowest_square
+from ..bits import lowest_square, popcount
 from ..kernels import BLACK_KINGS, BLACK_MEN, SIDE, WHITE_KINGS, WHITE_MEN
 from .compiled import MAX_PLY
 from .features import MAN_MATERIAL
@@ -51,8 +51,8 @@ W1_LIMIT = shared.w1_limit(MAX_PIECES)
 #: The search's score of an output of 1.0 (one man).
 OUTPUT_SCALE = MAN_MATERIAL
 #: What a model file must say it was made for.
-FEATURES = {"game": "checkers", "feature_set": "checkers-nnue-psq", "feature_set_version": 1}
-ADVICE = "give a checkers NNUE file (plyground train nnue writes one)"
+FEATURES = {"game": "checkers", "feature_set": "checkers-nnue-psq", "feature_set_version": 1, "inputs": INPUTS}
+ADVICE = "give a checkers NNUE file, as nnue.save writes"
 
 
 def initial(hidden: int = 32, dense: int = 16, seed: int = 0) -> Network:
@@ -78,8 +78,7 @@ def load(path: Path) -> tuple[Network, dict]:
 def feature_index(perspective: int, board: int, square: int) -> int:
     """The input of a piece on ``board`` (BLACK_MEN, BLACK_KINGS, WHITE_MEN, WHITE_KINGS) at ``square``,
     seen from ``perspective`` (0 Black, 1 White)."""
-    kind = (0 if board // 2 == perspective else 2) + board % 2
-    return kind * SQUARES + (square ^ (31 if perspective == 1 else 0))
+    return int(_index(perspective, board, square))
 
 
 def active_features(pos: np.ndarray, perspective: int) -> list[int]:
@@ -93,7 +92,7 @@ def active_features(pos: np.ndarray, perspective: int) -> list[int]:
 @njit(cache=True, inline="always")
 def _index(perspective, board, square):
     kind = (0 if board // 2 == perspective else 2) + board % 2
-    return kind * 32 + (square ^ (31 if perspective == 1 else 0))
+    return kind * SQUARES + (square ^ (31 if perspective == 1 else 0))
 
 
 @njit(cache=True)
@@ -158,8 +157,12 @@ NNUE = core.Evaluation(root=_root, push=_push, value=_value)
 
 @njit(cache=True)
 def _batch_features(positions, mover_out, other_out):
+    """Fills both arrays; returns -1, or the first row with more pieces than they have room for (its entries
+    and the ones after it are left unwritten)."""
     for r in range(positions.shape[0]):
         pos = positions[r]
+        if popcount(pos[0]) + popcount(pos[1]) + popcount(pos[2]) + popcount(pos[3]) > mover_out.shape[1]:
+            return r
         mover = pos[SIDE]
         n = 0
         for board in range(4):
@@ -173,6 +176,7 @@ def _batch_features(positions, mover_out, other_out):
         for k in range(n, mover_out.shape[1]):
             mover_out[r, k] = -1
             other_out[r, k] = -1
+    return -1
 
 
 def batch_features(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -181,7 +185,9 @@ def batch_features(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     positions = np.ascontiguousarray(positions, dtype=np.int64)
     mover = np.empty((len(positions), MAX_PIECES), np.int64)
     other = np.empty((len(positions), MAX_PIECES), np.int64)
-    _batch_features(positions, mover, other)
+    crowded = _batch_features(positions, mover, other)
+    if crowded >= 0:
+        raise ValueError(f"position {crowded} has more than {MAX_PIECES} pieces: not a checkers position")
     return mover, other
 
 

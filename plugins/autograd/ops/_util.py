@@ -70,3 +70,12 @@ def on_device_of(index: Any, array: Any) -> Any:
     if isinstance(index, (np.ndarray, list)):
         return xp.asarray(index)
     return index
+
+
+def plain_index(index: Any) -> Any:
+    """An index with its tensors replaced by their arrays (tuples too)."""
+    if isinstance(index, Tensor):
+        return index.data
+    if isinstance(index, tuple):
+        return tuple(plain_index(i) for i in index)
+    return index

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..backend import array_module, device_of, get_device
 from ..tensor import Tensor
-from ._util import on_device_of, operands, scatter_add, unbroadcast
+from ._util import on_device_of, operands, plain_index, scatter_add, unbroadcast
 from .kernels import kernels_for
 
 
@@ -150,18 +150,23 @@ def sparse_linear(indices: Any, weight: Tensor, bias: Tensor | None = None) -> T
     ``weight`` (F, H), a row per input; out (B, H).  A linear layer over inputs that are 0 or 1 and mostly 0
     (NNUE's first layer), without the dense (B, F) input; an index that repeats counts each time."""
     xp = array_module(weight.data)
+    indices = plain_index(indices)
     if not hasattr(indices, "dtype"):
         indices = np.asarray(indices)
-    if indices.dtype.kind not in "iu" or indices.ndim != 2:
-        raise TypeError(f"sparse_linear needs a 2-dimensional integer index array (batch, entries), got "
-                        f"{indices.ndim} dimensions of dtype {indices.dtype}")
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"sparse_linear needs an integer index array, got dtype {indices.dtype}")
+    if indices.ndim != 2:
+        raise ValueError(f"sparse_linear needs a 2-dimensional index array (batch, entries), got shape "
+                         f"{tuple(indices.shape)}")
     if weight.ndim != 2:
         raise ValueError(f"sparse_linear needs a 2-dimensional weight (inputs, outputs), got shape {weight.shape}")
     if indices.size and int(indices.max()) >= weight.shape[0]:
         raise IndexError(f"sparse_linear index {int(indices.max())} beyond the weight's {weight.shape[0]} rows")
+    if indices.size and int(indices.min()) < -1:
+        raise IndexError(f"sparse_linear index {int(indices.min())}: entries are row numbers, or -1 for none")
     indices = on_device_of(indices, weight.data)
     valid = indices >= 0
-    rows = weight.data[xp.where(valid, indices, 0)] * valid[..., None].astype(weight.dtype)     # (B, M, H)
+    rows = xp.where(valid[..., None], weight.data[xp.where(valid, indices, 0)], 0).astype(weight.dtype)   # (B, M, H)
     out = rows.sum(axis=1)
     if bias is not None:
         out = out + bias.data

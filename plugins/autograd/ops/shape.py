@@ -7,7 +7,7 @@ import numpy as np
 
 from ..backend import array_module
 from ..tensor import Tensor
-from ._util import on_device_of, scatter_add, unbroadcast
+from ._util import on_device_of, plain_index, scatter_add, unbroadcast
 
 
 def reshape(a: Tensor, shape: Sequence[int]) -> Tensor:
@@ -39,14 +39,6 @@ def transpose(a: Tensor, dim0: int, dim1: int) -> Tensor:
     return permute(a, axes)
 
 
-def _plain_index(index: Any) -> Any:
-    if isinstance(index, Tensor):
-        return index.data
-    if isinstance(index, tuple):
-        return tuple(_plain_index(i) for i in index)
-    return index
-
-
 def _is_basic(index: Any) -> bool:
     """Basic indexing (ints, slices, None, ...) never selects an element twice."""
     parts = index if isinstance(index, tuple) else (index,)
@@ -56,7 +48,7 @@ def _is_basic(index: Any) -> bool:
 
 def getitem(a: Tensor, index: Any) -> Tensor:
     """numpy indexing; with integer-array indexing a repeated element receives every gradient aimed at it."""
-    index = _plain_index(index)
+    index = plain_index(index)
     basic = _is_basic(index)
     if not basic:
         index = on_device_of(index, a.data)
@@ -74,7 +66,7 @@ def getitem(a: Tensor, index: Any) -> Tensor:
 
 def gather(a: Tensor, axis: int, index: Any) -> Tensor:
     """``out[..., i, ...] = a[..., index[..., i, ...], ...]`` along ``axis`` (PyTorch's gather)."""
-    index = _plain_index(index)
+    index = plain_index(index)
     if not hasattr(index, "dtype"):     # a nested list; arrays stay on their device
         index = np.asarray(index)
     if index.dtype.kind not in "iu":
