@@ -37,7 +37,8 @@ class AlphaBetaPlayer(SearchPlayer):
                "one, checkers and chess, else 'material'), 'material' (checkers: man 100, king 130; chess: "
                "pawn 100, knight 320, bishop 330, rook 500, queen 900; other games: 0), "
                "'learned' (the game's bundled evaluation: checkers learned from the ACF archive, chess from "
-               "master games) or the path of a learned weights file (eval.npz from the bonanza trainer)"),
+               "master games), 'nnue' (the game's bundled NNUE network, where it has one) or the path of a "
+               "learned weights file (eval.npz from the bonanza trainer) or of an NNUE network file (checkers)"),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
         Option("tt", bool, True, "use the transposition table (off: for experiments)"),
         Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
@@ -178,6 +179,12 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
         if own is not None:
             return own.material_weights(), {"eval": "material"}
         return None, {"eval": "material (0: only won/lost/drawn positions score)"}
+    if spec.strip().lower() == "nnue":
+        load_network = getattr(own, "load_network", None)
+        if load_network is None:
+            raise ModelFileError(f"eval=nnue: {game.name} has no NNUE evaluation; use eval=learned or "
+                                 f"eval=material")
+        return load_network(None), {"eval": "nnue"}
     if spec.strip().lower() == "learned":
         # The game ships its learned evaluation (checkers: learned from the ACF archive, docs/bonanza.md).
         path = bundled_model(game, "alphabeta")
@@ -192,7 +199,18 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
             raise ModelFileError(f"{path} is an evaluation for the game {metadata.get('game')!r}, not {game.name!r}")
         raise ModelFileError(f"{path}: alphabeta has no evaluation features for {game.name!r} "
                              f"(learned evaluations exist for checkers only); use eval=material")
-    weights, metadata = load_weights(path, own.feature_metadata())
+    try:
+        weights, metadata = load_weights(path, own.feature_metadata())
+    except ModelFileError as linear_error:
+        # Not a linear evaluation's file: the game's NNUE may read it (the two formats name themselves).
+        load_network = getattr(own, "load_network", None)
+        if load_network is None or not path.is_file() or "not a plyground evaluation file" not in str(linear_error):
+            raise
+        try:
+            return load_network(path), {"eval": str(path), "kind": "nnue"}
+        except ModelFileError as nnue_error:
+            raise ModelFileError(f"{path} is neither a linear evaluation file ({linear_error}) nor an NNUE "
+                                 f"network file ({nnue_error})") from None
     return weights, {"eval": str(path), "metadata": metadata}
 
 

@@ -14,19 +14,37 @@ from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
 
+from plyground.negamax.nnue import Network
+
 from . import features
 
 
 class CheckersAlphaBeta(LinearEngine):
-    """The evaluation and compiled search of a game whose positions are in the ``checkers-bitboard`` layout."""
+    """The evaluation and compiled search of a game whose positions are in the ``checkers-bitboard`` layout:
+    the linear evaluation of :mod:`.features` (its weights an array) or the NNUE of :mod:`.nnue` (a
+    :class:`~plyground.negamax.nnue.Network`)."""
 
     features = features
     unit = "men"
 
+    def load_network(self, path):
+        """The NNUE network of ``path`` (ModelFileError naming what is wrong); ``None``: the bundled one."""
+        from plyground.errors import ModelFileError
+
+        from . import nnue
+        if path is None:
+            raise ModelFileError("no NNUE network is bundled for checkers yet; give eval=PATH of a checkers "
+                                 "NNUE network file, or use eval=learned")
+        return nnue.load(path)[0]
+
     def evaluator(self, weights):
-        """The same linear evaluation as the compiled search's, on each state's position array (checkers
-        searched with kernels=false; no capture search here)."""
+        """The same evaluation as the compiled search's, on each state's position array (checkers searched
+        with kernels=false; no capture search here)."""
         to_pos = self.game.kernels().state_to_pos
+        if isinstance(weights, Network):
+            from . import nnue
+            E = nnue.quantize(weights)
+            return lambda state: float(nnue.evaluate(to_pos(state), E))
         return lambda state: float(features.evaluate(to_pos(state), weights))
 
     def learning(self):
@@ -43,14 +61,18 @@ class CheckersAlphaBeta(LinearEngine):
 class CompiledEngine(CompiledDeepening):
     """The compiled checkers search (:mod:`.compiled`) under the player's iterative deepening."""
 
-    def __init__(self, game: Game, kernels, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
-                 quiescence: bool, stop: StopSignal | None = None, oracle=None) -> None:
-        from . import compiled
+    def __init__(self, game: Game, kernels, weights: np.ndarray | Network, *, tt_mb: int, use_tt: bool,
+                 ordering: bool, quiescence: bool, stop: StopSignal | None = None, oracle=None) -> None:
+        from . import compiled, nnue
         super().__init__(stop)
         self.c = compiled
-        self.compiled = compiled.search()
+        if isinstance(weights, Network):          # the NNUE, updated as moves are made (its E: this search's)
+            self.compiled = compiled.search(nnue.NNUE)
+            self.evaluation = nnue.quantize(weights)
+        else:
+            self.compiled = compiled.search()
+            self.evaluation = compiled.linear_arrays(weights)
         self.kernels = kernels
-        self.evaluation = compiled.linear_arrays(weights)
         self.ws = compiled.Workspace(tt_entries=table_entries(tt_mb))
         self.ws.stop = self.stop.flags          # the compiled search reads the player's flag at every node
         P = self.ws.P

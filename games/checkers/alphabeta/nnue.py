@@ -153,6 +153,15 @@ def _value(pos, ply, E):
 NNUE = core.Evaluation(root=_root, push=_push, value=_value)
 
 
+@njit(cache=True)
+def evaluate(pos, E):
+    """The evaluation of one position from scratch (search units; the search without kernels): its
+    accumulators computed into ply 0's."""
+    acc = E[7][0]
+    refresh(pos, E[0], E[1], acc)
+    return OUTPUT_SCALE * output(acc, pos[SIDE], E[2], E[3], E[4], E[5], E[6])
+
+
 # ------------------------------------------------------------------ training data
 
 @njit(cache=True)
@@ -206,5 +215,5 @@ def float_value(net: Network, pos: np.ndarray) -> float:
 
 
 __all__ = ["Network", "NNUE", "INPUTS", "MAX_PIECES", "W1_LIMIT", "OUTPUT_SCALE", "FEATURES", "initial",
-           "quantize", "save", "load", "feature_index", "active_features", "batch_features", "refresh", "update",
+           "quantize", "save", "load", "evaluate", "feature_index", "active_features", "batch_features", "refresh", "update",
            "output", "reference_value", "float_value"]
