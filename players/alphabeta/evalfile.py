@@ -39,6 +39,10 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
+class NotAnEvaluationFile(ModelFileError):
+    """A readable file that is not a linear evaluation's (it may be another kind of model file)."""
+
+
 def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     """(weights, metadata) of a weights file, checking only that it is one (any game or feature set)."""
     path = Path(path)
@@ -55,7 +59,7 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
             names = set(data.files)
             missing = {"weights", "metadata"} - names
             if missing:
-                raise ModelFileError(f"{path} is not a plyground evaluation file: it has no "
+                raise NotAnEvaluationFile(f"{path} is not a plyground evaluation file: it has no "
                                      f"{' or '.join(sorted(missing))} array (it holds {', '.join(sorted(names)) or 'nothing'})")
             weights = np.array(data["weights"])
             raw = np.array(data["metadata"])
@@ -71,7 +75,7 @@ def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     except ValueError as exc:      # not UTF-8, not JSON, or nested too deeply
         raise ModelFileError(f"{path}: its metadata is not valid JSON: {exc}") from None
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-        raise ModelFileError(f"{path} is not a plyground evaluation file (metadata format is "
+        raise NotAnEvaluationFile(f"{path} is not a plyground evaluation file (metadata format is "
                              f"{metadata.get('format') if isinstance(metadata, dict) else metadata!r}, expected {FORMAT!r})")
     if metadata.get("format_version") != FORMAT_VERSION:
         raise ModelFileError(f"{path}: evaluation file format version {metadata.get('format_version')!r} is not "

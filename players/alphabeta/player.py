@@ -18,7 +18,7 @@ from plyground.stopping import StopSignal
 
 from ..search.alphabeta import AlphaBetaSearch, zero_evaluation
 from ..search.player import SearchPlayer
-from .evalfile import load_weights, read_weights
+from .evalfile import NotAnEvaluationFile, load_weights, read_weights
 
 
 class AlphaBetaPlayer(SearchPlayer):
@@ -201,10 +201,10 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
                              f"(learned evaluations exist for checkers only); use eval=material")
     try:
         weights, metadata = load_weights(path, own.feature_metadata())
-    except ModelFileError as linear_error:
+    except NotAnEvaluationFile as linear_error:
         # Not a linear evaluation's file: the game's NNUE may read it (the two formats name themselves).
         load_network = getattr(own, "load_network", None)
-        if load_network is None or not path.is_file() or "not a plyground evaluation file" not in str(linear_error):
+        if load_network is None:
             raise
         try:
             return load_network(path), {"eval": str(path), "kind": "nnue"}

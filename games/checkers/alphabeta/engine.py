@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from plyground.errors import ModelFileError
 from plyground.negamax.deepening import CompiledDeepening, LinearEngine
+from plyground.negamax.nnue import Network
 from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
-
-from plyground.negamax.nnue import Network
 
 from . import features
 
@@ -29,8 +29,6 @@ class CheckersAlphaBeta(LinearEngine):
 
     def load_network(self, path):
         """The NNUE network of ``path`` (ModelFileError naming what is wrong); ``None``: the bundled one."""
-        from plyground.errors import ModelFileError
-
         from . import nnue
         if path is None:
             raise ModelFileError("no NNUE network is bundled for checkers yet; give eval=PATH of a checkers "

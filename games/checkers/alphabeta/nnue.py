@@ -95,6 +95,20 @@ def _index(perspective, board, square):
     return kind * SQUARES + (square ^ (31 if perspective == 1 else 0))
 
 
+@njit(cache=True, inline="always")
+def _piece_rows(acc, w1, board, bits, add):
+    """Add (``add``) or subtract the rows of the pieces ``bits`` on ``board`` to both perspectives' ``acc``."""
+    while bits:
+        s = lowest_square(bits)
+        bits &= bits - 1
+        if add:
+            add_row(acc[0], w1, _index(0, board, s))
+            add_row(acc[1], w1, _index(1, board, s))
+        else:
+            sub_row(acc[0], w1, _index(0, board, s))
+            sub_row(acc[1], w1, _index(1, board, s))
+
+
 @njit(cache=True)
 def refresh(pos, w1, b1, acc):
     """``acc`` (2, H): both perspectives' accumulators of ``pos`` (row 0 Black's, row 1 White's) computed
@@ -103,12 +117,7 @@ def refresh(pos, w1, b1, acc):
         for k in range(acc.shape[1]):
             acc[p, k] = b1[k]
     for board in range(4):
-        bits = pos[board]
-        while bits:
-            s = lowest_square(bits)
-            bits &= bits - 1
-            add_row(acc[0], w1, _index(0, board, s))
-            add_row(acc[1], w1, _index(1, board, s))
+        _piece_rows(acc, w1, board, pos[board], True)
 
 
 @njit(cache=True)
@@ -119,18 +128,8 @@ def update(parent, child, w1, source, target):
         for k in range(target.shape[1]):
             target[p, k] = source[p, k]
     for board in range(4):
-        gone = parent[board] & ~child[board]
-        while gone:
-            s = lowest_square(gone)
-            gone &= gone - 1
-            sub_row(target[0], w1, _index(0, board, s))
-            sub_row(target[1], w1, _index(1, board, s))
-        put = child[board] & ~parent[board]
-        while put:
-            s = lowest_square(put)
-            put &= put - 1
-            add_row(target[0], w1, _index(0, board, s))
-            add_row(target[1], w1, _index(1, board, s))
+        _piece_rows(target, w1, board, parent[board] & ~child[board], False)
+        _piece_rows(target, w1, board, child[board] & ~parent[board], True)
 
 
 @njit(cache=True, inline="always")

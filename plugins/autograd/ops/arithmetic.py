@@ -166,7 +166,7 @@ def sparse_linear(indices: Any, weight: Tensor, bias: Tensor | None = None) -> T
         raise IndexError(f"sparse_linear index {int(indices.min())}: entries are row numbers, or -1 for none")
     indices = on_device_of(indices, weight.data)
     valid = indices >= 0
-    rows = xp.where(valid[..., None], weight.data[xp.where(valid, indices, 0)], 0).astype(weight.dtype)   # (B, M, H)
+    rows = xp.where(valid[..., None], weight.data[xp.where(valid, indices, 0)], 0).astype(weight.dtype, copy=False)   # (B, M, H)
     out = rows.sum(axis=1)
     if bias is not None:
         out = out + bias.data

@@ -48,7 +48,7 @@ class NnueModel(Module):
         def host(p):
             return np.asarray(p.numpy(), np.float64)
         return Network(w1=host(self.w1), b1=host(self.b1), w2=np.ascontiguousarray(host(self.w2).T),
-                            b2=host(self.b2), w3=host(self.w3).reshape(-1), b3=host(self.b3).reshape(()))
+                       b2=host(self.b2), w3=host(self.w3).reshape(-1), b3=host(self.b3).reshape(()))
 
     def clip_first_layer(self) -> None:
         """Keep the first layer's weights and bias within the limit (so that it quantizes)."""
