@@ -33,7 +33,8 @@ from pathlib import Path
 
 from plyground.options import Spec, resolve_options
 from plyground.workers import LocalActorPool
-from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec, with_models_known
+from plyground.options import game_spec
+from plyground.plugins.trainers.alphazero.actors import ActorSetup, selfplay_spec, with_models_known
 from plyground.plugins.trainers.alphazero.arena import Arena
 from plyground.plugins.trainers.alphazero.playbook import Playbook, class_path
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games

@@ -42,7 +42,8 @@ import numpy as np
 
 from plyground.errors import PlygroundError
 from plyground.workers import LocalActorPool
-from plyground.plugins.trainers.alphazero.actors import ActorSetup, game_spec, selfplay_spec, with_models_known
+from plyground.options import game_spec
+from plyground.plugins.trainers.alphazero.actors import ActorSetup, selfplay_spec, with_models_known
 from plyground.plugins.trainers.alphazero.arena import Arena
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games
 from plyground.players.alphazero.compute import compute_threads

@@ -546,3 +546,49 @@ def evaluation_learning(game: Game) -> EvaluationLearning | None:
     own = alphabeta_engine(game)
     kit = own.learning() if own is not None and callable(getattr(own, "learning", None)) else None
     return kit if isinstance(kit, EvaluationLearning) else None
+
+
+@runtime_checkable
+class NnueLearning(Protocol):
+    """What the ``nnue`` trainer needs to teach a game's NNUE evaluation (plyground.negamax.nnue) from its
+    own games (checkers: games/checkers/alphabeta/learning.py).  An :class:`AlphaBetaEngine` offers it as
+    ``nnue_learning()``; the engine's ``compiled_engine`` must then take a ``Network`` as its weights.
+
+    ``features`` is what a model file says it was made for (``game``, ``feature_set``, ...); ``inputs``
+    and ``max_active`` are the first layer's inputs and the most of them a position has active;
+    ``w1_limit`` is the first layer's largest weight the game's accumulators hold; ``output_scale`` is
+    the search units of an output of 1.0 (a man, a pawn)."""
+
+    features: dict
+    inputs: int
+    max_active: int
+    w1_limit: float
+    output_scale: float
+
+    def initial(self, hidden: int, dense: int, seed: int) -> Any:
+        """A network of random weights."""
+
+    def save(self, path: Path, net: Any, metadata: dict | None = None) -> None:
+        """Write a model file (.npz + JSON, atomically)."""
+
+    def load(self, path: Path) -> tuple[Any, dict]:
+        """A model file's network and metadata (ModelFileError naming what is wrong)."""
+
+    def batch_features(self, positions: Any) -> tuple[Any, Any]:
+        """The active inputs of each position array, seen from its side to move and from the other:
+        two (N, max_active) int64 arrays padded with -1."""
+
+    def quiet(self, positions: Any) -> Any:
+        """A bool per position array: whether its side to move has no tactical move (the positions the
+        search's evaluation is asked about, after its capture search)."""
+
+    def read_games(self, path: Path, max_games: int | None, log: Callable[[str], None]) -> tuple[list, list[str]]:
+        """Expert games of a record file as ``ExpertGame``\\ s with their ``returns``, and one message per
+        unreadable game (as :class:`EvaluationLearning`'s)."""
+
+
+def nnue_learning(game: Game) -> NnueLearning | None:
+    """What the ``nnue`` trainer needs to teach ``game``'s NNUE evaluation, or None (the game has none)."""
+    own = alphabeta_engine(game)
+    kit = own.nnue_learning() if own is not None and callable(getattr(own, "nnue_learning", None)) else None
+    return kit if isinstance(kit, NnueLearning) else None

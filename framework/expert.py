@@ -21,6 +21,7 @@ class ExpertGame:
     number: int               # the game's number in the file (1-based)
     start: np.ndarray         # the game's position array (its kernels' layout)
     codes: list[int]          # the moves played, as the game's move codes
+    returns: tuple[float, float] | None = None   # the result (+1 win, -1 loss, 0 draw per player), if known
 
 
 @dataclass

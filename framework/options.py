@@ -197,3 +197,11 @@ def _option_pair(spec: str, part: str) -> tuple[str, str]:
         # An empty value is never needed: optional options take the word none.
         raise _bad_spec(spec, f"option '{key}' has no value after the '='")
     return key, value
+
+
+def game_spec(game: Any) -> str:
+    """The spec that rebuilds ``game`` (in another process, say): its name and its parameters off their
+    defaults."""
+    changed = {opt.name: value_text(game.params[opt.name]) for opt in game.options
+               if opt.name in game.params and game.params[opt.name] != opt.default}
+    return str(Spec(game.name, changed))

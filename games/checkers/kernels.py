@@ -200,6 +200,13 @@ def gen_moves(pos, out):
 
 
 @njit(cache=True)
+def has_capture(pos):
+    """Whether the side to move has a capture (then it must take one: the position is not quiet)."""
+    men, kings, opp, empty = _sides(pos)
+    return _jumpers(men, kings, opp, empty, pos[SIDE]) != 0
+
+
+@njit(cache=True)
 def legal_codes(pos):
     """The legal moves as a fresh array (what the Python State lists)."""
     out = np.empty(MAX_MOVES, dtype=np.int64)

@@ -50,6 +50,11 @@ class CheckersAlphaBeta(LinearEngine):
         from .learning import CheckersLearning
         return CheckersLearning()
 
+    def nnue_learning(self):
+        """The NnueLearning ability: what the nnue trainer needs to teach :mod:`.nnue`'s network."""
+        from .learning import CheckersNnueLearning
+        return CheckersNnueLearning()
+
     def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
                         stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
         return CompiledEngine(self.game, self.game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt,

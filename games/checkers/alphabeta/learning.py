@@ -36,7 +36,7 @@ class CheckersLearning:
         self.no_progress_limit = no_progress_limit
 
     def read_games(self, path: Path, max_games: int | None = None, log=print) -> tuple[list[ExpertGame], list[str]]:
-        from ..pdn import read_pdn
+        from ..pdn import RESULTS, read_pdn
         path = Path(path)
         if not path.exists():
             raise UsageError(f"bonanza: the games file {path} does not exist")
@@ -45,7 +45,7 @@ class CheckersLearning:
             games = []
             for pdn_game in reader:
                 games.append(ExpertGame(pdn_game.number, kernels.state_to_pos(pdn_game.start_state()),
-                                        list(pdn_game.codes)))
+                                        list(pdn_game.codes), RESULTS.get(pdn_game.result)))
                 if max_games is not None and len(games) >= max_games:
                     break
         except RecordError as exc:
@@ -74,3 +74,44 @@ class CheckersLearning:
     def write_heatmap(self, w, path: Path, title: str) -> None:
         from .heatmap import write_heatmap
         write_heatmap(w, path, title)
+
+
+@njit(cache=True)
+def _quiet(positions, out):
+    for r in range(positions.shape[0]):
+        out[r] = not kernels.has_capture(positions[r])
+
+
+class CheckersNnueLearning:
+    """What the ``nnue`` trainer needs to teach the checkers NNUE (:mod:`.nnue`): the ``NnueLearning``
+    ability of checkers (plyground.capabilities).  Its expert games are the bonanza trainer's."""
+
+    def __init__(self) -> None:
+        from . import nnue
+        self.nnue = nnue
+        self.features = dict(nnue.FEATURES)
+        self.inputs = nnue.INPUTS
+        self.max_active = nnue.MAX_PIECES
+        self.w1_limit = nnue.W1_LIMIT
+        self.output_scale = float(nnue.OUTPUT_SCALE)
+
+    def initial(self, hidden: int, dense: int, seed: int):
+        return self.nnue.initial(hidden, dense, seed)
+
+    def save(self, path: Path, net, metadata: dict | None = None) -> None:
+        self.nnue.save(path, net, metadata)
+
+    def load(self, path: Path):
+        return self.nnue.load(path)
+
+    def batch_features(self, positions):
+        return self.nnue.batch_features(positions)
+
+    def quiet(self, positions) -> np.ndarray:
+        positions = np.ascontiguousarray(positions, dtype=np.int64)
+        out = np.empty(len(positions), dtype=np.bool_)
+        _quiet(positions, out)
+        return out
+
+    def read_games(self, path: Path, max_games: int | None = None, log=print):
+        return CheckersLearning().read_games(path, max_games, log)

@@ -29,7 +29,6 @@ from typing import Any, Iterator, Union
 
 import numpy as np
 
-from plyground.options import Spec, value_text
 from plyground.protocols import Game
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
@@ -183,13 +182,6 @@ def selfplay_spec(seed: int, iteration: int, number: int, names: tuple[str, str]
     """Self-play game ``number`` of ``iteration``: its generator is seeded by the three numbers alone."""
     return GameSpec(number, np.random.default_rng([seed, iteration, number]), names,
                     {"Event": event, "Round": str(number + 1)})
-
-
-def game_spec(game: Game) -> str:
-    """The spec that rebuilds ``game`` in another process: its name and the parameters off their defaults."""
-    changed = {opt.name: value_text(game.params[opt.name]) for opt in game.options
-               if opt.name in game.params and game.params[opt.name] != opt.default}
-    return str(Spec(game.name, changed))
 
 
 # ------------------------------------------------------------------ the actor

@@ -39,7 +39,7 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import PlygroundError, UsageError
-from plyground.options import Option, Spec
+from plyground.options import Option, Spec, game_spec
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import write_json
 from plyground.players.alphazero.compute import compute_threads
@@ -50,7 +50,7 @@ from plyground.capabilities import endgame_oracle
 from plyground.players.alphazero.settings import SEARCH_KIND_OPTIONS, trainer_search_options
 from plyground.workers import InProcess
 
-from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, game_spec, match_seed
+from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, match_seed
 from .arena import Arena, make_actor_pool
 from .gate import Gate, Tally
 from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,

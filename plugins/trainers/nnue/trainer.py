@@ -1,0 +1,358 @@
+"""The ``nnue`` trainer: a game's NNUE evaluation taught from its own alpha-beta games (docs/nnue.md).
+
+Generation after generation:
+
+1. **Self-play.** The best engine so far (at first the game's linear ``learned``
+   evaluation) plays games against itself from random openings at a fixed
+   depth (:mod:`.selfplay`); every searched move keeps its root score.
+2. **Training.** A network (the last generation's, or a fresh one at first) is
+   fitted to the positions of the last ``window`` generations' games and a
+   sample of the game's expert games (:mod:`.examples`, :mod:`.learner`).
+3. **Matches.** The new network plays the best engine so far, generation 0
+   and the game's linear evaluation ("today's engine") at equal time per
+   move, from the 2-ply openings with both colours (``plyground.tournament``).
+   It becomes the best when it scores at least ``gate`` against the best.
+
+The game brings its inputs and quiet-position test (the ``NnueLearning``
+capability: checkers has it) and its compiled search; all else is the same for
+every game.  A run directory holds everything, and rerunning the same command
+continues from where it stopped (a self-play batch, a training epoch, a match
+game):
+
+    config.json          the options of the run (a rerun must match them; generations may grow)
+    state.json           generation, phase, best, wall and CPU time so far
+    games/gen-NNN.npz    each generation's self-play games (moves, scores, results; compressed)
+    nets/gen-NNN.npz     each generation's network (alphabeta:eval=PATH)
+    best.npz             the best network (alphabeta:eval={run}/best.npz)
+    training.npz         the training checkpoint of the generation in progress
+    matches/gen-NNN/     each generation's matches (every game, resumable)
+    metrics.jsonl        one line per training epoch and per self-play batch
+    curve.jsonl          one line per generation: match scores against wall and CPU time
+    curve.png            the curve
+"""
+from __future__ import annotations
+
+import resource
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from plyground.bundled_data import records_file
+from plyground.capabilities import (ENDGAME_OPTION, endgame_oracle, kernels_of, nnue_learning, parse_endgame,
+                                    winning_chances_slope)
+from plyground.durations import format_duration
+from plyground.errors import UsageError
+from plyground.options import Option, game_spec
+from plyground.protocols import Game, Trainer
+from plyground.stats import Score
+from plyground.storage import RunLock, append_json_line, read_json, read_json_lines, write_json, write_json_lines
+from plyground.tournament.config import Entrant, TournamentConfig
+from plyground.tournament.openings import choose_openings
+from plyground.tournament.runner import run_tournament
+from plyground.workers import LocalActorPool, available_cores
+
+from .examples import Examples, GameRecords, examples_of, expert_examples
+from .learner import Learner
+from .selfplay import GameJob, SelfPlaySetup
+
+#: Options that define a run: a rerun in the same directory must not change them.
+_FIXED = ("hidden", "dense", "games", "depth", "nodes", "random_plies_min", "random_plies_max", "window",
+          "expert_games", "expert_every", "blend", "epochs", "batch", "lr", "seed", "match_games",
+          "match_seconds", "gate")
+TODAY = "learned"
+
+
+class NnueTrainer(Trainer):
+    name = "nnue"
+    description = ("Teaches a game's NNUE evaluation (checkers) from its own alpha-beta games: self-play, "
+                   "training, matches at equal time, generation after generation.")
+    produces = "alphabeta:eval={run}/best.npz"
+    options = (
+        Option("generations", int, 6, "generations to run (a rerun with more continues the run)", min=1,
+               max=1000),
+        Option("hidden", int, 32, "first-layer width (the accumulators)", min=4, max=512),
+        Option("dense", int, 16, "second-layer width", min=2, max=256),
+        Option("games", int, 2000, "self-play games a generation", min=2, max=10_000_000),
+        Option("depth", int, 7, "self-play search depth (plies, plus the capture search)", min=1, max=64),
+        Option("nodes", int, None, "self-play node limit per move; none = the depth alone", min=100,
+               optional=True),
+        Option("random_plies_min", int, 2, "fewest random plies that open a self-play game", min=0, max=100),
+        Option("random_plies_max", int, 8, "most random plies that open a self-play game", min=0, max=100),
+        Option("window", int, 3, "train on the games of the last N generations", min=1, max=1000),
+        Option("expert_games", str, "acf", "expert games whose positions are added, labelled by their "
+               "results: a record file of the game, a name it ships (checkers: acf), or none"),
+        Option("expert_every", int, 8, "use one expert position in N", min=1, max=1000),
+        Option("blend", float, 0.7, "lambda: the share of the search's score in a target (the rest: the "
+               "game's result)", min=0.0, max=1.0),
+        Option("epochs", int, 8, "training epochs a generation", min=1, max=1000),
+        Option("batch", int, 4096, "positions a training step", min=16, max=1_000_000),
+        Option("lr", float, 2e-3, "Adam's step size (cosine to 0 over a generation's epochs)", min=1e-6, max=1.0),
+        Option("seed", int, 0, "seed of the games, the initial network and the shuffles"),
+        Option("match_games", int, 40, "games of each match (even: every opening twice, colours reversed)",
+               min=2, max=100_000),
+        Option("match_seconds", float, 0.1, "seconds a move in the matches (both sides)", min=0.001, max=600.0),
+        Option("gate", float, 0.5, "score against the best engine so far a generation needs to become the best",
+               min=0.0, max=1.0),
+        Option("workers", int, 0, "games played at once (0: one per core)", min=0, max=1024),
+        Option("batch_games", int, 100, "self-play games between saves", min=1, max=100_000),
+        ENDGAME_OPTION,
+    )
+
+    def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
+        super().__init__(game, run_dir, **options)
+        cfg = self.config
+        self.learning = nnue_learning(game)
+        self.kernels = kernels_of(game)
+        if cfg["random_plies_min"] > cfg["random_plies_max"]:
+            raise UsageError(f"nnue: random_plies_min={cfg['random_plies_min']} is more than random_plies_max="
+                             f"{cfg['random_plies_max']}; give min <= max")
+        if cfg["match_games"] % 2:
+            raise UsageError(f"nnue: match_games={cfg['match_games']} is odd; each opening is played twice, "
+                             f"colours reversed (give an even number)")
+        parse_endgame(cfg["endgame"], game)
+        self.workers = cfg["workers"] or available_cores()
+        self._check_config()
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        if nnue_learning(game) is None:
+            return "it has no NNUE evaluation to teach (checkers has one: the NnueLearning capability)"
+        return None
+
+    def log(self, message: str) -> None:
+        super().log(f"nnue: {message}")
+
+    # ------------------------------------------------------------------ the run
+    def run(self) -> Path:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        with RunLock(self.run_dir, "training run"):
+            return self._train()
+
+    def _train(self) -> Path:
+        cfg = self.config
+        write_json(self.run_dir / "config.json", _jsonable(cfg), sort_keys=True)
+        self.state = read_json(self.run_dir / "state.json", "; delete it to start the run over") or {
+            "generation": 0, "phase": "selfplay", "best": None, "wall_seconds": 0.0, "cpu_seconds": 0.0}
+        self._clock = (time.perf_counter(), _cpu_seconds())
+        self.oracle = endgame_oracle(self.game, cfg["endgame"], log=self.log)
+        if self.state["generation"] >= cfg["generations"]:
+            self.log(f"the run in {self.run_dir} is complete ({self.state['generation']} generations); rerun with "
+                     f"more generations to continue it")
+            return self.run_dir / "best.npz"
+        if self.state["generation"] or self.state["phase"] != "selfplay":
+            self.log(f"resuming at generation {self.state['generation']} ({self.state['phase']}); "
+                     f"{format_duration(self.state['wall_seconds'])} of training so far")
+        while self.state["generation"] < cfg["generations"]:
+            g = self.state["generation"]
+            if self.state["phase"] == "selfplay":
+                self._selfplay(g)
+                self._advance(phase="train")
+            if self.state["phase"] == "train":
+                self._training(g)
+                self._advance(phase="match")
+            if self.state["phase"] == "match":
+                accepted = self._matches(g)
+                self._curve_row(g, accepted)
+                if accepted:
+                    self.state["best"] = g
+                    self.learning.save(self.run_dir / "best.npz", self.learning.load(self._net_path(g))[0],
+                                       {"generation": g, "trainer": "nnue"})
+                self._advance(phase="selfplay", generation=g + 1)
+        self.log(f"done: {cfg['generations']} generations in {format_duration(self.state['wall_seconds'])} "
+                 f"({format_duration(self.state['cpu_seconds'])} of CPU); best: generation {self.state['best']}")
+        return self.run_dir / "best.npz"
+
+    # ------------------------------------------------------------- self-play
+    def _selfplay(self, g: int) -> None:
+        cfg = self.config
+        path = self._games_path(g)
+        records = GameRecords.load(path) if path.exists() else GameRecords.empty()
+        if records.games >= cfg["games"]:
+            return
+        evaluation = TODAY if self.state["best"] is None else str(self._net_path(self.state["best"]))
+        setup = SelfPlaySetup(game_spec(self.game), evaluation,
+                              cfg["depth"], cfg["nodes"], cfg["endgame"],
+                              (cfg["random_plies_min"], cfg["random_plies_max"]), 400)
+        self.log(f"generation {g}: self-play of {cfg['games']} games with eval={_short(evaluation)} at depth "
+                 f"{cfg['depth']} in {self.workers} workers" + (f" ({records.games} played already)"
+                                                                 if records.games else ""))
+        pool = LocalActorPool(setup, self.workers, log=self.log)
+        started, first = time.perf_counter(), records.games
+        try:
+            while records.games < cfg["games"]:
+                count = min(cfg["batch_games"], cfg["games"] - records.games)
+                jobs = [GameJob(g, i, _seed(cfg["seed"], g, i)) for i in range(records.games, records.games + count)]
+                done = {}
+                for job, message in pool.run(jobs):
+                    done[job.index] = message[1:]
+                records = records.extend([done[i] for i in sorted(done)])
+                records.save(path, {"generation": g, "evaluation": evaluation, "depth": cfg["depth"]})
+                self._checkpoint_clock()
+                rate = (records.games - first) / (time.perf_counter() - started)
+                wins = np.mean(records.first_returns > 0), np.mean(records.first_returns == 0)
+                self.log(f"generation {g}: {records.games}/{cfg['games']} games, {records.plies:,} plies "
+                         f"(first player won {wins[0]:.0%}, drew {wins[1]:.0%}); {rate * 3600:,.0f} games/hour, "
+                         f"ETA {format_duration((cfg['games'] - records.games) / rate)}")
+                self._metric({"event": "selfplay", "generation": g, "games": records.games, "plies": records.plies,
+                              "games_per_hour": round(rate * 3600, 1)})
+        finally:
+            pool.close()
+
+    # -------------------------------------------------------------- training
+    def _examples(self, g: int) -> Examples:
+        cfg = self.config
+        start = self.kernels.state_to_pos(self.game.new_initial_state())
+        parts = []
+        for k in range(max(0, g - cfg["window"] + 1), g + 1):
+            parts.append(examples_of(GameRecords.load(self._games_path(k)), self.kernels, start, self.learning,
+                                     self.oracle))
+        if cfg["expert_games"].strip().lower() != "none":
+            games_file = records_file(self.game, cfg["expert_games"], "expert_games", "'none', ")
+            games, _ = self.learning.read_games(games_file, None, log=self.log)
+            expert = expert_examples(games, self.kernels, self.learning, self.oracle, skip_plies=4,
+                                     every=cfg["expert_every"], seed=cfg["seed"] + g)
+            self.log(f"generation {g}: {len(expert):,} positions of {len(games):,} expert games")
+            parts.append(expert)
+        return Examples.join(parts)
+
+    def _training(self, g: int) -> None:
+        cfg = self.config
+        t0 = time.perf_counter()
+        examples = self._examples(g)
+        self.log(f"generation {g}: {len(examples):,} examples ({format_duration(time.perf_counter() - t0)})")
+        if g > 0:
+            net = self.learning.load(self._net_path(g - 1))[0]
+        else:
+            net = self.learning.initial(cfg["hidden"], cfg["dense"], cfg["seed"])
+        learner = Learner(self.learning, winning_chances_slope(self.game), cfg["blend"], cfg["batch"],
+                          cfg["epochs"], cfg["lr"], cfg["seed"], self.run_dir / "training.npz", self.log)
+
+        def on_epoch(row: dict) -> None:
+            self._metric({"event": "epoch", **row})
+            self._checkpoint_clock()
+
+        net = learner.train(net, examples, g, on_epoch)
+        self._net_path(g).parent.mkdir(exist_ok=True)
+        self.learning.save(self._net_path(g), net, {"generation": g, "trainer": "nnue",
+                                                     "examples": len(examples), "options": _jsonable(cfg)})
+
+    # --------------------------------------------------------------- matches
+    def _opponents(self, g: int) -> list[tuple[str, str]]:
+        """(name, eval) of the engines generation ``g`` plays: the best so far, generation 0, today's."""
+        best = self.state["best"]
+        if best is None:
+            return [(TODAY, TODAY)] + ([("gen-0", str(self._net_path(0)))] if g > 0 else [])
+        return ([(f"gen-{best}", str(self._net_path(best)))] + ([("gen-0", str(self._net_path(0)))] if best != 0 else [])
+                + [(TODAY, TODAY)])
+
+    def _matches(self, g: int) -> bool:
+        cfg = self.config
+        name = f"gen-{g}"
+        opponents = self._opponents(g)
+        entrants = [Entrant(name, f"alphabeta:eval={self._net_path(g)},depth=64")]
+        entrants += [Entrant(n, f"alphabeta:eval={e},depth=64") for n, e in opponents]
+        config = TournamentConfig(game=game_spec(self.game), entrants=entrants, games_per_pairing=cfg["match_games"],
+                                  format="gauntlet", openings=choose_openings(self.game, "2-ply", cfg["seed"]),
+                                  openings_source="2-ply", seconds=cfg["match_seconds"], seed=cfg["seed"] + g)
+        self.log(f"generation {g}: matches against {', '.join(n for n, _ in opponents)}: {cfg['match_games']} games "
+                 f"each at {cfg['match_seconds']} s a move")
+        out_dir = self.run_dir / "matches" / f"gen-{g:03d}"
+
+        def on_game(p) -> None:
+            if p.done % 10 == 0 or p.done == p.total:
+                self.log(f"generation {g}: match game {p.done}/{p.total}; ETA {format_duration(p.eta)}")
+
+        run = run_tournament(config, out_dir, workers=self.workers, on_game=on_game)
+        if not run.complete:
+            raise KeyboardInterrupt
+        self._checkpoint_clock()
+        self.scores = {}
+        for opponent, _ in opponents:
+            points = [r.score_a for r in run.results if r.b == opponent and r.score_a is not None]
+            wins, draws, losses = points.count(1.0), points.count(0.5), points.count(0.0)
+            self.scores[opponent] = Score(wins, draws, losses)
+            s = self.scores[opponent]
+            lo, hi = s.interval()
+            self.log(f"generation {g} against {opponent}: {s.score:.1%} (+{wins} ={draws} -{losses}; 95% "
+                     f"{lo:.0%}-{hi:.0%})")
+        best = opponents[0][0]
+        return self.scores[best].score >= cfg["gate"]
+
+    # ------------------------------------------------------------ the curve
+    def _curve_row(self, g: int, accepted: bool) -> None:
+        def row(score: Score | None) -> dict | None:
+            if score is None:
+                return None
+            lo, hi = score.interval()
+            return {"score": round(score.score, 4), "wins": score.wins, "draws": score.draws, "losses": score.losses,
+                    "low": round(lo, 4), "high": round(hi, 4)}
+        scores = self.scores
+        best_name = self._opponents(g)[0][0]
+        path = self.run_dir / "curve.jsonl"
+        rows = [r for r in read_json_lines(path) if r.get("generation") != g] if path.exists() else []
+        write_json_lines(path, rows + [{
+            "generation": g, "wall_hours": round(self.state["wall_seconds"] / 3600, 4),
+            "cpu_hours": round(self.state["cpu_seconds"] / 3600, 4),
+            "vs_today": row(scores.get(TODAY)), "vs_gen0": row(scores.get("gen-0")),
+            "vs_best": row(scores.get(best_name)), "best_before": best_name, "accepted": accepted,
+            "match_seconds": self.config["match_seconds"], "match_games": self.config["match_games"]}])
+        from .plots import plot_curve
+        problem = plot_curve(self.run_dir / "curve.jsonl", self.run_dir / "curve.png", self.game.name)
+        if problem:
+            self.log(f"no curve.png: {problem}")
+
+    # ------------------------------------------------------------ bookkeeping
+    def _net_path(self, g: int) -> Path:
+        return self.run_dir / "nets" / f"gen-{g:03d}.npz"
+
+    def _games_path(self, g: int) -> Path:
+        path = self.run_dir / "games" / f"gen-{g:03d}.npz"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def _checkpoint_clock(self) -> None:
+        """Add the wall and CPU time since the last call to the state, and save it."""
+        now, cpu = time.perf_counter(), _cpu_seconds()
+        self.state["wall_seconds"] += now - self._clock[0]
+        self.state["cpu_seconds"] += cpu - self._clock[1]
+        self._clock = (now, cpu)
+        write_json(self.run_dir / "state.json", self.state)
+
+    def _advance(self, *, phase: str, generation: int | None = None) -> None:
+        self.state["phase"] = phase
+        if generation is not None:
+            self.state["generation"] = generation
+        self._checkpoint_clock()
+
+    def _metric(self, row: dict) -> None:
+        append_json_line(self.run_dir / "metrics.jsonl", row)
+
+    def _check_config(self) -> None:
+        current = _jsonable(self.config)
+        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
+        if previous is not None:
+            for name in _FIXED:
+                if previous.get(name) != current.get(name):
+                    raise UsageError(f"nnue: the run in {self.run_dir} was started with {name}={previous.get(name)!r}, "
+                                     f"not {current.get(name)!r}; rerun with the same options to continue it, or "
+                                     f"use a new run directory")
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished worker processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _seed(seed: int, generation: int, index: int) -> int:
+    return int(np.random.SeedSequence([seed, generation, index]).generate_state(1)[0])
+
+
+def _short(evaluation: str) -> str:
+    return evaluation if evaluation == TODAY else Path(evaluation).name
+
+
+def _jsonable(options: dict) -> dict:
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}
