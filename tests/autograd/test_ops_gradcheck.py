@@ -183,7 +183,11 @@ def test_linear(param):
     gradcheck(lambda: F.linear(x3, w), [x3, w])
 
 
-def test_sparse_linear_is_the_dense_linear_layer_of_its_one_hot_input(param):
+@pytest.mark.parametrize("dense_counts", [True, False], ids=["counts", "gather"])
+def test_sparse_linear_is_the_dense_linear_layer_of_its_one_hot_input(param, monkeypatch, dense_counts):
+    # Both ways of computing it: the (B, F) counts times the weight (few inputs) and the gathered rows summed.
+    import plyground.plugins.autograd.ops.arithmetic as arithmetic
+    monkeypatch.setattr(arithmetic, "_DENSE_COUNTS", 1 << 22 if dense_counts else 0)
     w, b = param(7, 4), param(4)
     indices = np.array([[0, 3, 6, -1], [2, -1, -1, -1], [5, 5, 1, 4], [-1, -1, -1, -1]])   # 5 twice: counts twice
     gradcheck(lambda: F.sparse_linear(indices, w, b), [w, b])

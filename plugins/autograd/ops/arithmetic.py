@@ -144,6 +144,10 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return Tensor._from_op(out, parents, backward, "linear")
 
 
+#: Largest batch x inputs for which :func:`sparse_linear` builds the dense counts (16 MiB of float32).
+_DENSE_COUNTS = 1 << 22
+
+
 def sparse_linear(indices: Any, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """The sums of ``weight``'s rows that ``indices`` names, as one node: ``out[b] = bias + sum of
     weight[indices[b, m]]`` over the entries ``>= 0`` (``-1`` pads a row).  ``indices`` (B, M) integers;
@@ -166,8 +170,16 @@ def sparse_linear(indices: Any, weight: Tensor, bias: Tensor | None = None) -> T
         raise IndexError(f"sparse_linear index {int(indices.min())}: entries are row numbers, or -1 for none")
     indices = on_device_of(indices, weight.data)
     valid = indices >= 0
-    rows = xp.where(valid[..., None], weight.data[xp.where(valid, indices, 0)], 0).astype(weight.dtype, copy=False)   # (B, M, H)
-    out = rows.sum(axis=1)
+    batch, inputs = indices.shape[0], weight.shape[0]
+    if batch * inputs <= _DENSE_COUNTS:
+        # Few inputs (checkers' 128): the (B, F) counts of each input make both directions one matrix product.
+        flat = (xp.arange(batch)[:, None] * inputs + indices)[valid]
+        counts = xp.bincount(flat, minlength=batch * inputs).reshape(batch, inputs).astype(weight.dtype)
+        out = counts @ weight.data
+    else:
+        rows = xp.where(valid[..., None], weight.data[xp.where(valid, indices, 0)], 0).astype(weight.dtype, copy=False)
+        out = rows.sum(axis=1)                                                       # (B, M, H) summed over M
+        counts = None
     if bias is not None:
         out = out + bias.data
     parents = (weight,) if bias is None else (weight, bias)
@@ -175,8 +187,12 @@ def sparse_linear(indices: Any, weight: Tensor, bias: Tensor | None = None) -> T
     def backward(g):
         grad = None
         if weight.requires_grad:
-            grad = xp.zeros(weight.shape, dtype=g.dtype)
-            scatter_add(grad, indices[valid], xp.broadcast_to(g[:, None, :], rows.shape)[valid])
+            if counts is not None:
+                grad = (counts.T @ g).astype(g.dtype, copy=False)
+            else:
+                grad = xp.zeros(weight.shape, dtype=g.dtype)
+                scatter_add(grad, indices[valid], xp.broadcast_to(g[:, None, :], (batch,) + valid.shape[1:] +
+                                                                  (weight.shape[1],))[valid])
         grads = [grad]
         if bias is not None:
             grads.append(g.sum(axis=0) if bias.requires_grad else None)
