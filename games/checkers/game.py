@@ -320,5 +320,7 @@ class CheckersGame(Game):
         return engine.CheckersAlphaBeta(self) if has_position_layout(self, features.LAYOUT) else None
 
     def bundled_models(self) -> dict[str, Path]:
-        """The BundledModels ability: ``alphabeta``'s evaluation learned from the ACF archive (docs/bonanza.md)."""
-        return {"alphabeta": Path(__file__).with_name("alphabeta") / "weights" / "checkers.npz"}
+        """The BundledModels ability: ``alphabeta``'s linear evaluation learned from the ACF archive
+        (docs/bonanza.md) and its NNUE network taught by self-play (docs/nnue.md), when one ships."""
+        weights = Path(__file__).with_name("alphabeta") / "weights"
+        return {"alphabeta": weights / "checkers.npz", "alphabeta-nnue": weights / "checkers-nnue.npz"}

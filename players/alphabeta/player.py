@@ -170,11 +170,18 @@ class GenericEngine:
         return best
 
 
+#: The name a game's bundled NNUE network has among its bundled models (the BundledModels ability).
+NNUE_MODEL = "alphabeta-nnue"
+
+
 def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
     """Weights for ``eval=spec`` (``None`` for a game without its own evaluation) and a description."""
     own = alphabeta_engine(game)
     if spec.strip().lower() == "auto":
-        spec = "learned" if own is not None and bundled_model(game, "alphabeta") is not None else "material"
+        if getattr(own, "load_network", None) is not None and bundled_model(game, NNUE_MODEL) is not None:
+            spec = "nnue"
+        else:
+            spec = "learned" if own is not None and bundled_model(game, "alphabeta") is not None else "material"
     if spec.strip().lower() == "material":
         if own is not None:
             return own.material_weights(), {"eval": "material"}
@@ -184,7 +191,11 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
         if load_network is None:
             raise ModelFileError(f"eval=nnue: {game.name} has no NNUE evaluation; use eval=learned or "
                                  f"eval=material")
-        return load_network(None), {"eval": "nnue"}
+        path = bundled_model(game, NNUE_MODEL)
+        if path is None:
+            raise ModelFileError(f"no NNUE network is bundled for {game.name}; give eval=PATH of a {game.name} "
+                                 f"NNUE network file (plyground train nnue makes one), or use eval=learned")
+        return load_network(path), {"eval": "nnue", "path": str(path)}
     if spec.strip().lower() == "learned":
         # The game ships its learned evaluation (checkers: learned from the ACF archive, docs/bonanza.md).
         path = bundled_model(game, "alphabeta")

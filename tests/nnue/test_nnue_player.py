@@ -37,10 +37,28 @@ def test_a_one_ply_search_takes_the_child_the_network_likes_best(network_file, k
     player.close()
 
 
-def test_eval_nnue_without_a_bundled_network_and_files_of_neither_kind_are_refused(tmp_path):
+def _without_bundled_network(game, monkeypatch, path):
+    models = dict(game.bundled_models(), **{"alphabeta-nnue": path})
+    monkeypatch.setattr(type(game), "bundled_models", lambda self: models)
+
+
+def test_eval_auto_and_nnue_take_the_bundled_network_and_learned_without_one(tmp_path, monkeypatch, network_file):
+    from plyground.players.alphabeta.player import load_evaluation
+    game = get_registry().make_game("checkers")
+    _without_bundled_network(game, monkeypatch, network_file)
+    for spec in ("auto", "nnue"):
+        weights, info = load_evaluation(game, spec)
+        assert info["eval"] == "nnue" and np.array_equal(weights.w1, nnue.load(network_file)[0].w1)
+    _without_bundled_network(game, monkeypatch, tmp_path / "absent.npz")
+    weights, info = load_evaluation(game, "auto")
+    assert info["eval"].endswith("checkers.npz") and isinstance(weights, np.ndarray)
+
+
+def test_eval_nnue_without_a_bundled_network_and_files_of_neither_kind_are_refused(tmp_path, monkeypatch):
     registry = get_registry()
     game = registry.make_game("checkers")
-    with pytest.raises(ModelFileError, match="no NNUE network is bundled for checkers yet"):
+    _without_bundled_network(game, monkeypatch, tmp_path / "absent.npz")
+    with pytest.raises(ModelFileError, match="no NNUE network is bundled for checkers"):
         registry.make_player("alphabeta:eval=nnue", game)
     with pytest.raises(ModelFileError, match="chess has no NNUE evaluation"):
         registry.make_player("alphabeta:eval=nnue", registry.make_game("chess"))

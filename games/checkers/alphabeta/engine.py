@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground.errors import ModelFileError
 from plyground.negamax.deepening import CompiledDeepening, LinearEngine
 from plyground.negamax.nnue import Network
 from plyground.negamax.tables import table_entries
@@ -28,11 +27,8 @@ class CheckersAlphaBeta(LinearEngine):
     unit = "men"
 
     def load_network(self, path):
-        """The NNUE network of ``path`` (ModelFileError naming what is wrong); ``None``: the bundled one."""
+        """The NNUE network of the file ``path`` (ModelFileError naming what is wrong)."""
         from . import nnue
-        if path is None:
-            raise ModelFileError("no NNUE network is bundled for checkers yet; give eval=PATH of a checkers "
-                                 "NNUE network file, or use eval=learned")
         return nnue.load(path)[0]
 
     def evaluator(self, weights):
