@@ -39,6 +39,9 @@ evaluation and search                             :class:`AlphaBetaEngine`; the 
 learn that evaluation  ``learning()`` of the      :func:`evaluation_learning` (an
 from expert games      engine                     :class:`EvaluationLearning`, for the
                                                   ``bonanza`` trainer; plyground.expert)
+teach its NNUE from    ``nnue_learning()`` of     :func:`nnue_learning` (an
+its own games          the engine                 :class:`NnueLearning`, for the ``nnue``
+                                                  trainer; plyground.negamax.nnue)
 =====================  =========================  ===========================================
 """
 from __future__ import annotations
