@@ -32,6 +32,7 @@ game):
 """
 from __future__ import annotations
 
+import os
 import resource
 import time
 from pathlib import Path
@@ -341,9 +342,29 @@ class NnueTrainer(Trainer):
 
 
 def _cpu_seconds() -> float:
-    """CPU time of this process and its finished worker processes."""
+    """CPU time of this process and its worker processes: the finished ones (their usage) and the running
+    ones (Linux's /proc), so that a total taken while workers play counts them too, and none twice."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + _running_children_seconds()
+
+
+def _running_children_seconds() -> float:
+    parent = os.getpid()
+    ticks = 0
+    try:
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue                               # gone meanwhile
+            if int(fields[1]) == parent:                # fields from the state on: ppid, ..., utime, stime
+                ticks += int(fields[11]) + int(fields[12])
+    except OSError:                                    # no /proc (not Linux): the finished workers only
+        return 0.0
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _seed(seed: int, generation: int, index: int) -> int:
