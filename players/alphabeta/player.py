@@ -33,11 +33,12 @@ class AlphaBetaPlayer(SearchPlayer):
                optional=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
                "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True),
-        Option("eval", str, "auto", "evaluation: 'auto' (the strongest here: 'learned' where the game ships "
-               "one, checkers and chess, else 'material'), 'material' (checkers: man 100, king 130; chess: "
-               "pawn 100, knight 320, bishop 330, rook 500, queen 900; other games: 0), "
-               "'learned' (the game's bundled evaluation: checkers learned from the ACF archive, chess from "
-               "master games), 'nnue' (the game's bundled NNUE network, where it has one) or the path of a "
+        Option("eval", str, "auto", "evaluation: 'auto' (the strongest here: 'nnue' where the game ships a "
+               "network, checkers; else 'learned' where it ships one, chess; else 'material'), 'material' "
+               "(checkers: man 100, king 130; chess: pawn 100, knight 320, bishop 330, rook 500, queen 900; "
+               "other games: 0), 'learned' (the game's bundled linear evaluation: checkers learned from the ACF "
+               "archive, chess from master games), 'nnue' (the game's bundled NNUE network, checkers: taught "
+               "by self-play) or the path of a "
                "learned weights file (eval.npz from the bonanza trainer) or of an NNUE network file (checkers)"),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
         Option("tt", bool, True, "use the transposition table (off: for experiments)"),

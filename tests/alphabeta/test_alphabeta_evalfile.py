@@ -114,9 +114,11 @@ def test_options():
     player = AlphaBetaPlayer(CheckersGame())
     cfg = player.config
     assert cfg["depth"] == 10 and cfg["seconds"] is None and cfg["eval"] == "auto" and cfg["tt"]
-    # auto: the strongest evaluation the game has -- its bundled learned one, else material
-    assert player.eval_info["eval"] == str(bundled_model(CheckersGame(), "alphabeta"))
-    assert np.array_equal(player.weights, AlphaBetaPlayer(CheckersGame(), eval="learned").weights)
+    # auto: the strongest evaluation the game has -- its bundled NNUE, else its learned one, else material
+    assert player.eval_info == {"eval": "nnue", "path": str(bundled_model(CheckersGame(), "alphabeta-nnue"))}
+    assert np.array_equal(player.weights.w1, AlphaBetaPlayer(CheckersGame(), eval="nnue").weights.w1)
+    assert AlphaBetaPlayer(CheckersGame(), eval="learned").eval_info["eval"] == str(bundled_model(CheckersGame(),
+                                                                                                "alphabeta"))
     assert AlphaBetaPlayer(TicTacToe()).eval_info["eval"].startswith("material")
     with pytest.raises(OptionError, match="option 'depth'"):
         AlphaBetaPlayer(CheckersGame(), depth=0)

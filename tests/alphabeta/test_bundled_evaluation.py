@@ -25,4 +25,4 @@ def test_no_bundled_evaluation_is_a_clear_error():
 def test_plain_play_picks_the_strongest_bundled_opponent():
     from plyground.cli import _fill_sides
     game = get_registry().make_game("checkers")
-    assert _fill_sides(game, None, None) == ("human", "alphabeta:eval=learned,depth=8")
+    assert _fill_sides(game, None, None) == ("human", "alphabeta:eval=nnue,depth=8")

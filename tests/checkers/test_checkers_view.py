@@ -54,7 +54,7 @@ def test_plugin_registers_the_game():
 def test_class_attributes_and_options():
     assert CheckersGame.name == "checkers" and CheckersGame.side_names == ("Black", "White")
     assert CheckersGame.record_suffix == ".pdn"
-    assert CheckersGame.default_opponents == ("alphabeta:eval=learned,depth=8", "mcts", "alphazero", "random")
+    assert CheckersGame.default_opponents == ("alphabeta:eval=nnue,depth=8", "mcts", "alphazero", "random")
     assert {o.name: o.default for o in CheckersGame.options} == \
         {"repetitions": 3, "no_progress_plies": 80, "max_plies": None}
     assert "compulsory" in CheckersGame.rules_text or "must" in CheckersGame.rules_text

@@ -46,7 +46,7 @@ def test_the_menu_starts_at_the_strongest_level_and_each_level_fills_in_its_play
     game = menu.default_game()
     first, second = _fill_sides(game, None, None)              # the console's opponent: the same
     assert first == "human" and menu.sides[1].spec() == Spec.parse(second)
-    assert menu.sides[1].spec() == Spec.parse("alphabeta:eval=learned,depth=8")
+    assert menu.sides[1].spec() == Spec.parse("alphabeta:eval=nnue,depth=8")
 
 
 @pytest.mark.parametrize("stockfish", ["as installed", "missing"])
