@@ -205,3 +205,8 @@ def game_spec(game: Any) -> str:
     changed = {opt.name: value_text(game.params[opt.name]) for opt in game.options
                if opt.name in game.params and game.params[opt.name] != opt.default}
     return str(Spec(game.name, changed))
+
+
+def jsonable_options(options: Mapping[str, Any]) -> dict:
+    """Resolved options as JSON takes them (paths as text): what a run's config.json holds."""
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}

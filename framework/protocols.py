@@ -663,3 +663,21 @@ class Trainer(Plugin):
     def run(self) -> Path:
         """Train (resuming if the run directory holds a previous run); return the artifact."""
         raise NotImplementedError
+
+    def check_run_options(self, fixed: Sequence[str], added: Mapping[str, Any] | None = None) -> None:
+        """Refuse to continue the run in :attr:`run_dir` (its ``config.json``) with any of the ``fixed`` options
+        changed; ``added`` gives what a run started before an option existed used (its config does not name
+        it)."""
+        from .errors import UsageError
+        from .options import jsonable_options
+        from .storage import read_json
+        current = jsonable_options(self.config)
+        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
+        if previous is None:
+            return
+        added = added or {}
+        for name in fixed:
+            if previous.get(name, added.get(name)) != current.get(name):
+                raise UsageError(f"{self.name}: the run in {self.run_dir} was started with {name}="
+                                 f"{previous.get(name)!r}, not {current.get(name)!r}; rerun with the same options "
+                                 f"to continue it, or use a new run directory")

@@ -31,7 +31,7 @@ from plyground.capabilities import evaluation_learning
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.expert import split_games
-from plyground.options import Option
+from plyground.options import Option, jsonable_options
 from plyground.protocols import Game, Trainer
 from plyground.storage import (RunLock, array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
@@ -88,7 +88,7 @@ class BonanzaTrainer(Trainer):
                              "e.g. --set games=acf (checkers: the bundled ACF archive)")
         self.learning = evaluation_learning(game)
         self.features = self.learning.features
-        self._check_config()
+        self.check_run_options(_FIXED, _ADDED)
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -111,8 +111,8 @@ class BonanzaTrainer(Trainer):
         cfg = self.config
         run_dir = self.run_dir
         features, learning = self.features, self.learning
-        self._check_config()
-        write_json(run_dir / "config.json", _jsonable(cfg), sort_keys=True)
+        self.check_run_options(_FIXED, _ADDED)
+        write_json(run_dir / "config.json", jsonable_options(cfg), sort_keys=True)
         started = time.perf_counter()
 
         w0 = features.material_weights()
@@ -228,7 +228,7 @@ class BonanzaTrainer(Trainer):
         return {
             "trainer": "bonanza", "game": self.game.name,
             "feature_set": self.features.FEATURE_SET, "feature_set_version": self.features.FEATURE_VERSION,
-            "options": _jsonable(cfg),
+            "options": jsonable_options(cfg),
             "data": {"games_file": str(cfg["games"]), "games_read": len(games), "unreadable_games": len(errors),
                      "errors": errors, "train_games": int(len(train_idx)), "test_games": int(len(test_idx)),
                      "train_positions": train.size, "train_moves": train.moves,
@@ -243,17 +243,6 @@ class BonanzaTrainer(Trainer):
         }
 
     # ------------------------------------------------------------ run directory
-    def _check_config(self) -> None:
-        """Refuse to continue a run with options that define it changed (iterations may grow)."""
-        current = _jsonable(self.config)
-        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
-        if previous is not None:
-            for name in _FIXED:
-                if previous.get(name, _ADDED.get(name)) != current.get(name):
-                    raise UsageError(f"bonanza: the run in {self.run_dir} was started with {name}="
-                                     f"{previous.get(name)!r}, not {current.get(name)!r}; rerun with the same "
-                                     f"options to continue it, or use a new run directory")
-
     def _load_checkpoint(self, w0: np.ndarray) -> dict:
         path = self.run_dir / CHECKPOINT
         fresh = {"iteration": 0, "weights": w0.copy(), "adam_m": np.zeros_like(w0), "adam_v": np.zeros_like(w0),
@@ -280,7 +269,7 @@ class BonanzaTrainer(Trainer):
                  self.features.metadata(), metadata_key="metadata")
         save_weights(self.run_dir / "eval.npz", w, {
             **self.features.metadata(), "trainer": "bonanza", "iteration": int(it),
-            "feature_names": self.features.feature_names(), "options": _jsonable(self.config)})
+            "feature_names": self.features.feature_names(), "options": jsonable_options(self.config)})
 
     def _finished(self, iterations: int) -> bool:
         """Whether report.json, eval.npz and the heatmap of a run of ``iterations`` are all there."""
@@ -315,7 +304,3 @@ def _flat(summary: dict) -> dict:
         else:
             out[key] = value
     return out
-
-
-def _jsonable(options: dict) -> dict:
-    return {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}

@@ -134,11 +134,9 @@ def examples_of(records: GameRecords, kernels, start: np.ndarray, learning, orac
         if not keep.any():
             continue
         positions = positions[keep]
-        movers = np.array([kernels.current_player(p) for p in positions])
-        first = float(records.first_returns[g])
         rows.append(positions)
         scores.append(game_scores[keep])
-        results.append(np.where(movers == 0, (1.0 + first) / 2.0, (1.0 - first) / 2.0).astype(np.float32))
+        results.append(_movers_results(kernels, positions, float(records.first_returns[g])))
         groups.append(np.full(len(positions), g, np.int64))
     return _finish(rows, scores, results, groups, kernels, oracle)
 
@@ -157,13 +155,17 @@ def expert_examples(games: list, kernels, learning, oracle=None, skip_plies: int
         if not keep.any():
             continue
         positions = positions[keep]
-        movers = np.array([kernels.current_player(p) for p in positions])
-        first = float(game.returns[0])
         rows.append(positions)
         scores.append(np.full(len(positions), np.nan, np.float32))
-        results.append(np.where(movers == 0, (1.0 + first) / 2.0, (1.0 - first) / 2.0).astype(np.float32))
+        results.append(_movers_results(kernels, positions, float(game.returns[0])))
         groups.append(np.full(len(positions), g, np.int64))
     return _finish(rows, scores, results, groups, kernels, oracle)
+
+
+def _movers_results(kernels, positions: np.ndarray, first: float) -> np.ndarray:
+    """Each position's side to move's result (1, 1/2, 0) in a game the first player ended with ``first``."""
+    movers = np.array([kernels.current_player(p) for p in positions])
+    return np.where(movers == 0, (1.0 + first) / 2.0, (1.0 - first) / 2.0).astype(np.float32)
 
 
 def _finish(rows, scores, results, groups, kernels, oracle) -> Examples:

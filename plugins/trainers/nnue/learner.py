@@ -21,7 +21,7 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError
-from plyground.storage import array_json, load_npz, save_npz
+from plyground.storage import load_npz, pop_metadata, save_npz
 
 from plyground.plugins.autograd import Tensor, no_grad
 from plyground.plugins.autograd import functional as F
@@ -127,7 +127,7 @@ class Learner:
         data = load_npz(self.checkpoint, f"nnue: the training checkpoint {self.checkpoint}",
                         "; delete it to train this generation again")
         try:
-            meta = array_json(data.pop("__metadata__"))
+            meta = pop_metadata(data, f"nnue: the training checkpoint {self.checkpoint}")
             if meta["generation"] != generation:
                 return 0
             params = model.parameters()

@@ -45,10 +45,11 @@ from plyground.capabilities import (ENDGAME_OPTION, endgame_oracle, kernels_of, 
                                     winning_chances_slope)
 from plyground.durations import format_duration
 from plyground.errors import UsageError
-from plyground.options import Option, game_spec
+from plyground.options import Option, game_spec, jsonable_options
 from plyground.protocols import Game, Trainer
 from plyground.stats import Score
-from plyground.storage import RunLock, append_json_line, read_json, read_json_lines, write_json, write_json_lines
+from plyground.storage import (RunLock, append_json_line, copy_file, read_json, read_json_lines, write_json,
+                               write_json_lines)
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
 from plyground.tournament.runner import run_tournament
@@ -114,7 +115,7 @@ class NnueTrainer(Trainer):
                              f"colours reversed (give an even number)")
         parse_endgame(cfg["endgame"], game)
         self.workers = cfg["workers"] or available_cores()
-        self._check_config()
+        self.check_run_options(_FIXED)
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -133,7 +134,7 @@ class NnueTrainer(Trainer):
 
     def _train(self) -> Path:
         cfg = self.config
-        write_json(self.run_dir / "config.json", _jsonable(cfg), sort_keys=True)
+        write_json(self.run_dir / "config.json", jsonable_options(cfg), sort_keys=True)
         self.state = read_json(self.run_dir / "state.json", "; delete it to start the run over") or {
             "generation": 0, "phase": "selfplay", "best": None, "wall_seconds": 0.0, "cpu_seconds": 0.0}
         self._clock = (time.perf_counter(), _cpu_seconds())
@@ -158,8 +159,7 @@ class NnueTrainer(Trainer):
                 self._curve_row(g, accepted)
                 if accepted:
                     self.state["best"] = g
-                    self.learning.save(self.run_dir / "best.npz", self.learning.load(self._net_path(g))[0],
-                                       {"generation": g, "trainer": "nnue"})
+                    copy_file(self._net_path(g), self.run_dir / "best.npz")
                 self._advance(phase="selfplay", generation=g + 1)
         self.log(f"done: {cfg['generations']} generations in {format_duration(self.state['wall_seconds'])} "
                  f"({format_duration(self.state['cpu_seconds'])} of CPU); best: generation {self.state['best']}")
@@ -237,7 +237,7 @@ class NnueTrainer(Trainer):
         net = learner.train(net, examples, g, on_epoch)
         self._net_path(g).parent.mkdir(exist_ok=True)
         self.learning.save(self._net_path(g), net, {"generation": g, "trainer": "nnue",
-                                                     "examples": len(examples), "options": _jsonable(cfg)})
+                                                     "examples": len(examples), "options": jsonable_options(cfg)})
 
     # --------------------------------------------------------------- matches
     def _opponents(self, g: int) -> list[tuple[str, str]]:
@@ -330,16 +330,6 @@ class NnueTrainer(Trainer):
     def _metric(self, row: dict) -> None:
         append_json_line(self.run_dir / "metrics.jsonl", row)
 
-    def _check_config(self) -> None:
-        current = _jsonable(self.config)
-        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
-        if previous is not None:
-            for name in _FIXED:
-                if previous.get(name) != current.get(name):
-                    raise UsageError(f"nnue: the run in {self.run_dir} was started with {name}={previous.get(name)!r}, "
-                                     f"not {current.get(name)!r}; rerun with the same options to continue it, or "
-                                     f"use a new run directory")
-
 
 def _cpu_seconds() -> float:
     """CPU time of this process and its worker processes: the finished ones (their usage) and the running
@@ -373,7 +363,3 @@ def _seed(seed: int, generation: int, index: int) -> int:
 
 def _short(evaluation: str) -> str:
     return evaluation if evaluation == TODAY else Path(evaluation).name
-
-
-def _jsonable(options: dict) -> dict:
-    return {k: (str(v) if isinstance(v, Path) else v) for k, v in options.items()}
