@@ -484,10 +484,11 @@ class AlphaBetaEngine(Protocol):
         """The evaluation with ``weights`` of a state, for its side to move (the search without kernels)."""
 
     def compiled_engine(self, weights: Any, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
-                        stop: Any = None, oracle: Any = None) -> Any:
+                        stop: Any = None, oracle: Any = None, **search: str) -> Any:
         """The compiled search with ``weights`` and the endgame ``oracle``, stopped by ``stop`` (a StopSignal):
         ``kind`` (``"compiled"``), ``clear()`` and ``think(state, max_depth, deadline, node_limit, on_depth)``
-        as the player's own engine over the State API has them."""
+        as the player's own engine over the State API has them.  The player passes ``search`` (one of
+        plyground.negamax.deepening's SEARCH_MODES) only when the user chose one; else the game chooses."""
 
 
 @runtime_checkable

@@ -142,6 +142,7 @@ class Search(NamedTuple):
 
     negamax: Any
     search_root: Any
+    search_window: Any
     compute_leaves: Any
     move_values: Any
 
@@ -176,9 +177,11 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
     root, push, value = evaluation.root, evaluation.push, evaluation.value
 
     @njit(nogil=True)
-    def negamax(depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                ttk, ttm, ttv, ttd, ttf, G):
-        """Value of ``stack[0]`` for its side to move, searched ``depth`` plies plus quiescence.
+    def negamax(depth, root_alpha, root_beta, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers,
+                hist, ttk, ttm, ttv, ttd, ttf, G):
+        """Value of ``stack[0]`` for its side to move, searched ``depth`` plies plus quiescence, within the
+        window (``root_alpha``, ``root_beta``): fail-soft, a value at or below ``root_alpha`` is an upper bound
+        and one at or above ``root_beta`` a lower bound.
 
         ``keys[P[P_KEY_BASE]]`` must hold the root's key and the entries before it the keys of the game's
         positions that can still repeat.  ``pv[0, :pvlen[0]]`` receives the principal variation.
@@ -195,8 +198,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
         F[0, F_DEPTH] = depth
         F[0, F_FLAGS] = 0
         F[0, F_REDUCED] = 0
-        FV[0, V_ALPHA] = -INF
-        FV[0, V_BETA] = INF
+        FV[0, V_ALPHA] = root_alpha
+        FV[0, V_BETA] = root_beta
         phase = _ENTER
         ret = 0.0
         while True:
@@ -433,14 +436,21 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                             phase = _LEAVE
 
     @njit(nogil=True)
-    def search_root(pos, depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                    ttk, ttm, ttv, ttd, ttf, G):
-        """One full-window search of ``pos`` (the root key must already be at ``keys[P[P_KEY_BASE]]``)."""
+    def search_window(pos, depth, alpha, beta, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers,
+                      hist, ttk, ttm, ttv, ttd, ttf, G):
+        """One search of ``pos`` within the window (``alpha``, ``beta``): an aspiration window's."""
         _copy(pos, stack[0])
         C[:] = 0
         root(stack[0], E)
-        return negamax(depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+        return negamax(depth, alpha, beta, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
                        ttk, ttm, ttv, ttd, ttf, G)
+
+    @njit(nogil=True)
+    def search_root(pos, depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
+                    ttk, ttm, ttv, ttd, ttf, G):
+        """One full-window search of ``pos`` (the root key must already be at ``keys[P[P_KEY_BASE]]``)."""
+        return search_window(pos, depth, -INF, INF, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen,
+                             killers, hist, ttk, ttm, ttv, ttd, ttf, G)
 
     @njit
     def search_children(roots, offsets, codes, first, last, depth, E, P, C, S, F, FV, stack, keys, moves, order,
@@ -461,8 +471,8 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                     _copy(stack[0], leaf)
                 C[:] = 0
                 root(stack[0], E)
-                v = negamax(depth, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers, hist,
-                            ttk, ttm, ttv, ttd, ttf, G)
+                v = negamax(depth, -INF, INF, E, P, C, S, F, FV, stack, keys, moves, order, pv, pvlen, killers,
+                            hist, ttk, ttm, ttv, ttd, ttf, G)
                 nodes += C[C_NODES]
                 out_value[j] = -v
                 if record:
@@ -493,9 +503,9 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                                order, pv, pvlen, killers, hist, ttk, ttm, ttv, ttd, ttf, G, out_value, False,
                                stack[:0], np.empty(0, np.int8))
 
-    for function in (negamax, search_root, search_children, compute_leaves, move_values):
+    for function in (negamax, search_window, search_root, search_children, compute_leaves, move_values):
         cache_on_disk(function)
-    return Search(negamax, search_root, compute_leaves, move_values)
+    return Search(negamax, search_root, search_window, compute_leaves, move_values)
 
 
 __all__ = ["Rules", "Evaluation", "Search", "compile_search", "stateless", "UNKNOWN", "KNOWN_DRAW", "KNOWN_WIN",

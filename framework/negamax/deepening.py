@@ -4,7 +4,9 @@ A game that brings its own compiled search (checkers, chess: the
 ``AlphaBetaEngines`` capability) subclasses :class:`CompiledDeepening` and
 supplies one search to a fixed depth; the loop here deepens it one ply at a
 time, stops at the deadline, the node limit or the player's stop signal, and
-reports each finished depth, the same way for every game.
+reports each finished depth, the same way for every game.  Outside the exact
+mode (:data:`SEARCH_MODES`) each depth after the first is searched through an
+aspiration window around the last depth's value, widened where it fails.
 
 An engine runs the one compiled search (:mod:`.core`) over its game's rules:
 it sets ``self.compiled`` (a :class:`~.core.Search`), ``self.ws`` (its
@@ -24,8 +26,25 @@ from plyground.analysis import pv_text
 from plyground.protocols import Move, State
 from plyground.stopping import StopSignal
 
-from .bounds import MATE_BOUND, stopped_result
-from .core import C_NODES, C_SELDEPTH, C_STOPPED, P_NODE_LIMIT
+from .bounds import INF, MATE_BOUND, stopped_result
+from .core import (C_NODES, C_SELDEPTH, C_STOPPED, P_NODE_LIMIT, P_NULL_MOVE, P_PVS, P_REDUCTIONS,
+                   P_TT_SAME_DEPTH)
+
+#: How the compiled search treats a node's later moves (the ``alphabeta`` player's ``search`` option):
+#: ``exact``: a full window for every move, no reductions, table cutoffs only from searches of the same
+#: depth (the value is a function of the position and the depth alone); ``pvs``: principal-variation search
+#: (later moves with a null window first) and table cutoffs from deeper searches too; ``reduced``: ``pvs``
+#: with late quiet moves searched less deep, and the null move where the game compiles it in (chess).
+SEARCH_MODES = ("exact", "pvs", "reduced")
+
+
+def set_search_mode(P: np.ndarray, mode: str) -> None:
+    """Set the compiled search's switches ``P`` for ``mode``, one of :data:`SEARCH_MODES`."""
+    if mode not in SEARCH_MODES:
+        raise ValueError(f"search mode {mode!r}: expected one of {', '.join(SEARCH_MODES)}")
+    P[P_PVS] = int(mode != "exact")
+    P[P_TT_SAME_DEPTH] = int(mode == "exact")
+    P[P_REDUCTIONS] = P[P_NULL_MOVE] = int(mode == "reduced")
 
 
 class LinearEngine:
@@ -53,6 +72,10 @@ class CompiledDeepening:
     #: Nodes per second assumed before a search has measured its own speed (a low guess: it only sets the
     #: node limit that stops an iteration at the deadline).
     min_nps = 300_000
+    #: The aspiration window's half width around the last depth's value, in the search's units (100: a man,
+    #: a pawn), and the width beyond which a failed window gives way to the full one.
+    aspiration = 25.0
+    aspiration_limit = 400.0
 
     def __init__(self, stop: StopSignal | None = None) -> None:
         self.stop = stop or StopSignal()
@@ -67,11 +90,40 @@ class CompiledDeepening:
         raise NotImplementedError
 
     # ------------------------------------------------------------ over ``compiled`` and ``ws`` (the module doc)
-    def search(self, pos, depth: int, node_limit: int | None = None) -> float:
-        """One full-window search to ``depth``: the value for the side to move."""
+    def search(self, pos, depth: int, node_limit: int | None = None, window: tuple[float, float] | None = None
+               ) -> float:
+        """One search to ``depth`` within ``window`` (alpha, beta; None: the full window): the value for the
+        side to move (fail-soft: at or outside the window, a bound)."""
         ws = self.ws
         ws.P[P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
-        return float(self.compiled.search_root(pos, depth, self.evaluation, *ws.arrays()))
+        alpha, beta = (-INF, INF) if window is None else window
+        return float(self.compiled.search_window(pos, depth, alpha, beta, self.evaluation, *ws.arrays()))
+
+    def aspirate(self, pos, depth: int, node_limit: int | None, guess: float | None) -> tuple[float, int, bool]:
+        """:meth:`search` to ``depth`` through aspiration windows: first a window of :attr:`aspiration` either
+        side of ``guess`` (the last depth's value), widened fourfold on the side it failed until the value
+        falls inside (None, a mate score or the exact mode: the full window at once).  (The value, the nodes of
+        every try, whether a stop or the node limit cut it short: then the value means nothing.)"""
+        if guess is None or abs(guess) > MATE_BOUND or self.ws.P[P_PVS] == 0:
+            value = self.search(pos, depth, node_limit)
+            nodes, stopped, _ = self.counters()
+            return value, nodes, stopped
+        delta = self.aspiration
+        alpha, beta = guess - delta, guess + delta
+        nodes = 0
+        while True:
+            if node_limit is not None and nodes >= node_limit:
+                return 0.0, nodes, True
+            value = self.search(pos, depth, None if node_limit is None else node_limit - nodes, (alpha, beta))
+            spent, stopped, _ = self.counters()
+            nodes += spent
+            if stopped or alpha < value < beta:
+                return value, nodes, stopped
+            delta *= 4
+            if value <= alpha:
+                alpha = -INF if delta > self.aspiration_limit else value - delta
+            else:
+                beta = INF if delta > self.aspiration_limit else value + delta
 
     def counters(self) -> tuple[int, bool, int]:
         """(nodes, stopped before the end, deepest ply reached) of the last :meth:`search`."""
@@ -116,9 +168,9 @@ class CompiledDeepening:
                     break
                 by_time = int(left * self.nps)
                 limit = by_time if limit is None else min(limit, by_time)
-            value = self.search(pos, depth, limit)
+            value, nodes, stopped = self.aspirate(pos, depth, limit, None if best is None else best["value"])
             elapsed = time.perf_counter() - now
-            nodes, stopped, reached = self.counters()
+            reached = self.counters()[2]
             total += nodes
             if elapsed > 0.01:
                 self.nps = max(self.min_nps, nodes / elapsed)
@@ -138,4 +190,4 @@ class CompiledDeepening:
         return best
 
 
-__all__ = ["CompiledDeepening", "LinearEngine"]
+__all__ = ["CompiledDeepening", "LinearEngine", "SEARCH_MODES", "set_search_mode"]

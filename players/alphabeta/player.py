@@ -12,6 +12,7 @@ from plyground.analysis import pv_text
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
 from plyground.errors import ModelFileError, MoveError
 from plyground.negamax.bounds import MATE, MATE_BOUND, SearchTimeout, stopped_result
+from plyground.negamax.deepening import SEARCH_MODES
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, State
 from plyground.stopping import StopSignal
@@ -45,6 +46,12 @@ class AlphaBetaPlayer(SearchPlayer):
         Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
         Option("quiescence", bool, True, "search captures beyond the depth limit until the position is quiet"),
         Option("kernels", bool, True, "use the compiled search when the game has one (checkers, chess)"),
+        Option("search", str, "auto", "how the compiled search treats later moves: 'exact' (a full window "
+               "for every move, no reductions: the value is a function of position and depth), 'pvs' "
+               "(principal-variation search: null windows first, table cutoffs from deeper searches), "
+               "'reduced' (pvs with late quiet moves searched less deep, and the null move in chess) or "
+               "'auto' (the game's choice: reduced in checkers and chess)",
+               choices=("auto",) + SEARCH_MODES),
         ENDGAME_OPTION,
     )
 
@@ -104,9 +111,11 @@ class AlphaBetaPlayer(SearchPlayer):
         cfg = self.config
         own = alphabeta_engine(self.game)       # the game's evaluation and compiled search (checkers)
         if own is not None and cfg["kernels"]:
+            # search=auto is left to the game (an engine that predates the option is not asked).
+            mode = {} if cfg["search"] == "auto" else {"search": cfg["search"]}
             return own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
                                        ordering=cfg["ordering"], quiescence=cfg["quiescence"],
-                                       stop=self.stop_signal, oracle=self._oracle)
+                                       stop=self.stop_signal, oracle=self._oracle, **mode)
         # kernels=false searches through the State API; the game's own evaluation (checkers) is then
         # called on each state (no capture search here).
         evaluate = zero_evaluation if own is None else own.evaluator(self.weights)

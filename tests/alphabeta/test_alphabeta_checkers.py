@@ -8,6 +8,7 @@ import pytest
 from plyground.games.checkers import CheckersGame, kernels
 from plyground.games.checkers.alphabeta import compiled, features
 from plyground.games.checkers.alphabeta.engine import CompiledEngine
+from plyground.negamax.core import P_PVS, P_REDUCTIONS, P_TT_SAME_DEPTH
 from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.protocols import Budget
@@ -205,3 +206,68 @@ def test_alphabeta_beats_random(game):
         players = [ab, rnd] if seed == 0 else [rnd, ab]
         record = play_game(game, players, seed=seed)
         assert record.score(0 if seed == 0 else 1) == 1.0, (record.moves, record.reason)
+
+
+# ------------------------------------------------------------ windows and search modes
+
+def test_a_window_gives_the_value_inside_it_and_a_bound_outside(game):
+    w = random_weights(6)
+    e = engine(game, w)
+    for pos in sample_positions(game, 8, seed=21, min_plies=10, max_plies=60):
+        for depth in (3, 5):
+            v = search_value(e, pos, depth)
+            if abs(v) > compiled.MATE_BOUND:
+                continue
+            e.ws.keys[0] = compiled.hash_position(pos)
+            assert e.search(pos, depth, window=(v - 30.0, v + 30.0)) == v
+            low = e.search(pos, depth, window=(v + 10.0, v + 60.0))        # fails low: an upper bound
+            assert v <= low <= v + 10.0
+            high = e.search(pos, depth, window=(v - 60.0, v - 10.0))       # fails high: a lower bound
+            assert v - 10.0 <= high <= v
+
+
+def test_principal_variation_search_with_aspiration_windows_keeps_the_exact_value(game):
+    """search=pvs without a table: null windows and aspiration windows (re-searched where they fail) change the
+    work, not the value: the exact search's at every depth."""
+    w = random_weights(7)
+    exact = engine(game, w)
+    pvs = CompiledEngine(game, game.kernels(), w, tt_mb=1, use_tt=False, ordering=True, quiescence=True,
+                         search="pvs")
+    assert pvs.ws.P[P_TT_SAME_DEPTH] == 0 and pvs.ws.P[P_REDUCTIONS] == 0
+    checked = 0
+    rng = random.Random(23)
+    states = []
+    while len(states) < 10:
+        state = game.new_initial_state()
+        for _ in range(rng.randint(10, 60)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        if not state.is_terminal() and len(state.legal_moves()) > 1:
+            states.append(state)
+    for state in states:
+        pos = kernels.state_to_pos(state)
+        for depth in (4, 6):
+            found = []
+            result = pvs.think(state, depth, None, None, on_depth=found.append)
+            assert [f["depth"] for f in found] == list(range(1, len(found) + 1))
+            if result["depth"] == depth:
+                assert result["value"] == search_value(exact, pos, depth), (state.to_text(), depth)
+                checked += 1
+    assert checked >= 10
+
+
+def test_the_search_option_sets_the_compiled_search(game):
+    from plyground.errors import OptionError
+    modes = {}
+    for mode in ("exact", "pvs", "reduced"):
+        player = AlphaBetaPlayer(game, depth=6, search=mode)
+        player.choose_move(game.new_initial_state())
+        P = player._get_engine().ws.P
+        modes[mode] = (int(P[P_PVS]), int(P[P_REDUCTIONS]), int(P[P_TT_SAME_DEPTH]))
+    assert modes == {"exact": (0, 0, 1), "pvs": (1, 0, 0), "reduced": (1, 1, 0)}
+    auto = AlphaBetaPlayer(game, depth=6)
+    auto.choose_move(game.new_initial_state())
+    assert int(auto._get_engine().ws.P[P_REDUCTIONS]) == 1          # checkers chooses reduced
+    with pytest.raises(OptionError, match="search.*exact, pvs, reduced"):
+        AlphaBetaPlayer(game, search="fast")

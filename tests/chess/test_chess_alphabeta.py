@@ -199,6 +199,7 @@ def test_a_repetition_is_a_draw_and_a_stalemate_is_not_lost():
 def test_the_player_keeps_to_its_time_and_node_limits_and_stops_when_told():
     game = ChessGame()
     state = game.new_state(POSITIONS[5])
+    AlphaBetaPlayer(game, depth=2).choose_move(state)      # compiled first (a cold cache), not inside the 0.3 s
     player = AlphaBetaPlayer(game, depth=64, seconds=0.3)
     move = player.choose_move(state)
     assert move in state.legal_moves() and player.analysis()["depth"] < 64    # the 0.3 s ended it, not depth 64

@@ -93,11 +93,12 @@ def _play(pos, m, key, ply, G):
     return apply_move_hashed(pos, m, key)
 
 
-#: No check, no null move (zugzwang is common), no PVS: a full window for every move keeps the value a
-#: function of position and depth.
+#: No check and no null move (zugzwang is common).  Principal-variation search and late-move reductions are
+#: compiled in but off unless asked for (P_PVS, P_REDUCTIONS: the player's ``search`` option): a full window
+#: for every move keeps the value a function of position and depth.
 RULES = core.Rules(generate=_generate, status=_status, no_progress=_no_progress, known=_known, tactical=_capture,
                    quiescence_move=_capture, tactical_score=_capture_score, history_index=_history_index,
-                   play=_play, stand_pat=False)
+                   play=_play, stand_pat=False, pvs=True)
 
 
 @njit(cache=True, inline="always")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground.negamax.deepening import CompiledDeepening, LinearEngine
+from plyground.negamax.deepening import CompiledDeepening, LinearEngine, set_search_mode
 from plyground.negamax.nnue import Network
 from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
@@ -25,6 +25,9 @@ class CheckersAlphaBeta(LinearEngine):
 
     features = features
     unit = "men"
+    #: The compiled search's mode when the player leaves it to the game (plyground.negamax.deepening):
+    #: reduced, as matches at equal time showed (docs/nnue.md, "The search").
+    default_search = "reduced"
 
     def load_network(self, path):
         """The NNUE network of the file ``path`` (ModelFileError naming what is wrong)."""
@@ -52,16 +55,18 @@ class CheckersAlphaBeta(LinearEngine):
         return CheckersNnueLearning()
 
     def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
-                        stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
+                        stop: StopSignal | None = None, oracle=None, search: str | None = None) -> CompiledEngine:
         return CompiledEngine(self.game, self.game.kernels(), weights, tt_mb=tt_mb, use_tt=use_tt,
-                              ordering=ordering, quiescence=quiescence, stop=stop, oracle=oracle)
+                              ordering=ordering, quiescence=quiescence, stop=stop, oracle=oracle,
+                              search=search or self.default_search)
 
 
 class CompiledEngine(CompiledDeepening):
     """The compiled checkers search (:mod:`.compiled`) under the player's iterative deepening."""
 
     def __init__(self, game: Game, kernels, weights: np.ndarray | Network, *, tt_mb: int, use_tt: bool,
-                 ordering: bool, quiescence: bool, stop: StopSignal | None = None, oracle=None) -> None:
+                 ordering: bool, quiescence: bool, stop: StopSignal | None = None, oracle=None,
+                 search: str = "exact") -> None:
         from . import compiled, nnue
         super().__init__(stop)
         self.c = compiled
@@ -81,6 +86,7 @@ class CompiledEngine(CompiledDeepening):
         P[compiled.P_ORDERING] = int(ordering)
         P[compiled.P_QUIESCENCE] = int(quiescence)
         P[compiled.P_REPETITION] = int(game.params.get("repetitions", 0) > 0)
+        set_search_mode(P, search)
         #: The endgame database (an EndgameOracle) whose positions the search scores exactly, or None.
         self.oracle = oracle
         self.ws.attach_endgame(oracle)

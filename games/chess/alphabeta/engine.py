@@ -10,7 +10,7 @@ from __future__ import annotations
 import chess
 import numpy as np
 
-from plyground.negamax.deepening import CompiledDeepening, LinearEngine
+from plyground.negamax.deepening import CompiledDeepening, LinearEngine, set_search_mode
 from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
@@ -37,9 +37,9 @@ class ChessAlphaBeta(LinearEngine):
         return ChessLearning()
 
     def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
-                        stop: StopSignal | None = None, oracle=None) -> CompiledEngine:
+                        stop: StopSignal | None = None, oracle=None, search: str | None = None) -> CompiledEngine:
         return CompiledEngine(self.game, weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
-                              quiescence=quiescence, stop=stop)
+                              quiescence=quiescence, stop=stop, search=search or "reduced")
 
 
 class CompiledEngine(CompiledDeepening):
@@ -48,7 +48,7 @@ class CompiledEngine(CompiledDeepening):
     min_nps = 200_000
 
     def __init__(self, game: Game, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
-                 quiescence: bool, stop: StopSignal | None = None) -> None:
+                 quiescence: bool, stop: StopSignal | None = None, search: str = "reduced") -> None:
         from . import compiled
         super().__init__(stop)
         self.c = compiled
@@ -60,6 +60,7 @@ class CompiledEngine(CompiledDeepening):
         P[compiled.P_USE_TT] = int(use_tt)
         P[compiled.P_ORDERING] = int(ordering)
         P[compiled.P_QUIESCENCE] = int(quiescence)
+        set_search_mode(P, search)
         # The game's draw rules, as its options set them (0: only the automatic fivefold / 75-move rules).
         P[compiled.P_NO_PROGRESS] = game.params.get("no_progress_plies") or 150
 

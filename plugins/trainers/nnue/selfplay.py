@@ -65,7 +65,8 @@ class SelfPlayActor:
         self.kernels = kernels_of(self.game)
         self.unit = nnue_learning(self.game).output_scale
         self.engine = alphabeta_engine(self.game).compiled_engine(
-            weights, tt_mb=16, use_tt=True, ordering=True, quiescence=True, oracle=self.oracle)
+            weights, tt_mb=16, use_tt=True, ordering=True, quiescence=True, oracle=self.oracle,
+            search="exact")      # each move's score: a full-width search to the run's depth, whatever the default
 
     def run(self, job: GameJob) -> Iterator[tuple]:
         codes, scores, first_return = self.play(job.seed)

@@ -252,8 +252,9 @@ class NnueTrainer(Trainer):
         cfg = self.config
         name = f"gen-{g}"
         opponents = self._opponents(g)
-        entrants = [Entrant(name, f"alphabeta:eval={self._net_path(g)},depth=64")]
-        entrants += [Entrant(n, f"alphabeta:eval={e},depth=64") for n, e in opponents]
+        # Every side searches exactly (search=exact, as today's engine did): the matches compare evaluations.
+        entrants = [Entrant(name, f"alphabeta:eval={self._net_path(g)},depth=64,search=exact")]
+        entrants += [Entrant(n, f"alphabeta:eval={e},depth=64,search=exact") for n, e in opponents]
         config = TournamentConfig(game=game_spec(self.game), entrants=entrants, games_per_pairing=cfg["match_games"],
                                   format="gauntlet", openings=choose_openings(self.game, "2-ply", cfg["seed"]),
                                   openings_source="2-ply", seconds=cfg["match_seconds"], seed=cfg["seed"] + g)
