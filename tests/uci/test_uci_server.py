@@ -301,7 +301,7 @@ def test_a_first_run_compiles_before_readyok_and_no_search_pays_for_it(tmp_path)
         lines = session.until("readyok", timeout=600)
         assert lines[0].startswith("info string compiling kernels for this machine"), lines
         compiled = sorted(path.name for path in cache.rglob("*.nbi"))
-        assert any("search_root" in name for name in compiled), compiled
+        assert any("search_window" in name for name in compiled), compiled
         session.send("ucinewgame", "isready")
         assert session.until("readyok") == ["readyok"]          # warm: no word of compiling again
         session.send("position startpos moves e2e4", "go depth 4")

@@ -6,14 +6,23 @@ pat" (a capture is compulsory, so a position with a capture to make is
 searched until it is quiet); below the root, a position the endgame database
 holds (:mod:`plyground.games.checkers.endgame.oracle`, the workspace's game
 arrays) is not searched: its exact result is its value, a win or loss in so
-many plies scored like a mate that far away.  The engine keeps the search a
-pure function of (position, depth) when repetition and the 40-move counter
-play no part: no principal-variation search, no null move, no reductions, and
-a table entry cuts the search off only when it was stored for the *same*
-remaining depth (entries from other depths still order moves); the root never
-takes a cutoff, so it always has a principal variation.  So the value does
-not depend on the table or the move order; the tests check this against a
-plain minimax.
+many plies scored like a mate that far away.  There is no null move (zugzwang
+is common in checkers).
+
+Two ways to search (the ``alphabeta`` player's ``search`` option,
+plyground.negamax.deepening's SEARCH_MODES):
+
+- **exact** (a workspace's default here; self-play and training searches): the
+  search is a pure function of (position, depth) when repetition and the
+  40-move counter play no part.  No principal-variation search, no reductions,
+  and a table entry cuts the search off only when it was stored for the *same*
+  remaining depth (entries from other depths still order moves); the root
+  never takes a cutoff, so it always has a principal variation.  So the value
+  does not depend on the table or the move order; the tests check this against
+  a plain minimax.
+- **reduced** (the player's default on checkers, as matches at equal time
+  showed: docs/nnue.md): principal-variation search, late quiet moves searched
+  less deep, table cutoffs from deeper searches, aspiration windows.
 """
 from __future__ import annotations
 
