@@ -54,6 +54,9 @@ class LinearEngine:
     features = None
     #: What the evaluation counts as 100 (its scores are shown as so many of them).
     unit = ""
+    #: The compiled search's mode when the player leaves it to the game (:data:`SEARCH_MODES`): reduced, as
+    #: matches at equal time showed (docs/nnue.md, "The search").
+    default_search = "reduced"
 
     def __init__(self, game) -> None:
         self.game = game

@@ -229,8 +229,7 @@ class CheckersGame(Game):
     winning_chances_slope = math.log(3.0)
     # Strongest first, as measured: alpha-beta with the bundled NNUE (and its default search, reduced) scores
     # 68.0% against the learned linear evaluation in the exact search at 0.1 s a move (docs/nnue.md), which
-    # scores 87.5% against MCTS-10000 (docs/bonanza.md); the
-    # bundled AlphaZero model is still weaker than MCTS.
+    # scores 87.5% against MCTS-10000 (docs/bonanza.md); the bundled AlphaZero model is still weaker than MCTS.
     default_opponents = ("alphabeta:eval=nnue,depth=8", "mcts", "alphazero", "random")
     levels = {
         "easy": ("alphabeta:eval=material,depth=1",),

@@ -25,9 +25,6 @@ class CheckersAlphaBeta(LinearEngine):
 
     features = features
     unit = "men"
-    #: The compiled search's mode when the player leaves it to the game (plyground.negamax.deepening):
-    #: reduced, as matches at equal time showed (docs/nnue.md, "The search").
-    default_search = "reduced"
 
     def load_network(self, path):
         """The NNUE network of the file ``path`` (ModelFileError naming what is wrong)."""

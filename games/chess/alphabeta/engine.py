@@ -39,7 +39,7 @@ class ChessAlphaBeta(LinearEngine):
     def compiled_engine(self, weights, *, tt_mb: int, use_tt: bool, ordering: bool, quiescence: bool,
                         stop: StopSignal | None = None, oracle=None, search: str | None = None) -> CompiledEngine:
         return CompiledEngine(self.game, weights, tt_mb=tt_mb, use_tt=use_tt, ordering=ordering,
-                              quiescence=quiescence, stop=stop, search=search or "reduced")
+                              quiescence=quiescence, stop=stop, search=search or self.default_search)
 
 
 class CompiledEngine(CompiledDeepening):
