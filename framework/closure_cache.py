@@ -5,9 +5,10 @@ holding a compiled function pickles with that function's per-process UUID, so
 the key changes every run and the loop (MCTS's simulation loop) is compiled
 again in every process -- seconds before a bot's first move.  This cache keys
 the cells by what they are instead: for a compiled function its module,
-qualified name, its own closure values, and the size and modification time of
-its source file (so editing the kernels still recompiles); other values by
-``repr``.
+qualified name, its own closure values, the compiled functions it names as
+globals, and the size and modification time of their source files (so editing
+the kernels, or a function they call from another file, still recompiles);
+other values by ``repr``.
 """
 from __future__ import annotations
 
@@ -36,14 +37,20 @@ def describe_cells(py_func, depth: int = 0) -> str:
 def _describe(value, depth: int) -> str:
     if isinstance(value, Dispatcher):
         func = value.py_func
-        source = func.__code__.co_filename
-        try:
-            stat = os.stat(source)
-            stamp = f"{stat.st_size}:{stat.st_mtime_ns}"
-        except OSError:
-            stamp = "?"
-        return f"{func.__module__}.{func.__qualname__}@{stamp}({describe_cells(func, depth + 1)})"
+        callees = ",".join(_describe(func.__globals__[name], depth + 1) for name in func.__code__.co_names
+                           if depth < 4 and isinstance(func.__globals__.get(name), Dispatcher))
+        return (f"{func.__module__}.{func.__qualname__}@{_stamp(func)}({describe_cells(func, depth + 1)})"
+                f"[{callees}]")
     return repr(value)
+
+
+def _stamp(func) -> str:
+    """The size and modification time of ``func``'s source file."""
+    try:
+        stat = os.stat(func.__code__.co_filename)
+    except OSError:
+        return "?"
+    return f"{stat.st_size}:{stat.st_mtime_ns}"
 
 
 def cache_on_disk(dispatcher: Dispatcher) -> Dispatcher:

@@ -92,14 +92,14 @@ def test_incrementally_updated_accumulators_equal_a_full_recomputation_on_10000_
 def test_the_compiled_value_is_the_float64_reference_of_the_same_arithmetic():
     net = nnue.initial(hidden=32, dense=16, seed=2)
     E = nnue.quantize(net)
-    w1, b1, w2, b2, w3, b3, scratch, _ = E
+    w1, b1, w2t, b2, w3, b3, scratch, _ = E
     acc = np.zeros((2, net.hidden), np.int16)
     worst = 0.0
     values = []
     for seed in range(200):
         pos = _random_start(seed)
         nnue.refresh(pos, w1, b1, acc)
-        value = nnue.OUTPUT_SCALE * nnue.output(acc, int(pos[4]), w2, b2, w3, b3, scratch)
+        value = nnue.OUTPUT_SCALE * nnue.output(acc, int(pos[4]), w2t, b2, w3, b3, scratch)
         reference = nnue.reference_value(E, pos)
         values.append(reference)
         worst = max(worst, abs(value - reference))

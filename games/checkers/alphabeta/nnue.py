@@ -155,7 +155,8 @@ NNUE = core.Evaluation(root=_root, push=_push, value=_value)
 @njit(cache=True)
 def evaluate(pos, E):
     """The evaluation of one position from scratch (search units; the search without kernels): its
-    accumulators computed into ply 0's."""
+    accumulators computed into ply 0's, then the shared dense layers (:func:`plyground.negamax.nnue.output`,
+    which takes ``E``'s transposed W2)."""
     acc = E[7][0]
     refresh(pos, E[0], E[1], acc)
     return OUTPUT_SCALE * output(acc, pos[SIDE], E[2], E[3], E[4], E[5], E[6])
