@@ -3,10 +3,11 @@
     python benchmarks/nnue_strength.py --eval nnue                                   # 200 games at 0.1 s, 50 at 1 s
     python benchmarks/nnue_strength.py --eval docs/nnue/checkers-run/best.npz --match 0.1:40
     python benchmarks/nnue_strength.py --eval nnue --search reduced --match 0.1:200
+    python benchmarks/nnue_strength.py --eval nnue --options contempt=0.15 --match 0.1:100
 
 The opponent is today's engine as #54 names it: the linear evaluation
-(``eval=learned``) in the exact search (``search=exact``, what ``alphabeta``
-on checkers searched with when the issue was filed).
+(``eval=learned``) in the exact search (``search=exact``) with a draw worth 0
+(``contempt=0``): what ``alphabeta`` on checkers was when the issue was filed.
 
 Each match is a ``plyground tournament`` gauntlet (its command is printed):
 the 2-ply openings of checkers (49), each played twice with colours
@@ -32,7 +33,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--eval", default="nnue", help="the NNUE under test: 'nnue' (bundled) or a network file")
     parser.add_argument("--search", default="auto", help="the NNUE side's search mode (alphabeta's search option)")
-    parser.add_argument("--opponent", default="alphabeta:eval=learned,depth=64,search=exact",
+    parser.add_argument("--options", default="",
+                        help="more alphabeta options for the NNUE side, comma-separated (e.g. contempt=0.15)")
+    parser.add_argument("--opponent", default="alphabeta:eval=learned,depth=64,search=exact,contempt=0",
                         help="the opponent's spec")
     parser.add_argument("--match", action="append", default=None, metavar="SECONDS:GAMES",
                         help="a match: seconds a move and games (repeatable; default 0.1:200 and 1:50)")
@@ -44,7 +47,7 @@ def main() -> None:
 
     from plyground.games.checkers import CheckersGame
     game = CheckersGame()
-    player = f"alphabeta:eval={args.eval},depth=64,search={args.search}"
+    player = f"alphabeta:eval={args.eval},depth=64,search={args.search}" + (f",{args.options}" if args.options else "")
     rows = []
     for seconds, games in matches:
         config = TournamentConfig(game="checkers", entrants=[Entrant("nnue", player), Entrant("opponent", args.opponent)],

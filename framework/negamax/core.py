@@ -50,9 +50,11 @@ from .tables import extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 
 # Parameters P (int64); a game's own start at P_GAME.  P_ORACLE: the game's oracle (``Rules.known``) is consulted
 # below the root (0: never called, so a search without one pays nothing for it).
+# P_CONTEMPT: what a draw by the rules (repetition, no progress) costs the root's side, in search units (0: a
+# draw is worth 0 to both sides; the oracle's draws are left as they are).
 (P_USE_TT, P_ORDERING, P_QUIESCENCE, P_NODE_LIMIT, P_KEY_BASE, P_NULL_MOVE, P_REDUCTIONS, P_NO_PROGRESS,
- P_REPETITION, P_PVS, P_TT_SAME_DEPTH, P_ORACLE) = range(12)
-P_GAME = 12
+ P_REPETITION, P_PVS, P_TT_SAME_DEPTH, P_ORACLE, P_CONTEMPT) = range(13)
+P_GAME = 13
 # Counters C (int64)
 C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS, C_QNODES, C_KNOWN = range(6)
 N_COUNTERS = 6
@@ -193,6 +195,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                       ttf, G))
         base = P[P_KEY_BASE]
         ordering = P[P_ORDERING] != 0
+        contempt = float(P[P_CONTEMPT])
         max_ply = F.shape[0] - 1
         ply = 0
         F[0, F_DEPTH] = depth
@@ -222,7 +225,9 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 n = generate(pos, mv, G)
                 finished, v = status(pos, n, ply, P, G)
                 if finished:
-                    ret = v
+                    # A draw (the only end worth 0) costs the root's side the contempt, and is worth as much
+                    # to the other side.
+                    ret = v if v != 0.0 else (-contempt if ply % 2 == 0 else contempt)
                     continue
                 if ply > 0 and P[P_REPETITION] != 0:
                     # The positions since the last irreversible move, same side to move: a repeat is a draw.
@@ -235,7 +240,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                             break
                         j -= 2
                     if repeated:
-                        ret = 0.0
+                        ret = -contempt if ply % 2 == 0 else contempt
                         continue
                 if ply > 0 and P[P_ORACLE] != 0:
                     result, plies = known(pos, P, G)
@@ -243,7 +248,9 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                         C[C_KNOWN] += 1
                         if result == KNOWN_DRAW:
                             # A draw whatever the play; a hundredth of the evaluation still tells the drawn
-                            # positions apart (where the opponent may yet go wrong) and keeps them near 0.
+                            # positions apart (where the opponent may yet go wrong) and keeps them near 0.  (No
+                            # contempt here: priced like the rules' draws, they kept the side from simplifying
+                            # and it drew by the no-progress rule instead, no more often winning; docs/nnue.md.)
                             ret = 0.01 * value(pos, ply, E)
                         elif result == KNOWN_WIN:
                             ret = MATE - ply - plies
@@ -511,5 +518,5 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
 __all__ = ["Rules", "Evaluation", "Search", "compile_search", "stateless", "UNKNOWN", "KNOWN_DRAW", "KNOWN_WIN",
            "KNOWN_LOSS",
            "P_USE_TT", "P_ORDERING", "P_QUIESCENCE", "P_NODE_LIMIT", "P_KEY_BASE", "P_NULL_MOVE", "P_REDUCTIONS",
-           "P_NO_PROGRESS", "P_REPETITION", "P_PVS", "P_TT_SAME_DEPTH", "P_ORACLE", "P_GAME", "C_NODES", "C_STOPPED",
+           "P_NO_PROGRESS", "P_REPETITION", "P_PVS", "P_TT_SAME_DEPTH", "P_ORACLE", "P_CONTEMPT", "P_GAME", "C_NODES", "C_STOPPED",
            "C_SELDEPTH", "C_TT_CUTS", "C_QNODES", "C_KNOWN", "N_COUNTERS", "N_FRAME"]

@@ -27,7 +27,7 @@ from plyground.protocols import Move, State
 from plyground.stopping import StopSignal
 
 from .bounds import INF, MATE_BOUND, stopped_result
-from .core import (C_NODES, C_SELDEPTH, C_STOPPED, P_NODE_LIMIT, P_NULL_MOVE, P_PVS, P_REDUCTIONS,
+from .core import (C_NODES, C_SELDEPTH, C_STOPPED, P_CONTEMPT, P_NODE_LIMIT, P_NULL_MOVE, P_PVS, P_REDUCTIONS,
                    P_TT_SAME_DEPTH)
 
 #: How the compiled search treats a node's later moves (the ``alphabeta`` player's ``search`` option):
@@ -57,6 +57,9 @@ class LinearEngine:
     #: The compiled search's mode when the player leaves it to the game (:data:`SEARCH_MODES`): reduced, as
     #: matches at equal time showed (docs/nnue.md, "The search").
     default_search = "reduced"
+    #: What a draw by the rules costs the player in the search when it leaves it to the game (the ``alphabeta``
+    #: player's contempt option; men or pawns): 0, a draw is a draw.
+    default_contempt = 0.0
 
     def __init__(self, game) -> None:
         self.game = game
@@ -136,6 +139,11 @@ class CompiledDeepening:
     def principal_variation(self) -> list[int]:
         """The move codes of the last search's principal variation."""
         return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
+
+    def set_contempt(self, units: float) -> None:
+        """A draw by the rules (repetition, no progress) is worth ``-units`` (men, pawns: 100 search units each)
+        to the side this engine searches for, and ``+units`` to its opponent (0: worth 0 to both)."""
+        self.ws.P[P_CONTEMPT] = int(round(100 * units))
 
     def clear(self) -> None:
         """A new game: forget the table, killers and history."""

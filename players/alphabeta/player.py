@@ -10,7 +10,7 @@ import numpy as np
 from plyground import protocols
 from plyground.analysis import pv_text
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
-from plyground.errors import ModelFileError, MoveError
+from plyground.errors import ModelFileError, MoveError, UsageError
 from plyground.negamax.bounds import MATE, MATE_BOUND, SearchTimeout, stopped_result
 from plyground.negamax.deepening import SEARCH_MODES
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
@@ -52,6 +52,11 @@ class AlphaBetaPlayer(SearchPlayer):
                "'reduced' (pvs with late quiet moves searched less deep, and the null move in chess) or "
                "'auto' (the game's choice: reduced in checkers and chess)",
                choices=("auto",) + SEARCH_MODES),
+        Option("contempt", float, None, "what a draw by repetition or the no-progress rule costs this player in "
+               "the search, in men (checkers) or pawns (chess): above 0 it plays on rather than repeat unless "
+               "that much behind, below 0 it seeks such draws; endgame-database draws are left as they are; "
+               "none = the game's choice (checkers 0.15, chess 0; the compiled search only, elsewhere 0)",
+               min=-10.0, max=10.0, optional=True),
         ENDGAME_OPTION,
     )
 
@@ -61,6 +66,10 @@ class AlphaBetaPlayer(SearchPlayer):
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
+        if options["contempt"] not in (None, 0.0) and (alphabeta_engine(game) is None or not options["kernels"]):
+            raise UsageError(f"alphabeta: contempt={options['contempt']:g} needs the compiled search "
+                             f"(checkers or chess, kernels=true); on {game.name} with kernels="
+                             f"{str(options['kernels']).lower()} give contempt=0")
 
     # ------------------------------------------------------------ capability
     @classmethod
@@ -113,9 +122,11 @@ class AlphaBetaPlayer(SearchPlayer):
         if own is not None and cfg["kernels"]:
             # search=auto is left to the game (an engine that predates the option is not asked).
             mode = {} if cfg["search"] == "auto" else {"search": cfg["search"]}
-            return own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
-                                       ordering=cfg["ordering"], quiescence=cfg["quiescence"],
-                                       stop=self.stop_signal, oracle=self._oracle, **mode)
+            engine = own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
+                                         ordering=cfg["ordering"], quiescence=cfg["quiescence"],
+                                         stop=self.stop_signal, oracle=self._oracle, **mode)
+            engine.set_contempt(own.default_contempt if cfg["contempt"] is None else cfg["contempt"])
+            return engine
         # kernels=false searches through the State API; the game's own evaluation (checkers) is then
         # called on each state (no capture search here).
         evaluate = zero_evaluation if own is None else own.evaluator(self.weights)

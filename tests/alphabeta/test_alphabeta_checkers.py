@@ -9,6 +9,7 @@ from plyground.games.checkers import CheckersGame, kernels
 from plyground.games.checkers.alphabeta import compiled, features
 from plyground.games.checkers.alphabeta.engine import CompiledEngine
 from plyground.negamax.core import P_PVS, P_REDUCTIONS, P_TT_SAME_DEPTH
+from plyground.errors import UsageError
 from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.protocols import Budget
@@ -120,7 +121,45 @@ def test_a_lost_side_takes_the_repetition_draw(game):
         state.apply(state.parse_move(text))
     player = AlphaBetaPlayer(game, depth=8)
     move = player.choose_move(state.clone())
-    assert state.move_to_text(move) == "26-30" and player.analysis()["value"] == 0.0
+    # The draw is worth minus checkers' contempt (0.15 man) to the side that takes it: still more than a loss.
+    assert state.move_to_text(move) == "26-30" and player.analysis()["value"] == pytest.approx(-15.0)
+
+
+@pytest.mark.parametrize("contempt", [0.0, 0.25, -0.4])
+def test_contempt_is_what_a_draw_by_the_rules_costs_the_searching_side(game, contempt):
+    """One move from the no-progress rule, every move draws: the root's value is minus the contempt, however
+    deep the search; a lost side still takes the repetition draw, at that price."""
+    pos = kernels.state_to_pos(game.new_state("W:WK1,K3:BK30,K32"))
+    pos[kernels.NO_PROGRESS] = game.kernels().no_progress_limit - 1
+    e = engine(game)
+    e.set_contempt(contempt)
+    for depth in (1, 2, 4):
+        assert search_value(e, pos, depth) == pytest.approx(-100 * contempt)
+    state = game.new_state("W:WK1,K2:BK30")
+    for text in "1-6 30-26 6-1 26-30 1-6 30-26 6-1".split():
+        state.apply(state.parse_move(text))
+    player = AlphaBetaPlayer(game, depth=8, eval="material", contempt=contempt, endgame="off")
+    move = player.choose_move(state.clone())
+    assert state.move_to_text(move) == "26-30" and player.analysis()["value"] == pytest.approx(-100 * contempt)
+
+
+def test_with_contempt_a_level_side_plays_on_rather_than_repeat(game):
+    """King against king, Black to move can repeat the position (26-30): without contempt that is as good as
+    any move; with contempt, it plays another."""
+    state = game.new_state("W:WK1:BK30")
+    for text in "1-6 30-26 6-1".split():
+        state.apply(state.parse_move(text))
+    repeats = [state.move_to_text(m) for m in state.legal_moves()]
+    assert "26-30" in repeats
+    for contempt in (0.1, 0.5):
+        player = AlphaBetaPlayer(game, depth=8, eval="material", contempt=contempt, endgame="off")
+        assert state.move_to_text(player.choose_move(state.clone())) != "26-30"
+        assert player.analysis()["value"] > -100 * contempt
+
+
+def test_contempt_needs_the_compiled_search(game):
+    with pytest.raises(UsageError, match="contempt=0.2 needs the compiled search"):
+        AlphaBetaPlayer(game, contempt=0.2, kernels=False)
 
 
 # ------------------------------------------------------------ agreement with minimax

@@ -25,6 +25,10 @@ class CheckersAlphaBeta(LinearEngine):
 
     features = features
     unit = "men"
+    #: Play on rather than repeat, unless 0.15 man behind: with the endgame databases to say which few-piece
+    #: endings are drawn, the repetitions left are level middlegames, where the stronger side has chances
+    #: (docs/nnue.md, "Contempt").
+    default_contempt = 0.15
 
     def load_network(self, path):
         """The NNUE network of the file ``path`` (ModelFileError naming what is wrong)."""

@@ -64,6 +64,9 @@ _FIXED = ("hidden", "dense", "games", "depth", "nodes", "random_plies_min", "ran
           "expert_games", "expert_every", "blend", "epochs", "batch", "lr", "seed", "match_games",
           "match_seconds", "gate")
 TODAY = "learned"
+#: How every side of the generations' matches searches: as today's engine did when #54 was filed (the exact
+#: search, a draw worth 0 to both sides), as deep as the time allows.
+SEARCH_AS_TODAY = "depth=64,search=exact,contempt=0"
 
 
 class NnueTrainer(Trainer):
@@ -252,9 +255,9 @@ class NnueTrainer(Trainer):
         cfg = self.config
         name = f"gen-{g}"
         opponents = self._opponents(g)
-        # Every side searches exactly (search=exact, as today's engine did): the matches compare evaluations.
-        entrants = [Entrant(name, f"alphabeta:eval={self._net_path(g)},depth=64,search=exact")]
-        entrants += [Entrant(n, f"alphabeta:eval={e},depth=64,search=exact") for n, e in opponents]
+        # Every side searches as today's engine did (exact, a draw worth 0): the matches compare evaluations.
+        entrants = [Entrant(n, f"alphabeta:eval={e},{SEARCH_AS_TODAY}")
+                    for n, e in [(name, str(self._net_path(g)))] + opponents]
         config = TournamentConfig(game=game_spec(self.game), entrants=entrants, games_per_pairing=cfg["match_games"],
                                   format="gauntlet", openings=choose_openings(self.game, "2-ply", cfg["seed"]),
                                   openings_source="2-ply", seconds=cfg["match_seconds"], seed=cfg["seed"] + g)
