@@ -29,7 +29,7 @@ _OWN_LIMITS = ("depth", "nodes", "seconds", "simulations")
               help="Game spec (default: the file's own game, told by its suffix: .pdn checkers, .pgn chess).")
 @click.option("--game-number", type=click.IntRange(min=1), default=None,
               help="Which game of the file (1 is the first; default: the first).")
-@click.option("--engine", "engine_spec", default="alphabeta", show_default=True,
+@click.option("--engine", "engine_spec", default="alphabeta:contempt=0", show_default=True,
               help="The player that judges the moves (alphabeta: the strongest bundled one).")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None,
               help=f"Search time a position (default {DEFAULT_SECONDS}, or none when the engine spec sets its own "

@@ -22,7 +22,7 @@ from numba.core.dispatcher import Dispatcher
 class StableClosureCache(FunctionCache):
     def _index_key(self, sig, codegen):
         codebytes = self._py_func.__code__.co_code
-        cells = describe_cells(self._py_func)
+        cells = describe_cells(self._py_func) + "|" + describe_callees(self._py_func)
         hasher = lambda data: hashlib.sha256(data).hexdigest()  # noqa: E731 - as numba's own key
         return (sig, codegen.magic_tuple(), (hasher(codebytes), hasher(cells.encode())))
 
@@ -34,13 +34,19 @@ def describe_cells(py_func, depth: int = 0) -> str:
     return "|".join(_describe(cell.cell_contents, depth) for cell in py_func.__closure__)
 
 
+def describe_callees(py_func, depth: int = 0) -> str:
+    """A description of the compiled functions ``py_func`` names as globals (those it calls)."""
+    if depth > 4:
+        return ""
+    return ",".join(_describe(py_func.__globals__[name], depth) for name in py_func.__code__.co_names
+                    if isinstance(py_func.__globals__.get(name), Dispatcher))
+
+
 def _describe(value, depth: int) -> str:
     if isinstance(value, Dispatcher):
         func = value.py_func
-        callees = ",".join(_describe(func.__globals__[name], depth + 1) for name in func.__code__.co_names
-                           if depth < 4 and isinstance(func.__globals__.get(name), Dispatcher))
         return (f"{func.__module__}.{func.__qualname__}@{_stamp(func)}({describe_cells(func, depth + 1)})"
-                f"[{callees}]")
+                f"[{describe_callees(func, depth + 1)}]")
     return repr(value)
 
 

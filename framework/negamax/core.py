@@ -50,8 +50,9 @@ from .tables import extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 
 # Parameters P (int64); a game's own start at P_GAME.  P_ORACLE: the game's oracle (``Rules.known``) is consulted
 # below the root (0: never called, so a search without one pays nothing for it).
-# P_CONTEMPT: what a draw by the rules (repetition, no progress) costs the root's side, in search units (0: a
-# draw is worth 0 to both sides; the oracle's draws are left as they are).
+# P_CONTEMPT: what a draw by the rules (repetition; the game's own: no progress, stalemate...) costs the side to
+# move at ply 0, in search units (0: a draw is worth 0 to both sides; the oracle's draws are left as they are).
+# Searches whose ply 0 is a child of the position of interest (search_children, move_values) leave it 0.
 (P_USE_TT, P_ORDERING, P_QUIESCENCE, P_NODE_LIMIT, P_KEY_BASE, P_NULL_MOVE, P_REDUCTIONS, P_NO_PROGRESS,
  P_REPETITION, P_PVS, P_TT_SAME_DEPTH, P_ORACLE, P_CONTEMPT) = range(13)
 P_GAME = 13

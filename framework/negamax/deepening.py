@@ -86,6 +86,7 @@ class CompiledDeepening:
     def __init__(self, stop: StopSignal | None = None) -> None:
         self.stop = stop or StopSignal()
         self.nps = float(self.min_nps)
+        self._root_side = None                  # the side to move at the last search's root
 
     # ------------------------------------------------------------ the game's own
     def set_root(self, state: State):
@@ -141,8 +142,9 @@ class CompiledDeepening:
         return [int(m) for m in self.ws.pv[0, :self.ws.pvlen[0]]]
 
     def set_contempt(self, units: float) -> None:
-        """A draw by the rules (repetition, no progress) is worth ``-units`` (men, pawns: 100 search units each)
-        to the side this engine searches for, and ``+units`` to its opponent (0: worth 0 to both)."""
+        """A draw by the rules (repetition, no progress...) is worth ``-units`` (men, pawns: 100 search units
+        each) to the side at the root of each search, and ``+units`` to its opponent (0: worth 0 to both).  The
+        table's values then hold for that side only: :meth:`think` forgets it when the side changes."""
         self.ws.P[P_CONTEMPT] = int(round(100 * units))
 
     def clear(self) -> None:
@@ -158,6 +160,10 @@ class CompiledDeepening:
               on_depth=None) -> dict:
         """Iterative deepening; ``on_depth(result so far)`` after every finished depth."""
         self.new_move()
+        side = state.current_player()
+        if self.ws.P[P_CONTEMPT] != 0 and side != self._root_side:
+            self.clear()                        # its values priced the draws for the other side
+        self._root_side = side
         pos = self.set_root(state)
         best = None
         total = 0

@@ -52,9 +52,10 @@ class AlphaBetaPlayer(SearchPlayer):
                "'reduced' (pvs with late quiet moves searched less deep, and the null move in chess) or "
                "'auto' (the game's choice: reduced in checkers and chess)",
                choices=("auto",) + SEARCH_MODES),
-        Option("contempt", float, None, "what a draw by repetition or the no-progress rule costs this player in "
-               "the search, in men (checkers) or pawns (chess): above 0 it plays on rather than repeat unless "
-               "that much behind, below 0 it seeks such draws; endgame-database draws are left as they are; "
+        Option("contempt", float, None, "what a draw by the rules (repetition, no progress, stalemate...) costs "
+               "this player in the search, in men (checkers) or pawns (chess): above 0 it plays on rather than "
+               "draw unless that much behind, below 0 it seeks such draws; endgame-database draws are left as "
+               "they are; "
                "none = the game's choice (checkers 0.15, chess 0; the compiled search only, elsewhere 0)",
                min=-10.0, max=10.0, optional=True),
         ENDGAME_OPTION,
@@ -66,9 +67,11 @@ class AlphaBetaPlayer(SearchPlayer):
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
-        if options["contempt"] not in (None, 0.0) and (alphabeta_engine(game) is None or not options["kernels"]):
-            raise UsageError(f"alphabeta: contempt={options['contempt']:g} needs the compiled search "
-                             f"(checkers or chess, kernels=true); on {game.name} with kernels="
+        own = alphabeta_engine(game)
+        if options["contempt"] not in (None, 0.0) and (own is None or not options["kernels"]
+                                                         or not hasattr(own, "default_contempt")):
+            raise UsageError(f"alphabeta: contempt={options['contempt']:g} needs a compiled search that prices "
+                             f"draws (checkers or chess, kernels=true); on {game.name} with kernels="
                              f"{str(options['kernels']).lower()} give contempt=0")
 
     # ------------------------------------------------------------ capability
@@ -125,7 +128,9 @@ class AlphaBetaPlayer(SearchPlayer):
             engine = own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
                                          ordering=cfg["ordering"], quiescence=cfg["quiescence"],
                                          stop=self.stop_signal, oracle=self._oracle, **mode)
-            engine.set_contempt(own.default_contempt if cfg["contempt"] is None else cfg["contempt"])
+            contempt = getattr(own, "default_contempt", 0.0) if cfg["contempt"] is None else cfg["contempt"]
+            if contempt:                        # a game's own engine need not price draws (contempt 0 then)
+                engine.set_contempt(contempt)
             return engine
         # kernels=false searches through the State API; the game's own evaluation (checkers) is then
         # called on each state (no capture search here).

@@ -157,8 +157,26 @@ def test_with_contempt_a_level_side_plays_on_rather_than_repeat(game):
         assert player.analysis()["value"] > -100 * contempt
 
 
+def test_with_contempt_the_table_is_forgotten_when_the_side_to_move_changes(game):
+    """Its values priced the draws for the other side; without contempt they hold for both and stay."""
+    white = game.new_initial_state()
+    white.apply(white.legal_moves()[0])
+    black = white.clone()
+    black.apply(black.legal_moves()[0])
+    for contempt, kept in ((0.0, True), (0.15, False)):
+        e = engine(game)
+        e.set_contempt(contempt)
+        e.think(white, 8, None, None)
+        filled = np.count_nonzero(e.ws.ttk)
+        e.think(black, 1, None, None)              # a one-ply search stores at most the root
+        after = np.count_nonzero(e.ws.ttk)
+        assert (after >= filled) == kept and after >= 1
+        e.think(black, 3, None, None)              # the same side again: nothing to forget
+        assert np.count_nonzero(e.ws.ttk) >= after
+
+
 def test_contempt_needs_the_compiled_search(game):
-    with pytest.raises(UsageError, match="contempt=0.2 needs the compiled search"):
+    with pytest.raises(UsageError, match="contempt=0.2 needs a compiled search that prices draws"):
         AlphaBetaPlayer(game, contempt=0.2, kernels=False)
 
 

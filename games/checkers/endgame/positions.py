@@ -77,7 +77,7 @@ def selfplay_positions(game, pieces: int, seed: int, games: int) -> list[str]:
     """Distinct positions (FEN) with at most ``pieces`` pieces in alphabeta-4 self-play from the ballots."""
     from plyground.registry import get_registry
     from plyground.tournament.openings import all_openings, start_state
-    player = get_registry().make_player("alphabeta:eval=learned,depth=4,endgame=off", game)
+    player = get_registry().make_player("alphabeta:eval=learned,depth=4,endgame=off,contempt=0", game)
     openings = all_openings(game, 3)
     rng = np.random.default_rng(seed)
     seen = {}

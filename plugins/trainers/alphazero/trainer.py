@@ -175,7 +175,7 @@ class AlphaZeroTrainer(Trainer):
                "ACF archive) whose positions, labelled "
                "by bootstrap_teacher, train the initial network before iteration 1 (none: no bootstrap)",
                optional=True),
-        Option("bootstrap_teacher", str, "alphabeta:eval=learned,depth=8", "player spec whose search labels the "
+        Option("bootstrap_teacher", str, "alphabeta:eval=learned,depth=8,contempt=0", "player spec whose search labels the "
                "bootstrap positions (its move and value)"),
         Option("bootstrap_positions", int, 100_000, "positions to label (sibling positions included)", min=1),
         Option("bootstrap_epochs", int, 4, "passes over the bootstrap positions", min=1),
