@@ -3,7 +3,7 @@
     python benchmarks/nnue_strength.py --eval nnue                                   # 200 games at 0.1 s, 50 at 1 s
     python benchmarks/nnue_strength.py --eval docs/nnue/checkers-run/best.npz --match 0.1:40
     python benchmarks/nnue_strength.py --eval nnue --search reduced --match 0.1:200
-    python benchmarks/nnue_strength.py --eval nnue --options contempt=0.15 --match 0.1:100
+    python benchmarks/nnue_strength.py --eval nnue --options contempt=0 --match 0.1:100     # no contempt
 
 The opponent is today's engine as #54 names it: the linear evaluation
 (``eval=learned``) in the exact search (``search=exact``) with a draw worth 0
@@ -34,7 +34,7 @@ def main() -> None:
     parser.add_argument("--eval", default="nnue", help="the NNUE under test: 'nnue' (bundled) or a network file")
     parser.add_argument("--search", default="auto", help="the NNUE side's search mode (alphabeta's search option)")
     parser.add_argument("--options", default="",
-                        help="more alphabeta options for the NNUE side, comma-separated (e.g. contempt=0.15)")
+                        help="more alphabeta options for the NNUE side, comma-separated (e.g. contempt=0)")
     parser.add_argument("--opponent", default="alphabeta:eval=learned,depth=64,search=exact,contempt=0",
                         help="the opponent's spec")
     parser.add_argument("--match", action="append", default=None, metavar="SECONDS:GAMES",

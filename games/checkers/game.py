@@ -227,9 +227,10 @@ class CheckersGame(Game):
     #: (slope ln 3); two men up 90%, three 96%.  Chess's pawn curve (lichess) would call a man up 59%, far
     #: too little for checkers, where a clean man is usually the game.
     winning_chances_slope = math.log(3.0)
-    # Strongest first, as measured: alpha-beta with the bundled NNUE (and its default search, reduced) scores
-    # 68.0% against the learned linear evaluation in the exact search at 0.1 s a move (docs/nnue.md), which
-    # scores 87.5% against MCTS-10000 (docs/bonanza.md); the bundled AlphaZero model is still weaker than MCTS.
+    # Strongest first, as measured: alpha-beta with the bundled NNUE (and its defaults: search=reduced,
+    # contempt=0.15) scores 75.0% against the learned linear evaluation in the exact search at 0.1 s a move
+    # (docs/nnue.md), which scores 87.5% against MCTS-10000 (docs/bonanza.md); the bundled AlphaZero model is
+    # still weaker than MCTS.
     default_opponents = ("alphabeta:eval=nnue,depth=8", "mcts", "alphazero", "random")
     levels = {
         "easy": ("alphabeta:eval=material,depth=1",),
