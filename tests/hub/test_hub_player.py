@@ -64,7 +64,7 @@ def test_engine_parameters_are_set_and_checked(game):
         analysis = player.analysis()
         assert analysis["depth"] == 2 and analysis["score"].endswith(" men") and analysis["pv"]
         with pytest.raises(UsageError, match="engine plyground-alphabeta has no parameter 'colour'; its "
-                                             "parameters: depth, endgame, eval"):
+                                             "parameters: contempt, depth, endgame, eval, kernels"):
             player.engine.set_param("colour", "red")
         with pytest.raises(UsageError, match=r"engine parameter 'depth' must be in \[1, 64\], not 0"):
             player.engine.set_param("depth", 0)
