@@ -25,7 +25,7 @@ from plyground.options import Option
 from plyground.protocols import Game, Move, State
 
 from . import theme
-from .theme import draw_text
+from .canvas import Canvas, as_canvas
 
 Cell = Hashable
 Marks = dict  # Cell -> list[str]
@@ -153,24 +153,28 @@ class BoardView:
         return self.cell_rect(cell).center
 
     # --- drawing ----------------------------------------------------------
-    def draw(self, surface: pygame.Surface, state: State, marks: Marks) -> None:
+    # Drawing: every method takes a canvas (canvas.py: the window's pygame surface or the page's SVG) or a bare
+    # pygame surface, which ``as_canvas`` wraps.
+    def draw(self, surface: Canvas | pygame.Surface, state: State, marks: Marks) -> None:
         raise NotImplementedError
 
-    def draw_dragged(self, surface: pygame.Surface, state: State, cell: Cell, pos: tuple[int, int]) -> None:
+    def draw_dragged(self, surface: Canvas | pygame.Surface, state: State, cell: Cell, pos: tuple[int, int]) -> None:
         """The piece standing on ``cell`` drawn centred at ``pos`` (being dragged); by default nothing."""
 
-    def draw_side_icon(self, surface: pygame.Surface, center: tuple[int, int], radius: int, side: int) -> None:
+    def draw_side_icon(self, surface: Canvas | pygame.Surface, center: tuple[int, int], radius: int,
+                       side: int) -> None:
         """A small picture of ``side``'s pieces (for "Black to move")."""
+        canvas = as_canvas(surface)
         color = (theme.BLACK_PIECE, theme.WHITE_PIECE)[side]
-        pygame.draw.circle(surface, color, center, radius)
-        pygame.draw.circle(surface, theme.PANEL_EDGE, center, radius, 1)
+        canvas.circle(color, center, radius)
+        canvas.circle(theme.PANEL_EDGE, center, radius, 1)
 
     def captured(self, start: State, state: State) -> tuple[tuple[list, int], tuple[list, int]] | None:
         """For each side (0, 1): the pieces it has taken since ``start`` (things :meth:`draw_captured` draws) and
         its material lead (0 unless ahead), for the panel beside the side's name; None: this game shows none."""
         return None
 
-    def draw_captured(self, surface: pygame.Surface, pieces: list, lead: int, right: tuple[int, int],
+    def draw_captured(self, surface: Canvas | pygame.Surface, pieces: list, lead: int, right: tuple[int, int],
                       room: int) -> int:
         """Draw ``pieces`` (and ``+lead`` when ahead) ending at ``right`` (midright), in at most ``room`` pixels
         across; returns the width used."""
@@ -195,31 +199,33 @@ class BoardView:
         marks = self.last_move_marks(before, move_text)
         return [cell for cell, kinds in marks.items() if "last" in kinds]
 
-    def draw_arrow(self, surface: pygame.Surface, cells: list) -> None:
+    def draw_arrow(self, surface: Canvas | pygame.Surface, cells: list) -> None:
         """An arrow through ``cells`` (a move that puts a piece on one cell: a ring around it)."""
         if not cells:
             return
-        layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        with as_canvas(surface).layer() as layer:
+            self._draw_arrow(layer, cells)
+
+    def _draw_arrow(self, layer: Canvas, cells: list) -> None:
         colour = theme.ARROW
         points = [self.cell_center(cell) for cell in cells]
         size = self.cell_rect(cells[0]).width
         width = max(4, size // 7)
         if len(points) == 1:
-            pygame.draw.circle(layer, colour, points[0], int(size * 0.42), width)
+            layer.circle(colour, points[0], int(size * 0.42), width)
         else:
             for a, b in zip(points, points[1:-1]):
-                pygame.draw.line(layer, colour, a, b, width)
-                pygame.draw.circle(layer, colour, b, width // 2)
+                layer.line(colour, a, b, width)
+                layer.circle(colour, b, width // 2)
             a, b = points[-2], points[-1]
             length = math.dist(a, b) or 1.0
             ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
             head = min(size * 0.45, length * 0.6)
             base = (b[0] - ux * head, b[1] - uy * head)
-            pygame.draw.line(layer, colour, a, base, width)
+            layer.line(colour, a, base, width)
             half = head * 0.55
-            pygame.draw.polygon(layer, colour, [b, (base[0] - uy * half, base[1] + ux * half),
-                                                (base[0] + uy * half, base[1] - ux * half)])
-        surface.blit(layer, (0, 0))
+            layer.polygon(colour, [b, (base[0] - uy * half, base[1] + ux * half),
+                                   (base[0] + uy * half, base[1] - ux * half)])
 
     def last_move_marks(self, before: State | None, move_text: str | None) -> Marks:
         if before is None or not move_text:
@@ -282,58 +288,59 @@ class GridView(BoardView):
         """The number shown on a square when square numbers are on."""
         return None
 
-    def draw_piece(self, surface: pygame.Surface, state: State, cell, rect: pygame.Rect) -> None:
+    def draw_piece(self, canvas: Canvas, state: State, cell, rect: pygame.Rect) -> None:
         raise NotImplementedError
 
-    def draw(self, surface: pygame.Surface, state: State, marks: Marks) -> None:
-        pygame.draw.rect(surface, theme.PANEL_EDGE, self.board_rect.inflate(6, 6), border_radius=3)
+    def draw(self, surface, state: State, marks: Marks) -> None:
+        canvas = as_canvas(surface)
+        canvas.rect(theme.PANEL_EDGE, self.board_rect.inflate(6, 6), radius=3)
         for row in range(self.rows):
             for col in range(self.cols):
                 cell = (row, col)
                 rect = self.cell_rect(cell)
                 kinds = marks.get(cell, ())
                 fill = next((k for k in FILL_KINDS if k in kinds), None)
-                surface.fill(theme.HIGHLIGHT[fill] if fill else self.square_color(cell), rect)
+                canvas.fill(theme.HIGHLIGHT[fill] if fill else self.square_color(cell), rect)
                 if self.show_numbers:
                     label = self.cell_label(cell)
                     if label:
-                        draw_text(surface, label, (rect.left + 3, rect.top + 2), max(14, self.cell // 4),
-                                  theme.SQUARE_NUMBER)
+                        canvas.text(label, (rect.left + 3, rect.top + 2), max(14, self.cell // 4),
+                                    theme.SQUARE_NUMBER)
                 if "lifted" not in kinds:
-                    self.draw_piece(surface, state, cell, rect)
+                    self.draw_piece(canvas, state, cell, rect)
                 for kind in OVERLAY_KINDS:
                     if kind in kinds:
-                        self.draw_overlay(surface, kind, rect)
+                        self.draw_overlay(canvas, kind, rect)
         if self.show_coordinates:
-            self._draw_coordinates(surface)
+            self._draw_coordinates(canvas)
 
     def draw_dragged(self, surface, state, cell, pos) -> None:
         rect = self.cell_rect(cell)
         rect.center = pos
-        self.draw_piece(surface, state, cell, rect)
+        self.draw_piece(as_canvas(surface), state, cell, rect)
 
-    def draw_overlay(self, surface: pygame.Surface, kind: str, rect: pygame.Rect) -> None:
+    def draw_overlay(self, canvas: Canvas, kind: str, rect: pygame.Rect) -> None:
         c, r = rect.center, max(4, rect.width // 7)
         if kind == "target":
-            pygame.draw.circle(surface, theme.TARGET_DOT, c, r)
+            canvas.circle(theme.TARGET_DOT, c, r)
         elif kind == "final":
-            pygame.draw.circle(surface, theme.FINAL_RING, c, int(r * 1.8), max(2, r // 2))
+            canvas.circle(theme.FINAL_RING, c, int(r * 1.8), max(2, r // 2))
         elif kind == "path":
-            pygame.draw.circle(surface, theme.PATH_DOT, c, r)
+            canvas.circle(theme.PATH_DOT, c, r)
         elif kind in ("jumped", "taken"):
             d = rect.width // 4 if kind == "jumped" else rect.width // 7
             w = max(3, rect.width // 12) if kind == "jumped" else max(2, rect.width // 20)
             color = theme.JUMPED_CROSS if kind == "jumped" else theme.TAKEN_CROSS
-            pygame.draw.line(surface, color, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), w)
-            pygame.draw.line(surface, color, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), w)
+            canvas.line(color, (c[0] - d, c[1] - d), (c[0] + d, c[1] + d), w)
+            canvas.line(color, (c[0] - d, c[1] + d), (c[0] + d, c[1] - d), w)
 
-    def _draw_coordinates(self, surface: pygame.Surface) -> None:
+    def _draw_coordinates(self, canvas: Canvas) -> None:
         size = max(14, min(30, int(self.margin * 0.8)))
         for col in range(self.cols):
             rect = self.cell_rect((self.rows - 1 if not self.flipped else 0, col))
-            draw_text(surface, self.file_labels[col], (rect.centerx, self.board_rect.bottom + self.margin // 2 + 2),
-                      size, theme.COORD_TEXT, anchor="center")
+            canvas.text(self.file_labels[col], (rect.centerx, self.board_rect.bottom + self.margin // 2 + 2),
+                        size, theme.COORD_TEXT, anchor="center")
         for row in range(self.rows):
             rect = self.cell_rect((row, 0 if not self.flipped else self.cols - 1))
-            draw_text(surface, str(self.rows - row), (self.board_rect.left - self.margin // 2 - 2, rect.centery),
-                      size, theme.COORD_TEXT, anchor="center")
+            canvas.text(str(self.rows - row), (self.board_rect.left - self.margin // 2 - 2, rect.centery),
+                        size, theme.COORD_TEXT, anchor="center")

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 
-import pygame
 
 from plyground.errors import MoveError
 from .board import rowcol_to_square, square_to_rowcol
 
 from plyground.boardview import theme
 from plyground.boardview.base import GridView, Marks, MoveInput, Scene, add_mark
+from plyground.boardview.canvas import as_canvas
 
 SIDES = ("Black", "White")
 #: Row step forward for each side's men: Black moves down the board (towards 29-32), White up.
@@ -273,10 +273,10 @@ class CheckersView(GridView):
         x, y = center
         fill = (theme.BLACK_PIECE, theme.WHITE_PIECE)[side]
         edge = (theme.BLACK_PIECE_EDGE, theme.WHITE_PIECE_EDGE)[side]
-        pygame.draw.circle(surface, (20, 16, 12), (x + max(1, radius // 12), y + max(2, radius // 8)), radius)
-        pygame.draw.circle(surface, fill, center, radius)
-        pygame.draw.circle(surface, edge, center, radius, max(1, radius // 10))
-        pygame.draw.circle(surface, edge, center, int(radius * 0.7), max(1, radius // 14))
+        surface.circle((20, 16, 12), (x + max(1, radius // 12), y + max(2, radius // 8)), radius)
+        surface.circle(fill, center, radius)
+        surface.circle(edge, center, radius, max(1, radius // 10))
+        surface.circle(edge, center, int(radius * 0.7), max(1, radius // 14))
         if king:
             self._draw_crown(surface, center, radius)
 
@@ -286,11 +286,11 @@ class CheckersView(GridView):
         left, right, top, bottom = x - w / 2, x + w / 2, y - h / 2, y + h / 2
         points = [(left, bottom), (left, top), (left + w * 0.25, y), (x, top - h * 0.15),
                   (right - w * 0.25, y), (right, top), (right, bottom)]
-        pygame.draw.polygon(surface, theme.CROWN, points)
-        pygame.draw.polygon(surface, (120, 86, 10), points, max(1, radius // 16))
+        surface.polygon(theme.CROWN, points)
+        surface.polygon((120, 86, 10), points, max(1, radius // 16))
 
     def draw_side_icon(self, surface, center, radius, side) -> None:
-        self.draw_man(surface, center, radius, side, False)
+        self.draw_man(as_canvas(surface), center, radius, side, False)
 
     # ------------------------------------------------------------ moves
     def scenes(self) -> list[Scene]:

@@ -18,6 +18,7 @@ import pygame
 from .notation import PIECE_NAMES, explain, side_name
 
 from plyground.boardview import theme
+from plyground.boardview.canvas import Canvas, SvgCanvas, as_canvas
 from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
 
 #: Promotion choices in the order shown, from the promotion square towards the centre.
@@ -61,10 +62,9 @@ def cell_square(cell) -> int:
 
 
 class PieceArt:
-    """Draws pieces of any size, glyphs when a font has them, cached per size."""
+    """Draws pieces of any size on a canvas: glyphs when a font has them, else a disc with the piece's letter."""
 
     def __init__(self) -> None:
-        self._cache: dict[tuple, pygame.Surface] = {}
         self._fonts: dict[int, pygame.font.Font | None] = {}
 
     def _font(self, size: int):
@@ -85,43 +85,20 @@ class PieceArt:
     def uses_glyphs(self) -> bool:
         return self._font(32) is not None
 
-    def image(self, piece: chess.Piece, size: int) -> pygame.Surface:
-        key = (piece.piece_type, piece.color, size)
-        image = self._cache.get(key)
-        if image is None:
-            image = self._cache[key] = self._render(piece, size)
-        return image
-
-    def _render(self, piece: chess.Piece, size: int) -> pygame.Surface:
+    def draw(self, canvas: Canvas, piece: chess.Piece, size: int, **anchor) -> None:
+        """``piece`` in a ``size``-pixel square placed by ``anchor`` (``center=(x, y)``, ``midleft=...``)."""
+        rect = pygame.Rect(0, 0, size, size)
+        setattr(rect, *next(iter(anchor.items())))
         fill, edge = (WHITE_FILL, WHITE_EDGE) if piece.color == chess.WHITE else (BLACK_FILL, BLACK_EDGE)
-        font = self._font(max(8, int(size * 0.92)))
-        surface = pygame.Surface((size, size), pygame.SRCALPHA)
-        if font is not None:
-            # The solid glyph in the edge colour, spread a little in every direction, makes the
-            # outline; the same glyph in the fill colour goes on top.  Its cut-outs (the king's
-            # band, the bishop's slit) then show the edge colour: dark details on White's pieces,
-            # light ones on Black's.
-            glyph = _SOLID_GLYPHS[piece.piece_type]
-            center = (size // 2, size // 2)
-            shadow = font.render(glyph, True, (0, 0, 0))
-            shadow.set_alpha(60)
-            surface.blit(shadow, shadow.get_rect(center=(center[0] + max(1, size // 36), center[1] + max(1, size // 28))))
-            outline = font.render(glyph, True, edge)
-            w = max(1, size // 36)
-            for dx, dy in ((-w, 0), (w, 0), (0, -w), (0, w), (-w, -w), (w, w), (-w, w), (w, -w)):
-                surface.blit(outline, outline.get_rect(center=(center[0] + dx, center[1] + dy)))
-            solid = font.render(glyph, True, fill)
-            surface.blit(solid, solid.get_rect(center=center))
-            return surface
-        # No glyph font: a disc with the piece's letter.
+        if isinstance(canvas, SvgCanvas) or self._font(max(8, int(size * 0.92))) is not None:
+            canvas.glyph(_SOLID_GLYPHS[piece.piece_type], rect, fill, edge, glyph_font_path())
+            return
         r = int(size * 0.4)
-        c = (size // 2, size // 2)
-        pygame.draw.circle(surface, (0, 0, 0, 70), (c[0] + 2, c[1] + 3), r)
-        pygame.draw.circle(surface, fill, c, r)
-        pygame.draw.circle(surface, edge, c, r, max(2, r // 10))
-        letter = theme.font(int(size * 0.55)).render(chess.piece_symbol(piece.piece_type).upper(), True, edge)
-        surface.blit(letter, letter.get_rect(center=c))
-        return surface
+        c = rect.center
+        canvas.circle((0, 0, 0, 70), (c[0] + 2, c[1] + 3), r)
+        canvas.circle(fill, c, r)
+        canvas.circle(edge, c, r, max(2, r // 10))
+        canvas.text(chess.piece_symbol(piece.piece_type).upper(), c, int(size * 0.55), edge, anchor="center")
 
 
 _ART = PieceArt()
@@ -297,43 +274,39 @@ class ChessView(GridView):
     def board_of(self, state) -> chess.Board:
         return self.per_position("board", state, lambda s: s.board)
 
-    def draw_piece(self, surface, state, cell, rect) -> None:
+    def draw_piece(self, canvas, state, cell, rect) -> None:
         board = self.board_of(state)
         square = cell_square(cell)
         piece = board.piece_at(square)
         if piece is None:
             return
         if piece.piece_type == chess.KING and piece.color == board.turn and board.is_check():
-            glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-            for i, alpha in enumerate((70, 120, 190)):
-                pygame.draw.circle(glow, (*CHECK_GLOW, alpha), (rect.width // 2, rect.height // 2),
-                                   int(rect.width * (0.5 - 0.1 * i)))
-            surface.blit(glow, rect.topleft)
-        image = self.art.image(piece, rect.width)
-        surface.blit(image, image.get_rect(center=rect.center))
+            with canvas.layer() as glow:
+                for i, alpha in enumerate((70, 120, 190)):
+                    glow.circle((*CHECK_GLOW, alpha), rect.center, int(rect.width * (0.5 - 0.1 * i)))
+        self.art.draw(canvas, piece, rect.width, center=rect.center)
 
     def draw(self, surface, state, marks) -> None:
+        surface = as_canvas(surface)
         super().draw(surface, state, marks)
         choices = {cell: kind.split(":", 1)[1] for cell, kinds in marks.items() for kind in kinds
                    if kind.startswith("promote:")}
         if not choices:
             return
-        shade = pygame.Surface(self.board_rect.size, pygame.SRCALPHA)
-        shade.fill((0, 0, 0, 110))
-        surface.blit(shade, self.board_rect.topleft)
+        surface.fill((0, 0, 0, 110), self.board_rect)
         color = self.board_of(state).turn
         for cell, letter in choices.items():
             rect = self.cell_rect(cell)
-            pygame.draw.rect(surface, PROMOTION_BACKGROUND, rect)
-            pygame.draw.rect(surface, PROMOTION_EDGE, rect, max(2, rect.width // 24))
-            image = self.art.image(chess.Piece(chess.PIECE_SYMBOLS.index(letter), color), int(rect.width * 0.9))
-            surface.blit(image, image.get_rect(center=rect.center))
+            surface.rect(PROMOTION_BACKGROUND, rect)
+            surface.rect(PROMOTION_EDGE, rect, max(2, rect.width // 24))
+            self.art.draw(surface, chess.Piece(chess.PIECE_SYMBOLS.index(letter), color), int(rect.width * 0.9),
+                          center=rect.center)
 
     def draw_side_icon(self, surface, center, radius, side) -> None:
+        canvas = as_canvas(surface)
         piece = chess.Piece(chess.KING, chess.WHITE if side == 0 else chess.BLACK)
-        pygame.draw.circle(surface, theme.LIGHT_SQUARE if side == 1 else theme.DARK_SQUARE, center, radius + 2)
-        image = self.art.image(piece, int(radius * 2.2))
-        surface.blit(image, image.get_rect(center=center))
+        canvas.circle(theme.LIGHT_SQUARE if side == 1 else theme.DARK_SQUARE, center, radius + 2)
+        self.art.draw(canvas, piece, int(radius * 2.2), center=center)
 
     # ------------------------------------------------------------ captured material, for the panel
     #: The usual values of the pieces, in pawns (the lead shown beside the pieces taken).
@@ -354,9 +327,10 @@ class ChessView(GridView):
         return out[0], out[1]
 
     def draw_captured(self, surface, pieces, lead, right, room) -> int:
+        canvas = as_canvas(surface)
         size = 18
-        text = theme.font(16).render(f"+{lead}", True, theme.TEXT_DIM) if lead else None
-        text_w = text.get_width() + 4 if text else 0
+        text = f"+{lead}" if lead else None
+        text_w = theme.font(16).size(text)[0] + 4 if text else 0
         if not pieces and not text:
             return 0
         step = min(11, max(3, (room - text_w - size) // max(1, len(pieces) - 1))) if len(pieces) > 1 else 0
@@ -364,14 +338,13 @@ class ChessView(GridView):
         x, y = right[0] - width, right[1]
         if pieces:     # a backdrop the pieces' colour shows on (as the side icons have)
             strip = pygame.Rect(x - 2, y - size // 2 - 2, size + step * (len(pieces) - 1) + 4, size + 4)
-            pygame.draw.rect(surface, theme.LIGHT_SQUARE if pieces[0].color == chess.BLACK else theme.DARK_SQUARE,
-                             strip, border_radius=4)
+            canvas.rect(theme.LIGHT_SQUARE if pieces[0].color == chess.BLACK else theme.DARK_SQUARE, strip,
+                        radius=4)
         for piece in pieces:
-            image = self.art.image(piece, size)
-            surface.blit(image, image.get_rect(midleft=(x, y)))
+            self.art.draw(canvas, piece, size, midleft=(x, y))
             x += step
         if text:
-            surface.blit(text, text.get_rect(midright=right))
+            canvas.text(text, right, 16, theme.TEXT_DIM, anchor="midright")
         return width
 
     # ------------------------------------------------------------ moves

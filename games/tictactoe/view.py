@@ -5,6 +5,7 @@ import pygame
 
 from plyground.boardview import theme
 from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview.canvas import as_canvas
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = "XO"
@@ -56,13 +57,14 @@ class TicTacToeView(GridView):
         return _cell_name(cell)
 
     def draw(self, surface, state, marks):
+        surface = as_canvas(surface)
         super().draw(surface, state, marks)
         for i in range(1, 3):  # grid lines over the fills
             x = self.board_rect.left + i * self.cell
             y = self.board_rect.top + i * self.cell
             w = max(2, self.cell // 30)
-            pygame.draw.line(surface, theme.DARK_SQUARE, (x, self.board_rect.top), (x, self.board_rect.bottom), w)
-            pygame.draw.line(surface, theme.DARK_SQUARE, (self.board_rect.left, y), (self.board_rect.right, y), w)
+            surface.line(theme.DARK_SQUARE, (x, self.board_rect.top), (x, self.board_rect.bottom), w)
+            surface.line(theme.DARK_SQUARE, (self.board_rect.left, y), (self.board_rect.right, y), w)
 
     def draw_piece(self, surface, state, cell, rect):
         v = _board(state)[_cell_index(cell)]
@@ -72,14 +74,15 @@ class TicTacToeView(GridView):
         width = max(3, r // 4)
         x, y = center
         if side == 0:
-            pygame.draw.line(surface, theme.X_MARK, (x - r, y - r), (x + r, y + r), width + 2)
-            pygame.draw.line(surface, theme.X_MARK, (x - r, y + r), (x + r, y - r), width + 2)
+            surface.line(theme.X_MARK, (x - r, y - r), (x + r, y + r), width + 2)
+            surface.line(theme.X_MARK, (x - r, y + r), (x + r, y - r), width + 2)
         elif side == 1:
-            pygame.draw.circle(surface, theme.O_MARK, center, r, width)
+            surface.circle(theme.O_MARK, center, r, width)
 
     def draw_side_icon(self, surface, center, radius, side):
-        pygame.draw.rect(surface, theme.LIGHT_SQUARE, pygame.Rect(0, 0, radius * 2, radius * 2).move(
-            center[0] - radius, center[1] - radius), border_radius=4)
+        surface = as_canvas(surface)
+        surface.rect(theme.LIGHT_SQUARE, pygame.Rect(0, 0, radius * 2, radius * 2).move(
+            center[0] - radius, center[1] - radius), radius=4)
         self._draw_mark(surface, side, center, int(radius * 0.7))
 
     def new_input(self, state):

@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "renderers"))   # r
 
 from chess_helpers import needs_stockfish, plugins_registered  # noqa: E402
 from plyground.boardview import theme  # noqa: E402
+from plyground.boardview.canvas import PygameCanvas  # noqa: E402
 from plyground.games.chess.view import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
                                                       square_cell)
 from plyground.session import GameSession  # noqa: E402
@@ -164,14 +165,19 @@ def test_castling_check_and_pins_by_clicks(make_renderer, gui_registry):
     assert screen.message == "The knight on d2 is pinned: moving it would leave your king in check."
 
 
+def _piece_picture(art, piece, size=64):
+    image = pygame.Surface((size, size), pygame.SRCALPHA)
+    art.draw(PygameCanvas(image), piece, size, center=(size // 2, size // 2))
+    return image
+
+
 def test_pieces_are_drawn_as_glyphs_or_letters():
     pygame.display.init()
     art = PieceArt()
-    image = art.image(chess.Piece(chess.QUEEN, chess.WHITE), 64)
-    assert image.get_size() == (64, 64)
+    image = _piece_picture(art, chess.Piece(chess.QUEEN, chess.WHITE))
     opaque = sum(1 for x in range(64) for y in range(64) if image.get_at((x, y))[3] > 200)
     assert 300 < opaque < 64 * 64 * 0.8
-    black = art.image(chess.Piece(chess.QUEEN, chess.BLACK), 64)
+    black = _piece_picture(art, chess.Piece(chess.QUEEN, chess.BLACK))
     assert black.get_at((32, 40))[:3] != image.get_at((32, 40))[:3]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview.canvas import as_canvas
 
 from .game import COLUMNS, DIRECTIONS, ROWS, ConnectFourState, column_name
 
@@ -58,16 +59,16 @@ class ConnectFourView(GridView):
         owner = state.cells[(ROWS - 1 - cell[0]) * COLUMNS + cell[1]]
         radius = int(rect.width * 0.4)
         if owner < 0:
-            pygame.draw.circle(surface, HOLE, rect.center, radius)
+            surface.circle(HOLE, rect.center, radius)
             return
         self._disc(surface, owner, rect.center, radius)
 
     def _disc(self, surface, side: int, center, radius: int) -> None:
-        pygame.draw.circle(surface, DISC_COLOURS[side], center, radius)
-        pygame.draw.circle(surface, DISC_EDGES[side], center, radius, max(2, radius // 8))
+        surface.circle(DISC_COLOURS[side], center, radius)
+        surface.circle(DISC_EDGES[side], center, radius, max(2, radius // 8))
 
     def draw_side_icon(self, surface, center, radius, side) -> None:
-        self._disc(surface, side, center, radius)
+        self._disc(as_canvas(surface), side, center, radius)
 
     def new_input(self, state: ConnectFourState) -> ConnectFourInput:
         return ConnectFourInput(self, state)
