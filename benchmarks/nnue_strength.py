@@ -23,6 +23,7 @@ import os
 import time
 from pathlib import Path
 
+from plyground.plugins.trainers.nnue.trainer import SEARCH_AS_TODAY, TODAY
 from plyground.stats import Score
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
@@ -35,8 +36,8 @@ def main() -> None:
     parser.add_argument("--search", default="auto", help="the NNUE side's search mode (alphabeta's search option)")
     parser.add_argument("--options", default="",
                         help="more alphabeta options for the NNUE side, comma-separated (e.g. contempt=0)")
-    parser.add_argument("--opponent", default="alphabeta:eval=learned,depth=64,search=exact,contempt=0",
-                        help="the opponent's spec")
+    parser.add_argument("--opponent", default=f"alphabeta:eval={TODAY},{SEARCH_AS_TODAY}",
+                        help="the opponent's spec (default: today's engine, as the nnue trainer's matches name it)")
     parser.add_argument("--match", action="append", default=None, metavar="SECONDS:GAMES",
                         help="a match: seconds a move and games (repeatable; default 0.1:200 and 1:50)")
     parser.add_argument("--workers", type=int, default=2)

@@ -19,6 +19,8 @@ from typing import Iterator, Sequence
 
 import pygame
 
+from .theme import draw_text, font
+
 Colour = Sequence[int]          # (r, g, b) or (r, g, b, a), 0..255
 Point = Sequence[float]
 
@@ -78,9 +80,13 @@ class PygameCanvas(Canvas):
         yield PygameCanvas(layer, direct=True)
         self.surface.blit(layer, (0, 0))
 
+    def _blended(self, colour: Colour) -> bool:
+        """Whether ``colour`` must be blended through a layer (it has alpha, and this is no layer)."""
+        return not self.direct and len(colour) > 3 and colour[3] < 255
+
     def _target(self, colour: Colour, bounds: pygame.Rect):
         """(surface to draw on, offset to subtract, finish()) for ``colour`` within ``bounds``."""
-        if self.direct or len(colour) < 4 or colour[3] >= 255:
+        if not self._blended(colour):
             return self.surface, (0, 0), lambda: None
         bounds = bounds.clip(self.surface.get_rect())
         layer = pygame.Surface(bounds.size, pygame.SRCALPHA)
@@ -93,10 +99,10 @@ class PygameCanvas(Canvas):
         finish()
 
     def fill(self, colour, rect) -> None:
-        if self.direct or len(colour) < 4 or colour[3] >= 255:
-            self.surface.fill(colour, pygame.Rect(rect))
-        else:
+        if self._blended(colour):
             self.rect(colour, rect)
+        else:
+            self.surface.fill(colour, pygame.Rect(rect))
 
     def circle(self, colour, center, radius, width=0) -> None:
         r = int(radius)
@@ -120,11 +126,7 @@ class PygameCanvas(Canvas):
         finish()
 
     def text(self, text, pos, size, colour, anchor="topleft") -> pygame.Rect:
-        from .theme import font
-        image = font(size).render(text, True, colour)
-        rect = image.get_rect(**{anchor: pos})
-        self.surface.blit(image, rect)
-        return rect
+        return draw_text(self.surface, text, pos, size, colour, anchor)
 
     def glyph(self, text, rect, colour, edge, font_path) -> None:
         rect = pygame.Rect(rect)
@@ -163,19 +165,17 @@ def _glyph_image(text: str, size: int, fill: Colour, edge: Colour, font_path: st
     return image
 
 
-def _paint(colour: Colour) -> str:
-    """An SVG colour (and opacity) for ``colour``."""
+def _paint(colour: Colour, use: str = "fill") -> str:
+    """The value of an SVG ``fill`` or ``stroke`` (``use``) attribute for ``colour``: with alpha, the attribute
+    closes and its opacity attribute follows."""
     r, g, b = (int(c) for c in colour[:3])
     if len(colour) > 3 and colour[3] < 255:
-        return f'rgb({r},{g},{b})" fill-opacity="{colour[3] / 255:.3f}'
+        return f'rgb({r},{g},{b})" {use}-opacity="{colour[3] / 255:.3f}'
     return f"rgb({r},{g},{b})"
 
 
 def _stroke(colour: Colour) -> str:
-    r, g, b = (int(c) for c in colour[:3])
-    if len(colour) > 3 and colour[3] < 255:
-        return f'rgb({r},{g},{b})" stroke-opacity="{colour[3] / 255:.3f}'
-    return f"rgb({r},{g},{b})"
+    return _paint(colour, "stroke")
 
 
 def _number(x: float) -> str:
@@ -229,7 +229,6 @@ class SvgCanvas(Canvas):
         if anchor not in ANCHORS:
             raise ValueError(f"text anchor {anchor!r}: expected one of {', '.join(ANCHORS)}")
         # The box pygame's font would take, so that layouts agree with the window's.
-        from .theme import font
         w, h = font(size).size(text)
         rect = pygame.Rect(0, 0, w, h)
         setattr(rect, anchor, (int(pos[0]), int(pos[1])))

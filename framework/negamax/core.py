@@ -56,6 +56,15 @@ from .tables import extend_pv, next_best, remember_cutoff, tt_probe, tt_store
 (P_USE_TT, P_ORDERING, P_QUIESCENCE, P_NODE_LIMIT, P_KEY_BASE, P_NULL_MOVE, P_REDUCTIONS, P_NO_PROGRESS,
  P_REPETITION, P_PVS, P_TT_SAME_DEPTH, P_ORACLE, P_CONTEMPT) = range(13)
 P_GAME = 13
+
+
+@njit(cache=True, inline="always")
+def draw_value(contempt, ply):
+    """A draw's value for the side to move at ``ply``: minus the contempt for the root's side (even plies),
+    plus it for the other."""
+    return -contempt if ply % 2 == 0 else contempt
+
+
 # Counters C (int64)
 C_NODES, C_STOPPED, C_SELDEPTH, C_TT_CUTS, C_QNODES, C_KNOWN = range(6)
 N_COUNTERS = 6
@@ -228,7 +237,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                 if finished:
                     # A draw (the only end worth 0) costs the root's side the contempt, and is worth as much
                     # to the other side.
-                    ret = v if v != 0.0 else (-contempt if ply % 2 == 0 else contempt)
+                    ret = v if v != 0.0 else draw_value(contempt, ply)
                     continue
                 if ply > 0 and P[P_REPETITION] != 0:
                     # The positions since the last irreversible move, same side to move: a repeat is a draw.
@@ -241,7 +250,7 @@ def _build(rules: Rules, evaluation: Evaluation) -> Search:
                             break
                         j -= 2
                     if repeated:
-                        ret = -contempt if ply % 2 == 0 else contempt
+                        ret = draw_value(contempt, ply)
                         continue
                 if ply > 0 and P[P_ORACLE] != 0:
                     result, plies = known(pos, P, G)

@@ -65,32 +65,26 @@ class PieceArt:
     """Draws pieces of any size on a canvas: glyphs when a font has them, else a disc with the piece's letter."""
 
     def __init__(self) -> None:
-        self._fonts: dict[int, pygame.font.Font | None] = {}
-
-    def _font(self, size: int):
-        if size not in self._fonts:
-            path = glyph_font_path()
-            font = None
-            if path:
-                try:
-                    font = pygame.font.Font(path, size)
-                    if font.metrics(_SOLID_GLYPHS[chess.KING])[0] is None:
-                        font = None
-                except (OSError, pygame.error):
-                    font = None
-            self._fonts[size] = font
-        return self._fonts[size]
+        self._glyphs: bool | None = None
 
     @property
     def uses_glyphs(self) -> bool:
-        return self._font(32) is not None
+        """Whether the window's font (:func:`glyph_font_path`) has the chess glyphs (looked up once)."""
+        if self._glyphs is None:
+            path = glyph_font_path()
+            try:
+                king = pygame.font.Font(path, 32).metrics(_SOLID_GLYPHS[chess.KING]) if path else [None]
+                self._glyphs = king[0] is not None
+            except (OSError, pygame.error):
+                self._glyphs = False
+        return self._glyphs
 
     def draw(self, canvas: Canvas, piece: chess.Piece, size: int, **anchor) -> None:
         """``piece`` in a ``size``-pixel square placed by ``anchor`` (``center=(x, y)``, ``midleft=...``)."""
         rect = pygame.Rect(0, 0, size, size)
         setattr(rect, *next(iter(anchor.items())))
         fill, edge = (WHITE_FILL, WHITE_EDGE) if piece.color == chess.WHITE else (BLACK_FILL, BLACK_EDGE)
-        if isinstance(canvas, SvgCanvas) or self._font(max(8, int(size * 0.92))) is not None:
+        if isinstance(canvas, SvgCanvas) or self.uses_glyphs:         # a browser finds a font with them
             canvas.glyph(_SOLID_GLYPHS[piece.piece_type], rect, fill, edge, glyph_font_path())
             return
         r = int(size * 0.4)

@@ -68,11 +68,14 @@ class AlphaBetaPlayer(SearchPlayer):
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
         own = alphabeta_engine(game)
-        if options["contempt"] not in (None, 0.0) and (own is None or not options["kernels"]
-                                                         or not hasattr(own, "default_contempt")):
+        prices_draws = own is not None and options["kernels"] and hasattr(own, "default_contempt")
+        if options["contempt"] not in (None, 0.0) and not prices_draws:
             raise UsageError(f"alphabeta: contempt={options['contempt']:g} needs a compiled search that prices "
                              f"draws (checkers or chess, kernels=true); on {game.name} with kernels="
                              f"{str(options['kernels']).lower()} give contempt=0")
+        #: What a draw by the rules costs this player in the search (the option, else the game's choice).
+        self.contempt = (own.default_contempt if prices_draws else 0.0) if options["contempt"] is None \
+            else options["contempt"]
 
     # ------------------------------------------------------------ capability
     @classmethod
@@ -128,9 +131,8 @@ class AlphaBetaPlayer(SearchPlayer):
             engine = own.compiled_engine(self.weights, tt_mb=cfg["tt_mb"], use_tt=cfg["tt"],
                                          ordering=cfg["ordering"], quiescence=cfg["quiescence"],
                                          stop=self.stop_signal, oracle=self._oracle, **mode)
-            contempt = getattr(own, "default_contempt", 0.0) if cfg["contempt"] is None else cfg["contempt"]
-            if contempt:                        # a game's own engine need not price draws (contempt 0 then)
-                engine.set_contempt(contempt)
+            if self.contempt:                   # a game's own engine need not price draws (contempt 0 then)
+                engine.set_contempt(self.contempt)
             return engine
         # kernels=false searches through the State API; the game's own evaluation (checkers) is then
         # called on each state (no capture search here).
