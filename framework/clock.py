@@ -31,6 +31,10 @@ MOVES_PLANNED = 30
 BUDGET_SHARE = 0.9
 #: Seconds left aside per move for what happens around the search (Python, threads, renderers).
 OVERHEAD = 0.02
+#: The clock choices of the start pages (the window's menu, the web page's): (label, the time control as ``--tc``
+#: takes it); minutes for the game, plus seconds added after each move.
+MENU_CLOCKS: tuple[tuple[str, str | None], ...] = (
+    ("no clock", None), ("1 min", "1m"), ("3 min + 2 s", "3m+2"), ("5 min", "5m"), ("15 min + 10 s", "15m+10"))
 
 _NUMBER = r"(\d+(?:\.\d*)?|\.\d+)(m?)"
 _PATTERN = re.compile(rf"^(?:(\d+)/)?{_NUMBER}(?:\+{_NUMBER})?$")

@@ -174,6 +174,20 @@ def saved_games(game: Game, folders: Sequence[Path] | None = None) -> list[Path]
     return sorted(found.values(), key=lambda p: p.stat().st_mtime_ns, reverse=True)
 
 
+def recent_record_files(game: Game, folders: Sequence[Path], count: int) -> list[Path]:
+    """The ``count`` newest record files of ``game`` (its record suffix) in ``folders``, newest first: what the
+    start pages' Open game lists."""
+    seen: dict[Path, float] = {}
+    for folder in folders:
+        try:
+            for path in Path(folder).glob(f"*{game.record_suffix}"):
+                if path.is_file():
+                    seen[path.resolve()] = path.stat().st_mtime
+        except OSError:
+            continue
+    return sorted(seen, key=lambda p: -seen[p])[:count]
+
+
 def newest_unfinished(game: Game, paths: Sequence[Path]) -> tuple[Path, GameRecord] | None:
     """The first of ``paths`` (newest first, as :func:`saved_games` lists them) that holds an unfinished
     ``game`` to play on, with that game; None when none does (a file that is not one is passed over)."""

@@ -24,6 +24,7 @@ import pygame
 from plyground.analysis import analysis_lines
 from plyground.boardview import theme
 from plyground.boardview.base import BoardView, Marks, merge_marks
+from plyground.boardview.canvas import Canvas
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
@@ -518,15 +519,20 @@ class GameScreen(LookingBack, PanelDrawing):
         if surface.get_size() != self.size:
             self.layout(surface.get_size())
         surface.fill(theme.BACKGROUND)
+        self.draw_board(surface)
+        if self._dragged() is not None:
+            self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
+        self._draw_panel(surface)
+
+    def draw_board(self, canvas: "Canvas | pygame.Surface") -> None:
+        """The position shown with its marks, and the analysis view's best-move arrow and evaluation bar, on
+        ``canvas`` (the window's surface, or the web page's SVG: plugins/web)."""
         self.eval_bar_rect = pygame.Rect(0, 0, 0, 0)
         self.arrow_cells: list = []
         if self.shown_state is not None:
-            self.view.draw(surface, self.shown_state, self.board_marks())
+            self.view.draw(canvas, self.shown_state, self.board_marks())
             shown = self._shown_analysis()
             if shown is not None:
                 if shown[2]:
-                    self._draw_best_move(surface, shown)
-                self._draw_eval_bar(surface, shown)
-            if self._dragged() is not None:
-                self.view.draw_dragged(surface, self.state, self._dragged(), self.drag_pos)
-        self._draw_panel(surface)
+                    self._draw_best_move(canvas, shown)
+                self._draw_eval_bar(canvas, shown)

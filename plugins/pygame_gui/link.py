@@ -31,15 +31,19 @@ class GameAbandoned(Exception):
 class GameLink:
     """The two queues between a game (any thread) and the window loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, on_post: Callable[[], None] | None = None) -> None:
         self.inbox: "queue.Queue[tuple]" = queue.Queue()      # game -> window: (kind, *args)
         self.replies: "queue.Queue[Any]" = queue.Queue()      # window -> ask_move: a move or a Command
         self.interrupts: "queue.Queue[Command]" = queue.Queue()  # window -> a thinking bot: undo
         self.abandoned = threading.Event()
         self.compile_noted = False    # a "compiling" message was posted since the last move shown
+        #: Called (from the posting thread) after each message: the web page's server sends it at once.
+        self.on_post = on_post
 
     def post(self, *message: Any) -> None:
         self.inbox.put(message)
+        if self.on_post is not None:
+            self.on_post()
 
     def messages(self) -> list[tuple]:
         out = []
@@ -160,10 +164,11 @@ class GameThread:
     """A :class:`plyground.session.GameSession` played in a daemon thread; the window reads ``link`` and
     finally the session's ``record``."""
 
-    def __init__(self, session: GameSession, *, bot_delay: float = 0.0, close_players: bool = False) -> None:
+    def __init__(self, session: GameSession, *, bot_delay: float = 0.0, close_players: bool = False,
+                 link: GameLink | None = None) -> None:
         self.session = session
         self.close_players = close_players
-        self.link = GameLink()
+        self.link = link if link is not None else GameLink()
         self.renderer = LinkRenderer(self.link, bot_delay=bot_delay)
         self.error: str | None = None
         self.thread = threading.Thread(target=self._run, name="plyground-game", daemon=True)

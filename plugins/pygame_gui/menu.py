@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from plyground.boardview import theme
-from plyground.clock import TimeControl
+from plyground.clock import MENU_CLOCKS as CLOCKS, TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
 from plyground.options import Spec, resolve_options
@@ -29,10 +29,6 @@ if TYPE_CHECKING:
     from .renderer import PygameRenderer
 
 
-#: The menu's clock choices: (label, the time control as ``--tc`` takes it); minutes for the game, plus
-#: seconds added after each move.
-CLOCKS: tuple[tuple[str, str | None], ...] = (
-    ("no clock", None), ("1 min", "1m"), ("3 min + 2 s", "3m+2"), ("5 min", "5m"), ("15 min + 10 s", "15m+10"))
 #: The Level choice when the players are not those of a level (chosen by hand, or options changed).
 CUSTOM = "custom"
 

@@ -9,6 +9,7 @@ import pygame
 
 from plyground.boardview import theme
 from plyground.errors import PlygroundError
+from plyground.resume import recent_record_files
 from plyground.protocols import Game
 
 from .game_screen import key_help
@@ -140,15 +141,7 @@ class OpenGameScreen(PageScreen):
 
     def _record_files(self) -> list[Path]:
         """The newest record files of this game in the save folder and the current one."""
-        seen: dict[Path, float] = {}
-        for folder in (self.app.save_folder(), Path(".")):
-            try:
-                for path in folder.glob(f"*{self.game.record_suffix}"):
-                    if path.is_file():
-                        seen[path.resolve()] = path.stat().st_mtime
-            except OSError:
-                continue
-        return sorted(seen, key=lambda p: -seen[p])[:self.LISTED]
+        return recent_record_files(self.game, (self.app.save_folder(), Path(".")), self.LISTED)
 
     #: Files larger than this are listed by name only (reading an archive of thousands of games takes long).
     DESCRIBED_BYTES = 2_000_000

@@ -13,6 +13,7 @@ import pygame
 
 from plyground.analysis import expected_score
 from plyground.boardview import theme
+from plyground.boardview.canvas import as_canvas
 from plyground.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord, State
@@ -90,11 +91,12 @@ class PanelDrawing:
         bottom_side = self.view.bottom_side      # the bar fills from the bottom in the colour of the side there
         own = first if bottom_side == 0 else 1.0 - first
         colours = self.view.side_colours
-        pygame.draw.rect(surface, colours[1 - bottom_side], bar)
+        canvas = as_canvas(surface)
+        canvas.rect(colours[1 - bottom_side], bar)
         filled = int(round(bar.height * own))
-        pygame.draw.rect(surface, colours[bottom_side], pygame.Rect(bar.left, bar.bottom - filled, bar.width, filled))
-        pygame.draw.rect(surface, theme.PANEL_EDGE, bar, 1)
-        pygame.draw.line(surface, theme.ACCENT, (bar.left, bar.centery), (bar.right - 1, bar.centery), 1)
+        canvas.rect(colours[bottom_side], pygame.Rect(bar.left, bar.bottom - filled, bar.width, filled))
+        canvas.rect(theme.PANEL_EDGE, bar, 1)
+        canvas.line(theme.ACCENT, (bar.left, bar.centery), (bar.right - 1, bar.centery), 1)
 
     def _dragged(self):
         """The cell of the piece being dragged (drawn at the pointer, not on its square), else None."""

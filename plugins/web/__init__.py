@@ -1,0 +1,1 @@
+"""The web renderer: play in a browser page served on this computer (docs/web.md)."""

@@ -1,0 +1,212 @@
+"""The web page's start page: the game, its level and clock, a player for each side, the start position; Start,
+Resume saved and Open game -- the window's menu's choices, with the same rules (:mod:`plyground.levels`, the
+players that can play a game as they are, the game's default opponent).
+
+The page holds the choices while the person makes them (it has every game's players and levels from
+:meth:`WebMenu.snapshot`); Start sends them, and the server checks every one as the command line would."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from plyground.clock import MENU_CLOCKS, TimeControl
+from plyground.errors import PlygroundError
+from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
+from plyground.options import Spec
+from plyground.protocols import Game, State
+from plyground.resume import newest_unfinished, recent_record_files, saved_games
+from plyground.session import GameSession
+from plyground.plugins.pygame_gui.views import has_view, view_for
+
+from .screen import Refused
+
+if TYPE_CHECKING:
+    from .renderer import WebRenderer
+
+#: Record files Open game lists (newest first).
+LISTED = 8
+
+
+class WebMenu:
+    def __init__(self, app: "WebRenderer", registry) -> None:
+        self.app, self.registry = app, registry
+        self.games = [e.name for e in registry.entries("games") if has_view(e.cls)]
+        self.default = registry.default_game(self.games)
+        self.error = ""
+        self.notice = ""
+        self.progress = ""
+        self._games: dict[str, Game] = {}
+        self._files: dict[str, dict] | None = None       # per game: the saved game and the record files listed
+        self._last: dict | None = None                    # the last Start's choices (Play again)
+
+    def game(self, name: str) -> Game:
+        if name not in self._games:
+            self._games[name] = self.registry.make_game(name)
+        return self._games[name]
+
+    # ------------------------------------------------------------ what the page shows
+    def _game_choices(self, name: str) -> dict:
+        game = self.game(name)
+        players = [p for p in self.registry.players_for(game)
+                   if self.registry.get("players", p).cls.defaults_reason(game) is None]
+        levels = {}
+        for level in level_table(game):
+            spec = level_spec(self.registry, game, level)
+            if spec is not None:
+                levels[level] = str(spec)
+        opponent = levels.get(DEFAULT_LEVEL) or self.registry.default_opponent(game)
+        files = self._saved()[name]
+        return {"name": name, "title": name.capitalize(), "sides": list(game.side_names), "players": players,
+                "levels": levels, "level": DEFAULT_LEVEL if DEFAULT_LEVEL in levels else "",
+                "defaults": ["human", opponent], "rules": getattr(view_for(game), "help_text", ""),
+                "saved": files["saved"], "files": files["files"]}
+
+    def _saved(self) -> dict[str, dict]:
+        """Per game: the newest unfinished game saved (Resume saved) and the record files Open game lists; read
+        when the start page is shown, not at every snapshot."""
+        if self._files is None:
+            self._files = {}
+            folders = (self.app.save_folder(), Path("."))
+            for name in self.games:
+                game = self.game(name)
+                try:
+                    saved = newest_unfinished(game, saved_games(game, folders))
+                except (OSError, PlygroundError):
+                    saved = None
+                files = recent_record_files(game, folders, LISTED)
+                self._files[name] = {"saved": saved[0].name if saved else None, "files": [p.name for p in files],
+                                     "paths": files, "saved_path": saved}
+        return self._files
+
+    def refresh(self) -> None:
+        self._files = None
+
+    def snapshot(self) -> dict:
+        return {"type": "menu", "games": [self._game_choices(name) for name in self.games], "game": self.default,
+                "clocks": [label for label, _ in MENU_CLOCKS], "error": self.error, "notice": self.notice,
+                "progress": self.progress}
+
+    # ------------------------------------------------------------ the page's choices
+    def act(self, message: dict) -> None:
+        if self.progress:
+            raise Refused(f"please wait: {self.progress}")
+        kind = message["type"]
+        if kind == "start":
+            self.start(message)
+        elif kind == "resume":
+            self.resume(message["game"])
+        elif kind == "open":
+            self.open_file(message["game"], message["file"])
+
+    def _check_game(self, name: str) -> Game:
+        if name not in self.games:
+            raise Refused(f"no game {name!r} here; the games are {', '.join(self.games)}")
+        return self.game(name)
+
+    def start(self, choices: dict) -> None:
+        """Start the game the page chose: every choice checked now, the players built in a thread of their own
+        (loading a network takes seconds), the page told meanwhile."""
+        game = self._check_game(choices["game"])
+        self.default = game.name
+        specs = []
+        for side, text in zip(game.side_names, choices["players"]):
+            try:
+                spec = Spec.parse(text.strip() or "human")
+            except PlygroundError as exc:
+                raise Refused(f"{side}'s player: {exc}") from None
+            specs.append(spec)
+        clock = choices.get("clock") or MENU_CLOCKS[0][0]
+        if clock not in dict(MENU_CLOCKS):
+            raise Refused(f"no clock {clock!r}; the clocks are {', '.join(label for label, _ in MENU_CLOCKS)}")
+        time_control = dict(MENU_CLOCKS)[clock]
+        position = (choices.get("position") or "").strip()
+        start = None
+        if position:
+            try:
+                start = game.new_state(position)
+            except PlygroundError as exc:
+                raise Refused(f"the start position: {exc}") from None
+            except Exception as exc:  # noqa: BLE001 - any parse failure is the person's input
+                raise Refused(f"cannot read the start position: {exc}") from None
+        self._last = dict(choices)
+        self.error, self.notice = "", ""
+        settings = self.app.menu_settings.replace(
+            time_control=TimeControl.parse(time_control) if time_control else None)
+        self._build(game, specs, lambda players: GameSession(game, players, tuple(str(s) for s in specs), settings,
+                                                              start=start))
+
+    def start_again(self) -> None:
+        """Play again: the last Start's choices."""
+        if self._last is not None:
+            try:
+                self.start(self._last)
+            except Refused as exc:
+                self.error = str(exc)
+
+    def start_from(self, state: State) -> None:
+        """Play from here (a game opened from the start page): a new game from ``state``, with the last Start's
+        players (the game's defaults before any)."""
+        choices = dict(self._last or {"game": self.default, "players": self._game_choices(self.default)["defaults"]})
+        choices["position"] = state.to_text()
+        try:
+            self.start(choices)
+        except Refused as exc:
+            self.error = str(exc)
+
+    def resume(self, name: str) -> None:
+        game = self._check_game(name)
+        self.default = name
+        saved = self._saved()[name]["saved_path"]
+        if saved is None:
+            raise Refused(f"no unfinished {name} game is saved in {self.app.save_folder()}")
+        path, record = saved
+        specs = [Spec.parse(p) if p and p != "?" else Spec("human") for p in record.players]
+        self.error = self.notice = ""
+        self._build(game, specs, lambda players: GameSession(game, players, tuple(str(s) for s in specs),
+                                                              self.app.menu_settings, resume=record),
+                    doing=f"Resuming {path.name}")
+
+    def open_file(self, name: str, file: str) -> None:
+        """Review the last game of one of the record files listed (by name: the page names no other path)."""
+        from plyground.review import open_review
+        game = self._check_game(name)
+        self.default = name
+        listed = {p.name: p for p in self._saved()[game.name]["paths"]}
+        if file not in listed:
+            raise Refused(f"{file!r} is not one of the {game.name} files listed"
+                          + (f": {', '.join(listed)}" if listed else ""))
+        try:
+            review = open_review(game, listed[file])
+        except (PlygroundError, OSError) as exc:
+            raise Refused(f"cannot open {file}: {exc}") from None
+        self.app.review_from_menu(review)
+
+    def _build(self, game: Game, specs: list[Spec], session, doing: str = "Starting") -> None:
+        """Build the players in a thread (the server's thread must not wait), then start ``session(players)``."""
+        self.progress = f"{doing}\u2026"
+
+        def build() -> None:
+            players = []
+            try:
+                for spec in specs:
+                    with self.app.lock:
+                        self.progress = f"{doing}\u2026 (loading {spec.name})"
+                    self.app.server.wake()
+                    players.append(self.registry.make_player(spec, game))
+                made = session(players)
+            except Exception as exc:  # noqa: BLE001 - a plugin's own failure is shown on the page
+                for player in players:
+                    player.close()
+                with self.app.lock:
+                    self.error = str(exc) if isinstance(exc, PlygroundError) else f"{type(exc).__name__}: {exc}"
+                    self.progress = ""
+                self.app.server.wake()
+                return
+            with self.app.lock:
+                self.progress = ""
+                self.refresh()
+                self.app.start_game(made, from_menu=True)
+
+        threading.Thread(target=build, name="plyground-start", daemon=True).start()
+

@@ -1,0 +1,356 @@
+"""The ``web`` renderer: the game in a browser page, served by :mod:`.server`, played by the window's game screen.
+
+As in the window, a game plays in a thread of its own (:class:`~plyground.plugins.pygame_gui.link.GameThread`)
+and talks to its screen through a :class:`~plyground.plugins.pygame_gui.link.GameLink`; here the screen is a
+:class:`~.screen.WebScreen` and the link wakes the server, which sends the page what changed at once.  The
+server's thread acts on the page's messages; the caller's thread (``plyground play``) waits until the person is
+done: Close on the page, Ctrl-C, or the page closed for ``leave_after`` seconds (the bot's search stops, and a
+game going on is kept in the saved-games folder as leaving the window keeps it).
+
+Called directly instead (``plyground match --renderer web`` calls ``start/show/ask_move/end``), the renderer
+forwards each call through a link to a screen as the window does.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import threading
+import time
+import webbrowser
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from plyground.errors import UsageError
+from plyground.options import Option, Spec
+from plyground.protocols import Game, GameRecord, Renderer, State
+from plyground.resume import default_save_path, game_so_far, saves_folder
+from plyground.session import GameSession, PlaySettings
+from plyground.stopping import is_interrupt
+from plyground.plugins.pygame_gui.link import GameAbandoned, GameLink, GameThread, LinkRenderer
+from plyground.plugins.pygame_gui.views import has_view, view_for
+
+from .screen import Refused, WebScreen
+from .server import WebServer
+
+#: Message types the start page sends; the rest are the game screen's.
+MENU_MESSAGES = ("start", "resume", "open")
+
+
+def _loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
+
+
+class PageClosed(KeyboardInterrupt):
+    """The page was closed (and not opened again within ``leave_after`` seconds): the game it showed stops, as
+    closing the window stops one."""
+
+
+class WebRenderer(Renderer):
+    name = "web"
+    description = ("A browser page served on this computer (127.0.0.1 unless host= is given): start page, "
+                   "clickable SVG board, hints, live analysis, take back, review; bots think on the server.")
+    options = (
+        Option("host", str, "127.0.0.1", "address to listen on: 127.0.0.1 (this computer only), or 0.0.0.0 to "
+               "play from a phone or tablet on your network (the page's address carries a random token)"),
+        Option("port", int, 0, "port to listen on (0: any free port; the address is printed)", min=0, max=65535),
+        Option("open_browser", bool, True, "open the page in the default browser (where there is a display)"),
+        Option("leave_after", float, 10.0, "seconds a game waits for its page to come back after the last page "
+               "was closed, before it stops (kept in the saved-games folder)", min=0.0, max=86400.0),
+        Option("bot_delay", float, 0.4, "least seconds between a shown move and the next bot move "
+               "(so a person can follow bots)", min=0.0, max=60.0),
+        Option("end_pause", float, 2.0, "seconds each finished game stays up during a match", min=0.0, max=600.0),
+        Option("save_dir", Path, None, "folder for saved games (default: the saved-games folder, $PLYGROUND_GAMES "
+               "or ~/plyground-games, where plyground play --resume NAME looks)", optional=True),
+    )
+    has_menu = True
+    runs_games = True
+    shows_progress = True
+    reviews_games = True
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if importlib.util.find_spec("aiohttp") is None:     # the server's library, an extra
+            raise UsageError("the web renderer needs aiohttp: pip install 'plyground[web]'")
+        self.settings = {opt.name: options.get(opt.name, opt.default) for opt in self.options}
+        self.config = dict(self.settings)
+        self.lock = threading.RLock()      # the screen and the menu: the server's thread and the caller's
+        self.server: WebServer | None = None
+        self.screen: WebScreen | None = None
+        self.menu = None
+        self.game_thread: GameThread | None = None
+        self.menu_settings = PlaySettings()
+        self.square_numbers: dict[str, bool] = {}
+        self.done = threading.Event()      # what the caller waits for (a game, a review, the menu) is over
+        self.page_closed = False           # the pages went away and did not come back
+        self.pages = 0
+        self._page_timer: threading.Timer | None = None
+        self._direct: LinkRenderer | None = None
+        self._hinter = None
+
+    @classmethod
+    def unsupported_reason(cls, game: Game) -> str | None:
+        if has_view(game):
+            return None
+        return (f"there is no board view for {game.name} (a plugin registers one with the register_board_views "
+                f"hook; see docs/plugins.md)")
+
+    # ------------------------------------------------------------ the server
+    @property
+    def url(self) -> str:
+        return self.serve().url
+
+    def serve(self) -> WebServer:
+        """Start the server (once) and tell where the page is."""
+        if self.server is None:
+            self.server = WebServer(self, self.settings["host"], self.settings["port"]).start()
+            url = self.server.url
+            click.echo(f"plyground: the game is at {url}  (Ctrl-C stops)", err=True)
+            if not _loopback(self.settings["host"]):
+                click.echo(f"plyground: listening on {self.settings['host']}:{self.server.port}: anyone on your "
+                           f"network with this address (its token) can play this game", err=True)
+            if self.settings["open_browser"] and _has_display():
+                threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        return self.server
+
+    def _link(self) -> GameLink:
+        server = self.serve()
+        return GameLink(on_post=server.wake)
+
+    def snapshot(self) -> dict:
+        with self.lock:
+            if self.screen is not None:
+                return self.screen.snapshot()
+            if self.menu is not None:
+                return self.menu.snapshot()
+            return {"type": "wait", "text": "Starting\u2026"}
+
+    def act(self, message: dict) -> None:
+        with self.lock:
+            if message["type"] in MENU_MESSAGES:
+                if self.menu is None or self.screen is not None:
+                    raise Refused("the start page is not shown: this message is for the start page")
+                self.menu.act(message)
+            elif self.screen is None:
+                raise Refused("no game is shown: choose one on the start page first")
+            else:
+                self.screen.act(message)
+
+    def page_count_changed(self, pages: int) -> None:
+        """The server's count of open pages; none for ``leave_after`` seconds stops what they showed."""
+        self.pages = pages
+        if self._page_timer is not None:
+            self._page_timer.cancel()
+            self._page_timer = None
+        if pages == 0:
+            self._page_timer = threading.Timer(self.settings["leave_after"], self._pages_gone)
+            self._page_timer.daemon = True
+            self._page_timer.start()
+
+    def _pages_gone(self) -> None:
+        with self.lock:
+            if self.pages:
+                return
+            self.page_closed = True
+            screen = self.screen
+            if screen is not None and not screen.reviewing:
+                screen.leave()           # a game going on stops (its search too) and is kept, as leaving keeps it
+            self.menu = None
+            self.done.set()
+
+    def _wait(self) -> None:
+        """Wait (the caller's thread) until what is shown is done; Ctrl-C comes through."""
+        while not self.done.wait(0.2):
+            pass
+
+    def close(self) -> None:
+        if self._page_timer is not None:
+            self._page_timer.cancel()
+        if self.game_thread is not None and self.game_thread.running:
+            self.game_thread.abandon()
+        if self.server is not None:
+            self.server.stop()
+            self.server = None
+            click.echo("plyground: the game's page is closed (the server has stopped)", err=True)
+
+    # ------------------------------------------------------------ what the game screen asks of its app
+    def save_folder(self) -> Path:
+        chosen = self.settings.get("save_dir")
+        return Path(chosen).expanduser() if chosen else saves_folder()
+
+    def saved_game_path(self, game: Game) -> Path:
+        return default_save_path(game, self.save_folder())
+
+    def game_left(self, screen) -> None:
+        """Close / Menu / Play from here on a game screen."""
+        with self.lock:
+            if screen.reviewing and screen.from_menu:
+                screen.stop_hint()
+                if self._hinter is not None:
+                    self._hinter.close()
+                    self._hinter = None
+                if screen.play_from is not None and self.menu is not None:
+                    self.screen = None
+                    self.menu.start_from(screen.play_from)
+                    return
+            if screen.from_menu and self.menu is not None:
+                self.screen = None
+                self.menu.notice = screen.kept
+            else:
+                self.done.set()
+        if self.server is not None:
+            self.server.wake()
+
+    def play_again(self) -> None:
+        with self.lock:
+            if self.menu is not None:
+                self.screen = None
+                self.menu.start_again()
+
+    def start_game(self, session: GameSession, *, from_menu: bool) -> None:
+        """Begin ``session`` in a background thread and show it."""
+        with self.lock:
+            game = session.game
+            humans = {i for i, p in enumerate(session.players) if p.needs_renderer}
+            self.game_thread = GameThread(session, bot_delay=self.settings["bot_delay"], close_players=from_menu,
+                                          link=self._link())
+            self.screen = WebScreen(self, self.game_thread.link, game, view_for(game), session.names, humans,
+                                    from_menu=from_menu)
+            self.game_thread.start()
+        self.server.wake()
+
+    # ------------------------------------------------------------ entry points used by the CLI
+    def run_menu(self, registry=None) -> None:
+        """The start page: games from it until the page is closed (or Ctrl-C)."""
+        from plyground.registry import get_registry
+
+        from .menu import WebMenu
+        with self.lock:
+            self.menu = WebMenu(self, registry or get_registry())
+        self.done.clear()
+        self.serve().wake()
+        try:
+            self._wait()
+        except BaseException as exc:
+            screen = self.screen
+            if is_interrupt(exc) and screen is not None and not screen.over and screen.live_record is not None:
+                self.record = game_so_far(screen.live_record)
+            raise
+        finally:
+            self.close()
+
+    def play(self, session: GameSession) -> GameRecord:
+        """Play ``session`` on the page and return its record (the game so far if the page was closed, or Close
+        pressed, while it went on)."""
+        self.done.clear()
+        self.serve()
+        self.start_game(session, from_menu=False)
+        screen, thread = self.screen, self.game_thread
+        try:
+            self._wait()
+        except BaseException as exc:
+            if is_interrupt(exc) and not screen.over and screen.live_record is not None:
+                self.record = game_so_far(screen.live_record)
+            raise
+        if thread.running:
+            thread.abandon()
+            thread.wait(5.0)
+        if session.record is not None:
+            return session.record
+        if screen.live_record is not None:
+            record = game_so_far(screen.live_record)
+        else:
+            record = GameRecord(game=session.game.name, players=session.names, start=screen.start_text,
+                                moves=list(screen.moves), finished=False)
+        record.reason = "the page was closed while the game went on" if self.page_closed else \
+            "the game was left"
+        return session.finish(record)
+
+    def open_review(self, review, hint: Callable[[State], None], *, from_menu: bool = False) -> None:
+        """Show ``review`` (a :class:`plyground.review.GameReview`); ``hint(state)`` searches a position and
+        reports through :meth:`show_analysis`."""
+        with self.lock:
+            link = self._link()
+            self._direct = LinkRenderer(link)
+            self.screen = WebScreen(self, link, review.game, view_for(review.game), tuple(review.record.players),
+                                    set(), from_menu=from_menu, review=review, hint=hint)
+        self.server.wake()
+
+    def review(self, review, hint: Callable[[State], None]) -> State | None:
+        """Step through ``review`` on the page; the position Play from here chose, or None when done."""
+        self.done.clear()
+        self.open_review(review, hint)
+        screen = self.screen
+        try:
+            self._wait()
+        finally:
+            screen.stop_hint()
+            self._direct = None
+        return screen.play_from
+
+    def review_from_menu(self, review) -> None:
+        """The start page's Open game: ``review`` with hints from the default human player's hint bot."""
+        hinter = self.menu.registry.make_player("human", review.game)
+        hinter.renderer = self
+        self._hinter = hinter
+        self.open_review(review, hinter.hint, from_menu=True)
+
+    # ------------------------------------------------------------ direct calls (plyground match --renderer web)
+    def _forward(self, call: Callable[[], Any]) -> Any:
+        if self.page_closed:
+            raise PageClosed("the game's page was closed")
+        try:
+            return call()
+        except GameAbandoned:
+            raise PageClosed("the game's page was closed") from None
+
+    def start(self, game: Game, state: State, players) -> None:
+        self.serve()
+        with self.lock:
+            link = self._link()
+            humans = {i for i, name in enumerate(players) if Spec.parse(name).name == "human"}
+            self.screen = WebScreen(self, link, game, view_for(game), tuple(players), humans, from_menu=False)
+            self._direct = LinkRenderer(link, bot_delay=self.settings["bot_delay"])
+            self._direct.record = self.record
+            self._direct.game_clock = self.game_clock
+        self._forward(lambda: self._direct.start(game, state, players))
+
+    def show(self, state: State, last_move: str | None) -> None:
+        self._forward(lambda: self._direct.show(state, last_move))
+
+    def thinking(self, player: str) -> None:
+        self._forward(lambda: self._direct.thinking(player))
+
+    def interruption(self):
+        if self._direct is None:
+            return None
+        return self._forward(self._direct.interruption)
+
+    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
+        if self._direct is not None:
+            if analysis and analysis.get("live"):
+                self._direct.show_analysis(title, analysis, mover)    # the search's thread: never raises
+            else:
+                self._forward(lambda: self._direct.show_analysis(title, analysis, mover))
+
+    def ask_move(self, state: State):
+        return self._forward(lambda: self._direct.ask_move(state))
+
+    def end(self, state: State, record: GameRecord) -> None:
+        self._direct.end(state, record)
+        until = time.monotonic() + self.settings["end_pause"]
+        while time.monotonic() < until and not self.page_closed:
+            time.sleep(0.05)
+
+
+def _has_display() -> bool:
+    """Whether a browser can be opened here: a desktop (macOS, Windows) or an X or Wayland display; a console
+    browser taking over the terminal is not what anyone wants."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+__all__ = ["WebRenderer", "PageClosed"]

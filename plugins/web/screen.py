@@ -1,0 +1,152 @@
+"""The web page's game screen: the window's game screen (``plugins/pygame_gui/game_screen.py``) without a window.
+
+Everything a game screen does -- the game's messages from its thread, clicks becoming moves through the game's
+own :class:`~plyground.boardview.base.MoveInput`, take back, hints, live analysis, looking back, Play from here,
+saving -- is the window's code, run here on the server.  What differs is only the picture: the board is drawn on
+an :class:`~plyground.boardview.canvas.SvgCanvas` (the game's own view code, as in the window), and what the
+window draws in its side panel is handed to the page as data (:meth:`WebScreen.snapshot`), which the page's
+script lays out as HTML.  The page's pointer and keys come back as the window's own pygame events
+(:meth:`WebScreen.act`), so a click on the page is handled by the very lines that handle one in the window.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from plyground.boardview import theme
+from plyground.boardview.canvas import SvgCanvas
+from plyground.clock import format_clock
+from plyground.plugins.pygame_gui.game_screen import GameScreen, key_help
+from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
+
+#: The board's picture: its size in SVG units (the page scales it to fit), around the board and its coordinates.
+BOARD = 640
+MARGIN = 12
+PICTURE = (BOARD + 2 * MARGIN + EVAL_BAR_ROOM, BOARD + 2 * MARGIN)
+
+#: The keys the page passes on (their names as the window's help page writes them), and the pygame key each is.
+KEY_CODES = {name.lower(): code for code, name, _, _ in GameScreen.KEYS}
+
+
+class Refused(ValueError):
+    """What the page asked for cannot be done now (its text says why); the page shows the text."""
+
+
+class WebScreen(GameScreen):
+    """A :class:`GameScreen` whose picture goes to a web page: :meth:`snapshot` out, :meth:`act` in."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.layout(PICTURE)
+        self._names = {id(button): name for name, button in self.buttons.items()}
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.panel_rect = pygame.Rect(0, 0, 0, 0)     # the page lays out its own panel
+        self.view.layout(pygame.Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
+
+    # ------------------------------------------------------------ the page's actions
+    def act(self, message: dict) -> None:
+        """Do what the page asked (a message already checked by :func:`plyground.plugins.web.messages.check`);
+        :class:`Refused` says why it cannot be done now."""
+        kind = message["type"]
+        if kind == "button":
+            name = message["name"]
+            button = self.buttons.get(name)
+            if button is None or button not in self._visible_buttons():
+                raise Refused(f"there is no {name!r} button now; the buttons shown are "
+                              f"{', '.join(self._names[id(b)] for b in self._visible_buttons())}")
+            if not button.enabled:
+                raise Refused(f"{button.label} cannot be used now")
+            button.on_click()
+        elif kind == "key":
+            code = KEY_CODES.get(message["key"].lower())
+            if code is None:
+                raise Refused(f"no key {message['key']!r}; the keys are {', '.join(sorted(KEY_CODES))}")
+            self.handle_event(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=""))
+        elif kind == "ply":
+            ply = message["ply"]
+            if not 0 <= ply <= len(self.moves):
+                raise Refused(f"no move {ply}: the game has {len(self.moves)} moves")
+            self.show_ply(ply)
+        elif kind == "press":           # a pointer pressed on the board (button 0: left, 2: right)
+            button = 3 if message.get("button") == 2 else 1
+            self.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=self._point(message), button=button))
+        elif kind == "drag":            # the pointer moved with the button held, away from where it was pressed
+            self.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=self._point(message), rel=(0, 0),
+                                                 buttons=(1, 0, 0)))
+        elif kind == "release":
+            self.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=self._point(message), button=1))
+        else:                           # the message checks let through only the kinds above
+            raise Refused(f"the game screen does not take {kind!r} messages")
+
+    @staticmethod
+    def _point(message: dict) -> tuple[int, int]:
+        return int(message["x"]), int(message["y"])
+
+    # ------------------------------------------------------------ the page's picture
+    def snapshot(self) -> dict:
+        """What the page shows now: the board as SVG, and the panel's contents as data."""
+        self.update()
+        canvas = SvgCanvas(*PICTURE)
+        self.draw_board(canvas)
+        to_move = None
+        position = self.shown_state if self.reviewing else self.state
+        if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
+            to_move = position.current_player()
+        captured = self._captured()
+        players = []
+        for side in (0, 1):
+            icon = SvgCanvas(24, 24)
+            self.view.draw_side_icon(icon, (12, 12), 11, side)
+            taken = ""
+            if captured is not None:
+                pieces = SvgCanvas(120, 24)
+                if self.view.draw_captured(pieces, *captured[side], (120, 12), 120):
+                    taken = pieces.svg()
+            clock = None
+            if self.game_clock is not None:
+                left = self.game_clock.remaining(side)
+                clock = {"text": format_clock(left), "low": left < 10 and side == to_move}
+            players.append({"side": self.game.side_names[side], "name": self.names[side],
+                            "you": side in self.human_sides and len(self.human_sides) == 1,
+                            "to_move": side == to_move, "thinking": bool(side == to_move and self.thinking),
+                            "icon": icon.svg(), "captured": taken, "clock": clock})
+        if self.message:
+            message = {"text": self.message, "kind": self.message_kind}
+        elif self.review is not None:
+            message = {"text": self._review_words(), "kind": "dim"}
+        elif self.input is not None and self.input.hint():
+            message = {"text": self.input.hint(), "kind": "dim"}
+        else:
+            message = None
+        dragged = None
+        if self._dragged() is not None:
+            piece = SvgCanvas(*PICTURE)
+            self.view.draw_dragged(piece, self.state, self._dragged(), (0, 0))
+            dragged = "".join(piece.elements)
+        analysis = None
+        if self.show_analysis:
+            title, lines = self.analysis or ("Analysis", ["no search yet: it appears while a bot thinks, "
+                                                          "and for a hint"])
+            analysis = {"title": title, "lines": lines}
+        return {
+            "type": "game",
+            "game": self.game.name.capitalize(),
+            "board": canvas.svg(),
+            "dragged": dragged,
+            "players": players,
+            "status": self._status_text(),
+            "over": self.over,
+            "message": message,
+            "buttons": [{"name": self._names[id(b)], "label": b.label, "enabled": b.enabled, "primary": b.primary}
+                        for b in self._visible_buttons()],
+            "moves": [[number, [list(entry) if entry else None for entry in pair]]
+                      for number, pair in self.move_lines()],
+            "shown_ply": self.review.ply if self.review is not None else None,
+            "analysis": analysis,
+            "save_to": self.save_field.text if self.over else None,
+            "keys": key_help(),
+            "background": "#%02x%02x%02x" % tuple(theme.BACKGROUND[:3]),
+        }

@@ -1,0 +1,313 @@
+// plyground's page: shows what the server sends (the board as SVG, the panel as data) and sends back the
+// person's clicks, drags, keys and buttons.  Every rule of the game lives on the server: this script only draws
+// and forwards.  No build step, no library.
+"use strict";
+
+const token = new URLSearchParams(location.search).get("token") || "";
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let shown = null;          // the last snapshot
+let ended = false;         // the server said the game is over and closed the connection
+let retry = 250;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  socket.onopen = () => { retry = 250; $("connection").hidden = true; };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    if (event.code === 1001 || ended) {
+      ended = true;
+      notice("The game has ended and plyground has stopped serving it: you may close this page.");
+      return;
+    }
+    notice("Connection lost; trying again\u2026");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 4000);
+  };
+}
+
+function notice(text) {
+  $("connection").textContent = text;
+  $("connection").hidden = false;
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+function receive(data) {
+  if (data.type === "game") showGame(data);
+  else if (data.type === "menu") showMenu(data);
+  else if (data.type === "refused") showRefusal(data.reason);
+  else if (data.type === "wait") notice(data.text);
+  else if (data.type === "error") notice("The server could not draw the page: " + data.text);
+}
+
+function showRefusal(reason) {
+  const box = shown && shown.type === "menu" ? $("menu-error") : $("message");
+  box.textContent = reason.charAt(0).toUpperCase() + reason.slice(1);
+  box.className = "message error";
+  box.hidden = false;
+}
+
+// ---------------------------------------------------------------- the game
+const drag = { pressed: null, dragging: false, point: null };
+
+function showGame(data) {
+  const first = !shown || shown.type !== "game";
+  shown = data;
+  $("menu").hidden = true;
+  $("game").hidden = false;
+  $("connection").hidden = true;
+  document.body.style.background = data.background;
+  $("game-title").textContent = data.game;
+  $("board").innerHTML = data.board;
+  if (data.dragged && drag.dragging && drag.point) placeDragged(drag.point);
+
+  const players = $("players");
+  players.replaceChildren(...data.players.map((p) => {
+    const row = document.createElement("div");
+    row.className = "player" + (p.to_move ? " to-move" : "") + (p.thinking ? " thinking" : "");
+    row.innerHTML = p.icon;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = `${p.side}: ${p.name}${p.you ? " (you)" : ""}`;
+    row.append(who);
+    if (p.captured) row.insertAdjacentHTML("beforeend", p.captured);
+    if (p.clock) {
+      const clock = document.createElement("span");
+      clock.className = "clock" + (p.clock.low ? " low" : "");
+      clock.textContent = p.clock.text;
+      row.append(clock);
+    }
+    return row;
+  }));
+  $("status").textContent = data.status;
+  $("status").className = data.over ? "over" : "";
+  const message = $("message");
+  message.textContent = data.message ? data.message.text : "";
+  message.className = "message " + (data.message ? data.message.kind : "");
+
+  $("analysis").hidden = !data.analysis;
+  if (data.analysis) {
+    $("analysis-title").textContent = "Analysis: " + data.analysis.title;
+    $("analysis-lines").textContent = data.analysis.lines.join("\n");
+  }
+  showMoves(data.moves, data.shown_ply);
+  $("save-to").hidden = !data.save_to;
+  $("save-to").textContent = data.save_to ? "Save game writes to " + data.save_to : "";
+  $("buttons").replaceChildren(...data.buttons.map((b) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = b.label;
+    button.dataset.name = b.name;
+    button.disabled = !b.enabled;
+    if (b.primary) button.classList.add("primary");
+    if (b.label.length > 18) button.classList.add("wide");
+    button.onclick = () => send({ type: "button", name: b.name });
+    return button;
+  }));
+  $("keys").textContent = data.keys;
+  if (first) $("game").focus();
+}
+
+function showMoves(lines, shownPly) {
+  const list = $("moves");
+  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...lines.map(([number, pair]) => {
+    const item = document.createElement("li");
+    const label = document.createElement("span");
+    label.className = "number";
+    label.textContent = number + ".";
+    item.append(label);
+    pair.forEach((entry, i) => {
+      const cell = document.createElement("span");
+      if (entry) {
+        const [ply, text] = entry;
+        cell.className = "move" + (ply === shownPly ? " shown" : "");
+        cell.textContent = text;
+        cell.dataset.ply = ply;
+        cell.onclick = () => send({ type: "ply", ply });
+      } else if (i === 0) {
+        cell.textContent = "\u2026";
+      }
+      item.append(cell);
+    });
+    return item;
+  }));
+  const current = list.querySelector(".move.shown");
+  if (current) current.scrollIntoView({ block: "nearest" });
+  else if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+function boardPoint(event) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return null;
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const local = point.matrixTransform(svg.getScreenCTM().inverse());
+  return { x: Math.round(local.x), y: Math.round(local.y) };
+}
+
+function placeDragged(point) {
+  const svg = $("board").querySelector("svg");
+  if (!svg || !shown || !shown.dragged) return;
+  let group = svg.querySelector("#dragged");
+  if (!group) {
+    group = document.createElementNS("http://www.w3.org/2000/svg", "g");
+    group.id = "dragged";
+    group.innerHTML = shown.dragged;
+    svg.append(group);
+  }
+  group.setAttribute("transform", `translate(${point.x} ${point.y})`);
+}
+
+$("board").addEventListener("pointerdown", (event) => {
+  const point = boardPoint(event);
+  if (!point) return;
+  event.preventDefault();
+  if (event.button === 2) { send({ type: "press", x: point.x, y: point.y, button: 2 }); return; }
+  if (event.button !== 0) return;
+  $("board").setPointerCapture(event.pointerId);
+  drag.pressed = point; drag.dragging = false; drag.point = point;
+  send({ type: "press", x: point.x, y: point.y });
+});
+$("board").addEventListener("pointermove", (event) => {
+  if (!drag.pressed) return;
+  const point = boardPoint(event);
+  if (!point) return;
+  drag.point = point;
+  if (!drag.dragging && Math.hypot(point.x - drag.pressed.x, point.y - drag.pressed.y) > 6) {
+    drag.dragging = true;
+    send({ type: "drag", x: point.x, y: point.y });
+  }
+  if (drag.dragging) placeDragged(point);
+});
+function release(event) {
+  if (!drag.pressed) return;
+  const point = boardPoint(event) || drag.point;
+  const dragged = drag.dragging;
+  drag.pressed = null; drag.dragging = false;
+  if (dragged && point) send({ type: "release", x: point.x, y: point.y });
+  else if (point) send({ type: "release", x: point.x, y: point.y });   // a click: as the window, press then release
+}
+$("board").addEventListener("pointerup", release);
+$("board").addEventListener("pointercancel", release);
+$("board").addEventListener("contextmenu", (event) => event.preventDefault());
+
+const KEYS = { u: "U", backspace: "Backspace", h: "H", a: "A", i: "I", s: "S", f: "F", n: "N", escape: "Escape",
+  arrowleft: "Left", arrowright: "Right", home: "Home", end: "End", p: "P" };
+document.addEventListener("keydown", (event) => {
+  if (!shown || shown.type !== "game" || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target.tagName;
+  if (target === "INPUT" || target === "SELECT" || target === "TEXTAREA") return;
+  const key = KEYS[event.key.toLowerCase()];
+  if (!key) return;
+  event.preventDefault();
+  send({ type: "key", key });
+});
+
+// ---------------------------------------------------------------- the start page
+let menuGame = null;        // the game chosen on the start page
+const chosen = {};          // per game: {level, players: [spec, spec]} as the person left them
+
+function showMenu(data) {
+  const first = !shown || shown.type !== "menu";
+  shown = data;
+  $("game").hidden = true;
+  $("menu").hidden = false;
+  $("connection").hidden = true;
+  document.body.style.background = "";
+  const games = Object.fromEntries(data.games.map((g) => [g.name, g]));
+  if (first || !games[menuGame]) {
+    menuGame = games[menuGame] ? menuGame : data.game;
+    fillSelect($("menu-game"), data.games.map((g) => [g.name, g.title]), menuGame);
+    fillSelect($("menu-clock"), data.clocks.map((c) => [c, c]), $("menu-clock").value || data.clocks[0]);
+    showChoices(games[menuGame]);
+  }
+  $("menu-game").onchange = () => { menuGame = $("menu-game").value; showChoices(games[menuGame]); };
+  for (const [id, text] of [["menu-progress", data.progress], ["menu-error", data.error],
+                            ["menu-notice", data.notice]]) {
+    $(id).textContent = text;
+    $(id).hidden = !text;
+  }
+  const game = games[menuGame];
+  $("menu-resume").hidden = !game.saved;
+  $("menu-resume").textContent = game.saved ? `Resume saved (${game.saved})` : "Resume saved";
+  $("menu-start").disabled = Boolean(data.progress);
+  $("menu-files").replaceChildren(...game.files.map((file) => {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = file;
+    button.onclick = () => send({ type: "open", game: menuGame, file });
+    item.append(button);
+    return item;
+  }));
+  if (!game.files.length) $("menu-files").innerHTML = "<li>No saved games of this game yet.</li>";
+  $("menu-rules-text").textContent = game.rules;
+}
+
+function fillSelect(select, options, value) {
+  select.replaceChildren(...options.map(([v, label]) => new Option(label, v, false, v === value)));
+}
+
+function splitSpec(spec) {
+  const at = spec.indexOf(":");
+  return at < 0 ? [spec, ""] : [spec.slice(0, at), spec.slice(at + 1)];
+}
+
+function showChoices(game) {
+  const state = chosen[game.name] || (chosen[game.name] = { level: game.level, players: [...game.defaults] });
+  const levels = Object.keys(game.levels);
+  fillSelect($("menu-level"), [...levels.map((l) => [l, l]), ["custom", "custom"]],
+             levels.includes(state.level) ? state.level : "custom");
+  $("menu-level").parentElement.hidden = !levels.length;
+  $("menu-level").onchange = () => {
+    const level = $("menu-level").value;
+    state.level = level;
+    if (level === "custom") return;
+    const bots = [0, 1].filter((i) => splitSpec(state.players[i])[0] !== "human");
+    for (const i of (bots.length ? bots : [1])) state.players[i] = game.levels[level];
+    showSides(game, state);
+  };
+  showSides(game, state);
+}
+
+function showSides(game, state) {
+  const sides = $("menu-sides");
+  sides.replaceChildren(...game.sides.map((side, i) => {
+    const [player, options] = splitSpec(state.players[i]);
+    const label = document.createElement("label");
+    label.textContent = side + " ";
+    const select = document.createElement("select");
+    select.id = `menu-player-${i}`;
+    fillSelect(select, game.players.map((p) => [p, p]), player);
+    const input = document.createElement("input");
+    input.id = `menu-options-${i}`;
+    input.className = "side-options";
+    input.placeholder = "options, e.g. depth=6";
+    input.value = options;
+    const changed = () => {
+      state.players[i] = input.value.trim() ? `${select.value}:${input.value.trim()}` : select.value;
+      state.level = "custom";
+      $("menu-level").value = "custom";
+    };
+    select.onchange = () => { input.value = ""; changed(); };
+    input.oninput = changed;
+    label.append(select, input);
+    return label;
+  }));
+}
+
+$("start-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const state = chosen[menuGame];
+  send({ type: "start", game: menuGame, players: state.players, clock: $("menu-clock").value,
+         position: $("menu-position").value });
+});
+$("menu-resume").onclick = () => send({ type: "resume", game: menuGame });
+
+connect();

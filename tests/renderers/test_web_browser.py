@@ -1,0 +1,155 @@
+"""The web renderer in a real browser (headless Chromium through Selenium): a checkers game with a multi-jump
+clicked landing by landing, the bot's answer, a hint's arrow, take back, save, the saved game reviewed; a chess
+promotion; the start page.  Skipped with one line where Chromium is not installed."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from plyground.resume import load_unfinished
+from plyground.review import open_review
+
+from web_helpers import Page, ServedGame, browser, make_web_renderer, save_dir, until  # noqa: F401 - fixtures
+
+pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
+pytest.importorskip("selenium", reason="the browser tests need selenium (the dev extra)")
+
+#: The arrow colour of the best move (theme.ARROW without its alpha), as the SVG writes it.
+ARROW = "rgb(40,170,90)"
+
+
+def _multijump_scene(game):
+    """The checkers view's own double-jump position (the window's screenshot scene): the position, the double
+    jump's text and its cells (start, landing, landing), from the view's marks of the move."""
+    from plyground.plugins.pygame_gui.views import view_for
+    view = view_for(game)
+    scene = next(s for s in view.scenes() if s.name == "multijump")
+    state = game.new_initial_state()
+    for text in scene.moves:
+        state.apply(state.parse_move(text))
+    double = max(state.legal_moves(), key=lambda m: len(state.move_path(m)))
+    cells = [cell for cell, kinds in view.move_marks(state, double).items() if "last" in kinds]
+    assert len(cells) == len(state.move_path(double)) >= 3
+    return game.new_state(state.to_text()), state.move_to_text(double), cells   # as --fen gives it
+
+
+def test_a_checkers_game_in_the_browser(browser, save_dir):
+    renderer = make_web_renderer(save_dir)
+    game_spec = "checkers"
+    from plyground.registry import get_registry
+    checkers = get_registry().make_game(game_spec)
+    start, jump_text, cells = _multijump_scene(checkers)
+    served = ServedGame(renderer, game_spec, ("human", "alphabeta:depth=3"), start=start).start()
+    page = Page(browser, renderer).open()
+    try:
+        until(lambda: "Your move" in page.text("status"), "the page to show the person's move")
+        assert page.board_svg().count("<circle") > 20          # the pieces, drawn by the view as SVG
+
+        # The double jump, landing by landing: the move is made only at its last landing.
+        page.click_cell(cells[0])
+        page.click_cell(cells[1])
+        with renderer.lock:
+            assert renderer.screen.moves == [] and renderer.screen.input is not None   # half-entered
+        page.click_cell(cells[2])
+        until(lambda: len(page.moves()) == 2 and "Your move" in page.text("status"), "the bot's answer on the page")
+        assert page.moves()[0] == jump_text
+
+        # A hint: the analysis view opens and the best move's arrow is drawn over the board.
+        page.button("hint")
+        until(lambda: ARROW in page.board_svg(), "the hint's arrow")
+        assert page.text("analysis-title").startswith("Analysis: hint")
+
+        # Take back: the person's move and the bot's answer.
+        page.button("undo")
+        until(lambda: page.moves() == [], "the moves taken back")
+        with renderer.lock:
+            assert renderer.screen.state.to_text() == start.to_text()
+
+        # The jump again by drag and drop through its landings is not one drag: clicks again; then save.
+        for cell in cells:
+            page.click_cell(cell)
+        until(lambda: len(page.moves()) == 2 and "Your move" in page.text("status"), "the bot's answer again")
+        moves = page.moves()
+        page.button("save_now")
+        until(lambda: "Saved the game so far" in page.text("message"), "the save's message")
+        saved = list(save_dir.glob("checkers-saved*.pdn"))
+        assert len(saved) == 1
+        assert load_unfinished(checkers, saved[0]).moves == moves
+        page.button("leave")
+        served.finish()
+        assert served.record is not None and not served.record.finished and served.record.moves == moves
+
+        # The saved game reviewed on the same page: it opens at the start; Forward, a click on a move, Back, Play
+        # from here.
+        review = open_review(checkers, saved[0])
+        result = {}
+        thread = threading.Thread(target=lambda: result.setdefault("from", renderer.review(review, lambda s: None)),
+                                  daemon=True)
+        thread.start()
+        until(lambda: page.text("status").startswith("Game 1 of 1"), "the review on the page")
+        assert page.moves() == moves
+        shown = "const m = document.querySelector('#moves .move.shown'); return m ? m.dataset.ply : null;"
+        page.button("forward")
+        until(lambda: page.script(shown) == "1", "the first move shown after Forward")
+        page.script("document.querySelector('#moves .move[data-ply=\"2\"]').click();")
+        until(lambda: page.script(shown) == "2", "the move clicked in the move list")
+        page.button("back")
+        until(lambda: page.script(shown) == "1", "the first move shown after Back")
+        page.button("play")
+        thread.join(30)
+        assert result["from"] is not None and result["from"].ply == start.ply + 1
+    finally:
+        renderer.close()
+
+
+def test_a_chess_promotion_in_the_browser(browser, save_dir):
+    renderer = make_web_renderer(save_dir, "chess")
+    served = ServedGame(renderer, "chess", ("human", "random"), start="8/P6k/8/8/8/8/8/4K3 w - - 0 1").start()
+    page = Page(browser, renderer).open()
+    try:
+        until(lambda: "Your move" in page.text("status"), "the person's move")
+        with renderer.lock:
+            view = renderer.screen.view
+            a7, a8 = view.square_cell(48), view.square_cell(56)
+        page.click_cell(a7)
+        page.click_cell(a8)
+        with renderer.lock:
+            choices = renderer.screen.input.promotion_squares()
+        assert sorted(choices.values()) == [2, 3, 4, 5]     # knight, bishop, rook, queen offered
+        knight = next(square for square, piece in choices.items() if piece == 2)
+        page.click_cell(view.square_cell(knight))
+        until(lambda: len(page.moves()) >= 1, "the promotion made")
+        assert page.moves()[0] == "a8=N"
+        page.button("leave")
+        served.finish()
+        assert served.record.moves[0] == "a8=N"
+    finally:
+        renderer.close()
+
+
+def test_the_start_page_starts_a_game(browser, save_dir):
+    from plyground.registry import get_registry
+    from selenium.webdriver.support.ui import Select
+    renderer = make_web_renderer(save_dir)
+    thread = threading.Thread(target=renderer.run_menu, args=(get_registry(),), daemon=True)
+    thread.start()
+    until(lambda: renderer.server is not None, "the server")
+    page = Page(browser, renderer).open()
+    try:
+        until(lambda: page.script("return !document.getElementById('menu').hidden;"), "the start page")
+        Select(browser.find_element("id", "menu-game")).select_by_value("tictactoe")
+        until(lambda: page.script("return document.getElementById('menu-player-0').value === 'human';"),
+              "tic-tac-toe's players")
+        Select(browser.find_element("id", "menu-player-1")).select_by_value("random")
+        browser.find_element("id", "menu-start").click()
+        until(lambda: page.text("game-title") == "Tictactoe" and "Your move" in page.text("status"),
+              "the game started from the start page")
+        with renderer.lock:
+            assert renderer.screen.names == ("human", "random")
+        page.click_cell((1, 1))
+        until(lambda: len(page.moves()) == 2, "the move and the bot's answer")
+    finally:
+        renderer.close()
+        renderer.done.set()
+        thread.join(10)
