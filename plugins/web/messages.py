@@ -80,6 +80,8 @@ def check(text: str | bytes) -> dict:
         message = json.loads(text)
     except ValueError as exc:
         raise BadMessage(f"the message is not JSON ({exc.args[0] if exc.args else exc})") from None
+    except RecursionError:
+        raise BadMessage("the message nests too deeply; a message is one flat JSON object") from None
     if not isinstance(message, dict):
         raise BadMessage('a message must be a JSON object with a "type"')
     kind = message.get("type")

@@ -168,6 +168,7 @@ class WebRenderer(Renderer):
     def close(self) -> None:
         if self._page_timer is not None:
             self._page_timer.cancel()
+        self.done.set()                    # a game or review still waited on ends (its page is going)
         if self.game_thread is not None and self.game_thread.running:
             self.game_thread.abandon()
         if self.server is not None:

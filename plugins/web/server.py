@@ -17,6 +17,7 @@ import hmac
 import json
 import secrets
 import threading
+import traceback
 from importlib import resources
 from typing import Any, Protocol
 
@@ -93,6 +94,7 @@ class WebServer:
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/static/{name}", self._file)
+        app.router.add_get("/favicon.ico", self._no_icon)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
@@ -149,6 +151,10 @@ class WebServer:
                                                                 "style-src 'self' 'unsafe-inline'; "
                                                                 "connect-src 'self'"})
 
+    async def _no_icon(self, request):
+        from aiohttp import web
+        return web.Response(status=204)
+
     async def _file(self, request):
         from aiohttp import web
         name = request.match_info["name"]
@@ -175,7 +181,7 @@ class WebServer:
                     break
                 if reply is not None:
                     await ws.send_str(json.dumps(reply))
-                await self._send_if_changed()
+                self._wakeup.set()     # the push loop sends what changed (once for a burst of messages)
         finally:
             self.sockets.discard(ws)
             self.owner.page_count_changed(len(self.sockets))
@@ -189,6 +195,10 @@ class WebServer:
         except (BadMessage, ValueError) as exc:
             self.refusals += 1
             return {"type": "refused", "reason": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - a fault of ours: said, on the page and here, and the game goes on
+            traceback.print_exc()
+            self.refusals += 1
+            return {"type": "refused", "reason": f"the server failed on this message ({type(exc).__name__}: {exc})"}
         self.messages += 1
         return None
 
