@@ -10,7 +10,8 @@ import pytest
 from plyground.resume import load_unfinished
 from plyground.review import open_review
 
-from web_helpers import Page, ServedGame, browser, make_web_renderer, save_dir, until  # noqa: F401 - fixtures
+from plyground.plugins.web.browser import PageDriver as Page, until
+from web_helpers import ServedGame, make_web_renderer
 
 pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 pytest.importorskip("selenium", reason="the browser tests need selenium (the dev extra)")
@@ -66,7 +67,7 @@ def test_a_checkers_game_in_the_browser(browser, save_dir):
         with renderer.lock:
             assert renderer.screen.state.to_text() == start.to_text()
 
-        # The jump again by drag and drop through its landings is not one drag: clicks again; then save.
+        # The jump again, then save the game so far.
         for cell in cells:
             page.click_cell(cell)
         until(lambda: len(page.moves()) == 2 and "Your move" in page.text("status"), "the bot's answer again")
@@ -111,7 +112,10 @@ def test_a_chess_promotion_in_the_browser(browser, save_dir):
         until(lambda: "Your move" in page.text("status"), "the person's move")
         with renderer.lock:
             view = renderer.screen.view
-            a7, a8 = view.square_cell(48), view.square_cell(56)
+            a7, a8, e1, d2 = (view.square_cell(s) for s in (48, 56, 4, 11))
+        page.drag(e1, d2)                    # a piece dragged and dropped on its square
+        until(lambda: len(page.moves()) == 2 and "Your move" in page.text("status"), "the drag's move and the answer")
+        assert page.moves()[0] == "Kd2"
         page.click_cell(a7)
         page.click_cell(a8)
         with renderer.lock:
@@ -119,11 +123,11 @@ def test_a_chess_promotion_in_the_browser(browser, save_dir):
         assert sorted(choices.values()) == [2, 3, 4, 5]     # knight, bishop, rook, queen offered
         knight = next(square for square, piece in choices.items() if piece == 2)
         page.click_cell(view.square_cell(knight))
-        until(lambda: len(page.moves()) >= 1, "the promotion made")
-        assert page.moves()[0] == "a8=N"
+        until(lambda: len(page.moves()) >= 3, "the promotion made")
+        assert page.moves()[2] == "a8=N"
         page.button("leave")
         served.finish()
-        assert served.record.moves[0] == "a8=N"
+        assert served.record.moves[2] == "a8=N"
     finally:
         renderer.close()
 

@@ -10,7 +10,7 @@ import pytest
 
 from plyground.resume import load_unfinished
 
-from web_helpers import ServedGame, make_web_renderer, save_dir, until  # noqa: F401 - fixtures
+from web_helpers import ServedGame, make_web_renderer
 
 aiohttp = pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 
