@@ -120,7 +120,7 @@ class PageDriver:
         actions.perform()
 
     def button(self, name: str) -> None:
-        from selenium.webdriver.common.by import By
+        """Press the panel's ``name`` button once it is shown and enabled (found and clicked in one step: the page
+        redraws its buttons with every picture)."""
         until(lambda: self.script(f"const b = document.querySelector('#buttons button[data-name=\"{name}\"]');"
-                                  "return b && !b.disabled;"), f"the {name} button")
-        self.driver.find_element(By.CSS_SELECTOR, f'#buttons button[data-name="{name}"]').click()
+                                  "if (!b || b.disabled) return false; b.click(); return true;"), f"the {name} button")
