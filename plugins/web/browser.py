@@ -49,8 +49,9 @@ def start_browser(width: int = 1280, height: int = 800, *, mobile: bool = False)
     return driver
 
 
-def until(condition: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
-    """Wait for ``condition()`` to be true (an event: a page drawn, a move made); fail naming ``what``."""
+def until(condition: Callable[[], Any], what: str, timeout: float = 60.0, every: float = 0.02) -> Any:
+    """Wait for ``condition()`` to be true (an event: a page drawn, a move made), looking ``every`` seconds; fail
+    naming ``what``."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -58,7 +59,7 @@ def until(condition: Callable[[], Any], what: str, timeout: float = 60.0) -> Any
             return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
+        time.sleep(every)
 
 
 class PageDriver:

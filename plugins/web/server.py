@@ -13,6 +13,7 @@ those past :data:`MAX_FRAME` end the connection (aiohttp's limit).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import json
 import secrets
@@ -113,6 +114,8 @@ class WebServer:
             await self._stopping.wait()
         finally:
             pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pusher
             for ws in list(self.sockets):
                 await ws.close(code=1001, message=b"the game has ended")
             await runner.cleanup()

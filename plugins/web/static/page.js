@@ -53,6 +53,7 @@ function showRefusal(reason) {
 
 // ---------------------------------------------------------------- the game
 const drag = { pressed: null, dragging: false, point: null };
+let boardShown = null;     // the board's SVG on the page
 
 function showGame(data) {
   const first = !shown || shown.type !== "game";
@@ -62,8 +63,12 @@ function showGame(data) {
   $("connection").hidden = true;
   document.body.style.background = data.background;
   $("game-title").textContent = data.game;
-  $("board").innerHTML = data.board;
+  if (first || data.board !== boardShown) {      // a clock's tick leaves the board as it is
+    $("board").innerHTML = data.board;
+    boardShown = data.board;
+  }
   if (data.dragged && drag.dragging && drag.point) placeDragged(drag.point);
+  else if (!data.dragged) $("board").querySelector("#dragged")?.remove();
 
   const players = $("players");
   players.replaceChildren(...data.players.map((p) => {
