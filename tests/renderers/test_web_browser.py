@@ -157,3 +157,79 @@ def test_the_start_page_starts_a_game(browser, save_dir):
         renderer.close()
         renderer.done.set()
         thread.join(10)
+
+
+def _served_command(args: list[str]):
+    """``plyground ARGS`` in a process of its own; (the process, the page's address it printed)."""
+    import re
+    import subprocess
+    import sys
+    process = subprocess.Popen([sys.executable, "-m", "plyground", *args], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        found = re.search(r"the game is at (http://\S+)", line)
+        if found:
+            return process, found.group(1)
+    raise AssertionError(f"plyground {' '.join(args)} printed no address: {''.join(lines)}")
+
+
+class _ByAddress:
+    """What PageDriver needs of a renderer served by another process: its address, and the board view laid out
+    as that process's page lays it out (the cells' places on the picture)."""
+
+    def __init__(self, url: str, game_name: str) -> None:
+        import types
+
+        import pygame
+
+        from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
+        from plyground.plugins.pygame_gui.views import view_for
+        from plyground.plugins.web.screen import BOARD, MARGIN
+        from plyground.registry import get_registry
+        view = view_for(get_registry().make_game(game_name))
+        view.layout(pygame.Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
+        self.url, self.lock, self.screen = url, threading.Lock(), types.SimpleNamespace(view=view)
+
+
+def test_play_and_match_from_the_command_line_in_the_browser(browser, save_dir, monkeypatch):
+    monkeypatch.setenv("PLYGROUND_GAMES", str(save_dir))
+    # plyground play: the person's moves by clicks until the game is over; Close ends the command.
+    process, url = _served_command(["play", "--game", "tictactoe", "--black", "human", "--white", "random",
+                                    "--seed", "3", "--renderer", "web:open_browser=false,bot_delay=0"])
+    over = "return document.getElementById('status').className === 'over';"
+    count = "return document.querySelectorAll('#moves .move').length;"
+    try:
+        page = Page(browser, _ByAddress(url, "tictactoe")).open()
+        cells = [(row, col) for row in range(3) for col in range(3)]
+        while not page.script(over):
+            until(lambda: "Your move" in page.text("status") or page.script(over), "the person's turn")
+            if page.script(over):
+                break
+            before = page.script(count)
+            for cell in cells:         # the first free cell: a click on a taken one is refused with its reason
+                page.click_cell(cell)
+                if until(lambda: page.script(count) > before or "error" in page.script(
+                        "return document.getElementById('message').className;"), "the click's answer"):
+                    if page.script(count) > before:
+                        break
+            until(lambda: page.script(count) >= before + 2 or page.script(over), "the bot's answer")
+        page.button("leave")
+        assert process.wait(30) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+    # plyground match: the bots' games shown on the page as they are played.
+    process, url = _served_command(["match", "--game", "tictactoe", "--black", "random", "--white", "random",
+                                    "--games", "2", "--renderer",
+                                    "web:open_browser=false,bot_delay=0.3,end_pause=0.5"])
+    try:
+        page = Page(browser, _ByAddress(url, "tictactoe")).open()
+        until(lambda: page.script(count) >= 1, "a bot's move on the page")
+        out, _ = process.communicate(timeout=60)
+        assert process.returncode == 0 and "2 games" in out
+    finally:
+        process.kill()
+        process.wait()
