@@ -199,6 +199,7 @@ class WebRenderer(Renderer):
             if screen.from_menu and self.menu is not None:
                 self.screen = None
                 self.menu.notice = screen.kept
+                self.menu.refresh()           # a game kept on leaving is one to resume
             else:
                 self.done.set()
         if self.server is not None:

@@ -1,12 +1,13 @@
 """``plyground web-screenshots``: the page in headless Chromium, as a person sees it, at a desktop's size
-(1280 x 800) and a phone's (390 x 844): the start page, and a checkers game with a hint's arrow and a piece picked
-up (its legal landings lit).  The game is the checkers view's own double-jump scene (the window's screenshots
-use it too), its moves replayed as a resumed game, so the move list is full."""
+(1280 x 800) and a phone's (390 x 844): the start page, and a game of the default game with a hint's arrow and a
+piece picked up (its legal moves lit).  The game is the last of its view's own scenes (the window's screenshots
+use them too; checkers: a double jump), its moves replayed as a resumed game, so the move list is full."""
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
+from plyground.boardview.base import Scene
 from plyground.protocols import GameRecord
 from plyground.session import GameSession
 
@@ -30,9 +31,10 @@ def write_web_screenshots(out: Path, save_dir: Path) -> list[Path]:
 
     from .renderer import WebRenderer
     registry = get_registry()
-    game = registry.make_game("checkers")
+    game = registry.make_game(registry.default_game())
     view = view_for(game)
-    scene = next(s for s in view.scenes() if s.name == "multijump")
+    scenes = view.scenes()              # the game's own ways of entering moves: the last, usually the richest
+    scene = scenes[-1] if scenes else Scene("start", ())
     out = Path(out)
     written = []
     for size, width, height, mobile in SIZES:
@@ -51,10 +53,11 @@ def write_web_screenshots(out: Path, save_dir: Path) -> list[Path]:
 
             # A game: the scene's moves so far, a hint's arrow, the piece that must jump picked up.
             renderer = WebRenderer(open_browser=False, bot_delay=0.0, save_dir=save_dir)
-            record = GameRecord(game=game.name, players=("human", "alphabeta"), start=game.new_initial_state().to_text(),
+            opponent = registry.default_opponent(game)
+            record = GameRecord(game=game.name, players=("human", opponent), start=game.new_initial_state().to_text(),
                                 moves=list(scene.moves), finished=False)
-            players = [registry.make_player("human", game), registry.make_player("alphabeta:depth=6", game)]
-            session = GameSession(game, players, ("human", "alphabeta:depth=6"), resume=record)
+            players = [registry.make_player("human", game), registry.make_player(opponent, game)]
+            session = GameSession(game, players, ("human", opponent), resume=record)
             thread = threading.Thread(target=renderer.play, args=(session,), daemon=True)
             thread.start()
             until(lambda: renderer.screen is not None, "the game's screen")
@@ -64,7 +67,8 @@ def write_web_screenshots(out: Path, save_dir: Path) -> list[Path]:
                 renderer.screen.view.show_numbers = True
             page.button("hint")
             until(lambda: "rgb(40,170,90)" in page.board_svg() and "Your move" in page.text("status"), "the hint")
-            page.click_cell(scene.clicks[0])
+            if scene.clicks:
+                page.click_cell(scene.clicks[0])
             until(lambda: page.script("return document.querySelectorAll('#board circle').length > 0;"), "the board")
             if mobile:
                 page.script("window.scrollTo(0, 0);")

@@ -11,8 +11,8 @@ Two checks:
   a traceback.  Console games get closed stdin (the human quits at once); the
   first plain ``plyground play`` types ``save`` first, which writes the
   ``checkers-saved.pdn`` that ``--resume`` reads.  Window programs run for a
-  few seconds on SDL's dummy display and are then closed: they must neither
-  fail nor print an error before.
+  few seconds on SDL's dummy display and are then closed, as is the web
+  renderer's page server: they must neither fail nor print an error before.
 
 Not run (``SKIPPED``; still checked for files): installs, the test suite itself,
 training (minutes to hours), the 8-minute endgame build and the probe that
@@ -151,7 +151,8 @@ def fresh_copy(tmp_path: Path) -> Path:
 def run(command: str, stdin: str, cwd: Path, env: dict) -> None:
     args = shlex.split(command)
     args[0] = str(PLYGROUND) if args[0] == "plyground" else args[0]
-    window = "--renderer" in args and "pygame" in args
+    # a window, or the web renderer's page server: they run until closed
+    window = "--renderer" in args and args[args.index("--renderer") + 1].partition(":")[0] in ("pygame", "web")
     process = subprocess.Popen(args, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:

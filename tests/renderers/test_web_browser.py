@@ -146,11 +146,14 @@ def test_the_start_page_starts_a_game(browser, save_dir):
         until(lambda: page.script("return document.getElementById('menu-player-0').value === 'human';"),
               "tic-tac-toe's players")
         Select(browser.find_element("id", "menu-player-1")).select_by_value("random")
+        Select(browser.find_element("id", "menu-clock")).select_by_value("1 min")
         browser.find_element("id", "menu-start").click()
         until(lambda: page.text("game-title") == "Tictactoe" and "Your move" in page.text("status"),
               "the game started from the start page")
         with renderer.lock:
             assert renderer.screen.names == ("human", "random")
+        clocks = page.script("return [...document.querySelectorAll('.player .clock')].map(e => e.textContent);")
+        assert len(clocks) == 2 and clocks[1] == "1:00"
         page.click_cell((1, 1))
         until(lambda: len(page.moves()) == 2, "the move and the bot's answer")
     finally:
@@ -233,3 +236,62 @@ def test_play_and_match_from_the_command_line_in_the_browser(browser, save_dir, 
     finally:
         process.kill()
         process.wait()
+
+
+def test_live_analysis_while_the_bot_thinks(browser, save_dir):
+    renderer = make_web_renderer(save_dir)
+    served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=64,seconds=3")).start()
+    page = Page(browser, renderer).open()
+    try:
+        until(lambda: "Your move" in page.text("status"), "the person's move")
+        page.button("analysis")                # the analysis view on (A)
+        with renderer.lock:
+            view = renderer.screen.view
+        page.click_cell(view.square_cell(10))  # 11-15
+        page.click_cell(view.square_cell(14))
+        # While the bot thinks: its search so far, with its depth, and the bar and arrow over the board.
+        until(lambda: "thinking" in page.text("status") and "depth" in page.text("analysis-lines"),
+              "the bot's search shown while it thinks")
+        assert page.text("analysis-title").startswith("Analysis: alphabeta")
+        assert ARROW in page.board_svg()
+        until(lambda: "Your move" in page.text("status"), "the bot's move")
+        page.button("leave")
+        served.finish()
+    finally:
+        renderer.close()
+
+
+def test_a_phone_plays_by_taps_with_the_panel_under_the_board(save_dir):
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+    from plyground.plugins.web.browser import chromium, start_browser
+    if chromium() is None:
+        pytest.skip("no headless Chromium here (apt-get install chromium chromium-driver)")
+    phone = start_browser(390, 844, mobile=True)
+    renderer = make_web_renderer(save_dir)
+    served = ServedGame(renderer, "checkers", ("human", "random")).start()
+    page = Page(phone, renderer).open()
+    try:
+        until(lambda: "Your move" in page.text("status"), "the person's move")
+        board = page.script("return document.getElementById('board').getBoundingClientRect().toJSON();")
+        panel = page.script("return document.getElementById('panel').getBoundingClientRect().toJSON();")
+        assert board["width"] >= 370 and panel["top"] >= board["bottom"] - 1     # the whole width, then the panel
+        with renderer.lock:
+            view = renderer.screen.view
+        for square in (10, 14):                 # 11-15 by two taps of a finger
+            with renderer.lock:
+                x, y = view.cell_center(view.square_cell(square))
+            px, py = page.screen_point(x, y)
+            actions = ActionBuilder(phone, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+            actions.pointer_action.move_to_location(int(px), int(py))
+            actions.pointer_action.click()
+            actions.perform()
+        until(lambda: len(page.moves()) == 2, "the tapped move and the bot's answer")
+        assert page.moves()[0] == "11-15"
+        page.button("leave")
+        served.finish()
+    finally:
+        renderer.close()
+        phone.quit()
