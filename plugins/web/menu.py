@@ -38,6 +38,7 @@ class WebMenu:
         self.progress = ""
         self._games: dict[str, Game] = {}
         self._files: dict[str, dict] | None = None       # per game: the saved game and the record files listed
+        self._choices: dict[str, dict] = {}              # per game: what the start page offers
         self._last: dict | None = None                    # the last Start's choices (Play again)
 
     def game(self, name: str) -> Game:
@@ -47,6 +48,13 @@ class WebMenu:
 
     # ------------------------------------------------------------ what the page shows
     def _game_choices(self, name: str) -> dict:
+        """What the start page offers for game ``name``: its sides, players, levels, defaults, rules, saved games
+        (kept until :meth:`refresh`: the page is sent a picture four times a second)."""
+        if name not in self._choices:
+            self._choices[name] = self._read_choices(name)
+        return self._choices[name]
+
+    def _read_choices(self, name: str) -> dict:
         game = self.game(name)
         players = [p for p in self.registry.players_for(game)
                    if self.registry.get("players", p).cls.defaults_reason(game) is None]
@@ -80,7 +88,9 @@ class WebMenu:
         return self._files
 
     def refresh(self) -> None:
+        """Read the saved games again (a game was left, saved or finished since)."""
         self._files = None
+        self._choices.clear()
 
     def snapshot(self) -> dict:
         return {"type": "menu", "games": [self._game_choices(name) for name in self.games], "game": self.default,
