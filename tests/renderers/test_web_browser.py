@@ -56,6 +56,15 @@ def test_a_checkers_game_in_the_browser(browser, save_dir):
         until(lambda: len(page.moves()) == 2 and "Your move" in page.text("status"), "the bot's answer on the page")
         assert page.moves()[0] == jump_text
 
+        # Flip: the other side at the bottom, and back.
+        board = page.board_svg()
+        page.button("flip")
+        until(lambda: page.board_svg() != board, "the flipped board")
+        with renderer.lock:
+            assert renderer.screen.view.bottom_side == 1
+        page.button("flip")
+        until(lambda: page.board_svg() == board, "the board flipped back")
+
         # A hint: the analysis view opens and the best move's arrow is drawn over the board.
         page.button("hint")
         until(lambda: ARROW in page.board_svg(), "the hint's arrow")
