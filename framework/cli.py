@@ -288,8 +288,8 @@ def _review(registry, reviewed: GameReview, renderer, seats: list[str | None]):
     Hints come from the human player given (its ``hint=`` option), else from a default one."""
     if not renderer.reviews_games:
         renderer.close()
-        raise UsageError(f"renderer '{renderer.name}' cannot review games; "
-                         f"use --renderer console or --renderer pygame")
+        able = [e.name for e in registry.entries("renderers") if e.cls.reviews_games]
+        raise UsageError(f"renderer '{renderer.name}' cannot review games; renderers that can: {', '.join(able)}")
     people = [spec for spec in seats if spec is not None and Spec.parse(spec).name == "human"]
     hinter = registry.make_player(people[0] if people else "human", reviewed.game)
     hinter.renderer = renderer
