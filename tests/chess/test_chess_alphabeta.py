@@ -105,17 +105,17 @@ def reference_value(pos, depth: int, ply: int, w, path: list[int], alpha: float 
     of standing pat and each capture or queen promotion.  With the full window its value is the minimax
     value, which the compiled search must find whatever its move order and windows."""
     key = int(pos[K.HASH])
+    moves = np.empty(K.MAX_MOVES, dtype=np.int64)
+    n = K.gen_legal(pos, moves)
+    check = K.in_check(pos)
+    if n == 0:                      # mate first: a mate on the move that reaches the fifty-move limit wins
+        return -C.MATE + ply if check else 0.0
     if ply > 0:
         if int(pos[K.HALFMOVE]) >= 100 or C._insufficient(pos):
             return 0.0
         halfmove = int(pos[K.HALFMOVE])
         if any(path[j] == key for j in range(ply - 4, max(ply - halfmove, 0) - 1, -2) if j >= 0):
             return 0.0
-    moves = np.empty(K.MAX_MOVES, dtype=np.int64)
-    n = K.gen_legal(pos, moves)
-    check = K.in_check(pos)
-    if n == 0:
-        return -C.MATE + ply if check else 0.0
     if check and ply > 0:
         depth = depth + 1 if depth > 0 else 1
     undo = np.zeros((1, K.UNDO_SIZE), dtype=np.uint64)
@@ -146,6 +146,7 @@ def reference_value(pos, depth: int, ply: int, w, path: list[int], alpha: float 
     ("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", 3),
     ("rnbqkbnr/ppp2ppp/8/3pp3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3", 3),
     ("8/5pk1/6p1/8/3R4/6P1/5PK1/r7 w - - 0 1", 3),
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 97 80", 3),    # mates and draws at the fifty-move limit
 ])
 def test_without_pruning_tricks_the_search_value_is_the_minimax_value(fen, depth):
     w = noisy_weights(5)
@@ -176,6 +177,20 @@ def test_the_player_finds_forced_mates(fen, mate_in, first):
     analysis = player.analysis()
     assert state.move_to_uci(move) == first
     assert analysis["engine"] == "compiled" and analysis["score"] == f"win in {2 * mate_in - 1} plies"
+
+
+@pytest.mark.parametrize("kernels", [True, False])
+def test_a_mate_on_the_move_that_reaches_the_fifty_move_limit_wins(kernels):
+    """Rd8# with the half-move clock at 99: the move reaches the limit and mates, and a mate wins (FIDE 9.3; the
+    game's State says so) -- the compiled search and the generic one both play it (issue #57)."""
+    game = ChessGame()
+    state = game.new_state("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 99 80")
+    after = state.clone()
+    after.apply(after.parse_move("d1d8"))
+    assert after.is_terminal() and after.returns()[0] == 1.0          # the rules: checkmate, not the 50-move rule
+    player = AlphaBetaPlayer(game, depth=6, kernels=kernels)
+    assert state.move_to_uci(player.choose_move(state)) == "d1d8"
+    assert player.analysis()["score"] == "win in 1 plies"
 
 
 def test_a_repetition_is_a_draw_and_a_stalemate_is_not_lost():

@@ -78,12 +78,13 @@ def _generate(pos, moves, G):
 
 @njit(cache=True, inline="always")
 def _status(pos, n, ply, P, G):
-    """Below the root, the fifty-move rule (as set) and insufficient material draw; no move is mate or
-    stalemate."""
-    if ply > 0 and (np.int64(pos[HALFMOVE]) >= P[P_NO_PROGRESS] or _insufficient(pos)):
-        return True, 0.0
+    """No move is mate or stalemate -- first, as the rules have it: a mate given by the move that reaches the
+    fifty-move limit wins (FIDE 9.3, and the game's own State); below the root, the fifty-move rule (as set) and
+    insufficient material draw."""
     if n == 0:
         return True, (-MATE + ply if in_check(pos) else 0.0)
+    if ply > 0 and (np.int64(pos[HALFMOVE]) >= P[P_NO_PROGRESS] or _insufficient(pos)):
+        return True, 0.0
     return False, 0.0
 
 
