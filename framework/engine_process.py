@@ -105,7 +105,8 @@ def find_program(word: str, what: str, hint: str, extra_dirs=()) -> str:
             raise UsageError(f"{what} {given} is a folder, not a program; {hint}")
         if not os.access(path, os.X_OK):
             raise UsageError(f"{what} {given} is not executable (chmod +x {given}?)")
-        return str(path)
+        # Absolute: Path("./sf") is "sf", which a process start would look up on PATH instead (issue #57).
+        return str(path.resolve())
     found = shutil.which(given)
     if found:
         return found

@@ -56,6 +56,20 @@ def test_a_game_in_process_describes_each_move_and_leaves_no_process(game):
     assert process_gone(pid)
 
 
+def test_an_engine_script_named_with_dot_slash_runs_from_the_current_folder(game, tmp_path, monkeypatch):
+    """hub:command=./engine.sh runs the script in the current folder (it was looked up on PATH: issue #57)."""
+    script = tmp_path / "engine.sh"
+    script.write_text(f"#!/bin/sh\nexec {PLYGROUND} hub random\n")
+    script.chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    player = HubPlayer(game, command="./engine.sh")
+    try:
+        move = player.choose_move(game.new_initial_state(), Budget())
+        assert move in game.new_initial_state().legal_moves()
+    finally:
+        player.close()
+
+
 def test_engine_parameters_are_set_and_checked(game):
     player = HubPlayer(game, command="plyground hub alphabeta", params="depth=2; eval=material")
     try:

@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -94,6 +95,16 @@ def test_a_fake_engine_plays_and_reports_its_search(game, fake_engine):
     finally:
         player.close()
     assert process_gone(player.pid)
+
+
+def test_an_engine_named_from_the_current_folder_with_dot_slash_plays(game, fake_engine, tmp_path, monkeypatch):
+    """uci:path=./engine runs the file in the current folder (it was looked up on PATH as "engine": issue #57)."""
+    monkeypatch.chdir(Path(fake_engine("ok")).parent)
+    player = UciPlayer(game, path="./fake-ok")
+    try:
+        assert player.engine.id_name == "Fake Engine 1.0"
+    finally:
+        player.close()
 
 
 def ChessGame20():
