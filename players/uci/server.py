@@ -181,7 +181,13 @@ class UciServer(EngineServer):
         return state
 
     def _cmd_go(self, rest: str) -> None:
-        budget, depth = self._budget(rest.split())
+        try:
+            budget, depth = self._budget(rest.split())
+        except ValueError as exc:
+            # A GUI waits for a bestmove after every 'go': the reason, then the null move (issue #57).
+            self.error(self.failure(self.label_of(f"go {rest}"), exc))
+            self.send("bestmove 0000")
+            return
         if self.state is None:
             self.error(f"no position to search: the last 'position' was refused ({self.refused}); "
                        f"send 'position startpos|fen FEN [moves ...]'")

@@ -114,7 +114,25 @@ def test_malformed_commands_are_answered_and_the_engine_carries_on():
     best = [line.split()[1] for line in out if line.startswith("bestmove ")]
     after_e4 = chess.Board()
     after_e4.push_uci("e2e4")
-    assert len(best) == 1 and chess.Move.from_uci(best[0]) in after_e4.legal_moves
+    # the two refused 'go's are answered with the null move (a GUI waits for a bestmove), the good one with a move
+    assert best[:2] == ["0000", "0000"] and len(best) == 3 and chess.Move.from_uci(best[2]) in after_e4.legal_moves
+
+
+def test_a_refused_go_is_answered_with_the_reason_and_bestmove_0000():
+    """A GUI waits for 'bestmove' after every 'go': a refused one gets the error, then 'bestmove 0000' (issue #57);
+    after a refused 'position', 'go' searches nothing (not the position before it)."""
+    lines = ["uci", "position startpos", "go depth -5", "go nodes 0", "go movetime 1e308",
+             "position fen 8/8/8/8/8/8/8/8 w - - 0 1", "go depth 1", "isready", "quit"]
+    done = subprocess.run([PLYGROUND, "uci", "random"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    out = [line for line in done.stdout.splitlines() if line.startswith(("info string error:", "bestmove"))]
+    assert len(out) == 9, done.stdout
+    for i in (0, 2, 4, 7):
+        assert out[i].startswith("info string error:") and out[i + 1] == "bestmove 0000", out
+    assert "'go depth -5': depth -5" in out[0] and "'go nodes 0': nodes 0" in out[2]
+    assert "'go movetime 1e308': 'go movetime' needs a whole number" in out[4]
+    assert out[6].startswith("info string error:") and "no position" in out[7]
 
 
 def test_a_bad_spec_or_game_is_one_line_and_exit_2():
@@ -244,6 +262,8 @@ def test_bad_lines_are_echoed_short_and_bad_go_limits_are_refused():
         lines = session.until("readyok", timeout=30)
     finally:
         assert "Traceback" not in session.close()
+    assert lines.count("bestmove 0000") == 3                 # each refused 'go' still answered (issue #57)
+    lines = [line for line in lines if line != "bestmove 0000"]
     assert_short_errors(lines, "info string error: ", 10, {
         0: "a line longer than 65536 characters was ignored (it starts 'xxxxxxxx",
         1: "unknown command 'yyyyyyyy",
