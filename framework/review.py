@@ -1,8 +1,9 @@
 """Looking back at a game (``plyground play --review FILE``): its moves, the ply shown, stepping through them.
 
 A :class:`GameReview` is the one model of a game being reviewed, whatever
-shows it: the record, every position of it (replayed and checked once, when
-it is opened), the ply on show, and back / forward / goto / start / end.  A
+shows it: the record, its positions (replayed and checked once, when it is
+opened; :data:`KEPT_POSITIONS` of them kept, the others played again from the
+nearest when shown), the ply on show, and back / forward / goto / start / end.  A
 renderer with the ``reviews_games`` ability (the console, the pygame window)
 draws ``review.state()`` with ``review.last_move`` marked and asks what to do
 next; ``play`` there starts a new game from ``review.state()``.  The window
@@ -23,6 +24,10 @@ from .resume import PastTheEnd, read_game_file, replayed
 
 #: How messages name what a review does to a file ("cannot review FILE: ...").
 REVIEWING = "review"
+#: Positions a review keeps whole, evenly spread over the game (a State carries the game's history, so keeping
+#: every one grew with the square of the plies: issue #57); any other is the nearest kept one before it with the
+#: moves between played again.
+KEPT_POSITIONS = 32
 
 
 class GameReview:
@@ -36,12 +41,16 @@ class GameReview:
         self.game, self.record, self.path = game, record, str(path)
         self.number, self.count = number, count
         source = f"{path}, game {number}" if path else f"game {number}"
-        self._states: list[State] = []
+        #: Plies between two positions kept whole (the start is kept, and every ``_every``-th ply after it).
+        self._every = max(16, -(-len(record.moves) // KEPT_POSITIONS))
+        self._kept: dict[int, State] = {}
         self.movers: list[int] = []          # the side that made each move (a side may move twice in a row)
-        for state, mover in replayed(game, record, source):
-            self._states.append(state.clone())
+        for ply, (state, mover) in enumerate(replayed(game, record, source)):   # every move checked, once
+            if ply % self._every == 0:
+                self._kept[ply] = state.clone()
             if mover is not None:
                 self.movers.append(mover)
+        self._last: tuple[int, State] | None = None   # the last position made: stepping on plays from it
         self.ply = 0                         # a review opens on the start position, as a board does
 
     # ------------------------------------------------------------------ what is shown
@@ -58,7 +67,20 @@ class GameReview:
     def position(self, ply: int) -> State:
         """The position after ``ply`` moves (a clone); ``position(ply - 1)`` is the one the move on show was
         played in, which a board needs to mark that move."""
-        return self._states[self._checked(ply)].clone()
+        ply = self._checked(ply)
+        last = self._last
+        if last is not None and last[0] == ply:
+            return last[1].clone()
+        if last is not None and last[0] < ply <= last[0] + self._every:
+            at, state = last                  # a step or a few forward: on from the last position made
+        else:
+            at = ply - ply % self._every
+            state = self._kept[at]
+        state = state.clone()
+        for text in self.record.moves[at:ply]:       # checked when the review was opened
+            state.apply(state.parse_move(text))
+        self._last = (ply, state)
+        return state.clone()
 
     @property
     def last_move(self) -> str | None:
