@@ -16,6 +16,7 @@ from typing import Callable, Iterator, Sequence
 from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
 from .protocols import Game, GameRecord, State
 from .recordio import format_name, read_record_file, saved_records_reader, write_records
+from .wording import counted
 
 #: The environment variable that moves the saved-games folder (tests point it at a temporary one).
 SAVES_VARIABLE = "PLYGROUND_GAMES"
@@ -47,8 +48,8 @@ class WouldReplace(UsageError):
 def game_so_far(record: GameRecord, saved: bool = True) -> GameRecord:
     """A copy of the record of a game still being played, marked unfinished (result ``*``); its reason says
     it was saved before its end, or (``saved`` false: shown, not written) that it goes on."""
-    plies = len(record.moves)
-    reason = f"saved before its end, after {plies} plies" if saved else f"still being played, after {plies} plies"
+    plies = counted(len(record.moves), "ply", "plies")
+    reason = f"saved before its end, after {plies}" if saved else f"still being played, after {plies}"
     return GameRecord(game=record.game, players=tuple(record.players), start=record.start, moves=list(record.moves),
                       returns=(0.0, 0.0), finished=False, reason=reason, tags=dict(record.tags))
 

@@ -12,6 +12,7 @@ from plyground.analysis import pv_text
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
 from plyground.errors import ModelFileError, MoveError, UsageError
 from plyground.negamax.bounds import MATE, MATE_BOUND, SearchTimeout, stopped_result
+from plyground.wording import counted
 from plyground.negamax.deepening import SEARCH_MODES
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, State
@@ -148,7 +149,7 @@ def score_text(value: float | None, unit: str | None) -> str | None:
         return None
     if abs(value) > MATE_BOUND:
         plies = int(round(MATE - abs(value)))
-        return f"{'win' if value > 0 else 'loss'} in {plies} plies"
+        return f"{'win' if value > 0 else 'loss'} in {counted(plies, 'ply', 'plies')}"
     if unit is None and value == 0:      # this game has no evaluation: only won and lost positions score
         return "no win or loss within the search"
     return f"{value / 100 + 0.0:+.2f} {unit}" if unit else f"{value + 0.0:+.2f}"   # + 0.0: never "-0.00"

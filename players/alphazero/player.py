@@ -9,6 +9,7 @@ from plyground.analysis import pv_text
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import MAX_SECONDS, Option
 from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, State, missing_state_api
+from plyground.wording import counted
 
 from ..search.gumbel import GumbelRoot
 from ..search.player import SearchPlayer
@@ -165,7 +166,7 @@ class AlphaZeroPlayer(SearchPlayer):
             info["database"] = self.search.oracle.words(state)
         proof = self.search.root_proof()
         if proof is not None:
-            info["proven"] = f"{proof[0]} in {proof[1]} plies" if proof[0] != "draw" else "draw"
+            info["proven"] = f"{proof[0]} in {counted(proof[1], 'ply', 'plies')}" if proof[0] != "draw" else "draw"
         if isinstance(self.search, GumbelRoot):
             info.update(self.search.root_analysis(text))
         return info

@@ -332,4 +332,4 @@ def test_a_proven_win_is_reported():
     game = get_registry().make_game("tictactoe")
     player = get_registry().make_player("alphazero:simulations=200", game)
     player.choose_move(game.new_state("XX./OO./... X"))
-    assert player.analysis()["proven"] == "win in 1 plies"
+    assert player.analysis()["proven"] == "win in 1 ply"

@@ -176,7 +176,8 @@ def test_the_player_finds_forced_mates(fen, mate_in, first):
     move = player.choose_move(state)
     analysis = player.analysis()
     assert state.move_to_uci(move) == first
-    assert analysis["engine"] == "compiled" and analysis["score"] == f"win in {2 * mate_in - 1} plies"
+    plies = 2 * mate_in - 1
+    assert analysis["engine"] == "compiled" and analysis["score"] == f"win in {plies} {'ply' if plies == 1 else 'plies'}"
 
 
 @pytest.mark.parametrize("kernels", [True, False])
@@ -190,7 +191,7 @@ def test_a_mate_on_the_move_that_reaches_the_fifty_move_limit_wins(kernels):
     assert after.is_terminal() and after.returns()[0] == 1.0          # the rules: checkmate, not the 50-move rule
     player = AlphaBetaPlayer(game, depth=6, kernels=kernels)
     assert state.move_to_uci(player.choose_move(state)) == "d1d8"
-    assert player.analysis()["score"] == "win in 1 plies"
+    assert player.analysis()["score"] == "win in 1 ply"
 
 
 def test_a_repetition_is_a_draw_and_a_stalemate_is_not_lost():
