@@ -19,11 +19,11 @@ import math
 import os
 import zipfile
 from pathlib import Path
-from typing import IO, Any, Mapping
+from typing import IO, Any, Callable, Mapping
 
 import numpy as np
 
-from .errors import ModelFileError, UsageError
+from .errors import ModelFileError, PlygroundError, UsageError
 from .recordio import atomic_write_text, atomic_writer, check_regular_file, describe_os_error
 
 try:
@@ -81,39 +81,60 @@ def save_npz(path: Path, arrays: Mapping[str, Any], metadata: Any = None, *, met
 
 
 def load_npz(path: Path, label: str | None = None, advice: str = "",
-             names: tuple[str, ...] | None = None, data: bytes | None = None) -> dict[str, np.ndarray]:
+             names: tuple[str, ...] | None = None, data: bytes | None = None,
+             before: Callable[[Any, dict[str, tuple[tuple, np.dtype]]], None] | None = None) -> dict[str, np.ndarray]:
     """Every array of the ``.npz`` at ``path`` (``names``: only those of them it holds), read without pickle.
 
     The file is opened once: the archive check, the sizes check and the
     arrays read the same handle.  ``data``: the file's bytes, read already
     (``path`` then only names the file in messages; nothing is opened).
+    ``before(metadata, declared)``: called with the file's JSON metadata (None without) and the shape and
+    dtype each array declares, before any other array is decompressed -- it raises to refuse the file (a
+    model whose arrays do not fit its architecture, however small it is compressed: issue #57).
     A missing, corrupt or unsafe file raises a :class:`ModelFileError` that
     starts with ``label`` (default: the path) and ends with ``advice``.
     """
     path = Path(path)
     label = label or str(path)
     if data is not None:
-        return _read_npz(io.BytesIO(data), label, advice, names)
+        return _read_npz(io.BytesIO(data), label, advice, names, before)
     if not path.exists():
         raise ModelFileError(f"{label} does not exist")
     check_regular_file(path, error=ModelFileError, label=label)
     try:
         with open(path, "rb") as handle:
-            return _read_npz(handle, label, advice, names)
+            return _read_npz(handle, label, advice, names, before)
     except OSError as exc:
         raise ModelFileError(f"{label} is unreadable ({describe_os_error(exc)}){advice}") from None
 
 
-def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...] | None) -> dict[str, np.ndarray]:
+def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...] | None,
+              before=None) -> dict[str, np.ndarray]:
     """:func:`load_npz` on an open binary ``handle`` (at its start)."""
     if not zipfile.is_zipfile(handle):
         raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
     try:
         handle.seek(0)
-        check_npz_sizes(handle, label, advice)
+        declared = check_npz_sizes(handle, label, advice)
         handle.seek(0)
         with np.load(handle, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files if names is None or name in names}
+            pickled = [name for name, (_, dtype) in declared.items() if dtype.hasobject]
+            if pickled:            # np.load would refuse it too, on reading it: say so before anything else
+                raise ModelFileError(f"{label} holds data that cannot be loaded safely (array {pickled[0]!r} holds "
+                                     f"Python objects, which only pickle could read){advice}")
+            read: dict[str, np.ndarray] = {}
+            if before is not None:
+                if METADATA_KEY in archive.files:
+                    read[METADATA_KEY] = archive[METADATA_KEY]       # read once, kept for the result
+                try:
+                    metadata = array_json(read[METADATA_KEY]) if read else None
+                except ValueError as exc:
+                    raise ModelFileError(f"{label} has unreadable metadata ({exc})") from None
+                before(metadata, declared)
+            return {name: read[name] if name in read else archive[name] for name in archive.files
+                    if names is None or name in names}
+    except PlygroundError:         # said already (by the checks here, or by ``before``)
+        raise
     except MemoryError as exc:
         raise ModelFileError(f"{label} holds arrays too large for this machine's memory ({exc}){advice}") from None
     except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
@@ -122,13 +143,15 @@ def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...]
         raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
 
 
-def check_npz_sizes(path: Path | IO[bytes], label: str, advice: str = "") -> None:
-    """Refuse an ``.npz`` member whose header declares more (or fewer) numbers than it holds.
+def check_npz_sizes(path: Path | IO[bytes], label: str, advice: str = "") -> dict[str, tuple[tuple, np.dtype]]:
+    """Refuse an ``.npz`` member whose header declares more (or fewer) numbers than it holds; the shape and
+    dtype each array declares, by name (read from the headers alone: nothing else is decompressed).
 
     ``np.load`` allocates what the header declares before reading a byte, so
     a few crafted bytes declaring shape (10**14,) would ask for hundreds of
     terabytes; the member's size in the archive says what it really holds.
     """
+    declared_by_name: dict[str, tuple[tuple, np.dtype]] = {}
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
             if not info.filename.endswith(".npy"):
@@ -142,6 +165,7 @@ def check_npz_sizes(path: Path | IO[bytes], label: str, advice: str = "") -> Non
                 except ValueError as exc:
                     raise ModelFileError(f"{label} is corrupt: its array {info.filename[:-4]!r} has an unreadable "
                                          f"header ({exc}){advice}") from None
+                declared_by_name[info.filename[:-4]] = (tuple(shape), dtype)
                 if dtype.hasobject:
                     continue         # np.load refuses it without allow_pickle, allocating nothing
                 declared = math.prod(shape) * dtype.itemsize
@@ -149,6 +173,7 @@ def check_npz_sizes(path: Path | IO[bytes], label: str, advice: str = "") -> Non
             if declared != held:
                 raise ModelFileError(f"{label} is corrupt: its array {info.filename[:-4]!r} declares shape "
                                      f"{tuple(shape)} ({declared:,} bytes) but holds {held:,} bytes{advice}")
+    return declared_by_name
 
 
 def pop_metadata(arrays: dict[str, np.ndarray], label: str, key: str = METADATA_KEY) -> Any:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -260,34 +261,44 @@ class AutogradNetwork(Network):
         """Rebuild the network saved at ``path`` on ``device``, predicting in ``precision``.  Giving
         ``observation_shape`` / ``num_actions`` (the game's) makes a file for other encodings fail with a
         ModelFileError saying so.  ``data``: the file's bytes, read already (nothing is opened)."""
-        arrays, meta = load_arrays(path, data)
-        if meta.get("kind") != FORMAT_KIND or not isinstance(meta.get("architecture"), dict):
-            raise ModelFileError(f"model file {path} is not a saved network (kind {meta.get('kind')!r})")
-        _check_metadata(path, meta)
-        arch = meta["architecture"]
-        family = arch.get("family")
-        if cls.name and family != cls.name:
-            raise ModelFileError(f"model file {path} holds a {family!r} network; expected {cls.name!r}")
-        if family not in FAMILIES:
-            raise ModelFileError(f"model file {path} holds unknown network family {family!r}; "
-                                 f"known: {', '.join(FAMILIES)}")
-        found_shape = tuple(arch.get("observation_shape") or ())
-        if observation_shape is not None and found_shape != tuple(observation_shape):
-            raise ModelFileError(f"model file {path} is for observations of shape {found_shape}; "
-                                 f"expected {tuple(observation_shape)}")
-        if num_actions is not None and arch.get("num_actions") != num_actions:
-            raise ModelFileError(f"model file {path} is for {arch.get('num_actions')} actions; expected {num_actions}")
-        config = {key: value for key, value in (meta.get("config") or {}).items() if key not in RUNTIME_NAMES}
-        config.update(_runtime_options(FAMILIES[family], device, precision))
-        try:
-            network = FAMILIES[family].build(found_shape, arch.get("num_actions"), config)
-        except NotEnoughMemoryError as exc:   # not a damaged file: one trained on a larger machine
-            raise NotEnoughMemoryError(f"model file {path}: {exc}") from None
-        except (PlygroundError, ValueError, TypeError, KeyError) as exc:   # options of the wrong type or range
-            raise ModelFileError(f"model file {path} has an architecture this version cannot build: {exc}") from None
+        built: dict[str, Any] = {}
+
+        def build(meta: dict[str, Any], declared: dict[str, tuple]) -> None:
+            """The network the metadata describes, and the file's model arrays checked against it by their
+            headers -- before any is decompressed (a 1 MB file may declare a gigabyte of zeros: issue #57)."""
+            if meta.get("kind") != FORMAT_KIND or not isinstance(meta.get("architecture"), dict):
+                raise ModelFileError(f"model file {path} is not a saved network (kind {meta.get('kind')!r})")
+            _check_metadata(path, meta)
+            arch = meta["architecture"]
+            family = arch.get("family")
+            if cls.name and family != cls.name:
+                raise ModelFileError(f"model file {path} holds a {family!r} network; expected {cls.name!r}")
+            if family not in FAMILIES:
+                raise ModelFileError(f"model file {path} holds unknown network family {family!r}; "
+                                     f"known: {', '.join(FAMILIES)}")
+            found_shape = tuple(arch.get("observation_shape") or ())
+            if observation_shape is not None and found_shape != tuple(observation_shape):
+                raise ModelFileError(f"model file {path} is for observations of shape {found_shape}; "
+                                     f"expected {tuple(observation_shape)}")
+            if num_actions is not None and arch.get("num_actions") != num_actions:
+                raise ModelFileError(f"model file {path} is for {arch.get('num_actions')} actions; expected {num_actions}")
+            config = {key: value for key, value in (meta.get("config") or {}).items() if key not in RUNTIME_NAMES}
+            config.update(_runtime_options(FAMILIES[family], device, precision))
+            try:
+                network = FAMILIES[family].build(found_shape, arch.get("num_actions"), config)
+            except NotEnoughMemoryError as exc:   # not a damaged file: one trained on a larger machine
+                raise NotEnoughMemoryError(f"model file {path}: {exc}") from None
+            except (PlygroundError, ValueError, TypeError, KeyError) as exc:   # options of the wrong type or range
+                raise ModelFileError(f"model file {path} has an architecture this version cannot build: {exc}") from None
+            check_arrays(path, {name[len("model/"):]: SimpleNamespace(shape=shape, dtype=dtype)
+                                for name, (shape, dtype) in declared.items() if name.startswith("model/")},
+                         network.model.state_dict())
+            built["network"] = network
+
+        arrays, meta = load_arrays(path, data, before=build)
+        network = built["network"]
         model_arrays = {name[len("model/"):]: a for name, a in arrays.items() if name.startswith("model/")}
-        check_arrays(path, model_arrays, network.model.state_dict())
-        network.model.load_state_dict(model_arrays)
+        network.model.load_state_dict(model_arrays)        # their shapes and kinds checked by build()
         network._restore_training_state(path, arrays, meta)
         network.metadata = dict(meta.get("user") or {})
         return network

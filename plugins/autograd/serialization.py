@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -34,12 +34,19 @@ def save_arrays(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], metad
     save_npz(Path(path), arrays, {"format": FORMAT, "format_version": FORMAT_VERSION, **metadata})
 
 
-def load_arrays(path: str | os.PathLike, data: bytes | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+def load_arrays(path: str | os.PathLike, data: bytes | None = None,
+                before: Callable[[dict[str, Any], dict[str, tuple]], None] | None = None,
+                ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Read a file written by :func:`save_arrays` (``data``: its bytes, read already); a
-    :class:`ModelFileError` says what is wrong."""
+    :class:`ModelFileError` says what is wrong.  ``before(metadata, declared)``: called with the checked
+    metadata and each array's declared (shape, dtype) before the arrays are decompressed, to refuse a file
+    whose arrays cannot be the architecture's (:func:`plyground.storage.load_npz`)."""
     path = Path(path)
     label = f"model file {path}"
-    arrays = load_npz(path, label, data=data)
+
+    def checked_first(metadata: Any, declared: dict[str, tuple]) -> None:
+        before(check_format(metadata, label, FORMAT, FORMAT_VERSION, "plyground autograd model"), declared)
+    arrays = load_npz(path, label, data=data, before=checked_first if before is not None else None)
     metadata = check_format(pop_metadata(arrays, label), label, FORMAT, FORMAT_VERSION, "plyground autograd model")
     check_finite(path, arrays)
     return arrays, metadata
@@ -64,8 +71,9 @@ def check_finite(path: str | os.PathLike, arrays: Mapping[str, np.ndarray], writ
                              f"checkpoint")
 
 
-def check_arrays(path: str | os.PathLike, found: Mapping[str, np.ndarray], expected: Mapping[str, np.ndarray]) -> None:
-    """Raise a ModelFileError naming the first array that is missing, extra or of another shape."""
+def check_arrays(path: str | os.PathLike, found: Mapping[str, Any], expected: Mapping[str, np.ndarray]) -> None:
+    """Raise a ModelFileError naming the first array that is missing, extra or of another shape (``found``:
+    arrays, or anything with their ``shape`` and ``dtype``: the headers a file declares)."""
     missing = [name for name in expected if name not in found]
     if missing:
         raise ModelFileError(f"model file {path} lacks {len(missing)} array(s) the architecture needs, "

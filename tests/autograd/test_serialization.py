@@ -162,6 +162,29 @@ def test_weights_that_do_not_fit_the_stated_architecture(tmp_path):
         ResNetNetwork.load(small)
 
 
+def test_a_small_file_declaring_a_huge_array_is_refused_before_it_is_decompressed(tmp_path):
+    """A model file of a few hundred KB whose array declares 256 MiB of zeros (they compress well): refused
+    from its header, with no more than a few MB allocated (issue #57: 1.42 GB for 10 s before the refusal)."""
+    import tracemalloc
+    path = tmp_path / "huge.npz"
+    small_resnet().save(path)
+    arrays, meta = load_arrays(path)
+    meta.pop("format"), meta.pop("format_version")
+    arrays["model/stem.0.weight"] = np.zeros(2**26, dtype=np.float32)
+    np.savez_compressed(path, **arrays, **{METADATA_KEY: np.frombuffer(json.dumps(
+        {"format": "plyground-autograd", "format_version": FORMAT_VERSION, **meta}).encode(), dtype=np.uint8)})
+    assert path.stat().st_size < 2**20
+    tracemalloc.start()
+    try:
+        with pytest.raises(ModelFileError, match=r"'stem.0.weight' has shape \(67108864,\), "
+                                                 r"the architecture expects \(8, 3, 3, 3\)"):
+            ResNetNetwork.load(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 * 2**20, f"{peak / 2**20:.0f} MiB allocated before the refusal"
+
+
 def _poison(path, name, values):
     """Rewrite the model file at ``path`` with ``values`` in the first cells of array ``name``."""
     with np.load(path, allow_pickle=False) as archive:
