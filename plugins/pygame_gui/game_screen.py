@@ -28,7 +28,7 @@ from plyground.boardview.canvas import Canvas
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
-from plyground.resume import replay, resume_argument, save_beside
+from plyground.resume import game_so_far, replay, resume_argument, save_beside
 from plyground.review import GameReview
 
 from .looking_back import LookingBack
@@ -245,6 +245,12 @@ class GameScreen(LookingBack, PanelDrawing):
     @property
     def over(self) -> bool:
         return self.record is not None or self.done
+
+    def unfinished_record(self) -> GameRecord | None:
+        """The game so far while it goes on (unfinished: what Ctrl-C keeps), else None."""
+        if self.over or self.live_record is None:
+            return None
+        return game_so_far(self.live_record)
 
     def flip(self) -> None:
         if self.view.can_flip:

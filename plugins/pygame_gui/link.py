@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterator
 
 from plyground import notices
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
+from plyground.resume import game_so_far
 from plyground.session import GameSession
 
 
@@ -205,3 +206,21 @@ class GameThread:
     def wait(self, timeout: float) -> bool:
         self.thread.join(timeout)
         return not self.thread.is_alive()
+
+    def record_when_left(self, screen, reason: str, wait: float) -> GameRecord:
+        """The game's record once ``screen``, which showed it, was left (the window closed, the page's Close): the
+        session's own when the game ended, else the game so far (unfinished, ``reason`` saying why), the game's
+        thread abandoned and given ``wait`` seconds to stop."""
+        if self.running:
+            self.abandon()
+            self.wait(wait)
+        session = self.session
+        if session.record is not None:
+            return session.record
+        if screen.live_record is not None:
+            record = game_so_far(screen.live_record)
+        else:
+            record = GameRecord(game=session.game.name, players=session.names, start=screen.start_text,
+                                moves=list(screen.moves), finished=False)
+        record.reason = reason
+        return session.finish(record)

@@ -111,10 +111,7 @@ class PanelDrawing:
         x, y, width = p.left + 16, p.top + 14, p.width - 32
         draw_text(surface, self.game.name.capitalize(), (x, y), 36, theme.TITLE)
         y += 38
-        to_move = None
-        position = self.shown_state if self.reviewing else self.state    # a live game frames the side to move now
-        if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
-            to_move = position.current_player()
+        to_move = self._side_to_move()
         captured = self._captured()
         for side in (0, 1):
             row = pygame.Rect(x - 6, y, width + 12, 32)
@@ -133,10 +130,9 @@ class PanelDrawing:
                     self.captured_rects[side] = pygame.Rect(right - used, row.top + 4, used, row.height - 8)
                     room -= used + 8
             if self.game_clock is not None:
-                left = self.game_clock.remaining(side)
-                colour = theme.ERROR if left < 10 and side == to_move else theme.TEXT
-                draw_text(surface, format_clock(left), (row.right - (32 if side == to_move and self.thinking else 8),
-                                                        row.centery), 22, colour, anchor="midright")
+                text, low = self._clock_words(side, to_move)
+                draw_text(surface, text, (row.right - (32 if side == to_move and self.thinking else 8), row.centery),
+                          22, theme.ERROR if low else theme.TEXT, anchor="midright")
                 room -= 64
             draw_text(surface, fit_text(f"{self.game.side_names[side]}: {who}", 22, room), (x + 32, row.centery), 22,
                       anchor="midleft")
@@ -149,14 +145,13 @@ class PanelDrawing:
         y += 26
         # The message box: reasons for illegal clicks, results, confirmations.
         self.message_rect = pygame.Rect(x - 6, y, width + 12, 62)
-        if self.message:
-            box = {"error": theme.ERROR_BOX, "good": theme.GOOD_BOX}.get(self.message_kind, theme.INFO_BOX)
+        shown = self._message_shown()
+        if shown is not None and shown[1] != "dim":
+            box = {"error": theme.ERROR_BOX, "good": theme.GOOD_BOX}.get(shown[1], theme.INFO_BOX)
             pygame.draw.rect(surface, box, self.message_rect, border_radius=6)
-            draw_wrapped(surface, self.message, self.message_rect.inflate(-14, -10), 20)
-        elif self.review is not None:
-            draw_wrapped(surface, self._review_words(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
-        elif self.input is not None and self.input.hint():
-            draw_wrapped(surface, self.input.hint(), self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
+            draw_wrapped(surface, shown[0], self.message_rect.inflate(-14, -10), 20)
+        elif shown is not None:
+            draw_wrapped(surface, shown[0], self.message_rect.inflate(-14, -10), 20, theme.TEXT_DIM)
         y = self.message_rect.bottom + 10
 
         buttons = self._visible_buttons()
@@ -186,6 +181,33 @@ class PanelDrawing:
             used = self._draw_analysis(surface, area)
             area = pygame.Rect(x, area.top + used, width, area.height - used)
         self._draw_moves(surface, area)
+
+    def _side_to_move(self) -> int | None:
+        """The side framed as to move: in the position shown when reviewing, else in the live game (None when the
+        game is over there)."""
+        position = self.shown_state if self.reviewing else self.state    # a live game frames the side to move now
+        if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
+            return position.current_player()
+        return None
+
+    def _clock_words(self, side: int, to_move: int | None) -> tuple[str, bool]:
+        """``side``'s clock as shown, and whether it is running low (under 10 s, that side to move)."""
+        left = self.game_clock.remaining(side)
+        return format_clock(left), left < 10 and side == to_move
+
+    def _message_shown(self) -> tuple[str, str] | None:
+        """The message box's text and kind: the message (``info``, ``wait``, ``error``, ``good``), else where a
+        review stands or what to click next (``dim``); None when there is nothing to say."""
+        if self.message:
+            return self.message, self.message_kind
+        if self.review is not None:
+            return self._review_words(), "dim"
+        if self.input is not None and self.input.hint():
+            return self.input.hint(), "dim"
+        return None
+
+    #: The analysis view before any search: (title, lines).
+    NO_ANALYSIS = ("Analysis", ["no search yet: it appears while a bot thinks, and for a hint"])
 
     @staticmethod
     def _button_rows(buttons: list[Button], width: int, gap: int = 8) -> list[list[Button]]:
@@ -248,7 +270,7 @@ class PanelDrawing:
 
     def _draw_analysis(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
         """The analysis view: the search going on or the last one (a bot's, a hint); returns the height used."""
-        title, lines = self.analysis or ("Analysis", ["no search yet: it appears while a bot thinks, and for a hint"])
+        title, lines = self.analysis or self.NO_ANALYSIS
         # What the moves keep below it: their title and MOVE_ROWS lines; the analysis gets the rest, up to 200.
         height = min(200, rect.height - self._moves_height(self.MOVE_ROWS))
         if height < 64:         # not even two lines: the moves keep the room (the analysis waits for a taller window)

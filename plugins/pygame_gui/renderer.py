@@ -19,10 +19,10 @@ from typing import Any, Callable
 
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
-from plyground.resume import default_save_path, game_so_far, saves_folder
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
 
+from .app import SaveFolders
 from .views import has_view, view_for
 
 
@@ -31,7 +31,7 @@ from .views import has_view, view_for
 MIN_SIZE = (800, 600)
 
 
-class PygameRenderer(Renderer):
+class PygameRenderer(SaveFolders, Renderer):
     name = "pygame"
     description = ("A window: main menu with every player and its options, rules page, clickable board "
                    "with highlights; bots think in the background.")
@@ -120,10 +120,8 @@ class PygameRenderer(Renderer):
                 self.step()
                 self.clock.tick(self.settings["fps"])
         except BaseException as exc:
-            screen = self.game_screen
-            if (is_interrupt(exc) and screen is not None and not screen.over
-                    and screen.live_record is not None):
-                self.record = game_so_far(screen.live_record)
+            if is_interrupt(exc) and self.game_screen is not None:
+                self.record = self.game_screen.unfinished_record() or self.record
             raise
 
     def _resize(self, width: int, height: int) -> None:
@@ -183,15 +181,6 @@ class PygameRenderer(Renderer):
         self.screen = self.game_screen
         self.game_thread.start()
 
-    def save_folder(self) -> Path:
-        """Where this window saves games: the ``save_dir`` option, else the saved-games folder."""
-        chosen = self.config.get("save_dir")
-        return Path(chosen).expanduser() if chosen else saves_folder()
-
-    def saved_game_path(self, game: Game) -> Path:
-        """Where this window saves (and its menu looks for) an unfinished game of ``game``."""
-        return default_save_path(game, self.save_folder())
-
     def game_left(self, screen) -> None:
         """The Menu / Close button of a game screen (a review opened from the menu: its hint search stopped and
         its Play from here started as a new game with the menu's players)."""
@@ -245,19 +234,8 @@ class PygameRenderer(Renderer):
         while a bot was thinking)."""
         self.start_game(session, from_menu=False)
         self.run()
-        thread, screen = self.game_thread, self.game_screen
-        if thread.running:
-            thread.abandon()
-            thread.wait(2.0)
-        if session.record is not None:
-            return session.record
-        if screen.live_record is not None:
-            record = game_so_far(screen.live_record)
-        else:
-            record = GameRecord(game=session.game.name, players=session.names, start=screen.start_text,
-                                moves=list(screen.moves), finished=False)
-        record.reason = "the window was closed while a bot was thinking"
-        return session.finish(record)
+        return self.game_thread.record_when_left(self.game_screen, "the window was closed while a bot was thinking",
+                                                 2.0)
 
     def open_review(self, review, hint: Callable[[State], None]) -> None:
         """Show ``review`` (a :class:`plyground.review.GameReview`) without running the loop; ``hint(state)``

@@ -19,7 +19,7 @@ from plyground.resume import newest_unfinished, recent_record_files, saved_games
 from plyground.session import GameSession
 from plyground.plugins.pygame_gui.views import has_view, view_for
 
-from .screen import Refused
+from .messages import Refused
 
 if TYPE_CHECKING:
     from .renderer import WebRenderer

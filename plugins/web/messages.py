@@ -20,6 +20,10 @@ class BadMessage(ValueError):
     """A message from the page that is refused; its text says why."""
 
 
+class Refused(ValueError):
+    """What the page asked for cannot be done now (its text says why); the page shows the text."""
+
+
 def _text(limit: int):
     def check(value, name):
         if not isinstance(value, str):

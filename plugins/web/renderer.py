@@ -19,21 +19,24 @@ import threading
 import time
 import webbrowser
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from plyground.errors import UsageError
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
-from plyground.resume import default_save_path, game_so_far, saves_folder
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
+from plyground.plugins.pygame_gui.app import SaveFolders
 from plyground.plugins.pygame_gui.link import GameAbandoned, GameLink, GameThread, LinkRenderer
 from plyground.plugins.pygame_gui.views import has_view, view_for
 
-from .screen import Refused, WebScreen
+from .messages import Refused
 from .server import WebServer
+
+if TYPE_CHECKING:
+    from .screen import WebScreen
 
 #: Message types the start page sends; the rest are the game screen's.
 MENU_MESSAGES = ("start", "resume", "open")
@@ -48,7 +51,7 @@ class PageClosed(KeyboardInterrupt):
     closing the window stops one."""
 
 
-class WebRenderer(Renderer):
+class WebRenderer(SaveFolders, Renderer):
     name = "web"
     description = ("A browser page served on this computer (127.0.0.1 unless host= is given): start page, "
                    "clickable SVG board, hints, live analysis, take back, review; bots think on the server.")
@@ -177,13 +180,6 @@ class WebRenderer(Renderer):
             click.echo("plyground: the game's page is closed (the server has stopped)", err=True)
 
     # ------------------------------------------------------------ what the game screen asks of its app
-    def save_folder(self) -> Path:
-        chosen = self.settings.get("save_dir")
-        return Path(chosen).expanduser() if chosen else saves_folder()
-
-    def saved_game_path(self, game: Game) -> Path:
-        return default_save_path(game, self.save_folder())
-
     def game_left(self, screen) -> None:
         """Close / Menu / Play from here on a game screen."""
         with self.lock:
@@ -211,6 +207,12 @@ class WebRenderer(Renderer):
                 self.screen = None
                 self.menu.start_again()
 
+    def _show(self, link: GameLink, game: Game, names, humans: set[int], **screen_options: Any) -> None:
+        """Show a game screen of ``game`` fed by ``link`` (the window's game screen: imported here, with pygame,
+        when a page shows a game -- not when the renderer is registered)."""
+        from .screen import WebScreen
+        self.screen = WebScreen(self, link, game, view_for(game), tuple(names), humans, **screen_options)
+
     def start_game(self, session: GameSession, *, from_menu: bool) -> None:
         """Begin ``session`` in a background thread and show it."""
         with self.lock:
@@ -218,8 +220,7 @@ class WebRenderer(Renderer):
             humans = {i for i, p in enumerate(session.players) if p.needs_renderer}
             self.game_thread = GameThread(session, bot_delay=self.settings["bot_delay"], close_players=from_menu,
                                           link=self._link())
-            self.screen = WebScreen(self, self.game_thread.link, game, view_for(game), session.names, humans,
-                                    from_menu=from_menu)
+            self._show(self.game_thread.link, game, session.names, humans, from_menu=from_menu)
             self.game_thread.start()
         self.server.wake()
 
@@ -236,9 +237,8 @@ class WebRenderer(Renderer):
         try:
             self._wait()
         except BaseException as exc:
-            screen = self.screen
-            if is_interrupt(exc) and screen is not None and not screen.over and screen.live_record is not None:
-                self.record = game_so_far(screen.live_record)
+            if is_interrupt(exc) and self.screen is not None:
+                self.record = self.screen.unfinished_record() or self.record
             raise
         finally:
             self.close()
@@ -253,22 +253,11 @@ class WebRenderer(Renderer):
         try:
             self._wait()
         except BaseException as exc:
-            if is_interrupt(exc) and not screen.over and screen.live_record is not None:
-                self.record = game_so_far(screen.live_record)
+            if is_interrupt(exc):
+                self.record = screen.unfinished_record() or self.record
             raise
-        if thread.running:
-            thread.abandon()
-            thread.wait(5.0)
-        if session.record is not None:
-            return session.record
-        if screen.live_record is not None:
-            record = game_so_far(screen.live_record)
-        else:
-            record = GameRecord(game=session.game.name, players=session.names, start=screen.start_text,
-                                moves=list(screen.moves), finished=False)
-        record.reason = "the page was closed while the game went on" if self.page_closed else \
-            "the game was left"
-        return session.finish(record)
+        return thread.record_when_left(screen, "the page was closed while the game went on" if self.page_closed
+                                       else "the game was left", 5.0)
 
     def open_review(self, review, hint: Callable[[State], None], *, from_menu: bool = False) -> None:
         """Show ``review`` (a :class:`plyground.review.GameReview`); ``hint(state)`` searches a position and
@@ -276,8 +265,8 @@ class WebRenderer(Renderer):
         with self.lock:
             link = self._link()
             self._direct = LinkRenderer(link)
-            self.screen = WebScreen(self, link, review.game, view_for(review.game), tuple(review.record.players),
-                                    set(), from_menu=from_menu, review=review, hint=hint)
+            self._show(link, review.game, tuple(review.record.players), set(), from_menu=from_menu, review=review,
+                       hint=hint)
         self.server.wake()
 
     def review(self, review, hint: Callable[[State], None]) -> State | None:
@@ -313,7 +302,7 @@ class WebRenderer(Renderer):
         with self.lock:
             link = self._link()
             humans = {i for i, name in enumerate(players) if Spec.parse(name).name == "human"}
-            self.screen = WebScreen(self, link, game, view_for(game), tuple(players), humans, from_menu=False)
+            self._show(link, game, tuple(players), humans, from_menu=False)
             self._direct = LinkRenderer(link, bot_delay=self.settings["bot_delay"])
             self._direct.record = self.record
             self._direct.game_clock = self.game_clock

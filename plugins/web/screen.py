@@ -16,9 +16,10 @@ import pygame
 
 from plyground.boardview import theme
 from plyground.boardview.canvas import SvgCanvas
-from plyground.clock import format_clock
 from plyground.plugins.pygame_gui.game_screen import GameScreen, key_help
 from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
+
+from .messages import Refused
 
 #: The board's picture: its size in SVG units (the page scales it to fit), around the board and its coordinates.
 BOARD = 640
@@ -27,10 +28,6 @@ PICTURE = (BOARD + 2 * MARGIN + EVAL_BAR_ROOM, BOARD + 2 * MARGIN)
 
 #: The keys the page passes on (their names as the window's help page writes them), and the pygame key each is.
 KEY_CODES = {name.lower(): code for code, name, _, _ in GameScreen.KEYS}
-
-
-class Refused(ValueError):
-    """What the page asked for cannot be done now (its text says why); the page shows the text."""
 
 
 class WebScreen(GameScreen):
@@ -91,10 +88,7 @@ class WebScreen(GameScreen):
         self.update()
         canvas = SvgCanvas(*PICTURE)
         self.draw_board(canvas)
-        to_move = None
-        position = self.shown_state if self.reviewing else self.state
-        if position is not None and (self.reviewing or not self.over) and not position.is_terminal():
-            to_move = position.current_player()
+        to_move = self._side_to_move()
         captured = self._captured()
         players = []
         for side in (0, 1):
@@ -107,20 +101,14 @@ class WebScreen(GameScreen):
                     taken = pieces.svg()
             clock = None
             if self.game_clock is not None:
-                left = self.game_clock.remaining(side)
-                clock = {"text": format_clock(left), "low": left < 10 and side == to_move}
+                text, low = self._clock_words(side, to_move)
+                clock = {"text": text, "low": low}
             players.append({"side": self.game.side_names[side], "name": self.names[side],
                             "you": side in self.human_sides and len(self.human_sides) == 1,
                             "to_move": side == to_move, "thinking": bool(side == to_move and self.thinking),
                             "icon": icon.svg(), "captured": taken, "clock": clock})
-        if self.message:
-            message = {"text": self.message, "kind": self.message_kind}
-        elif self.review is not None:
-            message = {"text": self._review_words(), "kind": "dim"}
-        elif self.input is not None and self.input.hint():
-            message = {"text": self.input.hint(), "kind": "dim"}
-        else:
-            message = None
+        shown = self._message_shown()
+        message = {"text": shown[0], "kind": shown[1]} if shown is not None else None
         dragged = None
         if self._dragged() is not None:
             piece = SvgCanvas(*PICTURE)
@@ -128,8 +116,7 @@ class WebScreen(GameScreen):
             dragged = "".join(piece.elements)
         analysis = None
         if self.show_analysis:
-            title, lines = self.analysis or ("Analysis", ["no search yet: it appears while a bot thinks, "
-                                                          "and for a hint"])
+            title, lines = self.analysis or self.NO_ANALYSIS
             analysis = {"title": title, "lines": lines}
         return {
             "type": "game",

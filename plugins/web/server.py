@@ -60,7 +60,6 @@ class WebServer:
         self._wakeup: asyncio.Event | None = None
         self._last_sent = ""
         self.refusals = 0          # messages refused (for the tests and the hostile-message check)
-        self.messages = 0          # messages taken
 
     # ------------------------------------------------------------ life
     @property
@@ -202,7 +201,6 @@ class WebServer:
             traceback.print_exc()
             self.refusals += 1
             return {"type": "refused", "reason": f"the server failed on this message ({type(exc).__name__}: {exc})"}
-        self.messages += 1
         return None
 
     # ------------------------------------------------------------ pushing what the page shows
