@@ -12,6 +12,8 @@ code that wants an ability asks this module, never a game's name or
 ability                protocol                   ask with
 =====================  =========================  ===========================================
 read its records       :class:`RecordReader`      :func:`record_reader`, :func:`reads_records`
+know its record files  :class:`RecordRecognizer`  :func:`recognizes_records` (the file's suffix otherwise:
+by what they hold                                 :func:`plyground.resume.game_of_record_file`)
 write its records      :class:`RecordWriter`      every Game (JSON lines unless it overrides)
 write them annotated   :class:`AnnotatedRecords`  :func:`annotated_record_writer` (``plyground analyse``;
                                                   JSON lines with notes otherwise)
@@ -57,7 +59,7 @@ from .errors import UsageError
 from .options import Option
 from .protocols import Game, GameRecord, Move, State
 
-__all__ = ["RecordReader", "RecordWriter", "UciPositions", "CompiledKernels", "PositionLayout",
+__all__ = ["RecordReader", "RecordWriter", "RecordRecognizer", "RECOGNIZED_HEAD", "recognizes_records", "UciPositions", "CompiledKernels", "PositionLayout",
            "ActionDecoder", "SharedActions", "AnnotatedRecords", "WinningChances", "record_reader",
            "annotated_record_writer", "winning_chances_slope", "LICHESS_SLOPE", "reads_records", "supports_uci",
            "supports_learning", "kernels_of", "missing_kernel_attributes", "has_position_layout",
@@ -116,6 +118,26 @@ def record_reader(game: Game, plies: int | None = None) -> Callable[[str], list[
 
 def reads_records(game: Game) -> bool:
     return record_reader(game) is not None
+
+
+@runtime_checkable
+class RecordRecognizer(Protocol):
+    """A game that knows a file of its records by what it holds, not by its name (checkers: a PDN game of
+    GameType 21 whose moves, such as 11-15, replay; chess: PGN whose moves, such as e4, do), so a file is
+    opened as the game it holds whatever its suffix says (:func:`plyground.resume.game_of_record_file`)."""
+
+    def recognizes_records(self, head: str) -> bool:
+        """Whether ``head`` (the first whole lines of a file, up to :data:`RECOGNIZED_HEAD` characters) begins
+        with a game of this game's record format."""
+
+
+#: How much of a file a game is shown to tell whether it holds its records (whole lines only).
+RECOGNIZED_HEAD = 65_536
+
+
+def recognizes_records(game: Game, head: str) -> bool:
+    """Whether ``game`` (with the RecordRecognizer ability) says ``head`` begins with one of its records."""
+    return isinstance(game, RecordRecognizer) and bool(game.recognizes_records(head))
 
 
 @runtime_checkable

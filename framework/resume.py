@@ -15,6 +15,7 @@ from typing import Callable, Iterator, Sequence
 
 from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
 from .protocols import Game, GameRecord, State
+from .capabilities import RECOGNIZED_HEAD, recognizes_records
 from .recordio import format_name, read_record_file, saved_records_reader, write_records
 from .wording import counted
 
@@ -304,21 +305,52 @@ def replayed(game: Game, record: GameRecord, source: str = "") -> Iterator[tuple
 
 
 def game_of_record_file(registry, path: Path) -> str:
-    """The game whose records ``path`` holds, told by its suffix (``.pgn`` chess, ``.pdn`` checkers) or,
-    for JSON lines, by the records' own ``game`` field."""
+    """The game whose records ``path`` holds, told by what it holds: JSON lines by their ``game`` field, a
+    game's own format by the game (the RecordRecognizer ability: a checkers game saved as ``x.pgn`` is
+    checkers); by the suffix (``.pgn`` chess, ``.pdn`` checkers) only when the content does not tell (no game
+    recognises it, as notes or a broken file: that game's reader then says what is wrong, or several do)."""
     path = Path(path).expanduser()
     suffix = path.suffix.lower()
-    if suffix == ".jsonl" and path.is_file():
-        for line in reversed(path.read_text(encoding="utf-8", errors="replace").splitlines()):
-            try:
-                return str(json.loads(line)["game"])
-            except (ValueError, KeyError, TypeError):
-                continue
-    games = [name for name in registry.names("games") if registry.make_game(name).record_suffix == suffix]
+    names = registry.names("games")
+    head = _head(path)
+    held = _json_lines_game(head)
+    if held is not None:
+        return held
+    claimed = [name for name in names if recognizes_records(registry.make_game(name), head)] if head else []
+    if len(claimed) == 1:
+        return claimed[0]
+    games = [name for name in claimed or names if registry.make_game(name).record_suffix == suffix]
     if len(games) == 1:
         return games[0]
-    raise UsageError(f"cannot tell which game {path} holds from its suffix {suffix or '(none)'!r}; "
-                     f"add --game (e.g. --game checkers)")
+    if claimed:
+        raise UsageError(f"cannot tell which game {path} holds: it reads as a game of {' and of '.join(claimed)}; "
+                         f"add --game (e.g. --game {claimed[0]})")
+    raise UsageError(f"cannot tell which game {path} holds from what it holds or its suffix "
+                     f"{suffix or '(none)'!r}; add --game (e.g. --game {registry.default_game()})")
+
+
+def _head(path: Path) -> str:
+    """The first whole lines of ``path`` (up to RECOGNIZED_HEAD characters); "" when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(RECOGNIZED_HEAD)
+    except OSError:
+        return ""
+    if len(data) == RECOGNIZED_HEAD:
+        data = data[:data.rfind(b"\n") + 1]
+    return data.decode("utf-8", errors="replace")
+
+
+def _json_lines_game(head: str) -> str | None:
+    """The ``game`` of the first JSON-lines record in ``head``, if it begins with one."""
+    for line in head.splitlines():
+        if line.strip():
+            try:
+                held = json.loads(line)["game"]
+            except (ValueError, KeyError, TypeError):
+                return None
+            return held if isinstance(held, str) and held else None
+    return None
 
 
 def check_resumed_game(registry, path: Path, game: Game, flag: str = "--resume", doing: str = "play it on") -> None:

@@ -292,6 +292,11 @@ class CheckersGame(Game):
         from .pdn import format_record
         return format_record(record, notes=notes)
 
+    def recognizes_records(self, head: str) -> bool:
+        """The RecordRecognizer ability: whether ``head`` begins with a PDN game of this game."""
+        from .pdn import recognizes
+        return recognizes(head)
+
     def read_records(self, text: str) -> list[GameRecord]:
         """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""
         from .pdn import read_records

@@ -295,6 +295,16 @@ class _ParseFailure(Exception):
         self.message, self.offset = message, offset
 
 
+def recognizes(head: str) -> bool:
+    """Whether ``head`` begins with a checkers PDN game: tags (GameType 21 when it has one) and moves that
+    replay, read as :class:`PdnReader` reads every game (the RecordRecognizer ability)."""
+    try:
+        first = next(iter(PdnReader(head)), None)
+    except RecordError:
+        return False
+    return first is not None and bool(first.moves or first.tags)
+
+
 #: A reader over PDN: a Path (read as a file) or the PDN text itself.
 read_pdn = PdnReader.over
 #: Every game of a PDN file or text as GameRecords (strict: the first error raises).

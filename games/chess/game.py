@@ -406,6 +406,11 @@ class ChessGame(Game):
         from .pgn import format_record
         return format_record(record, notes=notes)
 
+    def recognizes_records(self, head: str) -> bool:
+        """The RecordRecognizer ability: whether ``head`` begins with a PGN game of this game."""
+        from .pgn import recognizes
+        return recognizes(head)
+
     def read_records(self, text: str, plies: int | None = None) -> list[GameRecord]:
         """GameRecords from PGN text (the inverse of format_records); RecordError names game and line.
         ``plies``: only each game's first N moves are read (and kept)."""

@@ -35,6 +35,19 @@ RESULTS = {"1-0": (1.0, -1.0), "0-1": (-1.0, 1.0), "1/2-1/2": (0.0, 0.0), "*": N
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _TAG_NAME = re.compile(r"[^A-Za-z0-9_+#=:-]")
 _UNESCAPE = re.compile(r"\\(.)")
+#: What PGN movetext is made of: comments, escape lines, NAGs, variations, results, move numbers and moves
+#: (python-chess's own move forms, with check marks and annotations).  python-chess skips anything else
+#: unseen, so notes or a checkers game would read as a chess game without moves (issue #57): text left over
+#: once these are taken out is refused.
+_MOVETEXT = re.compile(r"""
+      \s+ | \{[^}]*\}? | ;[^\n]* | (?m:^%[^\n]*) | \$\d+ | [()]
+    | (?:1-0|0-1|1/2-1/2|\*)
+    | (?:[PNBRQK]?[a-h]?[1-8]?[-x:]?[a-h][1-8](?:=?[nbrqkNBRQK])?|[PNBRQK]?@[a-h][1-8]|--|Z0|0000|@@@@
+         |O-O(?:-O)?|0-0(?:-0)?)(?:e\.p\.)?[+#]?[!?]{0,2}
+    | \d+(?:\s*\.+)? | [!?]{1,2}
+    """, re.VERBOSE)
+_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)")
+_RESULT = re.compile(r"(?<!\S)(?:1-0|0-1|1/2-1/2|\*)(?!\S)")
 
 
 class PgnError(RecordGameError):
@@ -141,14 +154,24 @@ class _Lines:
         self._lines = text.splitlines(keepends=True)
         self.line = 0
         self._end_movetext = False
+        self.skipped_after: int | None = None   # the last line read before skip_movetext, for this game
+        self._previous = ""                     # the line last returned
 
     def readline(self) -> str:
         if self._end_movetext:         # a blank line: python-chess ends the game there
             self._end_movetext = False
+            self._previous = "\n"
             return "\n"
         if self.line < len(self._lines):
+            text = self._lines[self.line]
+            if text.startswith("[") and self._previous.strip() and not self._previous.startswith("["):
+                # A tag line straight after movetext starts the next game: python-chess would read its tags as
+                # this game's movetext and lose them, so this game ends here, as at a blank line.
+                self._previous = "\n"
+                return "\n"
             self.line += 1
-            return self._lines[self.line - 1]
+            self._previous = text
+            return text
         return ""
 
     def skip_to_next_tags(self) -> None:
@@ -163,6 +186,8 @@ class _Lines:
         current = self._lines[self.line - 1] if self.line else ""
         if current.rfind("{") > current.rfind("}"):
             return
+        if self.skipped_after is None:
+            self.skipped_after = self.line
         while self.line < len(self._lines) and not self._lines[self.line].isspace() \
                 and not self._lines[self.line].lstrip().startswith("["):
             self.line += 1
@@ -253,12 +278,13 @@ class PgnReader(RecordTextReader):
         number = 0
         while True:
             builder = _Builder(lines, self.plies)
+            lines.skipped_after = None
             number += 1
             try:
                 game = chess.pgn.read_game(lines, Visitor=lambda: builder)
                 if game is None:
                     return
-                problem = self._problem(game, builder)
+                problem = self._problem(game, builder) or _movetext_problem(lines, builder.start_line, game)
                 converted = None if problem else self._convert(game, number, builder.start_line)
             except Exception as exc:  # noqa: BLE001 - python-chess's own failures are this file's errors
                 problem = builder.failures[0] if builder.failures else (lines.line, _crash_text(exc))
@@ -273,6 +299,9 @@ class PgnReader(RecordTextReader):
 
     @staticmethod
     def _problem(game: chess.pgn.Game, builder: _Builder) -> tuple[int, str] | None:
+        game_type = game.headers.get("GameType", "0").split(",")[0].strip()
+        if game_type != "0":
+            return builder.start_line, f"GameType {game.headers['GameType']!r} is not chess (0)"
         variant = game.headers.get("Variant", "Standard")
         if variant.lower() not in ("standard", "chess", "normal", "from position", "from_position"):
             return builder.start_line, f"variant {variant!r} is not standard chess"
@@ -305,8 +334,41 @@ class PgnReader(RecordTextReader):
                        final_comment=comment)
 
 
+def _movetext_problem(lines: _Lines, start: int, game: chess.pgn.Game) -> tuple[int, str] | None:
+    """What makes the game python-chess just read from ``lines`` (from line ``start``) not a PGN game: text
+    in its movetext that is no move, number, comment, NAG or result, or neither a tag nor a move at all;
+    None when it is one."""
+    read = lines._lines[max(0, start - 1):lines.skipped_after or lines.line]    # the lines python-chess read
+    first = 0
+    while first < len(read) and (not read[first].strip() or read[first].lstrip()[:1] in "[%"):
+        first += 1
+    movetext = "".join(read[first:])
+    if _MOVETEXT.sub("", movetext):
+        pos = 0
+        while (match := _MOVETEXT.match(movetext, pos)) is not None and match.end() > pos:
+            pos = match.end()
+        line = start + first + movetext.count("\n", 0, pos)
+        word = movetext[pos:].split(None, 1)[0] if movetext[pos:].split() else movetext[pos:pos + 1]
+        return line, (f"cannot read {word[:40]!r}: expected a move such as e4 or Nf3, a move number, a comment "
+                      f"or a result")
+    if not any(text.lstrip().startswith("[") for text in read) and next(iter(game.mainline_moves()), None) is None \
+            and not _RESULT.search(_COMMENTS.sub(" ", movetext)):
+        return start, "it has neither tag pairs such as [White \"...\"] nor moves nor a result"
+    return None
+
+
 def _crash_text(exc: Exception) -> str:
     return f"python-chess cannot read this game ({type(exc).__name__}: {exc}); check the movetext near this line"
+
+
+def recognizes(head: str) -> bool:
+    """Whether ``head`` begins with a chess PGN game: tags (GameType 0 when it has one) and moves that can be
+    played, read as :class:`PgnReader` reads every game, its first moves only (the RecordRecognizer ability)."""
+    try:
+        first = next(iter(PgnReader(head, san=False, plies=8)), None)
+    except RecordError:
+        return False
+    return first is not None
 
 
 #: A reader over PGN: a Path (read as a file) or the PGN text itself.

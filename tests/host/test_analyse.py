@@ -133,7 +133,7 @@ def test_bad_inputs_are_one_line_and_exit_code_2(cli, tmp_path, checkers_file, c
         "missing": [tmp_path / "nowhere.pdn"],
         "not a game": [_write(tmp_path / "notes.pgn", "this is not chess\n")],
         "binary": [_write(tmp_path / "zero.pdn", "\x00\x01\x02")],
-        "bad suffix": [_write(tmp_path / "game.txt", CHECKERS_GAME)],
+        "bad suffix": [_write(tmp_path / "game.txt", "my notes on the game\n")],
         "game number": [checkers_file, "--game-number", "3"],
         "bad move": [_write(tmp_path / "bad.pdn", CHECKERS_GAME.replace("12-16", "12-17"))],
         "human engine": [checkers_file, "--engine", "human"],
