@@ -115,7 +115,7 @@ def moves_text(pos, legal: Sequence[int]) -> str:
     return ", ".join(move_text(pos, m, legal) for m in legal) or "(none)"
 
 
-_MOVE_SHAPE = re.compile(r"[0-9]+(?:\s*[-xX]\s*[0-9]+)+")
+_MOVE_SHAPE = re.compile(r"[0-9]+(?:\s*[-xX]\s*[0-9]+){1,24}")   # at most 24 landings
 _SEPARATOR = re.compile(r"\s*[-xX]\s*")
 
 

@@ -47,11 +47,16 @@ _TOKEN = re.compile(r"""
   | (?P<result>(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)(?![^\s\[\]{}();]))
   | (?P<number>[0-9]+\.(?:\.\.)?|\.\.\.)
   | (?P<nag>\$[0-9]+)
-  | (?P<move>[0-9]+(?:[-xX][0-9]+)+)[!?]*(?![^\s\[\]{}();])
+  | (?P<move>[0-9]+(?:[-xX][0-9]+){1,24})[!?]*(?![^\s\[\]{}();])
   | (?P<mark>[!?]+(?![^\s\[\]{}();]))
   | (?P<other>[^\s\[\]{}();]+)
 """, re.VERBOSE)
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+#: (A move has at most 24 landings, so a 9 MB "move" is 'other' text, matched without a backtracking point for
+#: each of its parts: it took 1.5 GB, issue #57.)
+#: A tag pair; its value as runs of plain characters between escapes, which the regex engine matches without
+#: keeping a backtracking point for every character (``(?:[^"\\]|\\.)*`` took 175 bytes a character: a 10 MB
+#: tag 1.7 GB, issue #57).
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"([^"\\\n]*(?:\\.[^"\\\n]*)*)"\s*\]')
 _UNESCAPE = re.compile(r"\\(.)")
 
 
