@@ -13,6 +13,7 @@ from . import __version__, notices
 from . import plugin_manager as plugins
 from .capabilities import supports_uci
 from .clitypes import budget_options, check_time_control, side_options
+from .clock import resumed_clock_note
 from .durations import format_duration
 from .errors import PlygroundError, PluginError, UsageError
 from .match import MatchResult
@@ -218,6 +219,9 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
     if resume is not None:
         resumed = load_unfinished(game, resume)
         replay(game, resumed, str(resume))            # a damaged file fails here, naming the move
+        clock_note = resumed_clock_note(resumed.tags, game.side_names, time_control)
+        if clock_note:                                # its clocks go on, start afresh, or are gone: say which
+            notices.note(clock_note)
         first, second = resumed_players(resumed, _seat(game, black, white, first, second))
         black = white = None
     elif review is None:

@@ -129,6 +129,52 @@ class Clock:
         return True
 
 
+#: The record tag where a game under a clock keeps each side's time left (seconds, the first side's first) as
+#: its last move left them, so a saved game plays on with its clocks (plyground's own tag, beside the standard
+#: ``TimeControl``; PGN and PDN carry it as any tag).
+TIME_LEFT_TAG = "TimeLeft"
+#: The standard tag of the time control a game was played under (``300+2``).
+TIME_CONTROL_TAG = "TimeControl"
+
+
+def note_time_left(tags: dict, clock: Clock) -> None:
+    """Write ``clock``'s time left (not counting a running side's current turn) to the record ``tags``."""
+    tags[TIME_LEFT_TAG] = " ".join(f"{max(0.0, left):.1f}" for left in clock.left)
+
+
+def resumed_clock(tags: dict, movers: list[int]) -> Clock | None:
+    """The clock a saved game plays on with: its ``TimeControl`` with each side's ``TimeLeft`` and moves made
+    (``movers``: the side that made each move); None when the record does not hold both, readable."""
+    try:
+        control = TimeControl.parse(str(tags[TIME_CONTROL_TAG]))
+        left = [float(value) for value in str(tags[TIME_LEFT_TAG]).split()]
+    except (KeyError, ValueError, UsageError):
+        return None
+    if len(left) != 2 or not all(0.0 <= value <= MAX_SECONDS for value in left):
+        return None
+    clock = Clock(control)
+    clock.left = left
+    clock.moves = [movers.count(0), movers.count(1)]
+    return clock
+
+
+def resumed_clock_note(tags: dict, side_names, given: TimeControl | None) -> str:
+    """What a person resuming a game with ``tags`` should know of its clock ("" when it had none): it plays on
+    with its clocks, or fresh ones under ``given`` (``--tc``), or without one when its times were not saved."""
+    if TIME_CONTROL_TAG not in tags:
+        return ""
+    control = str(tags[TIME_CONTROL_TAG])
+    if given is not None:
+        return f"the game was saved under the clock {control}; it plays on under --tc {given}, each side's clock " \
+               f"starting afresh"
+    clock = resumed_clock(tags, [])
+    if clock is None:
+        return (f"the game was played under the clock {control}, but its times left were not saved with it "
+                f"(tag {TIME_LEFT_TAG}): it plays on without a clock; give --tc to play on with fresh clocks")
+    times = ", ".join(f"{name} {format_clock(clock.left[side])}" for side, name in enumerate(side_names))
+    return f"the game plays on with its clocks ({control}): {times}"
+
+
 def allot_seconds(left: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
     """Seconds to spend on a move with ``left`` on the clock: the time over the moves to the next control
     (:data:`MOVES_PLANNED` when none is set) plus most of the increment, never more than half of what

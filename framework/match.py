@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .clock import Clock, TimeControl
+from .clock import TIME_CONTROL_TAG, Clock, TimeControl, note_time_left, resumed_clock
 from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
 from .recordio import record_date
 from .resume import replay
@@ -150,11 +150,14 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     # Dated when it begins (UTC, as PGN and PDN write dates), not when it ends.
     record = GameRecord(game=game.name, players=names, start=state.to_text(), tags={"Date": record_date()})
     clock = Clock(time_control) if time_control is not None else None
-    if clock is not None:
-        record.tags["TimeControl"] = str(time_control)
     movers: list[int] = []           # who made each move: sides may move twice in a row
     if resume is not None:           # a game saved unfinished: its start, its moves, then play on
         state, movers = replay(game, resume)
+        if clock is None:            # its own clock, as its last move left it (no --tc given)
+            clock = resumed_clock(resume.tags, movers)
+            time_control = clock.control if clock is not None else None
+        else:
+            clock.moves = [movers.count(0), movers.count(1)]
         record.start, record.moves = resume.start, list(resume.moves)
         record.tags.update({k: v for k, v in resume.tags.items() if k in _KEPT_ON_RESUME})
         # A side played on by another player: the change is an event of the record, so the moves before it
@@ -164,6 +167,9 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
                     for side, old in enumerate(resume.players) if old != names[side] and old not in ("", "?")]
         if changes:
             record.tags[GameRecord.PLAYER_CHANGES] = "; ".join(changes)
+    if clock is not None:
+        record.tags[TIME_CONTROL_TAG] = str(time_control)
+        note_time_left(record.tags, clock)
     for i, player in enumerate(players):
         player.renderer = renderer
         player.reset(None if seed is None else seed * 2 + i)
@@ -181,6 +187,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     started = time.perf_counter()
 
     while not state.is_terminal():
+        if clock is not None:        # the time left as the last move (or undo) left it: what a save keeps
+            note_time_left(record.tags, clock)
         if max_plies is not None and len(record.moves) >= max_plies:
             record.returns, record.reason = (0.0, 0.0), f"ply cap ({max_plies} plies)"
             break
@@ -277,6 +285,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         record.returns = tuple(state.returns())
         record.reason = state.outcome_reason()
 
+    if clock is not None:
+        note_time_left(record.tags, clock)
     record.tags.setdefault("PlyCount", str(len(record.moves)))
     record.tags.setdefault("Seconds", f"{time.perf_counter() - started:.2f}")
     if renderer is not None:

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
-from plyground.clock import Clock, TimeControl, clock_line, format_clock
+from plyground.clock import (TIME_LEFT_TAG, Clock, TimeControl, clock_line, format_clock, resumed_clock,
+                             resumed_clock_note)
+from plyground.protocols import GameRecord
 from plyground.errors import UsageError
 from plyground.match import play_game
 from plyground.registry import get_registry
@@ -105,3 +110,51 @@ def test_tc_and_seconds_together_are_refused(cli):
     assert code == 2 and "--tc and --seconds both set the bots' time" in err
     code, _, err = cli("play", "--game", "checkers", "--black", "random", "--white", "random", "--tc", "40/x")
     assert code == 2 and "'40/x' is not a time control" in err
+
+
+def test_a_game_saved_under_a_clock_plays_on_with_the_time_each_side_had_left():
+    """Issue #57: a game saved under --tc was resumed without a clock, and nothing said so."""
+    registry = get_registry()
+    game = registry.make_game("checkers")
+    bots = lambda: [registry.make_player("random:delay=0.2,seed=1", game),   # noqa: E731
+                    registry.make_player("random:delay=0.2,seed=2", game)]
+    first = play_game(game, bots(), time_control=TimeControl(30, 1), max_plies=4, seed=1)
+    left = [float(value) for value in first.tags[TIME_LEFT_TAG].split()]
+    assert first.tags["TimeControl"] == "30+1"
+    assert all(29.0 < value <= 30 + 2 * (1 - 0.2) for value in left)       # two moves each: 0.2 s spent, 1 s added
+    # Resumed with no time control given: the clock goes on from what was left, with the moves counted.
+    on = play_game(game, bots(), resume=first, max_plies=6, seed=1)
+    assert on.tags["TimeControl"] == "30+1"
+    after = [float(value) for value in on.tags[TIME_LEFT_TAG].split()]
+    assert all(before - 1 < now <= before + 1 - 0.2 for before, now in zip(left, after))   # a third move each
+    assert resumed_clock(first.tags, [0, 1, 0, 1]).moves == [2, 2]
+    # A side resumed with half a second left, a move taking a second: it loses on time.
+    short = GameRecord(game="checkers", players=("a", "b"), start=first.start, moves=first.moves, finished=False,
+                       tags={"TimeControl": "30+1", TIME_LEFT_TAG: "0.5 29.0"})
+    slow = [registry.make_player("random:delay=1", game), registry.make_player("random", game)]
+    lost = play_game(game, slow, resume=short, max_plies=8, seed=1)
+    assert lost.reason == "random (Black) lost on time (30+1 time control)" and len(lost.moves) == 4
+
+
+@pytest.mark.parametrize("tags", [{}, {"TimeControl": "5m"}, {"TimeControl": "5m", TIME_LEFT_TAG: "12"},
+                                  {"TimeControl": "-", TIME_LEFT_TAG: "1 2"}, {"TimeControl": "5m", TIME_LEFT_TAG: "1 x"}])
+def test_a_record_without_readable_times_left_plays_on_without_a_clock_and_the_note_says_so(tags):
+    assert resumed_clock(tags, []) is None
+    note = resumed_clock_note(tags, ("Black", "White"), None)
+    assert (note == "") == ("TimeControl" not in tags)
+    assert not note or "plays on without a clock; give --tc" in note
+    assert resumed_clock_note({"TimeControl": "5m", TIME_LEFT_TAG: "1 2"}, ("Black", "White"), TimeControl(60)) \
+        .endswith("it plays on under --tc 60, each side's clock starting afresh")
+
+
+def test_resuming_a_clocked_game_says_its_clocks_go_on_and_shows_them(tmp_path):
+    env = dict(os.environ, PLYGROUND_GAMES=str(tmp_path / "games"))
+    run = lambda *args, stdin: subprocess.run([sys.executable, "-m", "plyground", *args], input=stdin,  # noqa: E731
+                                              capture_output=True, text=True, cwd=tmp_path, timeout=120, env=env)
+    saved = run("play", "--black", "human", "--white", "human", "--tc", "300+2",
+                stdin="11-15\n22-18\nsave tc.pdn\nquit\n")
+    assert "saved the game so far (2 plies) to tc.pdn" in saved.stdout, saved.stdout + saved.stderr
+    assert '[TimeLeft "' in (tmp_path / "tc.pdn").read_text()
+    resumed = run("play", "--resume", "tc.pdn", stdin="quit\n")
+    assert "plyground: the game plays on with its clocks (300+2): Black 5:0" in resumed.stderr, resumed.stderr
+    assert "clock: Black 5:0" in resumed.stdout
