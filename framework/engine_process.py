@@ -192,6 +192,7 @@ class EngineProcess:
         self._finalizer: weakref.finalize | None = None
         self._closed = False
         self._stopped = False        # killed by us (a time-out), as opposed to dead on its own
+        self._long_lines: list[LongLine] = []    # the first line too long to read, for the story of its end
 
     def start(self, hint: str) -> None:
         """Start the process (UsageError with ``hint`` when it cannot be started at all)."""
@@ -207,7 +208,14 @@ class EngineProcess:
         self._stderr = stderr = collections.deque(maxlen=12)
         ended = threading.Event()            # set once the engine is ended: the readers stop waiting for room
         self._finalizer = weakref.finalize(self, _shutdown, proc, ended)
-        threading.Thread(target=_pump, args=(proc.stdout, _put_while(lines, ended)), daemon=True,
+        self._long_lines = long_lines = []     # the reader thread holds this list, never self (see finalize)
+        queued = _put_while(lines, ended)
+
+        def put(line) -> None:
+            if isinstance(line, LongLine) and not long_lines:
+                long_lines.append(line)          # before it is queued: a reader that sees it finds it noted
+            queued(line)
+        threading.Thread(target=_pump, args=(proc.stdout, put), daemon=True,
                          name=f"engine-stdout-{proc.pid}").start()
         threading.Thread(target=_pump, args=(proc.stderr, lambda l: _keep_stderr(stderr, l)),
                          daemon=True, name=f"engine-stderr-{proc.pid}").start()
@@ -314,7 +322,7 @@ class EngineProcess:
             return list(self.lines_until(is_last, timeout, waiting_for, max_lines=MAX_HANDSHAKE_LINES,
                                          max_chars=MAX_HANDSHAKE_CHARS))
         except Timeout:
-            raise EngineError(f"{self.label} did not answer {waiting_for} in time; it was stopped") from None
+            raise EngineError(f"{self.label} did not answer {waiting_for} within {timeout:g} s; it was stopped") from None
 
     def drain(self) -> None:
         """Drop lines left over from earlier commands (a search given up on)."""
@@ -328,6 +336,11 @@ class EngineProcess:
                 return
 
     # ------------------------------------------------------------ what happened
+    @property
+    def long_line(self) -> LongLine | None:
+        """The first line the engine wrote that was too long to read (None: none so far)."""
+        return self._long_lines[0] if self._long_lines else None
+
     def died_message(self, context: str) -> str:
         if self._closed:
             return f"{self.label} was closed ({context})"
@@ -338,7 +351,9 @@ class EngineProcess:
             except subprocess.TimeoutExpired:
                 code = None
         time.sleep(0.05)   # let the stderr reader catch the last words
-        return f"{self.label} ({' '.join(self.argv)}) died {context}: {self.exit_story(code)}"
+        flood = "" if not self._long_lines else \
+            f" after writing a line longer than {MAX_LINE} characters (it starts {self._long_lines[0].start!r})"
+        return f"{self.label} ({' '.join(self.argv)}) died {context}{flood}: {self.exit_story(code)}"
 
     def exit_story(self, code: int | None) -> str:
         """How the process ended, and the last lines it wrote to stderr."""

@@ -135,7 +135,7 @@ def test_a_bad_engine_command_gives_one_clear_message(game, tmp_path, cli):
     with pytest.raises(UsageError, match="did not start as a Hub engine: .*died (when sent 'hub'|while waiting for "
                                          "wait): it exited with code 0"):
         HubPlayer(game, command="true")
-    with pytest.raises(UsageError, match="did not start as a Hub engine: .*did not answer wait in time"):
+    with pytest.raises(UsageError, match="did not start as a Hub engine: .*did not answer wait within 0.5 s"):
         HubEngine("sleep 30", startup_timeout=0.5)       # refused by the time-out, not by its end 30 s later
     code, out, err = cli("match", "--game", "checkers", "--black", "hub:command=/opt/nowhere/scan hub",
                          "--white", "random", "-n", "1")
@@ -172,3 +172,28 @@ def test_an_engine_that_refuses_the_position_fails_the_move_with_its_words():
         assert move in ("21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20") and "time" in info
     finally:
         engine.close()
+
+
+NO_PONG = """import sys
+for line in sys.stdin:
+    word = (line.split() or [""])[0]
+    if word == "hub":
+        print("id name=nopong", flush=True)
+        print("wait", flush=True)
+    elif word == "init":
+        print("ready", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_an_engine_that_never_answers_ping_fails_within_the_players_timeout(game, tmp_path):
+    """Issue #57: with timeout=5 such an engine took 67 s to fail (ping waited the start-up's 30 s, twice)."""
+    script = tmp_path / "nopong.py"
+    script.write_text(NO_PONG)
+    player = HubPlayer(game, command=f"{sys.executable} {script}", timeout=0.5)
+    try:
+        with pytest.raises(EngineError, match=r"did not answer pong within 0\.5 s; it was stopped"):
+            play_game(game, [player, get_registry().make_player("random", game)])   # its new game: ping, twice
+    finally:
+        player.close()

@@ -12,6 +12,7 @@ import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
 from engine_session import refused_in_bounded_memory, told
+from plyground.engine_process import EngineProcess
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
@@ -21,7 +22,7 @@ from plyground.players.uci import EngineError, StockfishPlayer, UciEngine, UciPl
 from plyground.players.uci.engine import parse_info, parse_option_line
 from plyground.protocols import Budget, Player
 from plyground.session import run_match
-from process_table import process_gone
+from process_table import process_gone, wait_until
 
 SF = dict(depth=1, skill=0, threads=1, hash=16)
 
@@ -56,7 +57,7 @@ def test_a_wrong_path_on_the_command_line_exits_2_with_one_line(registry, capsys
 def test_programs_that_are_not_uci_engines_are_refused(game, fake_engine):
     with pytest.raises(UsageError, match="did not start as a UCI engine: .*died while waiting for uciok"):
         UciPlayer(game, path=fake_engine("chatter"))
-    with pytest.raises(UsageError, match="did not answer uciok in time; it was stopped"):
+    with pytest.raises(UsageError, match=r"did not answer uciok within [0-9.]+ s; it was stopped"):
         UciEngine(fake_engine("silent"), startup_timeout=0.5)       # the time-out refused it, as it says
 
 
@@ -365,3 +366,19 @@ def test_closing_from_another_thread_while_the_engine_thinks(game, fake_engine):
     assert not thread.is_alive()
     assert errors and "was closed" in errors[0]
     assert process_gone(pid)
+
+
+def test_an_engine_that_floods_and_dies_before_it_is_spoken_to_is_said_to_have_flooded(tmp_path):
+    """Issue #57: a line too long and the end of the engine before ``uci`` was written read only "died when
+    sent 'uci'" (the long line waited in the queue, unread)."""
+    script = _flood_script(tmp_path, f"{sys.executable} -c \"import sys; sys.stdout.write('z' * 200000)\"; exit 0")
+    process = EngineProcess([script], "flood")
+    process.start("no hint")
+    process.proc.wait(30)                                  # it has written everything and ended
+    assert wait_until(lambda: process.long_line is not None, timeout=30)
+    with pytest.raises(EngineError) as info:
+        process.send("uci")
+    message = str(info.value)
+    assert "died when sent 'uci' after writing a line longer than 65536 characters (it starts 'zzzz" in message
+    assert message.endswith("it exited with code 0") and len(message) < 600
+    process.close()

@@ -91,12 +91,15 @@ class HubEngine(EngineClient):
     """One running Hub engine process."""
 
     def __init__(self, command: str, *, startup_timeout: float = 30.0, init_timeout: float = 120.0,
-                 label: str | None = None) -> None:
+                 label: str | None = None, answer_timeout: float | None = None) -> None:
         argv = split_command(command)
         argv[0] = find_program(argv[0], "Hub engine", HINT, extra_dirs=(Path(sys.executable).parent,))
         self.command = command
         self.label = label or Path(argv[0]).name
         self.startup_timeout, self.init_timeout = startup_timeout, init_timeout
+        #: Seconds for an answer that takes no thinking (``pong``): a player's per-move timeout, else the
+        #: start-up's (an engine that never answers ``ping`` took 30 s twice with timeout=5: issue #57).
+        self.answer_timeout = answer_timeout or startup_timeout
         self.process = EngineProcess(argv, self.label)
         self.id: dict[str, str] = {}
         self.params: dict[str, HubParam] = {}
@@ -163,7 +166,7 @@ class HubEngine(EngineClient):
         """``ping`` -> ``pong``: the engine has read everything sent before; the ``error`` messages meanwhile."""
         with self._lock:
             self.send("ping")
-            return [l.args.get("message", "") for l in self._read_until("pong", timeout or self.startup_timeout, "pong")
+            return [l.args.get("message", "") for l in self._read_until("pong", timeout or self.answer_timeout, "pong")
                     if l.command == "error"]
 
     def new_game(self) -> None:

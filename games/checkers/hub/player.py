@@ -57,7 +57,7 @@ class HubPlayer(EnginePlayer):
         super().__init__(game, **options)
         options = self.config
         self.engine_params = parse_params(options["params"])
-        self._take_engine(HubEngine(options["command"]))
+        self._take_engine(HubEngine(options["command"], answer_timeout=options["timeout"]))
 
     # ------------------------------------------------------------ capability
     @classmethod
