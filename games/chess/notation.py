@@ -12,7 +12,7 @@ import re
 
 import chess
 
-from plyground.errors import MoveError, PositionError
+from plyground.errors import MoveError, PositionError, clip
 
 SIDE_NAMES = ("White", "Black")
 PIECE_NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "knight", chess.BISHOP: "bishop", chess.ROOK: "rook",
@@ -57,7 +57,7 @@ def parse_fen(text: str) -> chess.Board:
         board = chess.Board(fen)
     except ValueError as exc:
         reason = re.sub(r":\s*'.*'$", "", str(exc))
-        raise PositionError(f"bad FEN {fen!r}: {reason}") from None
+        raise PositionError(f"bad FEN {clip(fen)!r}: {clip(reason, 200)}") from None
     status = board.status()
     if status != chess.STATUS_VALID:
         problems = [words for flag, words in _STATUS_WORDS if status & flag]
