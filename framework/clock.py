@@ -138,8 +138,9 @@ TIME_CONTROL_TAG = "TimeControl"
 
 
 def note_time_left(tags: dict, clock: Clock) -> None:
-    """Write ``clock``'s time left (not counting a running side's current turn) to the record ``tags``."""
-    tags[TIME_LEFT_TAG] = " ".join(f"{max(0.0, left):.1f}" for left in clock.left)
+    """Write ``clock``'s time left now (a running side's turn so far taken off) to the record ``tags``: the
+    match runner before each turn, a renderer's save during one."""
+    tags[TIME_LEFT_TAG] = " ".join(f"{max(0.0, clock.remaining(side)):.1f}" for side in (0, 1))
 
 
 def resumed_clock(tags: dict, movers: list[int]) -> Clock | None:
@@ -169,10 +170,22 @@ def resumed_clock_note(tags: dict, side_names, given: TimeControl | None) -> str
                f"starting afresh"
     clock = resumed_clock(tags, [])
     if clock is None:
-        return (f"the game was played under the clock {control}, but its times left were not saved with it "
-                f"(tag {TIME_LEFT_TAG}): it plays on without a clock; give --tc to play on with fresh clocks")
+        why = (f"its times left were not saved with it (tag {TIME_LEFT_TAG})" if TIME_LEFT_TAG not in tags else
+               f"its times left cannot be read ({TIME_LEFT_TAG} {str(tags[TIME_LEFT_TAG])[:40]!r}: two numbers "
+               f"of seconds are expected)") if _control_readable(control) else \
+            f"its time control cannot be read ({TC_FORMS})"
+        return (f"the game was played under the clock {control[:40]}, but {why}: it plays on without a clock; "
+                f"give --tc to play on with fresh clocks")
     times = ", ".join(f"{name} {format_clock(clock.left[side])}" for side, name in enumerate(side_names))
     return f"the game plays on with its clocks ({control}): {times}"
+
+
+def _control_readable(text: str) -> bool:
+    try:
+        TimeControl.parse(text)
+    except UsageError:
+        return False
+    return True
 
 
 def allot_seconds(left: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:

@@ -305,21 +305,16 @@ def replayed(game: Game, record: GameRecord, source: str = "") -> Iterator[tuple
 
 
 def game_of_record_file(registry, path: Path) -> str:
-    """The game whose records ``path`` holds, told by what it holds: JSON lines by their ``game`` field, a
-    game's own format by the game (the RecordRecognizer ability: a checkers game saved as ``x.pgn`` is
-    checkers); by the suffix (``.pgn`` chess, ``.pdn`` checkers) only when the content does not tell (no game
-    recognises it, as notes or a broken file: that game's reader then says what is wrong, or several do)."""
+    """The game whose records ``path`` holds, told by what it holds (:func:`games_recognising`: a checkers game
+    saved as ``x.pgn`` is checkers); by the suffix (``.pgn`` chess, ``.pdn`` checkers) only when the content
+    does not tell (no game recognises it, as notes or a broken file: that game's reader then says what is
+    wrong), or among the games that recognise it when several do."""
     path = Path(path).expanduser()
     suffix = path.suffix.lower()
-    names = registry.names("games")
-    head = _head(path)
-    held = _json_lines_game(head)
-    if held is not None:
-        return held
-    claimed = [name for name in names if recognizes_records(registry.make_game(name), head)] if head else []
+    claimed = games_recognising(registry, path)
     if len(claimed) == 1:
         return claimed[0]
-    games = [name for name in claimed or names if registry.make_game(name).record_suffix == suffix]
+    games = [name for name in claimed or registry.names("games") if registry.make_game(name).record_suffix == suffix]
     if len(games) == 1:
         return games[0]
     if claimed:
@@ -327,6 +322,19 @@ def game_of_record_file(registry, path: Path) -> str:
                          f"add --game (e.g. --game {claimed[0]})")
     raise UsageError(f"cannot tell which game {path} holds from what it holds or its suffix "
                      f"{suffix or '(none)'!r}; add --game (e.g. --game {registry.default_game()})")
+
+
+def games_recognising(registry, path: Path) -> list[str]:
+    """The games whose records ``path`` begins with, by its content alone: the installed game a JSON-lines
+    record names, else every game that recognises its first lines (the RecordRecognizer ability); [] when
+    the content does not tell (or the file cannot be read)."""
+    path = Path(path).expanduser()
+    names = registry.names("games")
+    held = _json_lines_game(path)
+    if held in names:
+        return [held]
+    head = _head(path)
+    return [name for name in names if recognizes_records(registry.make_game(name), head)] if head else []
 
 
 def _head(path: Path) -> str:
@@ -341,28 +349,38 @@ def _head(path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _json_lines_game(head: str) -> str | None:
-    """The ``game`` of the first JSON-lines record in ``head``, if it begins with one."""
-    for line in head.splitlines():
-        if line.strip():
-            try:
-                held = json.loads(line)["game"]
-            except (ValueError, KeyError, TypeError):
-                return None
-            return held if isinstance(held, str) and held else None
-    return None
+#: The longest first line read as a JSON-lines record to learn its game (a record holds a whole game).
+_JSON_LINE_LIMIT = 64 * 2**20
+
+
+def _json_lines_game(path: Path) -> str | None:
+    """The ``game`` of the JSON-lines record ``path`` begins with, if it begins with one."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline(_JSON_LINE_LIMIT)
+            while line and not line.strip():
+                line = handle.readline(_JSON_LINE_LIMIT)
+    except OSError:
+        return None
+    if not line.lstrip().startswith(b"{"):
+        return None
+    try:
+        held = json.loads(line)["game"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return held if isinstance(held, str) and held else None
 
 
 def check_resumed_game(registry, path: Path, game: Game, flag: str = "--resume", doing: str = "play it on") -> None:
-    """Refuse to resume (``flag`` ``--review``: review) ``path`` as ``game`` (an explicit ``--game``) when the
-    file holds another game's records: one UsageError naming the file, the game it holds and the game asked for."""
-    try:
-        held = game_of_record_file(registry, path)
-    except UsageError:
-        return                       # its game cannot be told: the game's reader judges the file
-    if held != game.name:
-        raise UsageError(f"{flag} {path} holds a {held} game, not {game.name} (--game {game.name}); leave out "
-                         f"--game to {doing} as {held}, or give --game {held}")
+    """Refuse to resume (``flag`` ``--review``: review) ``path`` as ``game`` (an explicit ``--game``) when what
+    the file holds is recognised as another game's records: one UsageError naming the file, the game it holds
+    and the game asked for.  A file no game recognises is left to ``game``'s reader to judge."""
+    claimed = games_recognising(registry, path)
+    if not claimed or game.name in claimed:
+        return
+    held = claimed[0] if len(claimed) == 1 else " or ".join(claimed)
+    raise UsageError(f"{flag} {path} holds a {held} game, not {game.name} (--game {game.name}); leave out "
+                     f"--game to {doing} as {claimed[0]}, or give --game {claimed[0]}")
 
 
 def resumed_players(record: GameRecord, given: Sequence[str | None]) -> list[str | None]:

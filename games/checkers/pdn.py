@@ -301,10 +301,14 @@ class _ParseFailure(Exception):
 
 
 def recognizes(head: str) -> bool:
-    """Whether ``head`` begins with a checkers PDN game: tags (GameType 21 when it has one) and moves that
-    replay, read as :class:`PdnReader` reads every game (the RecordRecognizer ability)."""
+    """Whether ``head`` begins with a checkers PDN game: its GameType (if any) 21, its FEN (if any) a checkers
+    position, moves such as 11-15 and tags as :class:`PdnReader` reads them (their legality is the reader's to
+    judge: a checkers game with a bad move is still checkers), and it has tags or moves (the RecordRecognizer
+    ability)."""
     try:
-        first = next(iter(PdnReader(head)), None)
+        first = next(iter(PdnReader(head, validate=False)), None)
+        if first is not None and "FEN" in first.tags:
+            first.start_state()
     except RecordError:
         return False
     return first is not None and bool(first.moves or first.tags)

@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 import chess
 import chess.pgn
 
-from plyground.errors import PositionError, RecordError
+from plyground.errors import PositionError, RecordError, clip
 from plyground.protocols import GameRecord
 from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game
 
@@ -35,17 +35,21 @@ RESULTS = {"1-0": (1.0, -1.0), "0-1": (-1.0, 1.0), "1/2-1/2": (0.0, 0.0), "*": N
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _TAG_NAME = re.compile(r"[^A-Za-z0-9_+#=:-]")
 _UNESCAPE = re.compile(r"\\(.)")
-#: What PGN movetext is made of: comments, escape lines, NAGs, variations, results, move numbers and moves
-#: (python-chess's own move forms, with check marks and annotations).  python-chess skips anything else
-#: unseen, so notes or a checkers game would read as a chess game without moves (issue #57): text left over
-#: once these are taken out is refused.
+#: What PGN movetext is made of: comments, escape lines, NAGs, variations, results, move numbers, moves
+#: (python-chess's own move forms, with check marks and annotations) and the words annotators write beside
+#: them (N, TN for a novelty, e.p.).  python-chess skips anything else unseen, so notes or a checkers game would
+#: read as a chess game without moves (issue #57): a letter or digit left over once these are taken out is
+#: refused.  Signs alone (evaluations such as +- or =, a DOS end-of-file byte) are let pass, as python-chess
+#: lets them.
 _MOVETEXT = re.compile(r"""
       \s+ | \{[^}]*\}? | ;[^\n]* | (?m:^%[^\n]*) | \$\d+ | [()]
-    | (?:1-0|0-1|1/2-1/2|\*)
+    | (?:1-0|0-1|1/2-1/2|1/2|½-½|\*)
     | (?:[PNBRQK]?[a-h]?[1-8]?[-x:]?[a-h][1-8](?:=?[nbrqkNBRQK])?|[PNBRQK]?@[a-h][1-8]|--|Z0|0000|@@@@
-         |O-O(?:-O)?|0-0(?:-0)?)(?:e\.p\.)?[+#]?[!?]{0,2}
-    | \d+(?:\s*\.+)? | [!?]{1,2}
+         |O-O(?:-O)?|0-0(?:-0)?)(?:\s?e\.p\.)?[+#]{0,2}[!?]{0,2}[+#]?
+    | \d+\s*\.+ | (?<!\S)\d+(?!\S) | [!?]{1,2}
+    | (?<![^\s(){}])(?:N|TN|RR|e\.p\.)(?![^\s(){}])
     """, re.VERBOSE)
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 _COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)")
 _RESULT = re.compile(r"(?<!\S)(?:1-0|0-1|1/2-1/2|\*)(?!\S)")
 
@@ -156,6 +160,7 @@ class _Lines:
         self._end_movetext = False
         self.skipped_after: int | None = None   # the last line read before skip_movetext, for this game
         self._previous = ""                     # the line last returned
+        self._in_comment = False                # whether a '{' comment is open after it
 
     def readline(self) -> str:
         if self._end_movetext:         # a blank line: python-chess ends the game there
@@ -164,13 +169,16 @@ class _Lines:
             return "\n"
         if self.line < len(self._lines):
             text = self._lines[self.line]
-            if text.startswith("[") and self._previous.strip() and not self._previous.startswith("["):
+            if text.startswith("[") and not self._in_comment and self._previous.strip() \
+                    and self._previous[:1] not in "[;%":
                 # A tag line straight after movetext starts the next game: python-chess would read its tags as
                 # this game's movetext and lose them, so this game ends here, as at a blank line.
                 self._previous = "\n"
                 return "\n"
             self.line += 1
             self._previous = text
+            if self._in_comment or "{" in text:
+                self._in_comment = _comment_left_open(text, self._in_comment)
             return text
         return ""
 
@@ -192,6 +200,19 @@ class _Lines:
                 and not self._lines[self.line].lstrip().startswith("["):
             self.line += 1
         self._end_movetext = True
+
+
+def _comment_left_open(line: str, open_before: bool) -> bool:
+    """Whether a '{' comment is still open at the end of ``line`` (``open_before``: one was at its start)."""
+    inside = open_before
+    for char in re.findall(r"[{};]", line):
+        if inside:
+            inside = char != "}"
+        elif char == "{":
+            inside = True
+        elif char == ";":
+            return False                 # the rest of the line is a comment of its own
+    return inside
 
 
 class _Builder(chess.pgn.GameBuilder):
@@ -299,9 +320,9 @@ class PgnReader(RecordTextReader):
 
     @staticmethod
     def _problem(game: chess.pgn.Game, builder: _Builder) -> tuple[int, str] | None:
-        game_type = game.headers.get("GameType", "0").split(",")[0].strip()
-        if game_type != "0":
-            return builder.start_line, f"GameType {game.headers['GameType']!r} is not chess (0)"
+        problem = _game_type_problem(game)
+        if problem:
+            return builder.start_line, problem
         variant = game.headers.get("Variant", "Standard")
         if variant.lower() not in ("standard", "chess", "normal", "from position", "from_position"):
             return builder.start_line, f"variant {variant!r} is not standard chess"
@@ -334,23 +355,39 @@ class PgnReader(RecordTextReader):
                        final_comment=comment)
 
 
+def _game_type_problem(game: chess.pgn.Game) -> str:
+    """Why the game's GameType tag (PDN's, which PGN files may carry) says it is not chess; "" when it is."""
+    game_type = (game.headers.get("GameType", "") or "0").split(",")[0].strip()
+    return "" if game_type in ("", "0") else f"GameType {game.headers['GameType']!r} is not chess (0)"
+
+
 def _movetext_problem(lines: _Lines, start: int, game: chess.pgn.Game) -> tuple[int, str] | None:
     """What makes the game python-chess just read from ``lines`` (from line ``start``) not a PGN game: text
     in its movetext that is no move, number, comment, NAG or result, or neither a tag nor a move at all;
     None when it is one."""
     read = lines._lines[max(0, start - 1):lines.skipped_after or lines.line]    # the lines python-chess read
     first = 0
-    while first < len(read) and (not read[first].strip() or read[first].lstrip()[:1] in "[%"):
+    while first < len(read) and (not read[first].strip() or read[first].lstrip()[:1] in "[%;"):
         first += 1
     movetext = "".join(read[first:])
-    if _MOVETEXT.sub("", movetext):
+    if _LETTER_OR_DIGIT.search(_MOVETEXT.sub("", movetext)):
         pos = 0
-        while (match := _MOVETEXT.match(movetext, pos)) is not None and match.end() > pos:
-            pos = match.end()
+        while pos < len(movetext):
+            match = _MOVETEXT.match(movetext, pos)
+            if match is not None and match.end() > pos:
+                pos = match.end()
+            elif _LETTER_OR_DIGIT.match(movetext, pos):
+                break
+            else:
+                pos += 1                 # a sign that is no token: let pass
+        begin, end = pos, pos            # the word it is in, whole
+        while begin > 0 and not movetext[begin - 1].isspace():
+            begin -= 1
+        while end < len(movetext) and not movetext[end].isspace():
+            end += 1
         line = start + first + movetext.count("\n", 0, pos)
-        word = movetext[pos:].split(None, 1)[0] if movetext[pos:].split() else movetext[pos:pos + 1]
-        return line, (f"cannot read {word[:40]!r}: expected a move such as e4 or Nf3, a move number, a comment "
-                      f"or a result")
+        return line, (f"cannot read {clip(movetext[begin:end], 40)!r}: expected a move such as e4 or Nf3, a move "
+                      f"number, a comment or a result")
     if not any(text.lstrip().startswith("[") for text in read) and next(iter(game.mainline_moves()), None) is None \
             and not _RESULT.search(_COMMENTS.sub(" ", movetext)):
         return start, "it has neither tag pairs such as [White \"...\"] nor moves nor a result"
@@ -362,13 +399,20 @@ def _crash_text(exc: Exception) -> str:
 
 
 def recognizes(head: str) -> bool:
-    """Whether ``head`` begins with a chess PGN game: tags (GameType 0 when it has one) and moves that can be
-    played, read as :class:`PgnReader` reads every game, its first moves only (the RecordRecognizer ability)."""
+    """Whether ``head`` begins with a chess PGN game: its GameType (if any) is chess, its FEN (if any) a chess
+    position, its movetext moves such as e4 (their legality is the reader's to judge: a chess game with a bad
+    move is still chess), and it has tags or moves (the RecordRecognizer ability)."""
+    lines = _Lines(head)
+    builder = _Builder(lines, plies=8)
     try:
-        first = next(iter(PgnReader(head, san=False, plies=8)), None)
-    except RecordError:
+        game = chess.pgn.read_game(lines, Visitor=lambda: builder)
+        if game is None or _game_type_problem(game):
+            return False
+        if "FEN" in game.headers:
+            notation.parse_fen(game.headers["FEN"])
+    except Exception:  # noqa: BLE001 - whatever python-chess or the FEN fails on: not a chess game
         return False
-    return first is not None
+    return _movetext_problem(lines, builder.start_line, game) is None
 
 
 #: A reader over PGN: a Path (read as a file) or the PGN text itself.

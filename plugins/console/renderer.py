@@ -10,7 +10,7 @@ from pathlib import Path
 
 from plyground.analysis import analysis_lines
 from plyground.capabilities import legal_moves_text, pictures_name_players
-from plyground.clock import clock_line
+from plyground.clock import clock_line, note_time_left
 from plyground.errors import MoveError, PlygroundError, RecordError
 from plyground.options import Option
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
@@ -379,6 +379,8 @@ class ConsoleRenderer(Renderer):
             self._print("cannot save: this game is not played by plyground's match runner")
             return
         path = Path(name).expanduser() if name else default_save_path(self.game)
+        if self.game_clock is not None:
+            note_time_left(self.record.tags, self.game_clock)     # this turn's time so far counts
         try:
             try:
                 path = save_unfinished(self.game, self.record, path)

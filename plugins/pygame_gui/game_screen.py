@@ -25,6 +25,7 @@ from plyground.analysis import analysis_lines
 from plyground.boardview import theme
 from plyground.boardview.base import BoardView, Marks, merge_marks
 from plyground.boardview.canvas import Canvas
+from plyground.clock import note_time_left
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
@@ -362,6 +363,8 @@ class GameScreen(LookingBack, PanelDrawing):
         """The live game so far saved in the saved-games folder, one file a game (``save_beside``): the path,
         and "" -- or the path tried and why it could not be written."""
         path = self.app.saved_game_path(self.game)
+        if self.game_clock is not None:
+            note_time_left(self.live_record.tags, self.game_clock)     # this turn's time so far counts
         try:
             return save_beside(self.game, self.live_record, path), ""
         except (OSError, PlygroundError) as exc:

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from plyground.clock import (TIME_LEFT_TAG, Clock, TimeControl, clock_line, format_clock, resumed_clock,
-                             resumed_clock_note)
+from plyground.clock import (TIME_LEFT_TAG, Clock, TimeControl, clock_line, format_clock, note_time_left,
+                             resumed_clock, resumed_clock_note)
 from plyground.protocols import GameRecord
 from plyground.errors import UsageError
 from plyground.match import play_game
@@ -134,6 +134,26 @@ def test_a_game_saved_under_a_clock_plays_on_with_the_time_each_side_had_left():
     slow = [registry.make_player("random:delay=1", game), registry.make_player("random", game)]
     lost = play_game(game, slow, resume=short, max_plies=8, seed=1)
     assert lost.reason == "random (Black) lost on time (30+1 time control)" and len(lost.moves) == 4
+
+
+def test_a_save_during_a_turn_counts_that_turns_time_so_far():
+    clock = Clock(TimeControl(60))
+    clock.start(0)
+    clock._since -= 5.0                       # Black has thought for 5 s when the game is saved
+    tags: dict = {}
+    note_time_left(tags, clock)
+    black, white = (float(value) for value in tags[TIME_LEFT_TAG].split())
+    assert 54.0 < black <= 55.0 and white == 60.0
+
+
+@pytest.mark.parametrize("tags, said", [
+    ({"TimeControl": "5m", TIME_LEFT_TAG: "-3 61"}, "its times left cannot be read (TimeLeft '-3 61'"),
+    ({"TimeControl": "5m"}, "its times left were not saved with it"),
+    ({"TimeControl": "40/7200:3600", TIME_LEFT_TAG: "1 2"}, "its time control cannot be read"),
+])
+def test_the_note_says_why_a_clock_cannot_go_on(tags, said):
+    note = resumed_clock_note(tags, ("Black", "White"), None)
+    assert said in note and note.endswith("it plays on without a clock; give --tc to play on with fresh clocks")
 
 
 @pytest.mark.parametrize("tags", [{}, {"TimeControl": "5m"}, {"TimeControl": "5m", TIME_LEFT_TAG: "12"},

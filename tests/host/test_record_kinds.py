@@ -99,7 +99,7 @@ def test_the_content_tells_the_game_whatever_the_suffix(tmp_path, acf_pdn):
 
 
 def test_pgn_refuses_checkers_moves_other_game_types_and_text_that_is_no_game():
-    with pytest.raises(RecordError, match=r"cannot read '-15'"):
+    with pytest.raises(RecordError, match=r"cannot read '11-15'"):
         read_pgn_records("1. 11-15 23-19 *\n")
     with pytest.raises(RecordError, match=r"GameType '21' is not chess \(0\)"):
         read_pgn_records('[GameType "21"]\n\n*\n')
@@ -116,3 +116,37 @@ def test_a_game_whose_tags_follow_the_last_game_without_a_blank_line_keeps_them(
     """python-chess reads such tags as the game before's movetext and loses them."""
     records = read_pgn_records('[Event "a"]\n\n1. e4 *\n[Event "b"]\n[White "w"]\n\n1. d4 *\n')
     assert [(r.tags["Event"], r.players[0], r.moves) for r in records] == [("a", "?", ["e4"]), ("b", "w", ["d4"])]
+
+
+@pytest.mark.parametrize("movetext, moves", [
+    ("1. e4 e5 +- 2. Nf3 = Nc6 += 3. Bb5 +/- \u00b1 a6 \u2213 *", 6),       # evaluation signs
+    ("1. e4 N e5 TN 2. Nf3 RR *", 3),                                      # novelty marks
+    ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7++ 1-0", 7),                   # a double check sign
+    ("1. e4!+ e5 1/2", 2), ("1. e4 e5 \u00bd-\u00bd", 2),                       # results as some write them
+    ("1. e4 e5 *\n\x1a", 2),                                                # a DOS end-of-file byte
+    ("1. e4 {\n[%clk 0:01:00]} e5 *", 2), ("1 e4 e5 2 Nf3 *", 3),            # a clock comment, bare numbers
+])
+def test_pgn_as_annotators_write_it_is_still_read(movetext, moves):
+    (record,) = read_pgn_records(f'[Event "x"]\n; a comment line among the tags\n[GameType ""]\n\n{movetext}\n')
+    assert len(record.moves) == moves
+
+
+def test_a_checkers_game_with_a_bad_move_saved_as_pgn_is_refused_naming_the_move(tmp_path):
+    (tmp_path / "bad.pgn").write_text('[GameType "21"]\n\n1. 11-15 23-19 2. 15-11 *\n')
+    line = _one_error(_plyground("play", "--review", "bad.pgn", cwd=tmp_path))
+    assert "15-11" in line and "GameType" not in line, line
+
+
+def test_game_given_for_a_file_no_game_recognises_lets_that_games_reader_judge_it(tmp_path):
+    (tmp_path / "notes.pgn").write_text(NOTES)
+    line = _one_error(_plyground("play", "--game", "checkers", "--review", "notes.pgn", cwd=tmp_path))
+    assert "holds a chess game" not in line and "'Notes'" in line, line
+
+
+def test_json_lines_are_told_by_their_first_record_however_long_and_only_for_an_installed_game(tmp_path):
+    registry = get_registry()
+    long_record = '{"game": "tictactoe", "players": ["a", "b"], "start": "", "moves": [], "tags": {"x": "%s"}}\n'
+    (tmp_path / "long.pgn").write_text(long_record % ("y" * 200_000))             # past the first 64 KiB
+    assert game_of_record_file(registry, tmp_path / "long.pgn") == "tictactoe"
+    (tmp_path / "go.pdn").write_text('{"game": "go", "moves": []}\n')               # no such game: by the suffix
+    assert game_of_record_file(registry, tmp_path / "go.pdn") == "checkers"

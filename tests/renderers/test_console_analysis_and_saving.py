@@ -125,7 +125,7 @@ def test_resume_refuses_a_finished_game_a_damaged_file_and_fen(tmp_path):
     assert out.returncode == 2 and "no such file" in out.stderr
     out = _plyground("play", "--resume", str(bad), "--fen", "B:W21:B1", stdin="", cwd=tmp_path)
     assert out.returncode == 2 and "--fen and --resume" in out.stderr
-    (tmp_path / "game.txt").write_text("9-13\n")
+    (tmp_path / "game.txt").write_text("my notes\n")       # no game recognises it, and no game saves .txt
     out = _plyground("play", "--resume", str(tmp_path / "game.txt"), stdin="", cwd=tmp_path)
     assert out.returncode == 2 and "add --game" in out.stderr
 
