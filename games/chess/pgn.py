@@ -41,16 +41,17 @@ _UNESCAPE = re.compile(r"\\(.)")
 #: read as a chess game without moves (issue #57): a letter or digit left over once these are taken out is
 #: refused.  Signs alone (evaluations such as +- or =, a DOS end-of-file byte) are let pass, as python-chess
 #: lets them.
-_MOVETEXT = re.compile(r"""
-      \s+ | \{[^}]*\}? | ;[^\n]* | (?m:^%[^\n]*) | \$\d+ | [()]
+_COMMENT = r"\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)"     # a {comment}, a ;comment, an escape line
+_MOVETEXT = re.compile(rf"""
+      \s+ | {_COMMENT} | \$\d+ | [()]
     | (?:1-0|0-1|1/2-1/2|1/2|½-½|\*)
     | (?:[PNBRQK]?[a-h]?[1-8]?[-x:]?[a-h][1-8](?:=?[nbrqkNBRQK])?|[PNBRQK]?@[a-h][1-8]|--|Z0|0000|@@@@
-         |O-O(?:-O)?|0-0(?:-0)?)(?:\s?e\.p\.)?[+#]{0,2}[!?]{0,2}[+#]?
-    | \d+\s*\.+ | (?<!\S)\d+(?!\S) | [!?]{1,2}
-    | (?<![^\s(){}])(?:N|TN|RR|e\.p\.)(?![^\s(){}])
+         |O-O(?:-O)?|0-0(?:-0)?)(?:\s?e\.p\.)?[+#]{{0,2}}[!?]{{0,2}}[+#]?
+    | \d+\s*\.+ | (?<!\S)\d+(?!\S) | [!?]{{1,2}}
+    | (?<![^\s(){{}}])(?:N|TN|RR|e\.p\.)(?![^\s(){{}}])
     """, re.VERBOSE)
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
-_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*|(?m:^%[^\n]*)")
+_COMMENTS = re.compile(_COMMENT)
 _RESULT = re.compile(r"(?<!\S)(?:1-0|0-1|1/2-1/2|\*)(?!\S)")
 
 
@@ -191,8 +192,7 @@ class _Lines:
         """Leave the rest of this game's movetext unread: the next read ends the game (its remaining
         moves are not wanted).  Not while the line being read opens a comment it does not close:
         python-chess would read the following lines as the comment (the caller asks again later)."""
-        current = self._lines[self.line - 1] if self.line else ""
-        if current.rfind("{") > current.rfind("}"):
+        if self._in_comment:
             return
         if self.skipped_after is None:
             self.skipped_after = self.line
