@@ -30,6 +30,7 @@ import numpy as np
 
 from .options import Option
 from .stopping import StopSignal
+from .timelimit import TimeLimit
 
 Move = Hashable  # a game's own move value; compare with ==, use as dict key
 
@@ -640,6 +641,9 @@ class Trainer(Plugin):
 
     #: Player spec template to use the result, e.g. ``"alphazero:model={run}/best.npz"``.
     produces: ClassVar[str] = ""
+    #: Whether :meth:`run` keeps :attr:`time_limit` (``plyground train --minutes``): it stops at a clean point
+    #: before the limit, and rerunning the command goes on from there.
+    time_limited: ClassVar[bool] = False
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
         """Checks that the trainer can train ``game`` and resolves the options, once, into ``self.config``
@@ -647,6 +651,7 @@ class Trainer(Plugin):
         self.game = game
         self.run_dir = Path(run_dir)
         self.config = self.checked_options(game, options, "trainer", "train")
+        self.time_limit = TimeLimit()
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:

@@ -29,6 +29,7 @@ from .errors import UnsupportedGame, UsageError
 from .options import Spec
 from .recordio import atomic_write_text, check_output_dir, check_regular_file
 from .registry import get_registry
+from .timelimit import TimeLimit
 
 CONFIG_NAME = "config.toml"
 
@@ -165,12 +166,22 @@ def _worker_flags(registry, entry, **flags: str | None) -> dict[str, str]:
               help="Where the workers run: local processes or Ray actors; the same as --set backend=...")
 @click.option("--address", default=None, metavar="ADDR",
               help="Ray cluster address for --backend ray (e.g. 10.0.0.5:6379); the same as --set address=...")
+@click.option("--minutes", type=click.FloatRange(min=0.0, min_open=True), default=None, metavar="M",
+              help="Stop at a clean point before M minutes of wall-clock time (counted from the start of the "
+                   "command); rerun the command to go on.  Only for trainers that can (alphazero, expert-iteration).")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
-def train_command(trainer_name, game_spec, run_dir, config_file, overrides, workers, backend, address, quiet):
+def train_command(trainer_name, game_spec, run_dir, config_file, overrides, workers, backend, address, minutes,
+                  quiet):
     """Train (or resume training) with TRAINER in a run directory; Ctrl-C and rerun to resume."""
+    time_limit = TimeLimit(None if minutes is None else 60.0 * minutes)     # the command's time counts too
     notices.set_quiet(quiet)
     registry = get_registry()
     entry = registry.get("trainers", trainer_name)
+    if minutes is not None and not entry.cls.time_limited:
+        able = [e.name for e in registry.entries("trainers") if e.cls.time_limited]
+        raise UsageError(f"trainer '{trainer_name}' cannot stop at a time limit, so --minutes does not apply to "
+                         f"it (stop it with Ctrl-C and rerun to resume); trainers that can: "
+                         f"{', '.join(able) or '(none)'}")
     stored_path = run_dir / CONFIG_NAME
     stored_trainer, stored_game, stored_options = (None, None, {})
     if stored_path.exists():
@@ -208,7 +219,11 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
     check_output_dir(run_dir, "--run", is_ours=lambda path: (path / CONFIG_NAME).exists())
     trainer.set_log((lambda line: None) if quiet else (lambda line: click.echo(line, err=True)))
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
+    trainer.time_limit = time_limit
     artifact = trainer.run()
+    if time_limit.stopped is not None:
+        click.echo(f"stopped at the time limit (--minutes {minutes:g}); rerun `plyground train {trainer_name} "
+                   f"--run {run_dir}` to go on")
     click.echo(f"trained: {artifact}")
     if entry.cls.produces:
         played = played_game_spec(game_spec, game, getattr(trainer, "game", game))

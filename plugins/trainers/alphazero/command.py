@@ -1,4 +1,4 @@
-"""``plyground alphazero anneal``: the AlphaZero tools that are not a player or a trainer."""
+"""``plyground alphazero anneal|pack|unpack``: the AlphaZero tools that are not a player or a trainer."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -35,3 +35,30 @@ def register(cli) -> None:
         from .anneal import anneal
         anneal(run, out, start=start, iterations=iterations, lr=lr, epochs=epochs, held_out=held_out,
                log=lambda line: click.echo(line, err=True))
+
+    @alphazero.command("pack")
+    @click.option("--run", "run", required=True, type=click.Path(path_type=Path),
+                  help="The run directory of `plyground train alphazero`.")
+    @click.option("--to", "out", required=True, type=click.Path(path_type=Path),
+                  help="The folder to write the pack to (new, empty, or an earlier pack's).")
+    @click.option("--no-replay", is_flag=True,
+                  help="Leave the self-play examples out (the small pack a repository keeps).")
+    def pack_command(run, out, no_replay):
+        """Pack a run to go on elsewhere: at most 8 files of at most 16 MiB (docs/alphazero.md, "Runs in chunks").
+
+        What the run needs to go on travels: its state, config and curves, the best network and the
+        checkpoints the next phase starts from, the current iteration's games and the replay window.
+        """
+        from .travel import pack
+        pack(run, out, replay=not no_replay, log=lambda line: click.echo(line, err=True))
+
+    @alphazero.command("unpack")
+    @click.option("--from", "source", required=True, type=click.Path(path_type=Path),
+                  help="The folder `plyground alphazero pack --to` wrote.")
+    @click.option("--run", "run", required=True, type=click.Path(path_type=Path),
+                  help="The run directory to unpack into (new, empty, or the same run, behind the pack).")
+    def unpack_command(source, run):
+        """Unpack a run's pack, then `plyground train alphazero --run RUN` goes on with it."""
+        from .travel import unpack
+        unpack(source, run, log=lambda line: click.echo(line, err=True))
+        click.echo(f"go on: plyground train alphazero --run {run}")

@@ -19,6 +19,7 @@ import numpy as np
 from plyground.durations import format_duration
 from plyground.options import Spec
 from plyground.protocols import Game
+from plyground.timelimit import TimeLimit
 from plyground.players.alphazero.networks import save_model
 
 from .examples import Examples
@@ -59,9 +60,10 @@ class Learner:
     def family(self) -> str:
         return Spec.parse(self.settings.network).name
 
-    def train_iteration(self, rundir: RunDirectory, k: int, prefix: str) -> None:
+    def train_iteration(self, rundir: RunDirectory, k: int, prefix: str, limit: TimeLimit | None = None) -> None:
         """Iteration ``k``'s training: the previous network (or this iteration's last checkpoint) takes
-        ``epochs`` passes over the examples of the last ``replay_window`` iterations."""
+        ``epochs`` passes over the examples of the last ``replay_window`` iterations (no epoch starts that
+        ``limit`` has no time for)."""
         settings = self.settings
         checkpoint = rundir.checkpoint_path(k)
         if checkpoint.exists():
@@ -82,16 +84,21 @@ class Learner:
             save_model(network, checkpoint, self.game, self.family, iteration=k, epochs_done=len(epoch_losses),
                        epoch_losses=epoch_losses, examples=len(data), role="candidate")
 
-        self.fit(network, data, losses, settings.epochs, seed_parts=(settings.seed, k), save=save, prefix=prefix)
+        self.fit(network, data, losses, settings.epochs, seed_parts=(settings.seed, k), save=save, prefix=prefix,
+                 limit=limit)
 
     def fit(self, network, data: Examples, losses: list[dict], epochs: int, *, seed_parts: tuple[int, ...],
-            save: Callable[[list[dict]], None], prefix: str) -> None:
+            save: Callable[[list[dict]], None], prefix: str, limit: TimeLimit | None = None) -> None:
         """Train ``network`` on ``data`` from epoch ``len(losses) + 1`` to ``epochs``; after each epoch its
-        mean losses are appended to ``losses`` and ``save(losses)`` checkpoints (so a kill loses one epoch)."""
+        mean losses are appended to ``losses`` and ``save(losses)`` checkpoints (so a kill loses one epoch).
+        An epoch ``limit`` has no time for is not started (:class:`~plyground.timelimit.TimeUp`)."""
         n = len(data)
         augment = self.settings.augment and self._has_symmetries()
         batch_size = min(self.settings.batch_size, n)
+        unit = f"{prefix.rstrip(':')} epoch" if prefix.endswith(":") else "epoch"
         for epoch in range(len(losses), epochs):
+            if limit is not None:
+                limit.check(unit)
             rng = np.random.default_rng([*seed_parts, epoch, 1])
             order = rng.permutation(n)
             steps = max(1, n // batch_size)      # drop the last partial batch
@@ -116,6 +123,8 @@ class Learner:
             epoch_losses["steps"] = steps
             losses.append(epoch_losses)
             save(losses)
+            if limit is not None:
+                limit.took(unit, time.perf_counter() - started)
             self.log(f"{prefix} epoch {epoch + 1}/{epochs}: loss {epoch_losses['loss']:.4f} "
                      f"(value {epoch_losses['value_loss']:.4f}, policy {epoch_losses['policy_loss']:.4f}), "
                      f"{steps} steps in {format_duration(time.perf_counter() - started)}")

@@ -4,13 +4,17 @@ The state says which iteration comes next and which of its phases
 (``phase``); a once-per-run step (a pretraining, a bootstrap) marks itself
 done in the state.  After every step and phase the state is written, so a
 killed run resumes at the step or phase it was in, which itself resumes from
-what it finds on disk.
+what it finds on disk.  With a time limit (``plyground train --minutes``) no
+step or phase starts once the limit's time is up (:class:`TimeUp`); the
+phases themselves stop between their units (games, epochs) the same way.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
 from typing import Callable
+
+from plyground.timelimit import TimeLimit
 
 from .rundir import RunDirectory
 
@@ -41,31 +45,36 @@ class Pipeline:
         self.rundir, self.steps, self.phases, self.iterations = rundir, steps, phases, iterations
         self.iteration_started = time.perf_counter()
 
-    def run(self, state: State) -> State:
-        return self.run_iterations(self.run_steps(state))
+    def run(self, state: State, limit: TimeLimit | None = None) -> State:
+        return self.run_iterations(self.run_steps(state, limit), limit)
 
-    def run_steps(self, state: State) -> State:
-        """The once-per-run steps not done yet."""
+    def run_steps(self, state: State, limit: TimeLimit | None = None) -> State:
+        """The once-per-run steps not done yet (none starts once ``limit``'s time is up)."""
         for step in self.steps:
             if not step.done(state):
+                if limit is not None:
+                    limit.check(step.name, expected=0.0)
                 state = step.run(state)
                 self.rundir.write_state(state)
         return state
 
-    def run_iterations(self, state: State) -> State:
+    def run_iterations(self, state: State, limit: TimeLimit | None = None) -> State:
         """The iterations from the one the state names to the last."""
         while state["iteration"] <= self.iterations:
-            state = self.iteration(state)
+            state = self.iteration(state, limit)
         return state
 
-    def iteration(self, state: State) -> State:
-        """The rest of iteration ``state["iteration"]``, from the phase the state names."""
+    def iteration(self, state: State, limit: TimeLimit | None = None) -> State:
+        """The rest of iteration ``state["iteration"]``, from the phase the state names (no phase starts once
+        ``limit``'s time is up: the state names it, to start it when the run goes on)."""
         k = state["iteration"]
         self.iteration_started = time.perf_counter()
         names = [phase.name for phase in self.phases]
         if state["phase"] not in names:
             raise RuntimeError(f"state.json names phase {state['phase']!r}; the phases are {', '.join(names)}")
         for i, phase in enumerate(self.phases[names.index(state["phase"]):], start=names.index(state["phase"])):
+            if limit is not None:
+                limit.check(f"{phase.name} phase", expected=0.0)
             state = phase.run(state)
             if i + 1 < len(self.phases):
                 state = {**state, "phase": self.phases[i + 1].name}

@@ -13,6 +13,7 @@ Layout (docs/alphazero.md)::
     games/selfplay-iter-K.pdn   the games in the game's own record format (.jsonl for games without one)
     games/comparison-iter-K.pdn
     metrics.jsonl               one JSON line per finished iteration
+    sessions.jsonl              one JSON line per `plyground train` process: where it ran, how long (sessions.py)
     plots/*.png                 losses, gate results, estimated Elo
 
 A file appears complete or not at all (temporary file + ``os.replace``); a
@@ -121,6 +122,17 @@ class RunDirectory:
         rows.append(row)
         rows.sort(key=lambda r: r["iteration"])
         write_json_lines(self.metrics_path, rows)
+
+    @property
+    def sessions_path(self) -> Path:
+        return self.root / "sessions.jsonl"
+
+    def append_session(self, row: dict) -> None:
+        """One more session line (sessions.py)."""
+        append_json_line(self.sessions_path, row)
+
+    def read_sessions(self) -> list[dict]:
+        return read_json_lines(self.sessions_path) if self.sessions_path.exists() else []
 
     # ------------------------------------------------------------ replay buffer
     def replay_iterations(self) -> list[int]:

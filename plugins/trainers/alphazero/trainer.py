@@ -42,6 +42,7 @@ from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec, game_spec
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import write_json
+from plyground.timelimit import TimeUp
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.networks import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
                                                 network_class, save_model)
@@ -60,6 +61,7 @@ from .modelfiles import ModelFiles
 from .pipeline import Phase, Pipeline, Step
 from .examples import Examples
 from .rundir import RunDirectory
+from .sessions import Session
 from .playbook import Playbook, class_path
 
 #: Options baked into the network when the run starts; a resumed run must keep them.
@@ -71,6 +73,7 @@ class AlphaZeroTrainer(Trainer):
     name = "alphazero"
     description = "AlphaZero self-play training: PUCT self-play, network training, comparison gate (resumable)."
     produces = "alphazero:model={run}/best.npz"
+    time_limited = True
     #: how the games are played (expert iteration: with a Stockfish judge)
     playbook_class: type[Playbook] = Playbook
     #: options baked into the network when the run starts; a resumed run must keep them
@@ -241,6 +244,7 @@ class AlphaZeroTrainer(Trainer):
             iterations=cfg["iterations"])
         self._rating: str | None = None
         self._arena_made: Arena | None = None
+        self._session = Session(self.config["device"], None)      # run() starts the real one
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -345,7 +349,7 @@ class AlphaZeroTrainer(Trainer):
                        role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=cfg["bootstrap_teacher"])
 
         self.learner.fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
-                         prefix="bootstrap:")
+                         prefix="bootstrap:", limit=self.time_limit)
         self.models.copy(checkpoint, self.rundir.best_path)
         write_json(folder / "summary.json", {
             "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
@@ -356,21 +360,37 @@ class AlphaZeroTrainer(Trainer):
     def run(self) -> Path:
         rundir = self.rundir
         rundir.prepare()
+        limit, total = self.time_limit, self.config["iterations"]
+        session = Session(self.config["device"], rundir.read_state(), started=time.time() - limit.elapsed())
+        self._session = session
         try:
             with compute_threads(self.config["threads"]):
                 saved = rundir.read_state()     # once the directory is ours (the check at start read it unlocked)
-                state = self.pipeline.run_steps(self._start(saved))
-                total = self.config["iterations"]
-                if saved is not None and state["iteration"] <= total:
-                    self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
-                state = self.pipeline.run_iterations(state)
-                if state["iteration"] > total:
-                    self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
-                             f"{state['best_iteration']} in {rundir.best_path}")
+                try:
+                    state = self.pipeline.run_steps(self._start(saved), limit)
+                    if saved is not None and state["iteration"] <= total:
+                        self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
+                    state = self.pipeline.run_iterations(state, limit)
+                except TimeUp as stop:
+                    state = rundir.read_state() or {}
+                    session.outcome = "time limit"
+                    self.log(f"{stop}; the run is saved at iteration {state.get('iteration')} "
+                             f"({state.get('phase')})")
+                else:
+                    session.outcome = "finished" if state["iteration"] > total else "stopped"
+                    if state["iteration"] > total:
+                        self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
+                                 f"{state['best_iteration']} in {rundir.best_path}")
+        except KeyboardInterrupt:
+            session.outcome = "interrupted"
+            raise
         finally:
             try:
                 self._close_arena()
                 self.close()
+                row = session.row(rundir.read_state())
+                if row["from"] != row["to"] or session.selfplay_games or session.outcome != "finished":
+                    rundir.append_session(row)          # not when the run was finished already
             finally:
                 rundir.release()
         return rundir.best_path
@@ -382,7 +402,7 @@ class AlphaZeroTrainer(Trainer):
 
     def _train_phase(self, state: dict) -> dict:
         k = state["iteration"]
-        self.learner.train_iteration(self.rundir, k, self._prefix(k))
+        self.learner.train_iteration(self.rundir, k, self._prefix(k), self.time_limit)
         return state
 
     def _compare_phase(self, state: dict) -> dict:
@@ -455,19 +475,38 @@ class AlphaZeroTrainer(Trainer):
         finished: dict[int, tuple[Examples, GameRecord]] = {}
         first = done
         started, last_line = time.perf_counter(), 0.0
-        for count, (g, examples, record) in enumerate(games, start=1):
-            finished[g] = (examples, record)
-            examples_so_far += len(examples)
+
+        def write_chunks(whole: bool = True) -> None:
+            """The finished games from ``first`` on, in order, as chunks of ``save_every`` games (``whole``
+            False: the last one may be shorter - the run stops at its time limit)."""
+            nonlocal first
             while first < target:
                 last = min(first + cfg["save_every"], target)
-                if any(n not in finished for n in range(first, last)):
+                ready = next((n for n in range(first, last) if n not in finished), last)
+                if ready == first or (whole and ready < last):
                     break
-                chunk = [finished.pop(n) for n in range(first, last)]
+                chunk = [finished.pop(n) for n in range(first, ready)]
                 batch = Examples.concatenate([e for e, _ in chunk], tuple(self.game.observation_shape))
                 rundir.write_chunk(k, first, batch, [r for _, r in chunk])
                 for _, r in chunk:
                     record_file.append(r)
-                first = last
+                self._session.selfplay_games += len(chunk)
+                first = ready
+
+        for count, (g, examples, record) in enumerate(games, start=1):
+            finished[g] = (examples, record)
+            examples_so_far += len(examples)
+            write_chunks()
+            # a game in at this rate: stop (keeping every game finished so far) when the next would not fit
+            per_game = (time.perf_counter() - started) / count
+            if done + count < target and not self.time_limit.allows("self-play game", per_game):
+                write_chunks(whole=False)
+                games.close()                   # the workers stop at once; their games in play are lost
+                lost = len(finished)
+                self.log(f"{self._prefix(k)} self-play stops at the time limit after {first} of {target} games"
+                         + (f" ({lost} finished out of order not kept)" if lost else ""))
+                self.time_limit.check("self-play game", per_game)
+            self.time_limit.took("self-play game", per_game)
             now = time.perf_counter()
             if now - last_line >= 2.0 or done + count == target:
                 last_line = now
@@ -579,9 +618,16 @@ class AlphaZeroTrainer(Trainer):
             return finished
         prefix = self._prefix(k) if k else "[initial network]"
         started, before, last_line = time.perf_counter(), len(finished), 0.0
-        for i, record in self._arena().matches(jobs(range(len(finished), planned))):
+        played = self._arena().matches(jobs(range(len(finished), planned)))
+        for i, record in played:
             finished.append(row(i, record))
             games.append(finished[-1])
+            per_game = (time.perf_counter() - started) / (i + 1 - before)
+            if i + 1 < planned and not self.time_limit.allows(f"{kind} game", per_game):
+                played.close()                  # the workers stop at once; their games in play are lost
+                self.log(f"{prefix} {kind} stops at the time limit after {i + 1} of {planned} games")
+                self.time_limit.check(f"{kind} game", per_game)
+            self.time_limit.took(f"{kind} game", per_game)
             now = time.perf_counter()
             if now - last_line >= 2.0 or i == planned - 1:
                 last_line = now
@@ -620,6 +666,7 @@ class AlphaZeroTrainer(Trainer):
         ``mistakes.jsonl`` and the plot redrawn.  Not counted as training time."""
         from plyground.mistakes import mistake_table, value_table
         probe, prefix = self.probe, self._prefix(k) if k else "[initial network]"
+        self.time_limit.check("mistakes count")
         total, started = probe.count(), time.perf_counter()
         last_line = [started]
 
@@ -641,6 +688,7 @@ class AlphaZeroTrainer(Trainer):
                 player.close()
         values = value_table(probe.values(network), probe.positions()) if probe.knows_values() else None
         row = probe.record(k, table, values, self._training_seconds().get(k, 0.0))
+        self.time_limit.took("mistakes count", time.perf_counter() - started)
         self.log(f"{prefix} mistakes: {network_name(k)} {mistakes_text(row)} ("
                  f"{format_duration(time.perf_counter() - started)}, not counted as training time)")
         if self.config["plots"]:

@@ -1,0 +1,188 @@
+"""Runs in chunks (`plyground train --minutes`, `plyground alphazero pack|unpack`, issue #55): a run that
+stops at its time limit, travels as a pack to a fresh folder and goes on there is the run that never stopped."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plyground.cli import main
+from plyground.plugins.trainers.alphazero import travel
+from plyground.recordio import record_from_json
+from plyground.storage import read_json_lines
+
+# Nothing passes from game to game (no evaluation cache, one game at a time), so a stop between games
+# changes nothing that follows (as for workers: tests/alphazero/test_workers.py).
+TINY = {"network": "mlp:hidden=8,layers=1", "iterations": 1, "selfplay_games": 4, "simulations": 12,
+        "comparison_games": 2, "epochs": 2, "batch_size": 8, "save_every": 2, "cache_size": 0,
+        "parallel_games": 1, "plots": False, "workers": 1}
+#: so small that every chunk does its first unit of work (a game, an epoch) and stops at the next check
+TINY_LIMIT = "0.0001"
+
+
+def command(*args):
+    try:
+        main(list(args))
+    except SystemExit as exc:
+        return exc.code
+    return 0
+
+
+def train(run_dir, *extra, **options):
+    args = ["train", "alphazero", "--game", "tictactoe", "--run", str(run_dir), "--quiet", *extra]
+    for key, value in {**TINY, **options}.items():
+        args += ["--set", f"{key}={value}"]
+    return command(*args)
+
+
+def state(run_dir):
+    return json.loads((Path(run_dir) / "state.json").read_text())
+
+
+def examples(run_dir):
+    """The iteration's self-play examples, concatenated in game order (chunk boundaries do not matter)."""
+    parts = []
+    for path in sorted((Path(run_dir) / "replay" / "iter-0001").glob("games-*.npz")):
+        with np.load(path) as archive:
+            parts.append({name: archive[name] for name in archive.files if name != "records_json"})
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
+def network(path):
+    with np.load(path) as archive:
+        return {name: archive[name] for name in archive.files if not name.startswith("__")}
+
+
+def moves(path):
+    return [(r.moves, r.returns) for r in (record_from_json(g["record"]) for g in read_json_lines(path))]
+
+
+def test_a_run_in_chunks_that_travel_is_the_run_that_never_stopped(tmp_path, capsys):
+    assert train(tmp_path / "whole") == 0
+
+    # chunk 0 in a fresh run; then each chunk packed, unpacked into a fresh folder and resumed there
+    assert train(tmp_path / "run-0", "--minutes", TINY_LIMIT) == 0
+    assert "stopped at the time limit" in capsys.readouterr().out
+    assert state(tmp_path / "run-0") == {**state(tmp_path / "run-0"), "iteration": 1, "phase": "selfplay"}
+    seen = []
+    for chunk in range(1, 20):
+        before, after = tmp_path / f"run-{chunk - 1}", tmp_path / f"run-{chunk}"
+        assert command("alphazero", "pack", "--run", str(before), "--to", str(tmp_path / f"pack-{chunk}")) == 0
+        assert len(list((tmp_path / f"pack-{chunk}").iterdir())) <= travel.MAX_FILES
+        assert command("alphazero", "unpack", "--from", str(tmp_path / f"pack-{chunk}"), "--run", str(after)) == 0
+        assert train(after, "--minutes", TINY_LIMIT) == 0
+        seen.append(state(before)["phase"])
+        if state(after)["iteration"] == 2:
+            break
+    else:
+        pytest.fail(f"the run never finished in chunks: {seen}")
+    # it stopped in self-play, between epochs and between comparison games, not only between phases
+    assert {"selfplay", "train", "compare"} <= set(seen), seen
+    final = after
+    sessions = read_json_lines(final / "sessions.jsonl")
+    assert len(sessions) == chunk + 1 and [s["outcome"] for s in sessions] == ["time limit"] * chunk + ["finished"]
+    assert sum(s["selfplay_games"] for s in sessions) == TINY["selfplay_games"]
+
+    # the same games, the same network, the same verdict as the run that never stopped
+    whole, chunked = examples(tmp_path / "whole"), examples(final)
+    assert whole.keys() == chunked.keys()
+    for name in whole:
+        np.testing.assert_array_equal(whole[name], chunked[name], err_msg=name)
+    a, b = network(tmp_path / "whole" / "checkpoints" / "iter-0001.npz"), network(final / "checkpoints" / "iter-0001.npz")
+    assert a.keys() == b.keys()
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    assert moves(tmp_path / "whole" / "comparison" / "iter-0001.jsonl") == moves(final / "comparison" / "iter-0001.jsonl")
+    rows = [read_json_lines(run / "metrics.jsonl")[0] for run in (tmp_path / "whole", final)]
+    for key in ("examples", "loss", "epoch_losses", "gate", "accepted", "best_iteration"):
+        assert rows[0][key] == rows[1][key], key
+
+
+def test_the_limit_is_for_trainers_that_keep_it(tmp_path, capsys):
+    assert command("train", "bonanza", "--game", "tictactoe", "--run", str(tmp_path / "r"), "--minutes", "1") == 2
+    err = capsys.readouterr().err
+    assert "trainer 'bonanza' cannot stop at a time limit" in err and "alphazero" in err
+    assert command("train", "alphazero", "--game", "tictactoe", "--run", str(tmp_path / "r"), "--minutes", "0") == 2
+    assert "--minutes" in capsys.readouterr().err
+
+
+@pytest.fixture
+def finished_run(tmp_path):
+    assert train(tmp_path / "run", iterations=2) == 0
+    return tmp_path / "run"
+
+
+def test_a_pack_damaged_in_transit_is_refused_before_anything_is_written(tmp_path, finished_run, capsys):
+    pack = tmp_path / "pack"
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(pack)) == 0
+    part = pack / "run-01.tar.xz"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    part.write_bytes(bytes(data))
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "new")) == 2
+    assert "does not match its SHA-256" in capsys.readouterr().err
+    assert not (tmp_path / "new" / "state.json").exists()
+    part.write_bytes(bytes(data[:100]))
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "new")) == 2
+    assert "cut short or altered" in capsys.readouterr().err
+    part.unlink()
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "new")) == 2
+    assert "run-01.tar.xz is missing" in capsys.readouterr().err
+    assert command("alphazero", "unpack", "--from", str(tmp_path), "--run", str(tmp_path / "new")) == 2
+    assert "holds no pack" in capsys.readouterr().err
+
+
+def test_a_pack_never_overwrites_work_it_does_not_hold(tmp_path, finished_run, capsys):
+    pack = tmp_path / "pack"
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(pack)) == 0
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(finished_run)) == 0   # the same run
+    # the run goes on after the pack was made: unpacking the older pack over it is refused
+    assert train(finished_run, iterations=3) == 0
+    newer = (finished_run / "state.json").read_bytes()
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(finished_run)) == 2
+    assert "does not continue the run" in capsys.readouterr().err
+    assert (finished_run / "state.json").read_bytes() == newer
+    # a folder that is no run, and a run of another game
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "mine")) == 2
+    assert "did not write" in capsys.readouterr().err
+    assert command("alphazero", "pack", "--run", str(tmp_path / "mine"), "--to", str(tmp_path / "p2")) == 2
+    assert "holds no AlphaZero run" in capsys.readouterr().err
+    # --to a folder of someone else's files
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(tmp_path / "mine")) == 2
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+def test_a_run_too_large_for_a_pack_says_what_to_do(tmp_path, finished_run, capsys, monkeypatch):
+    monkeypatch.setattr(travel, "MAX_PART_BYTES", 4096)
+    monkeypatch.setattr(travel, "MAX_TOTAL_BYTES", 2**20 + 8192)
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(tmp_path / "pack")) == 2
+    err = capsys.readouterr().err
+    assert "does not fit in a pack" in err and "--no-replay" in err
+    assert not list((tmp_path / "pack").iterdir())          # no part left behind
+    # parts of 4 KiB: the pack is cut into several, and unpacks the same
+    monkeypatch.setattr(travel, "MAX_TOTAL_BYTES", 64 * 2**20)
+    monkeypatch.setattr(travel, "MAX_FILES", 100)
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(tmp_path / "pack")) == 0
+    manifest = json.loads((tmp_path / "pack" / "pack.json").read_text())
+    assert len(manifest["parts"]) > 2 and all(p["bytes"] <= 4096 for p in manifest["parts"])
+    assert command("alphazero", "unpack", "--from", str(tmp_path / "pack"), "--run", str(tmp_path / "copy")) == 0
+    for name in ("best.npz", "state.json", "metrics.jsonl", "checkpoints/iter-0002.npz"):
+        assert (tmp_path / "copy" / name).read_bytes() == (finished_run / name).read_bytes(), name
+    np.testing.assert_array_equal(examples(tmp_path / "copy")["observations"],
+                                  examples(finished_run)["observations"])
+
+
+def test_a_pack_without_examples_plays_the_missing_self_play_again(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert train(run, "--minutes", TINY_LIMIT, selfplay_games=2) == 0
+    assert train(run, "--minutes", TINY_LIMIT, selfplay_games=2) == 0       # self-play done: stops before training
+    assert state(run)["phase"] == "train"
+    assert command("alphazero", "pack", "--run", str(run), "--to", str(tmp_path / "small"), "--no-replay") == 0
+    assert command("alphazero", "unpack", "--from", str(tmp_path / "small"), "--run", str(tmp_path / "new")) == 0
+    assert "plays that iteration's self-play again" in capsys.readouterr().err
+    assert state(tmp_path / "new")["phase"] == "selfplay"
+    assert train(tmp_path / "new", selfplay_games=2) == 0
+    assert state(tmp_path / "new")["iteration"] == 2
+    np.testing.assert_array_equal(examples(tmp_path / "new")["values"], examples(run)["values"])
