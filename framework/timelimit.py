@@ -41,6 +41,7 @@ class TimeLimit:
         self._clock = clock
         self.started = clock()
         self._longest: dict[str, float] = {}
+        self._current: tuple[str, float] | None = None     # the unit begun and not finished
         self.units_done = 0
         #: what stopped the job (set when :meth:`check` raised), None while it runs or after it finished
         self.stopped: TimeUp | None = None
@@ -75,16 +76,38 @@ class TimeLimit:
             self.stopped = TimeUp(unit, self)
             raise self.stopped
 
+    def begin(self, unit: str) -> None:
+        """:meth:`check` that one more ``unit`` fits, and remember it is under way until :meth:`took`."""
+        self.check(unit)
+        self._current = (unit, self._clock())
+
     def took(self, unit: str, seconds: float) -> None:
         """One ``unit`` finished (and saved) in ``seconds``."""
         self._longest[unit] = max(seconds, self._longest.get(unit, 0.0))
+        self._current = None
         self.units_done += 1
 
     @contextmanager
     def unit(self, unit: str) -> Iterator[None]:
         """``with limit.unit("epoch"): ...``: checked before, timed after (only when it finished)."""
-        self.check(unit)
+        self.begin(unit)
         started = self._clock()
         yield
         self.took(unit, self._clock() - started)
+
+    def durations(self) -> dict[str, float]:
+        """The longest unit of each kind so far, in seconds; a unit begun and not finished (the job was
+        interrupted) counts with the time it had run, at least."""
+        out = dict(self._longest)
+        if self._current is not None:
+            unit, started = self._current
+            out[unit] = max(out.get(unit, 0.0), self._clock() - started)
+        return out
+
+    def learn(self, durations: dict[str, float]) -> None:
+        """Expect units to take at least ``durations`` (an earlier job's, on the same machine): a unit too
+        long for the time left is not started even when this job has not timed one yet."""
+        for unit, seconds in durations.items():
+            if isinstance(seconds, (int, float)) and seconds >= 0:
+                self._longest[unit] = max(float(seconds), self._longest.get(unit, 0.0))
 

@@ -17,8 +17,10 @@ trainer alike: a run that could not save its checkpoints would lose its work.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +153,23 @@ def _worker_flags(registry, entry, **flags: str | None) -> dict[str, str]:
     return given
 
 
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM (``timeout``, a scheduler ending the job) stops the trainer as Ctrl-C does: its clean-up runs
+    (workers stopped, the session's line written) instead of the process vanishing mid-write."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:                  # not the main thread (a test's runner): leave it
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @click.command("train")
 @click.argument("trainer_name", metavar="TRAINER")
 @click.option("--game", "game_spec", default=None, help="Game spec, e.g. tictactoe (default: from the config or run).")
@@ -220,7 +239,8 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
     trainer.set_log((lambda line: None) if quiet else (lambda line: click.echo(line, err=True)))
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
     trainer.time_limit = time_limit
-    artifact = trainer.run()
+    with _sigterm_as_interrupt():
+        artifact = trainer.run()
     if time_limit.stopped is not None:
         click.echo(f"stopped at the time limit (--minutes {minutes:g}); rerun `plyground train {trainer_name} "
                    f"--run {run_dir}` to go on")

@@ -64,7 +64,7 @@ def test_a_run_in_chunks_that_travel_is_the_run_that_never_stopped(tmp_path, cap
     assert train(tmp_path / "run-0", "--minutes", TINY_LIMIT) == 0
     assert "stopped at the time limit" in capsys.readouterr().out
     assert state(tmp_path / "run-0") == {**state(tmp_path / "run-0"), "iteration": 1, "phase": "selfplay"}
-    seen = []
+    seen, spent = [], 0.0
     for chunk in range(1, 20):
         before, after = tmp_path / f"run-{chunk - 1}", tmp_path / f"run-{chunk}"
         assert command("alphazero", "pack", "--run", str(before), "--to", str(tmp_path / f"pack-{chunk}")) == 0
@@ -72,6 +72,7 @@ def test_a_run_in_chunks_that_travel_is_the_run_that_never_stopped(tmp_path, cap
         assert command("alphazero", "unpack", "--from", str(tmp_path / f"pack-{chunk}"), "--run", str(after)) == 0
         assert train(after, "--minutes", TINY_LIMIT) == 0
         seen.append(state(before)["phase"])
+        spent = max(spent, state(after).get("spent", 0.0))
         if state(after)["iteration"] == 2:
             break
     else:
@@ -96,6 +97,8 @@ def test_a_run_in_chunks_that_travel_is_the_run_that_never_stopped(tmp_path, cap
     rows = [read_json_lines(run / "metrics.jsonl")[0] for run in (tmp_path / "whole", final)]
     for key in ("examples", "loss", "epoch_losses", "gate", "accepted", "best_iteration"):
         assert rows[0][key] == rows[1][key], key
+    # the iteration's time is that of every chunk it took, not only the last one's
+    assert spent > 0 and rows[1]["seconds"] >= spent and "spent" not in state(final)
 
 
 def test_the_limit_is_for_trainers_that_keep_it(tmp_path, capsys):
@@ -186,3 +189,68 @@ def test_a_pack_without_examples_plays_the_missing_self_play_again(tmp_path, cap
     assert train(tmp_path / "new", selfplay_games=2) == 0
     assert state(tmp_path / "new")["iteration"] == 2
     np.testing.assert_array_equal(examples(tmp_path / "new")["values"], examples(run)["values"])
+
+
+def test_sigterm_ends_a_chunk_as_ctrl_c_does_and_its_units_are_remembered(tmp_path):
+    """`timeout` ends a chunk that overruns with SIGTERM: the trainer stops its workers and writes its
+    session's line, whose unit durations the next chunk on this machine expects."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    run = tmp_path / "run"
+    args = [sys.executable, "-m", "plyground", "train", "alphazero", "--game", "tictactoe", "--run", str(run),
+            "--minutes", "30"]
+    for key, value in {**TINY, "epochs": 100000, "workers": 2}.items():
+        args += ["--set", f"{key}={value}"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "OPENBLAS_NUM_THREADS": "1"})
+    try:
+        deadline = time.monotonic() + 300
+        while proc.poll() is None and time.monotonic() < deadline:
+            checkpoint = run / "checkpoints" / "iter-0001.npz"
+            if checkpoint.exists():          # an epoch is done: the trainer is training
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode != 0
+    sessions = read_json_lines(run / "sessions.jsonl")
+    assert [s["outcome"] for s in sessions] == ["interrupted"], err
+    assert sessions[0]["units"]["epoch"] > 0 and sessions[0]["to"]["phase"] == "train"
+    assert sessions[0]["selfplay_games"] == TINY["selfplay_games"] and sessions[0]["cores"] >= 1
+
+
+def test_the_curve_of_a_run_in_chunks(tmp_path):
+    """benchmarks/alphazero_gpu_curve.py: a row per chunk and per rated network, the minutes each network
+    had cost when it was trained (here on a CPU: no GPU minutes)."""
+    import subprocess
+    import sys
+    run = tmp_path / "run"
+    ladder = {"ladder": "random", "ladder_games": 2, "ladder_openings": "none", "iterations": 2}
+    assert train(run, "--minutes", TINY_LIMIT, **ladder) == 0
+    for _ in range(30):
+        if state(run)["iteration"] == 3:
+            break
+        assert train(run, "--minutes", TINY_LIMIT, **ladder) == 0
+    assert state(run)["iteration"] == 3
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "alphazero_gpu_curve.py"
+    done = subprocess.run([sys.executable, str(script), str(run), "--out", str(tmp_path / "curve")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = read_json_lines(tmp_path / "curve.jsonl")
+    chunks = [r for r in rows if r["kind"] == "chunk"]
+    networks = [r for r in rows if r["kind"] == "network"]
+    sessions = read_json_lines(run / "sessions.jsonl")
+    assert len(chunks) == len(sessions) > 3 and sum(c["selfplay_games"] for c in chunks) == 2 * TINY["selfplay_games"]
+    assert [n["iteration"] for n in networks] == [0, 1, 2]
+    assert all(n["gpu_minutes"] == 0 and set(n["ladder"]["scores"]) == {"random"} for n in networks)
+    minutes = [n["cpu_minutes"] for n in networks]
+    total = sum(s["seconds"] for s in sessions) / 60
+    assert minutes[0] == 0 < minutes[1] < minutes[2] <= total + 0.02
+    assert (tmp_path / "curve.png").stat().st_size > 1000

@@ -83,12 +83,25 @@ def test_a_run_can_start_from_a_model_file(tmp_path):
 
 @pytest.mark.parametrize("options, problem", [
     (dict(network="mlp:hidden=32,layers=1"), "hidden=16"),
-    (dict(lr=0.5), "lr=0.001"),
+    (dict(optimizer="sgd"), "optimizer=adam"),
 ])
 def test_an_initial_model_that_does_not_fit_the_options_is_refused(tmp_path, options, problem):
     train(tmp_path / "first", iterations=1, comparison_games=0)
     with pytest.raises(UsageError, match=problem):
         train(tmp_path / "second", iterations=1, initial_model=tmp_path / "first" / "best.npz", **options)
+
+
+def test_an_initial_model_goes_on_at_the_runs_learning_rate(tmp_path):
+    """A network annealed to a low rate is trained on at the run's (its optimiser's moments kept)."""
+    train(tmp_path / "first", iterations=1, comparison_games=0)
+    start = tmp_path / "first" / "best.npz"
+    train(tmp_path / "second", iterations=1, initial_model=start, comparison_games=0, lr=0.004)
+    initial = load_model(tmp_path / "second" / "checkpoints" / "iter-0000.npz", TicTacToe())
+    given = load_model(start, TicTacToe())
+    assert given.learning_rate() == 0.001 and initial.learning_rate() == 0.004 and initial.config["lr"] == 0.004
+    for a, b in zip(initial.optimizer.state_dict()["state"].values(), given.optimizer.state_dict()["state"].values()):
+        for key in a:
+            np.testing.assert_array_equal(np.asarray(a[key]), np.asarray(b[key]))
 
 
 def test_a_damaged_initial_model_is_one_clear_error(tmp_path):

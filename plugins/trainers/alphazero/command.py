@@ -44,7 +44,7 @@ def register(cli) -> None:
     @click.option("--no-replay", is_flag=True,
                   help="Leave the self-play examples out (the small pack a repository keeps).")
     def pack_command(run, out, no_replay):
-        """Pack a run to go on elsewhere: at most 8 files of at most 16 MiB (docs/alphazero.md, "Runs in chunks").
+        """Pack a run to go on elsewhere: at most 7 files, 24 MiB (docs/alphazero.md, "Runs in chunks").
 
         What the run needs to go on travels: its state, config and curves, the best network and the
         checkpoints the next phase starts from, the current iteration's games and the replay window.
@@ -60,5 +60,5 @@ def register(cli) -> None:
     def unpack_command(source, run):
         """Unpack a run's pack, then `plyground train alphazero --run RUN` goes on with it."""
         from .travel import unpack
-        unpack(source, run, log=lambda line: click.echo(line, err=True))
-        click.echo(f"go on: plyground train alphazero --run {run}")
+        manifest = unpack(source, run, log=lambda line: click.echo(line, err=True))
+        click.echo(f"go on: plyground train {manifest.get('trainer', 'alphazero')} --run {run}")

@@ -98,7 +98,7 @@ class Learner:
         unit = f"{prefix.rstrip(':')} epoch" if prefix.endswith(":") else "epoch"
         for epoch in range(len(losses), epochs):
             if limit is not None:
-                limit.check(unit)
+                limit.begin(unit)
             rng = np.random.default_rng([*seed_parts, epoch, 1])
             order = rng.permutation(n)
             steps = max(1, n // batch_size)      # drop the last partial batch

@@ -44,6 +44,7 @@ class Pipeline:
     def __init__(self, rundir: RunDirectory, steps: list[Step], phases: list[Phase], iterations: int) -> None:
         self.rundir, self.steps, self.phases, self.iterations = rundir, steps, phases, iterations
         self.iteration_started = time.perf_counter()
+        self._working_on: int | None = None          # the iteration this process has begun and not finished
 
     def run(self, state: State, limit: TimeLimit | None = None) -> State:
         return self.run_iterations(self.run_steps(state, limit), limit)
@@ -68,7 +69,8 @@ class Pipeline:
         """The rest of iteration ``state["iteration"]``, from the phase the state names (no phase starts once
         ``limit``'s time is up: the state names it, to start it when the run goes on)."""
         k = state["iteration"]
-        self.iteration_started = time.perf_counter()
+        self.iteration_started = time.perf_counter() - float(state.get("spent", 0.0))
+        self._working_on = k
         names = [phase.name for phase in self.phases]
         if state["phase"] not in names:
             raise RuntimeError(f"state.json names phase {state['phase']!r}; the phases are {', '.join(names)}")
@@ -79,6 +81,19 @@ class Pipeline:
             if i + 1 < len(self.phases):
                 state = {**state, "phase": self.phases[i + 1].name}
             else:
+                state = {key: value for key, value in state.items() if key != "spent"}
                 state = {**state, "iteration": k + 1, "phase": self.phases[0].name}
             self.rundir.write_state(state)
+        self._working_on = None
         return state
+
+    def iteration_seconds(self) -> float:
+        """The wall-clock time of the iteration in progress so far, in this process and those before it."""
+        return time.perf_counter() - self.iteration_started
+
+    def keep_spent(self) -> None:
+        """The run stops in the middle of an iteration (a time limit, Ctrl-C): its time so far goes into the
+        state (``spent``), so the process that finishes it counts the whole."""
+        state = self.rundir.read_state()
+        if self._working_on is not None and state is not None and state.get("iteration") == self._working_on:
+            self.rundir.write_state({**state, "spent": round(self.iteration_seconds(), 2)})

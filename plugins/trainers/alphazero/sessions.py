@@ -11,6 +11,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from plyground.timelimit import TimeLimit
+
+#: what must match for an earlier session's unit durations to be expected again
+_SAME_MACHINE = ("device", "gpu", "cpu", "cores")
+
 
 @dataclass
 class Session:
@@ -22,6 +27,20 @@ class Session:
     selfplay_games: int = 0
     #: how it ended: finished (every iteration done), time limit, interrupted (Ctrl-C), failed
     outcome: str = "failed"
+    limit: TimeLimit | None = None
+
+    def earlier_durations(self, rows: list[dict]) -> dict[str, float]:
+        """The longest units of the earlier sessions on a machine like this one (a unit a session was
+        killed in counts with the time it had run): what a chunk expects before it has timed its own."""
+        from plyground.machine import describe
+        here = describe(self.device)
+        out: dict[str, float] = {}
+        for row in rows:
+            if all(row.get(key) == here.get(key) for key in _SAME_MACHINE) and isinstance(row.get("units"), dict):
+                for unit, seconds in row["units"].items():
+                    if isinstance(seconds, (int, float)):
+                        out[unit] = max(out.get(unit, 0.0), float(seconds))
+        return out
 
     def row(self, state: dict | None) -> dict:
         """The session's line, ``state`` being the run's state as it ends."""
@@ -32,6 +51,39 @@ class Session:
                                                                                           "phase": "new run"}
 
         return {"started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started)),
-                "seconds": round(time.time() - self.started, 1), **describe(self.device),
+                "unix_time": round(self.started, 3), "seconds": round(time.time() - self.started, 3),
+                **describe(self.device),
                 "from": where(self.state), "to": where(state), "selfplay_games": self.selfplay_games,
-                "outcome": self.outcome}
+                "outcome": self.outcome,
+                "units": {unit: round(seconds, 2) for unit, seconds in
+                          (self.limit.durations() if self.limit is not None else {}).items()}}
+
+
+def _moment(row: dict, key: str) -> float:
+    """When a row was written (``unix_time``; else its local time ``key``, to the second)."""
+    if isinstance(row.get("unix_time"), (int, float)):
+        return float(row["unix_time"])
+    return time.mktime(time.strptime(row[key], "%Y-%m-%dT%H:%M:%S"))
+
+
+def minutes_by_iteration(sessions: list[dict], metrics: list[dict]) -> dict[int, dict[str, float]]:
+    """For each finished iteration (0: the initial network), the minutes the run's sessions had spent when
+    it finished, on GPUs and on CPUs alone: what a run trained in chunks on several machines cost."""
+    spans = []
+    for row in sessions:
+        try:
+            start = _moment(row, "started")
+            spans.append((start, start + float(row["seconds"]), "gpu" if row.get("gpu") else "cpu"))
+        except (KeyError, TypeError, ValueError):
+            continue
+    out = {0: {"gpu_minutes": 0.0, "cpu_minutes": 0.0}}
+    for row in metrics:
+        try:
+            moment = _moment(row, "time")
+        except (KeyError, TypeError, ValueError):
+            continue
+        spent = {"gpu_minutes": 0.0, "cpu_minutes": 0.0}
+        for start, end, kind in spans:
+            spent[f"{kind}_minutes"] += max(0.0, min(end, moment) - start) / 60.0
+        out[int(row["iteration"])] = {key: round(value, 4) for key, value in spent.items()}
+    return out

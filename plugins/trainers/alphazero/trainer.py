@@ -310,13 +310,19 @@ class AlphaZeroTrainer(Trainer):
         if isinstance(wanted, dict) and isinstance(found, dict):
             spec = Spec.parse(self.config["network"])
             keys = [*spec.options, *_TRAINING_KEYS]
-            differ = [k for k in keys if k in wanted and k in found and wanted[k] != found[k]]
+            # the learning rate may change (a network annealed to a low rate trained on at a higher one):
+            # its optimiser's state is kept, its rate set to the run's
+            differ = [k for k in keys if k in wanted and k in found and wanted[k] != found[k] and k != "lr"]
             if type(network) is not type(fresh) or differ:
                 described = ", ".join(f"{k}={found[k]}" for k in keys if k in found)
                 raise UsageError(f"initial_model {path} holds a {network.metadata.get('network', '?')} network "
                                  f"with {described}; set network and the optimiser options to match it "
                                  f"(network={self.config['network']} asks for "
                                  f"{', '.join(f'{k}={wanted[k]}' for k in differ) or 'another family'})")
+            if found.get("lr") != self.config["lr"] and hasattr(network, "set_learning_rate"):
+                self.log(f"initial_model {path} was trained at learning rate {found.get('lr')}; it goes on at "
+                         f"{self.config['lr']:g} (lr)")
+                network.set_learning_rate(self.config["lr"])
         return network
 
     def _bootstrap_done(self, state: dict) -> bool:
@@ -361,8 +367,11 @@ class AlphaZeroTrainer(Trainer):
         rundir = self.rundir
         rundir.prepare()
         limit, total = self.time_limit, self.config["iterations"]
-        session = Session(self.config["device"], rundir.read_state(), started=time.time() - limit.elapsed())
+        session = Session(self.config["device"], rundir.read_state(), started=time.time() - limit.elapsed(),
+                          limit=limit)
         self._session = session
+        if limit.limited:
+            limit.learn(session.earlier_durations(rundir.read_sessions()))
         try:
             with compute_threads(self.config["threads"]):
                 saved = rundir.read_state()     # once the directory is ours (the check at start read it unlocked)
@@ -372,6 +381,7 @@ class AlphaZeroTrainer(Trainer):
                         self.log(f"resuming {self.run_dir} at iteration {state['iteration']} ({state['phase']})")
                     state = self.pipeline.run_iterations(state, limit)
                 except TimeUp as stop:
+                    self.pipeline.keep_spent()
                     state = rundir.read_state() or {}
                     session.outcome = "time limit"
                     self.log(f"{stop}; the run is saved at iteration {state.get('iteration')} "
@@ -383,6 +393,7 @@ class AlphaZeroTrainer(Trainer):
                                  f"{state['best_iteration']} in {rundir.best_path}")
         except KeyboardInterrupt:
             session.outcome = "interrupted"
+            self.pipeline.keep_spent()
             raise
         finally:
             try:
@@ -666,7 +677,7 @@ class AlphaZeroTrainer(Trainer):
         ``mistakes.jsonl`` and the plot redrawn.  Not counted as training time."""
         from plyground.mistakes import mistake_table, value_table
         probe, prefix = self.probe, self._prefix(k) if k else "[initial network]"
-        self.time_limit.check("mistakes count")
+        self.time_limit.begin("mistakes count")
         total, started = probe.count(), time.perf_counter()
         last_line = [started]
 
@@ -767,8 +778,9 @@ class AlphaZeroTrainer(Trainer):
             "best_iteration": state["best_iteration"],
             "gate_elo": state["best_elo"],
             "evaluation": evaluation,
-            "seconds": round(time.perf_counter() - self.pipeline.iteration_started, 2),
+            "seconds": round(self.pipeline.iteration_seconds(), 2),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "unix_time": round(time.time(), 3),
         }
         rundir.write_metrics(row)
         if self.config["plots"]:

@@ -4,8 +4,11 @@ A run trained in chunks (``plyground train alphazero --minutes M``) moves
 between machines -- a GPU machine lent for minutes, the CPU machine where it
 is kept -- as a **pack**: ``pack.json`` (what it holds, each part's size and
 SHA-256, the run's state) and ``run-NN.tar.xz``, one xz stream of a tar cut
-into parts of at most 16 MiB; at most 8 files and 64 MiB in all (what one
-command on a lent machine may send back).
+into parts of at most 16 MiB; at most 7 files and 24 MiB in all.  A command on
+a lent GPU machine sends back at most 8 files of 16 MiB (the pack, and one
+for its log) and takes at most 64 MiB with it, the repository's files
+counted (about 26 MiB, and the small packs of the runs it keeps): what comes
+back must go there again.
 
 What travels is what the run needs to go on, and nothing else:
 
@@ -51,9 +54,9 @@ FORMAT = "plyground-run-pack"
 VERSION = 1
 MANIFEST = "pack.json"
 PART_NAME = "run-{:02d}.tar.xz"
-MAX_FILES = 8                       # the manifest and the parts
+MAX_FILES = 7                       # the manifest and the parts
 MAX_PART_BYTES = 16 * 2**20
-MAX_TOTAL_BYTES = 64 * 2**20
+MAX_TOTAL_BYTES = 24 * 2**20
 _PART = re.compile(r"^run-(\d\d)\.tar\.xz$")
 #: the paths a pack may hold (relative to the run directory)
 _MEMBER = re.compile(r"^(config\.toml|state\.json|best\.npz|[a-z_]+\.jsonl|bootstrap/summary\.json"
@@ -77,7 +80,9 @@ def _run_files(root: Path, replay: bool) -> tuple[dict, list[Path]]:
         raise ModelFileError(f"{state_path} is unreadable ({exc})") from None
     if not isinstance(state, dict) or not isinstance(state.get("iteration"), int):
         raise ModelFileError(f"{state_path} is not an AlphaZero run state")
-    options = read_toml(root / CONFIG_NAME).get("options") or {}
+    config = read_toml(root / CONFIG_NAME)
+    options = config.get("options") or {}
+    state = {**state, "trainer": config.get("trainer", "alphazero")}
     k = state["iteration"]
     window = int(options.get("replay_window", 5))
     wanted = [Path(CONFIG_NAME), Path("state.json"), Path("best.npz"), Path("bootstrap/summary.json"),
@@ -229,7 +234,7 @@ def pack(run: Path, out: Path, *, replay: bool = True, log: Callable[[str], None
     started = time.perf_counter()
     with RunLock(run, "training run"):      # no trainer writes while the files are read
         state, files = _run_files(run, replay)
-        writer = _PartWriter(out, MAX_FILES - 1, MAX_TOTAL_BYTES - 2**20)
+        writer = _PartWriter(out, MAX_FILES - 1, MAX_TOTAL_BYTES - 2**20)      # a MiB for the manifest
         members, seen = [], {}
         try:
             with lzma.open(writer, "wb", preset=6) as stream, tarfile.open(fileobj=stream, mode="w|") as tar:
@@ -263,7 +268,7 @@ def pack(run: Path, out: Path, *, replay: bool = True, log: Callable[[str], None
         match = _PART.match(stale.name)
         if match and int(match.group(1)) > len(parts):
             stale.unlink()
-    manifest = {"format": FORMAT, "version": VERSION, "trainer": "alphazero", "game": state.get("game"),
+    manifest = {"format": FORMAT, "version": VERSION, "trainer": state["trainer"], "game": state.get("game"),
                 "iteration": state.get("iteration"), "phase": state.get("phase"), "replay": replay,
                 "created": time.strftime("%Y-%m-%dT%H:%M:%S"), "parts": parts, "members": members}
     with atomic_writer(out / MANIFEST) as handle:
