@@ -32,9 +32,10 @@ def rows_of(run: Path) -> tuple[list[dict], list[dict]]:
     networks: dict[int, dict] = {}
     for row in read("mistakes.jsonl"):
         k = row["iteration"]
-        classes = row.get("classes") or {}
-        positions = sum(c["positions"] for c in classes.values())
-        wrong = sum(c["mistakes"] for c in classes.values())
+        classes = dict(row.get("classes") or {})
+        overall = classes.pop("all", None)           # the probe's own total, beside the classes
+        positions = overall["positions"] if overall else sum(c["positions"] for c in classes.values())
+        wrong = overall["mistakes"] if overall else sum(c["mistakes"] for c in classes.values())
         networks.setdefault(k, {})["mistakes"] = {
             "set": row.get("set"), "simulations": row.get("simulations"), "positions": positions,
             "percent": round(100.0 * wrong / positions, 2) if positions else None,
@@ -86,6 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="the run directory")
     parser.add_argument("--out", type=Path, required=True, help="OUT.jsonl and OUT.png are written")
+    parser.add_argument("--title", default=None, help="the plot's title (default: the run folder's name)")
     args = parser.parse_args()
     if not (args.run / "state.json").is_file():
         sys.exit(f"alphazero_gpu_curve: {args.run} holds no AlphaZero run (no state.json)")
@@ -93,7 +95,7 @@ def main() -> None:
     jsonl = args.out.with_suffix(".jsonl")
     jsonl.parent.mkdir(parents=True, exist_ok=True)
     jsonl.write_text("".join(json.dumps(row) + "\n" for row in chunks + networks))
-    plot(chunks, networks, args.out.with_suffix(".png"), args.run.name)
+    plot(chunks, networks, args.out.with_suffix(".png"), args.title or args.run.name)
     gpu = sum(c["minutes"] for c in chunks if c.get("gpu"))
     print(f"{len(chunks)} chunks ({gpu:.1f} GPU minutes), {len(networks)} rated networks: {jsonl}, "
           f"{args.out.with_suffix('.png')}")

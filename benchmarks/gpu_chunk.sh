@@ -14,7 +14,7 @@
 #       docs/alphazero/gpu-runs/NAME, and redraws the run's curve against GPU minutes
 #       (docs/alphazero/gpu-NAME-curve.png and .jsonl).  Then commit docs/alphazero.
 #
-# NAME: connect-four or checkers.  A chunk that overruns is stopped with SIGTERM, which the trainer takes
+# NAME: connect-four or checkers.  TRAIN_ARGS: more arguments for `plyground train` (e.g. "--set workers=12").  A chunk that overruns is stopped with SIGTERM, which the trainer takes
 # as Ctrl-C (its workers stopped, its session written); the pack is made in any case, from what is saved.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +28,8 @@ PY=${PYTHON:-python3}
 
 if [ "$MODE" = device ]; then
     MINUTES=${3:-8}
+    [[ "$MINUTES" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "gpu_chunk.sh: MINUTES is a number, not $MINUTES"; exit 2; }
+    HARD_LIMIT=$(awk "BEGIN { print int($MINUTES * 60 + 45) }")
     OUT=${OUT:-gpu-chunk-out}
     RUN=${RUN:-/tmp/gpu-run-$NAME}
     mkdir -p "$OUT"
@@ -46,7 +48,7 @@ if [ "$MODE" = device ]; then
     if [ "$NAME" = connect-four ]; then
         $PY -m pip install -q --no-index --no-deps --no-build-isolation -e examples/connect-four 2>&1 | grep -v "^WARNING"
     fi
-    $PY -c "import plyground, cupy" || { echo "plyground or CuPy did not import"; exit 2; }
+    $PY -c "import plyground" || { echo "plyground did not import"; exit 2; }
     rm -rf "$RUN"
     if [ -f "$PACK/pack.json" ]; then
         $PY -m plyground alphazero unpack --from "$PACK" --run "$RUN" || exit 2
@@ -58,8 +60,8 @@ if [ "$MODE" = device ]; then
     fi
     echo "$(elapsed) training"
     # the trainer stops itself before MINUTES; the timeout is for a unit that overruns
-    timeout --signal=TERM --kill-after=30 $(( MINUTES * 60 + 45 )) \
-        $PY -m plyground train alphazero --run "$RUN" --config "$CONFIG" --minutes "$MINUTES" 2>&1 \
+    timeout --signal=TERM --kill-after=30 "$HARD_LIMIT" \
+        $PY -m plyground train alphazero --run "$RUN" --config "$CONFIG" --minutes "$MINUTES" ${TRAIN_ARGS:-} 2>&1 \
         | grep --line-buffered -v "^plyground: warning: plugin"
     echo "$(elapsed) training ended (exit ${PIPESTATUS[0]}); packing"
     $PY -m plyground alphazero pack --run "$RUN" --to "$OUT/$NAME" || exit 2
@@ -73,7 +75,8 @@ elif [ "$MODE" = back ]; then
     rm -rf "$PACK.new" && mkdir -p .gpu-runs && cp -r "$FOLDER/$NAME" "$PACK.new" && rm -rf "$PACK" && mv "$PACK.new" "$PACK"
     [ -f "$FOLDER/$NAME.log" ] && mkdir -p "$RUN/logs" && cp "$FOLDER/$NAME.log" "$RUN/logs/chunk-$(date +%Y%m%d-%H%M%S).log"
     $PG alphazero pack --run "$RUN" --to "$KEPT" --no-replay || exit 2
-    $PY benchmarks/alphazero_gpu_curve.py "$RUN" --out "docs/alphazero/gpu-$NAME-curve" || exit 2
+    $PY benchmarks/alphazero_gpu_curve.py "$RUN" --out "docs/alphazero/gpu-$NAME-curve" \
+        --title "$NAME, $(basename "$CONFIG")" || exit 2
     echo "kept: $KEPT and docs/alphazero/gpu-$NAME-curve.*; the next chunk carries $PACK"
 else
     echo "gpu_chunk.sh: the first argument is device or back, not $MODE"

@@ -239,6 +239,12 @@ def test_the_curve_of_a_run_in_chunks(tmp_path):
             break
         assert train(run, "--minutes", TINY_LIMIT, **ladder) == 0
     assert state(run)["iteration"] == 3
+    # a mistakes row as the probe writes it (tic-tac-toe has no solved set): its classes and their total
+    (run / "mistakes.jsonl").write_text(json.dumps({
+        "iteration": 2, "network": "iter-0002", "set": "dev", "per_class": 5, "simulations": 100,
+        "classes": {"Begin-Easy": {"positions": 5, "mistakes": 1, "percent": 20.0},
+                    "End-Easy": {"positions": 5, "mistakes": 2, "percent": 40.0},
+                    "all": {"positions": 10, "mistakes": 3, "percent": 30.0}}}) + "\n")
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "alphazero_gpu_curve.py"
     done = subprocess.run([sys.executable, str(script), str(run), "--out", str(tmp_path / "curve")],
                           capture_output=True, text=True, timeout=300)
@@ -253,4 +259,6 @@ def test_the_curve_of_a_run_in_chunks(tmp_path):
     minutes = [n["cpu_minutes"] for n in networks]
     total = sum(s["seconds"] for s in sessions) / 60
     assert minutes[0] == 0 < minutes[1] < minutes[2] <= total + 0.02
+    assert networks[2]["mistakes"]["percent"] == 30.0 and networks[2]["mistakes"]["positions"] == 10
+    assert networks[2]["mistakes"]["classes"] == {"Begin-Easy": 20.0, "End-Easy": 40.0}
     assert (tmp_path / "curve.png").stat().st_size > 1000
