@@ -64,15 +64,20 @@ if [ "$MODE" = device ]; then
         $PY -m plyground train alphazero --run "$RUN" --config "$CONFIG" --minutes "$MINUTES" ${TRAIN_ARGS:-} 2>&1 \
         | grep --line-buffered -v "^plyground: warning: plugin"
     echo "$(elapsed) training ended (exit ${PIPESTATUS[0]}); packing"
-    $PY -m plyground alphazero pack --run "$RUN" --to "$OUT/$NAME" || exit 2
+    if ! $PY -m plyground alphazero pack --run "$RUN" --to "$OUT/$NAME"; then
+        echo "$(elapsed) the run does not fit in a pack: packed without its self-play examples instead"
+        rm -rf "$OUT/$NAME"
+        $PY -m plyground alphazero pack --run "$RUN" --to "$OUT/$NAME" --no-replay || exit 2
+    fi
     echo "$(elapsed) done"
 elif [ "$MODE" = back ]; then
     FOLDER=${3:?usage: gpu_chunk.sh back NAME FOLDER}
     RUN=${RUN:-runs/gpu/$NAME}
     PG="$PY -m plyground"
     [ -f "$FOLDER/$NAME/pack.json" ] || { echo "gpu_chunk.sh: $FOLDER/$NAME holds no pack"; exit 2; }
-    $PG alphazero unpack --from "$FOLDER/$NAME" --run "$RUN" || exit 2
+    # the pack is kept first: whatever the unpack says, the chunk's work is not lost
     rm -rf "$PACK.new" && mkdir -p .gpu-runs && cp -r "$FOLDER/$NAME" "$PACK.new" && rm -rf "$PACK" && mv "$PACK.new" "$PACK"
+    $PG alphazero unpack --from "$PACK" --run "$RUN" || exit 2
     [ -f "$FOLDER/$NAME.log" ] && mkdir -p "$RUN/logs" && cp "$FOLDER/$NAME.log" "$RUN/logs/chunk-$(date +%Y%m%d-%H%M%S).log"
     $PG alphazero pack --run "$RUN" --to "$KEPT" --no-replay || exit 2
     $PY benchmarks/alphazero_gpu_curve.py "$RUN" --out "docs/alphazero/gpu-$NAME-curve" \

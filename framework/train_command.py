@@ -192,6 +192,8 @@ def _sigterm_as_interrupt():
 def train_command(trainer_name, game_spec, run_dir, config_file, overrides, workers, backend, address, minutes,
                   quiet):
     """Train (or resume training) with TRAINER in a run directory; Ctrl-C and rerun to resume."""
+    if minutes is not None and not math.isfinite(minutes):
+        raise UsageError(f"--minutes {minutes} is not a number of minutes: give one above 0, e.g. --minutes 8")
     time_limit = TimeLimit(None if minutes is None else 60.0 * minutes)     # the command's time counts too
     notices.set_quiet(quiet)
     registry = get_registry()

@@ -143,8 +143,18 @@ def test_a_pack_never_overwrites_work_it_does_not_hold(tmp_path, finished_run, c
     assert train(finished_run, iterations=3) == 0
     newer = (finished_run / "state.json").read_bytes()
     assert command("alphazero", "unpack", "--from", str(pack), "--run", str(finished_run)) == 2
-    assert "does not continue the run" in capsys.readouterr().err
+    assert "is further on (iteration 4, selfplay) than the pack (iteration 3" in capsys.readouterr().err
     assert (finished_run / "state.json").read_bytes() == newer
+    # ... also where it left no session line (killed): its state is ahead; and where it is not ahead but
+    # has sessions the pack lacks
+    lines = (finished_run / "sessions.jsonl").read_text().splitlines(keepends=True)
+    (finished_run / "sessions.jsonl").write_text("".join(lines[:-1]))
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(finished_run)) == 2
+    assert "is further on" in capsys.readouterr().err
+    # another run of the same game (its own run id)
+    assert train(tmp_path / "other", iterations=2, seed=5) == 0
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "other")) == 2
+    assert "holds another run than the pack's" in capsys.readouterr().err
     # a folder that is no run, and a run of another game
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")
@@ -159,7 +169,7 @@ def test_a_pack_never_overwrites_work_it_does_not_hold(tmp_path, finished_run, c
 
 def test_a_run_too_large_for_a_pack_says_what_to_do(tmp_path, finished_run, capsys, monkeypatch):
     monkeypatch.setattr(travel, "MAX_PART_BYTES", 4096)
-    monkeypatch.setattr(travel, "MAX_TOTAL_BYTES", 2**20 + 8192)
+    monkeypatch.setattr(travel, "MAX_TOTAL_BYTES", 8192)
     assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(tmp_path / "pack")) == 2
     err = capsys.readouterr().err
     assert "does not fit in a pack" in err and "--no-replay" in err
@@ -184,7 +194,7 @@ def test_a_pack_without_examples_plays_the_missing_self_play_again(tmp_path, cap
     assert state(run)["phase"] == "train"
     assert command("alphazero", "pack", "--run", str(run), "--to", str(tmp_path / "small"), "--no-replay") == 0
     assert command("alphazero", "unpack", "--from", str(tmp_path / "small"), "--run", str(tmp_path / "new")) == 0
-    assert "plays that iteration's self-play again" in capsys.readouterr().err
+    assert "self-play plays the games the run lacks before training" in capsys.readouterr().err
     assert state(tmp_path / "new")["phase"] == "selfplay"
     assert train(tmp_path / "new", selfplay_games=2) == 0
     assert state(tmp_path / "new")["iteration"] == 2
@@ -262,3 +272,70 @@ def test_the_curve_of_a_run_in_chunks(tmp_path):
     assert networks[2]["mistakes"]["percent"] == 30.0 and networks[2]["mistakes"]["positions"] == 10
     assert networks[2]["mistakes"]["classes"] == {"Begin-Easy": 20.0, "End-Easy": 40.0}
     assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
+
+def test_a_crafted_pack_writes_nothing_outside_its_run(tmp_path, finished_run, capsys):
+    pack = tmp_path / "pack"
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(pack)) == 0
+    manifest_path = pack / "pack.json"
+    original = json.loads(manifest_path.read_text())
+    for evil, problem in [
+            ({"path": "../escaped.txt", "bytes": 1, "sha256": "0" * 64, "copy_of": "config.toml"}, "no file of a run"),
+            ({"path": str(tmp_path / "abs.txt"), "bytes": 1, "sha256": "0" * 64, "copy_of": "state.json"},
+             "no file of a run"),
+            ({"path": "metrics.jsonl", "bytes": 1, "sha256": "0" * 64, "copy_of": "nothing.jsonl"}, "listed twice"),
+            ({"path": "checkpoints/iter-0099.npz", "bytes": 1, "sha256": "0" * 64, "copy_of": "later.npz"},
+             "does not hold before it"),
+            ("a string", "no file of a run"),
+            ({"path": "best.npz"}, "listed twice"),
+            ({"path": "extra.jsonl", "bytes": 2**40, "sha256": "0" * 64}, "no size or SHA-256")]:
+        manifest_path.write_text(json.dumps({**original, "members": original["members"] + [evil]}))
+        assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "victim")) == 2
+        err = capsys.readouterr().err
+        assert problem in err and "Traceback" not in err, (evil, err)
+    for broken in ({**original, "members": "x"}, {**original, "parts": [{"name": "run-01.tar.xz"}]},
+                   {**original, "members": [m for m in original["members"] if m["path"] != "state.json"]}):
+        manifest_path.write_text(json.dumps(broken))
+        assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "victim")) == 2
+        assert "damaged" in capsys.readouterr().err
+    assert not (tmp_path / "escaped.txt").exists() and not (tmp_path / "abs.txt").exists()
+    assert not (tmp_path / "victim" / "config.toml").exists()
+
+
+def test_an_interrupted_unpack_is_finished_before_training(tmp_path, finished_run, capsys):
+    pack = tmp_path / "pack"
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(pack)) == 0
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "copy")) == 0
+    (tmp_path / "copy" / ".unpacking").write_text("unpacking somewhere\n")       # as a kill mid-unpack leaves it
+    assert train(tmp_path / "copy", iterations=3) == 2
+    assert "an unpack into" in capsys.readouterr().err
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(tmp_path / "copy")) == 0
+    assert not (tmp_path / "copy" / ".unpacking").exists() and train(tmp_path / "copy", iterations=3) == 0
+
+
+def test_a_folder_of_another_trainer_is_not_unpacked_into(tmp_path, finished_run, capsys):
+    pack = tmp_path / "pack"
+    assert command("alphazero", "pack", "--run", str(finished_run), "--to", str(pack)) == 0
+    other = tmp_path / "bonanza-run"
+    other.mkdir()
+    (other / "config.toml").write_text('trainer = "bonanza"\ngame = "tictactoe"\n')
+    (other / "metrics.jsonl").write_text('{"epoch": 1}\n')
+    assert command("alphazero", "unpack", "--from", str(pack), "--run", str(other)) == 2
+    assert "holds a bonanza run" in capsys.readouterr().err
+    assert (other / "metrics.jsonl").read_text() == '{"epoch": 1}\n'
+
+
+def test_batched_self_play_in_chunks_moves_on_every_chunk(tmp_path):
+    """With games finishing out of order (several at a time), a chunk still saves a game before it stops."""
+    run = tmp_path / "run"
+    options = {"parallel_games": 4, "selfplay_games": 8, "cache_size": 100}
+    games = []
+    for _ in range(12):
+        assert train(run, "--minutes", TINY_LIMIT, **options) == 0
+        done = sum(s["selfplay_games"] for s in read_json_lines(run / "sessions.jsonl"))
+        games.append(done)
+        if state(run)["phase"] != "selfplay":
+            break
+    assert state(run)["phase"] != "selfplay", games
+    assert all(b > a for a, b in zip(games, games[1:])) and games[-1] == 8

@@ -37,6 +37,8 @@ from plyground.storage import (RunLock, append_json_line, load_npz, open_json_li
 from .examples import Examples
 
 STATE_VERSION = 1
+#: left in a run folder while `plyground alphazero unpack` writes into it (travel.py)
+UNPACKING = ".unpacking"
 _CHUNK = re.compile(r"^games-(\d+)-(\d+)\.npz$")
 _ITERATION = re.compile(r"^iter-(\d+)$")
 _RECORDS_KEY = "records_json"
@@ -89,6 +91,12 @@ class RunDirectory:
             raise UsageError(f"run directory {self.root} is a file")
         self.root.mkdir(parents=True, exist_ok=True)
         self._lock.acquire()
+        unpacking = self.root / UNPACKING
+        if unpacking.exists():
+            self._lock.release()
+            said = unpacking.read_text(encoding="utf-8", errors="replace").strip()
+            raise UsageError(f"an unpack into {self.root} was interrupted ({said}): its files are half the pack's; "
+                             f"run `plyground alphazero unpack` into it again before training")
         for tmp in self.root.rglob(".*.tmp"):
             if tmp.is_file():
                 tmp.unlink(missing_ok=True)
@@ -128,7 +136,8 @@ class RunDirectory:
         return self.root / "sessions.jsonl"
 
     def append_session(self, row: dict) -> None:
-        """One more session line (sessions.py)."""
+        """One more session line (sessions.py), after a torn last line (a process killed writing it) is cut."""
+        open_json_lines(self.sessions_path, "sessions file")
         append_json_line(self.sessions_path, row)
 
     def read_sessions(self) -> list[dict]:

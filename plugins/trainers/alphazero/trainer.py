@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import uuid
 from pathlib import Path
 from typing import Any, Callable
 
@@ -64,6 +65,8 @@ from .rundir import RunDirectory
 from .sessions import Session
 from .playbook import Playbook, class_path
 
+#: The phases of an iteration, in order (``state.json``'s ``phase``).
+PHASES = ("selfplay", "train", "compare", "evaluate", "ladder")
 #: Options baked into the network when the run starts; a resumed run must keep them.
 FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
 _TRAINING_KEYS = ("optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
@@ -238,9 +241,9 @@ class AlphaZeroTrainer(Trainer):
             self.rundir,
             steps=[Step("bootstrap", self._bootstrap_done, self._bootstrap),
                    Step("ladder", self._initial_ladder_done, self._initial_ladder)],
-            phases=[Phase("selfplay", self._selfplay_phase), Phase("train", self._train_phase),
-                    Phase("compare", self._compare_phase), Phase("evaluate", self._evaluate_phase),
-                    Phase("ladder", self._ladder_phase)],
+            phases=[Phase(name, run) for name, run in zip(PHASES, (
+                self._selfplay_phase, self._train_phase, self._compare_phase, self._evaluate_phase,
+                self._ladder_phase))],
             iterations=cfg["iterations"])
         self._rating: str | None = None
         self._arena_made: Arena | None = None
@@ -285,6 +288,9 @@ class AlphaZeroTrainer(Trainer):
         """The run's state: ``saved`` (what state.json held when the run directory was locked), else a new run's,
         its initial network written."""
         if saved is not None:
+            if "run_id" not in saved:               # a run begun before runs had one: what packs tell apart
+                saved = {**saved, "run_id": uuid.uuid4().hex}
+                self.rundir.write_state(saved)
             return saved
         training = {name: self.config[name] for name in _TRAINING_KEYS}
         if "seed" not in Spec.parse(self.config["network"]).options:
@@ -296,8 +302,8 @@ class AlphaZeroTrainer(Trainer):
         save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
                    role="initial", initial_model=str(self.config["initial_model"] or ""))
         self.models.copy(self.rundir.checkpoint_path(0), self.rundir.best_path)
-        state = {"game": self.game.name, "iteration": 1, "phase": "selfplay", "best_iteration": 0,
-                 "best_elo": 0.0, "fixed": self._fixed()}
+        state = {"game": self.game.name, "run_id": uuid.uuid4().hex, "iteration": 1, "phase": "selfplay",
+                 "best_iteration": 0, "best_elo": 0.0, "fixed": self._fixed()}
         self.rundir.write_state(state)
         self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
         return state
@@ -400,8 +406,8 @@ class AlphaZeroTrainer(Trainer):
                 self._close_arena()
                 self.close()
                 row = session.row(rundir.read_state())
-                if row["from"] != row["to"] or session.selfplay_games or session.outcome != "finished":
-                    rundir.append_session(row)          # not when the run was finished already
+                if row["from"] != row["to"] or limit.units_done:
+                    rundir.append_session(row)          # not for a process that saved nothing
             finally:
                 rundir.release()
         return rundir.best_path
@@ -479,6 +485,8 @@ class AlphaZeroTrainer(Trainer):
         record_file = rundir.records_file("selfplay", k, records)
         names = (f"iter-{best_iteration:04d}",) * 2
         event = f"alphazero self-play, iteration {k}"
+        limit = self.time_limit
+        limit.begin("self-play start")      # until the first games are saved: not begun when it would not fit
         arena = self._arena()
         games = arena.selfplay(k, range(done, target), best, names, event, cfg["parallel_games"])
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
@@ -507,17 +515,23 @@ class AlphaZeroTrainer(Trainer):
         for count, (g, examples, record) in enumerate(games, start=1):
             finished[g] = (examples, record)
             examples_so_far += len(examples)
+            before = first
             write_chunks()
-            # a game in at this rate: stop (keeping every game finished so far) when the next would not fit
             per_game = (time.perf_counter() - started) / count
-            if done + count < target and not self.time_limit.allows("self-play game", per_game):
+            if first > before:                  # games saved: the run moved on
+                if before == done:
+                    limit.took("self-play start", time.perf_counter() - started)
+                limit.took("self-play game", per_game)
+            # a game in at this rate: stop (keeping every game saved) when the next would not fit; never
+            # before this process has saved a game (with games finishing out of order, the next chunk's
+            # first game may come last: a stop before it would save nothing, every time)
+            if done + count < target and first > done and not limit.allows("self-play game", per_game):
                 write_chunks(whole=False)
                 games.close()                   # the workers stop at once; their games in play are lost
                 lost = len(finished)
                 self.log(f"{self._prefix(k)} self-play stops at the time limit after {first} of {target} games"
                          + (f" ({lost} finished out of order not kept)" if lost else ""))
-                self.time_limit.check("self-play game", per_game)
-            self.time_limit.took("self-play game", per_game)
+                limit.check("self-play game", per_game)
             now = time.perf_counter()
             if now - last_line >= 2.0 or done + count == target:
                 last_line = now
@@ -628,12 +642,15 @@ class AlphaZeroTrainer(Trainer):
         if len(finished) >= planned:
             return finished
         prefix = self._prefix(k) if k else "[initial network]"
+        self.time_limit.begin(f"{kind} start")       # until its first game is saved
         started, before, last_line = time.perf_counter(), len(finished), 0.0
         played = self._arena().matches(jobs(range(len(finished), planned)))
         for i, record in played:
             finished.append(row(i, record))
             games.append(finished[-1])
             per_game = (time.perf_counter() - started) / (i + 1 - before)
+            if i == before:
+                self.time_limit.took(f"{kind} start", time.perf_counter() - started)
             if i + 1 < planned and not self.time_limit.allows(f"{kind} game", per_game):
                 played.close()                  # the workers stop at once; their games in play are lost
                 self.log(f"{prefix} {kind} stops at the time limit after {i + 1} of {planned} games")
