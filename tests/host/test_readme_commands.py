@@ -42,6 +42,8 @@ SKIPPED = {
     "python -m pytest": "the test suite itself",
     "plyground train ": "trains for minutes to hours",
     "plyground alphazero anneal": "needs the self-play run that the skipped training writes",
+    "plyground alphazero pack": "packs the run that the skipped training writes",
+    "plyground alphazero unpack": "unpacks the pack of the run that the skipped training writes",
     "plyground endgame build": "builds the 5-piece database: 8 minutes and 126 MB",
     "plyground endgame probe": "needs the database of the skipped build before it",
 }
@@ -53,7 +55,7 @@ BUDGETS = [
     (r"(plyground perft checkers) --depth \d+", r"\1 --depth 7"),
     (r"(plyground perft chess) --depth \d+", r"\1 --depth 3"),
 ]
-OUTPUT_FLAGS = ("--save", "--run", "--out", "--dir", "--graph")
+OUTPUT_FLAGS = ("--save", "--run", "--out", "--dir", "--graph", "--to")
 #: What typing ``save`` at the console writes (framework/resume.py, default_save_path).
 CONSOLE_SAVE = "checkers-saved.pdn"
 WINDOW_SECONDS = 4.0
