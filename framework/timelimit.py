@@ -65,7 +65,12 @@ class TimeLimit:
         """Whether one more ``unit`` fits in the time left: it is expected to take ``expected`` seconds, or as
         long as the longest one seen; an unknown one fits while there is time left, and the job's first
         unit always does."""
-        if self.seconds is None or self.units_done == 0:
+        return self.units_done == 0 or self.fits(unit, expected)
+
+    def fits(self, unit: str, expected: float | None = None) -> bool:
+        """Whether one more ``unit`` would finish in the time left, first unit or not (for work that can be
+        left unbegun without stopping the job: a group of games not handed out)."""
+        if self.seconds is None:
             return True
         guess = expected if expected is not None else self._longest.get(unit, 0.0)
         return self.left() > guess
@@ -73,8 +78,12 @@ class TimeLimit:
     def check(self, unit: str, expected: float | None = None) -> None:
         """Raise :class:`TimeUp` unless one more ``unit`` fits."""
         if not self.allows(unit, expected):
-            self.stopped = TimeUp(unit, self)
-            raise self.stopped
+            self.stop(unit)
+
+    def stop(self, unit: str) -> None:
+        """Raise :class:`TimeUp`: the job stops before the next ``unit`` (the caller found it would not fit)."""
+        self.stopped = TimeUp(unit, self)
+        raise self.stopped
 
     def begin(self, unit: str) -> None:
         """:meth:`check` that one more ``unit`` fits, and remember it is under way until :meth:`took`."""

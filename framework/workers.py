@@ -133,17 +133,23 @@ class ActorPool:
         return f"{self.backend} worker {worker.index} ({where})"
 
     # ------------------------------------------------------------ running jobs
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, tuple]]:
-        """Each message of each job, as ``(job, message)``, in the order they arrive."""
+    def run(self, jobs: Iterable[Job], more: Callable[[], bool] | None = None) -> Iterator[tuple[Job, tuple]]:
+        """Each message of each job, as ``(job, message)``, in the order they arrive.  ``more()``, asked before
+        each job after the first ones is handed out, False: no further job starts; those running finish."""
         queue = deque(jobs)
         try:
             self._grow(min(self.size, len(queue)))
             for worker in self.workers:
                 worker.known = set()           # sent again in each run (a worker keeps only a few)
             busy: dict[Worker, Job] = {}
+            first_round = min(self.size, len(queue))          # handed out at once, without asking
+            handed = 0
             while queue or busy:
                 for worker in self.workers:
+                    if queue and worker not in busy and handed >= first_round and more is not None and not more():
+                        queue.clear()
                     if queue and worker not in busy:
+                        handed += 1
                         job = queue.popleft()
                         self._submit(worker, self.prepare(job, worker.known))
                         busy[worker] = job
@@ -332,8 +338,10 @@ class InProcess:
         self.actor = actor
         self.workers: list[Worker] = []
 
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, tuple]]:
-        for job in jobs:
+    def run(self, jobs: Iterable[Job], more: Callable[[], bool] | None = None) -> Iterator[tuple[Job, tuple]]:
+        for number, job in enumerate(jobs):
+            if number and more is not None and not more():
+                return
             for message in self.actor.run(job):
                 yield job, message
 

@@ -339,3 +339,47 @@ def test_batched_self_play_in_chunks_moves_on_every_chunk(tmp_path):
             break
     assert state(run)["phase"] != "selfplay", games
     assert all(b > a for a, b in zip(games, games[1:])) and games[-1] == 8
+
+
+def test_on_workers_no_group_of_games_begins_that_would_not_finish(tmp_path, capsys):
+    """A group of self-play games begins on a worker only if it would finish in time; at the limit those
+    under way finish and nothing played is lost.  An earlier chunk on this machine took "a million
+    seconds" a group: the next chunk, with minutes left, begins no group after its first ones."""
+    from plyground.plugins.trainers.alphazero.sessions import Session
+    run = tmp_path / "run"
+    options = {"workers": 2, "parallel_games": 2, "selfplay_games": 12}
+    args = ["train", "alphazero", "--game", "tictactoe", "--run", str(run)]
+    for key, value in {**TINY, **options}.items():
+        args += ["--set", f"{key}={value}"]
+    assert command(*args) == 0                        # iteration 1, whole
+    slow = Session("cpu", state(run)).row(state(run))
+    with open(run / "sessions.jsonl", "a") as handle:
+        handle.write(json.dumps({**slow, "units": {"self-play group": 1e6}}) + "\n")
+    capsys.readouterr()
+    assert command(*args, "--set", "iterations=2", "--minutes", "30") == 0    # iteration 2's self-play
+    out = capsys.readouterr()
+    after = read_json_lines(run / "sessions.jsonl")[-1]
+    assert after["outcome"] == "time limit" and state(run) == {**state(run), "iteration": 2, "phase": "selfplay"}, \
+        out.err
+    assert "no group of games begun that would not finish in time" in out.err and "not kept" not in out.err
+    # the first round alone (a group of 2 games on each of the 2 workers): those groups are the first
+    # games in order, so all they play is saved
+    assert after["selfplay_games"] == 4
+
+
+def test_a_worker_pool_begins_no_job_once_it_is_told_not_to():
+    from plyground.workers import InProcess
+    ran = []
+
+    class Actor:
+        def run(self, job):
+            ran.append(job)
+            yield ("done", job)
+
+        def close(self):
+            pass
+
+    pool = InProcess(Actor())
+    told = iter([True, False])
+    assert [job for job, _ in pool.run([1, 2, 3, 4], more=lambda: next(told))] == [1, 2]
+    assert ran == [1, 2]

@@ -53,3 +53,12 @@ def test_the_reserve_is_a_share_of_the_limit_within_bounds():
     assert TimeLimit(10.0).reserve == 2.0 and TimeLimit(300.0).reserve == 15.0 and TimeLimit(3600.0).reserve == 30.0
     with pytest.raises(ValueError):
         TimeLimit(0.0)
+
+
+def test_work_that_can_be_left_unbegun_fits_only_in_the_time_left():
+    clock = Clock()
+    limit = TimeLimit(100.0, reserve=10.0, clock=clock)
+    limit.learn({"group": 50.0})
+    assert limit.allows("group") and not limit.units_done      # the first unit: the job must move on
+    clock.now += 45                                          # 45 s left before the reserve
+    assert limit.allows("group") and not limit.fits("group") and limit.fits("group", expected=40.0)

@@ -39,8 +39,9 @@ class Executor(Protocol):
     backend: str
     size: int                    # jobs it runs at once
 
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, tuple]]:
-        """Each message of each job, as ``(job, message)``, in the order they arrive."""
+    def run(self, jobs: Iterable[Job], more: Callable[[], bool] | None = None) -> Iterator[tuple[Job, tuple]]:
+        """Each message of each job, as ``(job, message)``, in the order they arrive; once ``more()`` says
+        False (asked before each job after the first ones), no further job starts."""
 
     def close(self, abort: bool = False) -> None:
         """Stop whatever runs the jobs."""
@@ -75,10 +76,13 @@ class Arena:
         return isinstance(self.executor, InProcess)
 
     def selfplay(self, iteration: int, numbers: range, model: ModelBlob | Path, names: tuple[str, str], event: str,
-                 parallel_games: int) -> Iterator[tuple[int, Examples, GameRecord]]:
+                 parallel_games: int, more: Callable[[], bool] | None = None,
+                 on_group: Callable[[float], None] | None = None) -> Iterator[tuple[int, Examples, GameRecord]]:
         """Self-play games ``numbers`` with the network ``model`` (its bytes, or its file, read here); yields
         each game as it finishes (not necessarily in order).  In this process the games stream through
-        ``parallel_games`` slots; on workers they are handed out in groups (:func:`~.actors.selfplay_groups`)."""
+        ``parallel_games`` slots; on workers they are handed out in groups (:func:`~.actors.selfplay_groups`),
+        each group after the first ones only while ``more()`` (groups are handed out in order, so the games
+        played are always the first ones); ``on_group(seconds)`` hears how long each finished group played."""
         blob = model if isinstance(model, ModelBlob) else ModelBlob.read(model)
         self.stats, self.cpu_seconds = BatchStats(), 0.0
         if self.in_process:
@@ -86,13 +90,15 @@ class Arena:
         else:
             groups = selfplay_groups(numbers.start, numbers.stop, parallel_games, self.executor.size)
             jobs = [SelfPlayJob(iteration, tuple(group), blob, names, event) for group in groups]
-        for _, message in self.executor.run(jobs):
+        for _, message in self.executor.run(jobs, more):
             if message[0] == "game":
                 _, number, arrays, record = message
                 yield number, Examples.from_arrays(arrays), record_from_json(record)
             elif message[0] == "done":
                 add_stats(self.stats, message[1])
                 self.cpu_seconds += message[1]["cpu_seconds"]
+                if on_group is not None:
+                    on_group(float(message[1].get("seconds", 0.0)))
 
     def matches(self, jobs: Sequence[MatchJob]) -> Iterator[tuple[int, GameRecord]]:
         """Play the match games; yields ``(index, record)`` in index order (a finished game waits for the

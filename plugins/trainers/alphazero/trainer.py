@@ -488,7 +488,11 @@ class AlphaZeroTrainer(Trainer):
         limit = self.time_limit
         limit.begin("self-play start")      # until the first games are saved: not begun when it would not fit
         arena = self._arena()
-        games = arena.selfplay(k, range(done, target), best, names, event, cfg["parallel_games"])
+        # on workers, a group of games starts only if the longest group so far would finish in time: at the
+        # limit the groups under way finish and no game is lost
+        games = arena.selfplay(k, range(done, target), best, names, event, cfg["parallel_games"],
+                               more=lambda: limit.fits("self-play group"),
+                               on_group=lambda seconds: limit.learn({"self-play group": seconds}))
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
         # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
         finished: dict[int, tuple[Examples, GameRecord]] = {}
@@ -522,10 +526,12 @@ class AlphaZeroTrainer(Trainer):
                 if before == done:
                     limit.took("self-play start", time.perf_counter() - started)
                 limit.took("self-play game", per_game)
-            # a game in at this rate: stop (keeping every game saved) when the next would not fit; never
-            # before this process has saved a game (with games finishing out of order, the next chunk's
-            # first game may come last: a stop before it would save nothing, every time)
-            if done + count < target and first > done and not limit.allows("self-play game", per_game):
+            # in this process, a game in at this rate: stop (keeping every game saved) when the next would not
+            # fit; on workers only past the time (groups begin only if they fit: those under way finish).
+            # Never before this process has saved a game (with games finishing out of order, the next
+            # chunk's first game may come last: a stop before it would save nothing, every time)
+            expected = per_game if arena.in_process else 0.0
+            if done + count < target and first > done and not limit.allows("self-play game", expected):
                 write_chunks(whole=False)
                 games.close()                   # the workers stop at once; their games in play are lost
                 lost = len(finished)
@@ -540,6 +546,11 @@ class AlphaZeroTrainer(Trainer):
                          f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
                          f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}"
                          f"{self._rating_note()}")
+        if first < target:                      # the groups that would not have finished in time were not begun
+            write_chunks(whole=False)
+            self.log(f"{self._prefix(k)} self-play stops at the time limit after {first} of {target} games "
+                     f"(no group of games begun that would not finish in time)")
+            limit.stop("self-play group")
         if not arena.in_process and arena.stats.seconds:
             stats, pool = arena.stats, arena.executor
             self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
