@@ -13,8 +13,7 @@ saying where it stopped; rerunning the same command goes on from there.
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable
 
 from .durations import format_duration
 
@@ -57,10 +56,6 @@ class TimeLimit:
         """Seconds left before the reserve (infinite without a limit)."""
         return float("inf") if self.seconds is None else self.seconds - self.reserve - self.elapsed()
 
-    def expected(self, unit: str) -> float | None:
-        """The longest ``unit`` seen so far, in seconds (None: none seen)."""
-        return self._longest.get(unit)
-
     def allows(self, unit: str, expected: float | None = None) -> bool:
         """Whether one more ``unit`` fits in the time left: it is expected to take ``expected`` seconds, or as
         long as the longest one seen; an unknown one fits while there is time left, and the job's first
@@ -95,14 +90,6 @@ class TimeLimit:
         self._longest[unit] = max(seconds, self._longest.get(unit, 0.0))
         self._current = None
         self.units_done += 1
-
-    @contextmanager
-    def unit(self, unit: str) -> Iterator[None]:
-        """``with limit.unit("epoch"): ...``: checked before, timed after (only when it finished)."""
-        self.begin(unit)
-        started = self._clock()
-        yield
-        self.took(unit, self._clock() - started)
 
     def durations(self) -> dict[str, float]:
         """The longest unit of each kind so far, in seconds; a unit begun and not finished (the job was

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from plyground.timelimit import TimeLimit
 
@@ -29,11 +30,16 @@ class Session:
     outcome: str = "failed"
     limit: TimeLimit | None = None
 
+    @cached_property
+    def machine(self) -> dict:
+        """Where this session runs (device, GPU, CPU, cores), asked once."""
+        from plyground.machine import describe
+        return describe(self.device)
+
     def earlier_durations(self, rows: list[dict]) -> dict[str, float]:
         """The longest units of the earlier sessions on a machine like this one (a unit a session was
         killed in counts with the time it had run): what a chunk expects before it has timed its own."""
-        from plyground.machine import describe
-        here = describe(self.device)
+        here = self.machine
         out: dict[str, float] = {}
         for row in rows:
             if all(row.get(key) == here.get(key) for key in _SAME_MACHINE) and isinstance(row.get("units"), dict):
@@ -44,7 +50,6 @@ class Session:
 
     def row(self, state: dict | None) -> dict:
         """The session's line, ``state`` being the run's state as it ends."""
-        from plyground.machine import describe
 
         def where(s: dict | None) -> dict:
             return {"iteration": s.get("iteration"), "phase": s.get("phase")} if s else {"iteration": 1,
@@ -52,7 +57,7 @@ class Session:
 
         return {"started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started)),
                 "unix_time": round(self.started, 3), "seconds": round(time.time() - self.started, 3),
-                **describe(self.device),
+                **self.machine,
                 "from": where(self.state), "to": where(state), "selfplay_games": self.selfplay_games,
                 "outcome": self.outcome,
                 "units": {unit: round(seconds, 2) for unit, seconds in

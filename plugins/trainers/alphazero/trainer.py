@@ -373,14 +373,13 @@ class AlphaZeroTrainer(Trainer):
         rundir = self.rundir
         rundir.prepare()
         limit, total = self.time_limit, self.config["iterations"]
-        session = Session(self.config["device"], rundir.read_state(), started=time.time() - limit.elapsed(),
-                          limit=limit)
+        session = Session(self.config["device"], None, started=time.time() - limit.elapsed(), limit=limit)
         self._session = session
-        if limit.limited:
-            limit.learn(session.earlier_durations(rundir.read_sessions()))
         try:
+            saved = session.state = rundir.read_state()     # once the directory is ours (the check at start
+            if limit.limited:                                # read it unlocked)
+                limit.learn(session.earlier_durations(rundir.read_sessions()))
             with compute_threads(self.config["threads"]):
-                saved = rundir.read_state()     # once the directory is ours (the check at start read it unlocked)
                 try:
                     state = self.pipeline.run_steps(self._start(saved), limit)
                     if saved is not None and state["iteration"] <= total:
@@ -393,10 +392,9 @@ class AlphaZeroTrainer(Trainer):
                     self.log(f"{stop}; the run is saved at iteration {state.get('iteration')} "
                              f"({state.get('phase')})")
                 else:
-                    session.outcome = "finished" if state["iteration"] > total else "stopped"
-                    if state["iteration"] > total:
-                        self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
-                                 f"{state['best_iteration']} in {rundir.best_path}")
+                    session.outcome = "finished"
+                    self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
+                             f"{state['best_iteration']} in {rundir.best_path}")
         except KeyboardInterrupt:
             session.outcome = "interrupted"
             self.pipeline.keep_spent()
@@ -537,7 +535,7 @@ class AlphaZeroTrainer(Trainer):
                 lost = len(finished)
                 self.log(f"{self._prefix(k)} self-play stops at the time limit after {first} of {target} games"
                          + (f" ({lost} finished out of order not kept)" if lost else ""))
-                limit.check("self-play game", per_game)
+                limit.stop("self-play game")
             now = time.perf_counter()
             if now - last_line >= 2.0 or done + count == target:
                 last_line = now
@@ -665,7 +663,7 @@ class AlphaZeroTrainer(Trainer):
             if i + 1 < planned and not self.time_limit.allows(f"{kind} game", per_game):
                 played.close()                  # the workers stop at once; their games in play are lost
                 self.log(f"{prefix} {kind} stops at the time limit after {i + 1} of {planned} games")
-                self.time_limit.check(f"{kind} game", per_game)
+                self.time_limit.stop(f"{kind} game")
             self.time_limit.took(f"{kind} game", per_game)
             now = time.perf_counter()
             if now - last_line >= 2.0 or i == planned - 1:
