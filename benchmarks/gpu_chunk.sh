@@ -39,12 +39,8 @@ if [ "$MODE" = device ]; then
     started=$(date +%s)
     elapsed() { echo "[$(( $(date +%s) - started )) s]"; }
     echo "$(elapsed) $NAME, $MINUTES minutes; $(nproc) cores; $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
-    if ls .whl/*.whl >/dev/null 2>&1; then
-        $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-            || { echo "installing the carried wheels failed"; exit 2; }
-        export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
-    fi
-    $PY -m pip install -q --no-index --no-deps --no-build-isolation -e . 2>&1 | grep -v "^WARNING"
+    source benchmarks/gpu_install.sh
+    install_offline || exit 2
     if [ "$NAME" = connect-four ]; then
         $PY -m pip install -q --no-index --no-deps --no-build-isolation -e examples/connect-four 2>&1 | grep -v "^WARNING"
     fi

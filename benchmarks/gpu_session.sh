@@ -23,13 +23,8 @@ elapsed() { echo "[$(( $(date +%s) - started )) s]"; }
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 
 echo "$(elapsed) machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1)"
-if ls .whl/*.whl >/dev/null 2>&1; then
-    $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-        || { echo "installing the carried wheels failed"; exit 2; }
-    export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
-fi
-$PY -m pip install -q --no-index --no-deps --no-build-isolation -e . 2>&1 | grep -v "^WARNING"
-$PY -c "import plyground" 2>/dev/null || $PY -m pip install -q --no-index --no-deps --no-build-isolation . 2>&1 | tail -5
+source benchmarks/gpu_install.sh
+install_offline || exit 2
 $PY -c "import plyground, cupy, numba, numpy; print('plyground', plyground.__file__, '| cupy', cupy.__version__,
 '| numba', numba.__version__, '| numpy', numpy.__version__)" || { echo "plyground did not import"; exit 2; }
 $PY - <<'EOF'
