@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import PlygroundError
+
+if TYPE_CHECKING:
+    from .protocols import State
 
 #: Moves listed under "top moves".
 TOP_MOVES = 5

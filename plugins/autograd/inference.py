@@ -185,7 +185,6 @@ def _affine_step(layer: Any, norm: Any, relu: bool, target: _Target) -> Step:
 def _conv_nhwc(layer: Any, weight: np.ndarray, bias: np.ndarray, relu: bool, target: _Target) -> Callable:
     """conv(x_nhwc, skip_nhwc=None) -> relu?(conv + bias + skip), all channels-last; host weights in."""
     kernel, stride, padding = layer.kernel_size, layer.stride, layer.padding
-    xp = target.xp
     if use_winograd(kernel, stride, layer.in_channels, layer.out_channels) and not target.device.portable:
         transformed: dict = {}  # per tiling, computed on first use (the tiling depends on the board size)
         weight, bias = weight.astype(target.dtype), bias.astype(target.dtype)

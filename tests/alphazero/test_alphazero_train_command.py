@@ -2,7 +2,6 @@
 import json
 import re
 import resource
-import time
 
 import numpy as np
 import pytest

@@ -34,7 +34,6 @@ def test_every_network_is_rated_against_the_ladder_and_the_curve_is_written(tmp_
     assert rows[0]["training_seconds"] == 0.0 < rows[1]["training_seconds"] < rows[2]["training_seconds"]
     assert (run / "plots" / "ladder.png").stat().st_size > 1000
     # the ladder games: each opening twice, colours reversed, the network named by its iteration
-    from plyground.storage import read_json
     games = read_json_lines(run / "ladder" / "iter-0002.jsonl")
     records = [record_from_json(g["record"]) for g in games]
     assert [r.players for r in records[:2]] == [("iter-0002", "random"), ("random", "iter-0002")]
@@ -136,7 +135,6 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
                for line in lines)
     # the row is the network's own count: the same player, positions and seeds counted again agree
     from plyground.mistakes import mistake_table
-    from plyground.plugins.trainers.alphazero.playbook import Playbook
     trainer = AlphaZeroTrainer(TicTacToe(), run, **{**SMALL, "iterations": 2, "comparison_games": 0,
                                                     "mistakes": "all", "mistakes_positions": 5,
                                                     "mistakes_simulations": 16})

@@ -1,6 +1,5 @@
 """The Deep Pepper networks scale their 353 inputs into [0, 1], so the tanh value unit keeps learning."""
 import numpy as np
-import pytest
 
 from plyground.games.chess.game import ChessGame
 from plyground.players.alphazero.networks import build_network, load_model, save_model

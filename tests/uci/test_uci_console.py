@@ -61,7 +61,7 @@ def run(argv):
 
 @needs_stockfish
 def test_a_full_console_game_against_stockfish(person, capsys, tmp_path):
-    me = person(["help", "moves", "e5", "e2e5", "e4", "board"], seed=7)
+    person(["help", "moves", "e5", "e2e5", "e4", "board"], seed=7)
     save = tmp_path / "me-vs-stockfish.pgn"
     # --black names the first player: in chess that is White.
     run(["play", "--game", "chess", "--white", "human", "--black", OPPONENT, "--seed", "1", "--save", str(save)])

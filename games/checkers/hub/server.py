@@ -35,7 +35,6 @@ as the protocol asks.
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from typing import Any, TextIO
