@@ -117,3 +117,94 @@ def test_the_game_offers_its_sets_as_solved_positions():
         row = next(r for r in rows if r["moves"] == position.name)
         assert position.state.key() == replay(game, row["moves"]).key()
         assert position.best == {m for m, s in enumerate(row["scores"]) if s is not None and not is_mistake(row, m)}
+
+
+@pytest.mark.parametrize("name, seed", [("dev", 1), ("test", 2), ("fresh-3", 3), ("fresh-12", 12)])
+def test_a_set_is_named_by_the_seed_of_its_games(name, seed):
+    from plyground_connect_four.positions import set_path, set_seed
+    assert set_seed(name) == seed and set_path(name).name == f"positions-{name}.jsonl.xz"
+
+
+@pytest.mark.parametrize("name", ["fresh-2", "fresh-1", "fresh-03", "fresh-", "fresh-x", "fresh", "Fresh-3"])
+def test_a_fresh_set_needs_a_seed_no_shipped_set_has(name):
+    from plyground_connect_four.positions import set_seed
+    with pytest.raises(UsageError, match=f"unknown position set '{name}'; valid sets: dev, test, or fresh-N "
+                                         r"\(N from 3"):
+        set_seed(name)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--set", "fresh-3"], "--set fresh-3: a fresh set does not go into the package; give --directory FOLDER"),
+    (["--set", "fresh-2", "--directory", "."], "--set: unknown position set 'fresh-2'; valid sets: dev, test, or"),
+    (["--set", "train"], "--set: unknown position set 'train'"),
+    (["--workers", "-1"], "--workers must be 0 (one a core) or more, not -1"),
+    (["--per-class", "0"], "--per-class must be at least 1, not 0"),
+])
+def test_the_labelling_names_a_bad_argument(args, message, capsys):
+    from plyground_connect_four.positions import main
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_fresh_set_holds_no_position_that_ships(tmp_path, monkeypatch):
+    """A fresh set's rows that a shipped set holds go (the labelling resumes without them): here a shipped
+    "test" set (in a stand-in package folder) holds one of the fresh set's rows."""
+    from plyground_connect_four import positions
+    rows = load_positions("test")
+    chosen = [next(r for r in rows if r["class"] == c) for c in CLASSES]
+    spare = next(r for r in rows if r["class"] == CLASSES[0] and r is not chosen[0])
+    shipped, folder = tmp_path / "package", tmp_path / "mine"
+    save_positions("test", [chosen[0]], shipped)
+    save_positions("fresh-3", chosen + [spare], folder)
+    monkeypatch.setattr(positions, "DATA", shipped)
+    kept = positions.label("fresh-3", 1, folder)          # every class holds one already: nothing to label
+    assert kept == chosen[1:] + [spare]
+    assert load_positions("fresh-3", folder) == kept
+
+
+def _positions(count: int, node_limit: int) -> list:
+    """Jobs of the labelling: random games' positions 10, 6 and 2 plies from their end."""
+    import random
+    from plyground_connect_four.positions import _Solve
+    game, rng, jobs = ConnectFour(), random.Random(5), []
+    while len(jobs) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply(rng.choice(state.legal_moves()))
+        if state.ply >= 24:
+            jobs.append(_Solve(len(jobs), tuple(state.history), (state.ply - 10, state.ply - 6, state.ply - 2),
+                               node_limit))
+    return jobs
+
+
+def test_the_solving_workers_find_what_one_process_finds():
+    """The labelling's solves give the same scores in two worker processes as in this one, and whether a
+    position is past the node limit does not hang on what was solved before it (each game gets a table of
+    its own), so the set made is the same for any number of workers."""
+    from dataclasses import replace
+
+    from plyground.workers import InProcess, LocalActorPool
+    from plyground_connect_four.positions import _SolverActor, _SolverSetup
+    jobs = _positions(8, node_limit=3_000)
+    alone = {job.index: message[1] for job, message in InProcess(_SolverActor()).run(jobs)}
+    backwards = {job.index: message[1] for job, message in InProcess(_SolverActor()).run(jobs[::-1])}
+    pool = LocalActorPool(_SolverSetup(), 2)
+    try:
+        pooled = {job.index: message[1] for job, message in pool.run(jobs)}
+    finally:
+        pool.close()
+    assert alone == backwards == pooled
+    found = [scores for job in jobs for scores in alone[job.index]]
+    assert None in found and sum(s is not None for s in found) >= 8      # some past the limit, most not
+    # A position past the limit stays past it when the same worker has just solved it without one.
+    first = next(job for job in jobs if None in alone[job.index])
+    unlimited = replace(first, index=-1, node_limit=10**12)
+    after = dict((job.index, message[1]) for job, message in InProcess(_SolverActor()).run([unlimited, first]))
+    assert after[first.index] == alone[first.index] and None not in after[-1]
+    solver = Solver()
+    for job in jobs:
+        for ply, scores in zip(job.plies, alone[job.index]):
+            if scores is not None:
+                assert scores == solver.move_scores(replay(ConnectFour(), "".join(str(m + 1)
+                                                                              for m in job.history[:ply])))

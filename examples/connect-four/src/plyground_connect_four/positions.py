@@ -15,10 +15,19 @@ Two sets ship with the package: ``dev`` (to look at while tuning) and
 ``test`` (another seed; the final check).  Make more, or resume an interrupted
 run, with::
 
-    python -m plyground_connect_four.positions --set dev --per-class 1000
+    python -m plyground_connect_four.positions --set dev --per-class 1000 --workers 0
 
 It continues from the games already labelled; the file is rewritten atomically
-every few positions, so an interrupted run loses nothing it wrote.
+after each block of games, so an interrupted run loses nothing it wrote.  A
+third kind of set, ``fresh-N`` (games of seed N, none of the shipped sets'
+positions), is for a check on positions nobody has looked at::
+
+    python -m plyground_connect_four.positions --set fresh-3 --per-class 100 --directory FOLDER
+    python benchmarks/connect_four_mistakes.py --set FOLDER/positions-fresh-3.jsonl.xz alphazero
+
+The workers solve each game's positions with a transposition table of their
+own, and the positions are picked from the counts once a block of games, so
+the set made does not hang on the number of workers.
 """
 from __future__ import annotations
 
@@ -28,6 +37,7 @@ import lzma
 import random
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from plyground.errors import ModelFileError, UsageError
@@ -35,7 +45,9 @@ from plyground.storage import write_bytes
 
 from .game import CLASSES, DATA, ConnectFour
 
-SETS = {"dev": 1, "test": 2}                   # the seed of each set's games
+SETS = {"dev": 1, "test": 2}                   # the seed of each set's games; fresh-N's is N
+#: How the sets are named, for messages.
+SET_NAMES = "dev, test, or fresh-N (N from 3: positions from games of seed N, a set that does not ship)"
 #: The node limit of one move's solve while labelling: a position past it is passed over (and counted).
 LABEL_NODE_LIMIT = 15_000_000
 #: The fewest discs of a labelled position: earlier ones take the solver minutes each.
@@ -51,10 +63,28 @@ def position_class(ply: int, plies_left: int) -> str:
     return f"{stage(ply)}-{difficulty}"
 
 
+def set_seed(name: str) -> int:
+    """The seed of set ``name``'s games: dev and test ship with the package; ``fresh-N`` (N >= 3) is a set
+    made when positions nobody has looked at are wanted (the final check)."""
+    if name in SETS:
+        return SETS[name]
+    prefix, _, number = name.partition("-")
+    if prefix == "fresh" and number.isdigit() and str(int(number)) == number and int(number) > max(SETS.values()):
+        return int(number)
+    raise UsageError(f"unknown position set {name!r}; valid sets: {SET_NAMES}")
+
+
 def set_path(name: str, directory: Path = DATA) -> Path:
-    if name not in SETS:
-        raise UsageError(f"unknown position set {name!r}; valid sets: {', '.join(SETS)}")
+    set_seed(name)
     return Path(directory) / f"positions-{name}.jsonl.xz"
+
+
+def _other_sets(name: str, directory: Path) -> list[tuple[str, Path]]:
+    """The sets set ``name`` shares no position with, and where they are: dev and test each other's (in the
+    same folder); a fresh set those that ship."""
+    if name in SETS:
+        return [(other, Path(directory)) for other in SETS if other != name]
+    return [(other, DATA) for other in SETS]
 
 
 def load_positions(name: str, directory: Path = DATA) -> list[dict]:
@@ -92,21 +122,21 @@ def is_mistake(row: dict, move: int) -> bool:
 
 
 def solved(game: ConnectFour, name: str) -> list:
-    """Set ``name`` -- dev, test, or a file such a set was saved in -- as the game's ``SolvedPosition``s
-    (the SolvedPositions capability)."""
+    """Set ``name`` -- dev, test, or a file a set was saved in (a fresh set's, say) -- as the game's
+    ``SolvedPosition``s (the SolvedPositions capability)."""
     from plyground.capabilities import SolvedPosition
     from .solver import outcome
     path = Path(name)
     if name not in SETS and path.name.startswith("positions-") and path.name.endswith(".jsonl.xz"):
         if not path.is_file():
             raise UsageError(f"no positions file {name}: make one with "
-                             f"python -m plyground_connect_four.positions --set dev --directory FOLDER")
+                             f"python -m plyground_connect_four.positions --set fresh-3 --directory FOLDER")
         rows = load_positions(path.name[len("positions-"):-len(".jsonl.xz")], path.parent)
     elif name in SETS:
         rows = load_positions(name)
     else:
         raise UsageError(f"connect-four has no solved-position set {name!r}; valid sets: {', '.join(SETS)}, or "
-                         f"a positions-dev.jsonl.xz or positions-test.jsonl.xz file")
+                         f"a file the labelling wrote (positions-dev.jsonl.xz, positions-fresh-3.jsonl.xz, ...)")
     found = []
     for row in rows:
         scores = row["scores"]
@@ -150,80 +180,149 @@ def _safe_moves(state) -> list[int]:
     return safe
 
 
-def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr) -> list[dict]:
-    """Add positions to set ``name`` until every class holds ``per_class`` of them (or resume doing so)."""
+#: Games whose positions are solved together: the pick of positions looks at the counts once a block, so the
+#: set made is the same whatever the number of workers.
+BLOCK = 24
+
+
+@dataclass(frozen=True)
+class _Solve:
+    """A job: the positions of game ``index`` to label (plies of its moves ``history``)."""
+    index: int
+    history: tuple[int, ...]
+    plies: tuple[int, ...]
+    node_limit: int = LABEL_NODE_LIMIT
+
+    def describe(self) -> str:
+        return f"the positions of game {self.index}"
+
+
+@dataclass(frozen=True)
+class _SolverSetup:
+    def build(self) -> "_SolverActor":
+        return _SolverActor()
+
+
+class _SolverActor:
+    """Solves a game's positions with a table of its own, so whether one is past the node limit does not hang
+    on what this worker solved before."""
+
+    def run(self, job: _Solve):
+        from .solver import Solver
+        solver, found = Solver(), []
+        for ply in job.plies:
+            state = ConnectFour().new_initial_state()
+            for move in job.history[:ply]:
+                state.apply(move)
+            found.append(solver.move_scores(state, node_limit=job.node_limit))
+        yield ("done", found)
+
+    def close(self) -> None:
+        pass
+
+
+def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, workers: int = 1) -> list[dict]:
+    """Add positions to set ``name`` until every class holds ``per_class`` of them (or resume doing so),
+    solving on ``workers`` processes."""
+    from plyground.durations import format_duration
     from plyground.registry import get_registry
+    from plyground.workers import InProcess, LocalActorPool
 
-    from .solver import Solver, outcome, plies_left
+    from .solver import outcome, plies_left
 
+    seed = set_seed(name)
     game = ConnectFour()
-    others = {replay(game, row["moves"]).key()
-              for other in SETS if other != name for row in load_positions(other, directory)}
-    # The sets share no position: one that the other set holds too (both made at once) goes from this one.
+    # A fresh set holds no position of the sets that ship; dev and test hold none of each other's.
+    others = {replay(game, row["moves"]).key() for other, folder in _other_sets(name, directory)
+              for row in load_positions(other, folder)}
+    # The sets share no position: one that another set holds too (both made at once) goes from this one.
     rows = [row for row in load_positions(name, directory) if replay(game, row["moves"]).key() not in others]
     seen = others | {replay(game, row["moves"]).key() for row in rows}
     counts = {c: sum(row["class"] == c for row in rows) for c in CLASSES}
+    first_counts = dict(counts)
     index = max((row["game"] for row in rows), default=-1) + 1
     mcts = get_registry().make_player("mcts:simulations=200", game)
-    solver = Solver()
-    started, labelled, skipped, unsaved = time.monotonic(), 0, 0, 0
-    while min(counts.values()) < per_class:
-        source, history = _source_game(game, index, SETS[name], mcts)
-        rng = random.Random(SETS[name] * 7_919 + index)
-        # One position from each stage the game reaches, the stage furthest from its quota first
-        # (games that reach the End are rare), up to three.
-        missing = {name: sum(max(0, per_class - counts[c]) for c in CLASSES if c.startswith(name))
-                   for name in ("Begin", "Middle", "End")}
-        stages = {}
-        for ply in range(FIRST_PLY, len(history)):
-            stages.setdefault(stage(ply), []).append(ply)
-        plies = [rng.choice(stages[name]) for name in sorted(stages, key=lambda n: -missing[n])
-                 if missing[name] > 0]
-        for ply in plies[:3]:
-            state = game.new_initial_state()
-            for move in history[:ply]:
-                state.apply(move)
-            if state.key() in seen:
-                continue
-            seen.add(state.key())
-            scores = solver.move_scores(state, node_limit=LABEL_NODE_LIMIT)
-            if scores is None:
-                skipped += 1
-                continue
-            best = max(scores.values())
-            if all(outcome(s) == outcome(best) for s in scores.values()):
-                continue                        # no move can be a mistake here
-            kind = position_class(ply, plies_left(ply, best))
-            if counts[kind] >= per_class:
-                continue
-            counts[kind] += 1
-            labelled += 1
-            unsaved += 1
-            rows.append({"moves": "".join(str(m + 1) for m in history[:ply]), "class": kind, "ply": ply,
-                         "score": best, "plies_left": plies_left(ply, best),
-                         "scores": [scores.get(c) for c in range(7)], "source": source, "game": index})
-        index += 1
-        if unsaved >= 20 or min(counts.values()) >= per_class:
+    pool = LocalActorPool(_SolverSetup(), workers) if workers > 1 else InProcess(_SolverActor())
+    started, labelled, skipped = time.monotonic(), 0, 0
+    try:
+        while min(counts.values()) < per_class:
+            # One position from each stage a game reaches, the stage furthest from its quota first
+            # (games that reach the End are rare), up to three.
+            missing = {name: sum(max(0, per_class - counts[c]) for c in CLASSES if c.startswith(name))
+                       for name in ("Begin", "Middle", "End")}
+            jobs, sources = [], {}
+            for index in range(index, index + BLOCK):
+                source, history = _source_game(game, index, seed, mcts)
+                rng = random.Random(seed * 7_919 + index)
+                stages: dict[str, list[int]] = {}
+                for ply in range(FIRST_PLY, len(history)):
+                    stages.setdefault(stage(ply), []).append(ply)
+                plies = [rng.choice(stages[name]) for name in sorted(stages, key=lambda n: -missing[n])
+                         if missing[name] > 0]
+                new = []
+                for ply in plies[:3]:
+                    key = replay(game, "".join(str(m + 1) for m in history[:ply])).key()
+                    if key not in seen:
+                        seen.add(key)
+                        new.append(ply)
+                jobs.append(_Solve(index, tuple(history), tuple(new)))
+                sources[index] = source
+            index += 1
+            found = {job.index: message[1] for job, message in pool.run(jobs) if message[0] == "done"}
+            for job in jobs:                    # in the games' order, whatever order the workers finished in
+                for ply, scores in zip(job.plies, found[job.index]):
+                    if scores is None:
+                        skipped += 1
+                        continue
+                    best = max(scores.values())
+                    if all(outcome(s) == outcome(best) for s in scores.values()):
+                        continue                # no move can be a mistake here
+                    kind = position_class(ply, plies_left(ply, best))
+                    if counts[kind] >= per_class:
+                        continue
+                    counts[kind] += 1
+                    labelled += 1
+                    rows.append({"moves": "".join(str(m + 1) for m in job.history[:ply]), "class": kind,
+                                 "ply": ply, "score": best, "plies_left": plies_left(ply, best),
+                                 "scores": [scores.get(c) for c in range(7)], "source": sources[job.index],
+                                 "game": job.index})
             save_positions(name, rows, directory)
-            unsaved = 0
             elapsed = time.monotonic() - started
+            # The class furthest behind its own pace sets the time left.
+            left = max(((per_class - counts[c]) * elapsed / (counts[c] - first_counts[c])
+                        if counts[c] > first_counts[c] else float("inf"))
+                       for c in CLASSES if counts[c] < per_class) if min(counts.values()) < per_class else 0.0
             print(f"{name}: {labelled} labelled in {elapsed:.0f} s ({labelled / max(elapsed, 1e-9):.2f}/s), "
-                  f"{skipped} past the node limit; " + ", ".join(f"{c} {n}" for c, n in counts.items()),
-                  file=log, flush=True)
-    save_positions(name, rows, directory)
+                  f"{skipped} past the node limit, ETA {format_duration(left) if left < float('inf') else '?'}; "
+                  + ", ".join(f"{c} {n}" for c, n in counts.items()), file=log, flush=True)
+    finally:
+        pool.close()
+    save_positions(name, rows, directory)      # without the rows another set holds, even when none was added
     return rows
 
 
 def main(argv=None) -> int:
+    from plyground.workers import available_cores
+
     parser = argparse.ArgumentParser(prog="python -m plyground_connect_four.positions",
                                      description="Label Connect Four positions for the perfect-play benchmark.")
-    parser.add_argument("--set", default="dev", choices=sorted(SETS), help="which set to add to (default: dev)")
+    parser.add_argument("--set", default="dev", help=f"which set to add to: {SET_NAMES} (default: dev)")
     parser.add_argument("--per-class", type=int, default=1000, help="positions each class should hold")
     parser.add_argument("--directory", type=Path, default=DATA, help="where the sets are (default: the package's)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes that solve (0: one a core; the set made is the same for any number)")
     args = parser.parse_args(argv)
     if args.per_class < 1:
         parser.error(f"--per-class must be at least 1, not {args.per_class}")
-    label(args.set, args.per_class, args.directory)
+    if args.workers < 0:
+        parser.error(f"--workers must be 0 (one a core) or more, not {args.workers}")
+    try:
+        set_seed(args.set)
+    except UsageError as exc:
+        parser.error(f"--set: {exc}")
+    if args.set not in SETS and args.directory.resolve() == DATA.resolve():
+        parser.error(f"--set {args.set}: a fresh set does not go into the package; give --directory FOLDER")
+    label(args.set, args.per_class, args.directory, workers=args.workers or available_cores())
     return 0
 
 
