@@ -1,12 +1,14 @@
 """The labelled positions of the perfect-play benchmark, and the benchmark command."""
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from plyground.errors import UsageError
+from plyground.errors import ModelFileError, UsageError
 from plyground_connect_four import ConnectFour
+from plyground_connect_four.game import DATA
 from plyground_connect_four.positions import (CLASSES, is_mistake, load_positions, position_class, replay,
                                               save_positions)
 from plyground_connect_four.solver import Solver, plies_left
@@ -125,26 +127,43 @@ def test_a_set_is_named_by_the_seed_of_its_games(name, seed):
     assert set_seed(name) == seed and set_path(name).name == f"positions-{name}.jsonl.xz"
 
 
-@pytest.mark.parametrize("name", ["fresh-2", "fresh-1", "fresh-03", "fresh-", "fresh-x", "fresh", "Fresh-3"])
+@pytest.mark.parametrize("name", ["fresh-2", "fresh-1", "fresh-03", "fresh-", "fresh-x", "fresh", "Fresh-3", "fresh-²",
+                                  "fresh-" + "9" * 5000])
 def test_a_fresh_set_needs_a_seed_no_shipped_set_has(name):
     from plyground_connect_four.positions import set_seed
-    with pytest.raises(UsageError, match=f"unknown position set '{name}'; valid sets: dev, test, or fresh-N "
-                                         r"\(N from 3"):
+    with pytest.raises(UsageError, match=f"unknown position set '{name[:60]}.*'; valid sets: dev, test, or "
+                                         r"fresh-N \(N from 3"):
         set_seed(name)
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--set", "fresh-3"], "--set fresh-3: a fresh set does not go into the package; give --directory FOLDER"),
+    (["--set", "fresh-3"], "--set: a fresh set (fresh-3) does not go into the package's folder "),
+    (["--set", "fresh-3", "--directory", str(DATA / "mine")], "--set: a fresh set (fresh-3) does not go into "),
+    (["--set", "fresh-²", "--directory", "."], "--set: unknown position set 'fresh-²'; valid sets: dev, test, or"),
     (["--set", "fresh-2", "--directory", "."], "--set: unknown position set 'fresh-2'; valid sets: dev, test, or"),
     (["--set", "train"], "--set: unknown position set 'train'"),
     (["--workers", "-1"], "--workers must be 0 (one a core) or more, not -1"),
     (["--per-class", "0"], "--per-class must be at least 1, not 0"),
+    (["--set", "fresh-4", "--directory", "{file}"], "--directory {file}: that is a file; name a folder"),
+    (["--set", "fresh-4", "--directory", "{file}/sub"], "--directory {file}/sub: cannot make that folder"),
 ])
-def test_the_labelling_names_a_bad_argument(args, message, capsys):
+def test_the_labelling_names_a_bad_argument(args, message, capsys, tmp_path):
     from plyground_connect_four.positions import main
+    (tmp_path / "a-file").write_text("not a folder")
+    args, message = [a.format(file=tmp_path / "a-file") for a in args], message.format(file=tmp_path / "a-file")
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_damaged_set_is_named_with_what_to_do(tmp_path, capsys):
+    from plyground_connect_four.positions import main
+    (tmp_path / "positions-fresh-4.jsonl.xz").write_bytes(b"not xz")
+    assert main(["--set", "fresh-4", "--directory", str(tmp_path), "--per-class", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {tmp_path}/positions-fresh-4.jsonl.xz is unreadable (") and err.rstrip().endswith(
+        f"move it away, then make it again with python -m plyground_connect_four.positions --set fresh-4 "
+        f"--directory {tmp_path}") and "Traceback" not in err
 
 
 def test_a_fresh_set_holds_no_position_that_ships(tmp_path, monkeypatch):
@@ -208,3 +227,37 @@ def test_the_solving_workers_find_what_one_process_finds():
             if scores is not None:
                 assert scores == solver.move_scores(replay(ConnectFour(), "".join(str(m + 1)
                                                                               for m in job.history[:ply])))
+
+
+def test_the_set_made_is_the_same_on_one_process_and_on_two(tmp_path, monkeypatch):
+    """label() itself, filling End-Easy only (quick to solve): one process and two worker processes make the
+    same rows, in the same order, over several blocks of games."""
+    from plyground_connect_four import positions
+    monkeypatch.setattr(positions, "BLOCK", 6)
+    made = {}
+    for workers in (1, 2):
+        with open(os.devnull, "w") as quiet:
+            made[workers] = positions.label("fresh-3", 14, tmp_path / str(workers), log=quiet, workers=workers,
+                                            classes=("End-Easy",))
+    assert made[1] == made[2] and len(made[1]) == 14
+    assert len({row["moves"] for row in made[1]}) == 14 and {row["ply"] for row in made[1]} <= set(range(29, 42))
+    assert max(row["game"] for row in made[1]) >= positions.BLOCK      # more than one block
+
+
+@pytest.mark.parametrize("row, fault", [
+    ({"moves": "4"}, "no class"),
+    ({"moves": "48"}, "column 8"),
+    ({"scores": [0] * 6}, "six scores"),
+    ({"game": "1"}, "game number as text"),
+])
+def test_a_row_that_is_not_a_labelled_position_is_refused_by_name(tmp_path, row, fault):
+    good = load_positions("dev")[0]
+    damaged = {**good, **row}
+    if fault == "no class":
+        del damaged["class"]
+    elif fault == "column 8":
+        damaged["ply"] = 2
+    save_positions("dev", [good, damaged], tmp_path)
+    with pytest.raises(ModelFileError, match=r"positions-dev.jsonl.xz is unreadable \(row 2 is not a labelled "
+                                             r"position\); move it away"):
+        load_positions("dev", tmp_path)

@@ -34,13 +34,15 @@ from __future__ import annotations
 import argparse
 import json
 import lzma
+import os
+import re
 import random
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from plyground.errors import ModelFileError, UsageError
+from plyground.errors import ModelFileError, PlygroundError, UsageError
 from plyground.storage import write_bytes
 
 from .game import CLASSES, DATA, ConnectFour
@@ -68,15 +70,23 @@ def set_seed(name: str) -> int:
     made when positions nobody has looked at are wanted (the final check)."""
     if name in SETS:
         return SETS[name]
-    prefix, _, number = name.partition("-")
-    if prefix == "fresh" and number.isdigit() and str(int(number)) == number and int(number) > max(SETS.values()):
-        return int(number)
+    found = re.fullmatch(r"fresh-([1-9][0-9]{0,17})", name)
+    if found and int(found.group(1)) > max(SETS.values()):
+        return int(found.group(1))
     raise UsageError(f"unknown position set {name!r}; valid sets: {SET_NAMES}")
 
 
 def set_path(name: str, directory: Path = DATA) -> Path:
     set_seed(name)
     return Path(directory) / f"positions-{name}.jsonl.xz"
+
+
+def check_folder(name: str, directory: Path) -> None:
+    """A fresh set is not shipped: refuse a folder in the package's."""
+    where = Path(directory).resolve()
+    if name not in SETS and DATA.resolve() in (where, *where.parents):
+        raise UsageError(f"a fresh set ({name}) does not go into the package's folder {DATA}; "
+                         f"give --directory FOLDER outside it")
 
 
 def _other_sets(name: str, directory: Path) -> list[tuple[str, Path]]:
@@ -88,16 +98,30 @@ def _other_sets(name: str, directory: Path) -> list[tuple[str, Path]]:
 
 
 def load_positions(name: str, directory: Path = DATA) -> list[dict]:
-    """The labelled positions of set ``name`` (``dev`` or ``test``), oldest first."""
+    """The labelled positions of set ``name`` (dev, test or fresh-N) in ``directory``, oldest first."""
     path = set_path(name, directory)
     if not path.exists():
         return []
     try:
         text = lzma.decompress(path.read_bytes()).decode("utf-8")
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+        for number, row in enumerate(rows, 1):
+            if not _well_formed(row):
+                raise ValueError(f"row {number} is not a labelled position")
+        return rows
     except (OSError, lzma.LZMAError, ValueError) as exc:
-        raise ModelFileError(f"{path} is unreadable ({exc}); make it again with "
-                             f"python -m plyground_connect_four.positions --set {name}") from None
+        where = "" if Path(directory).resolve() == DATA.resolve() else f" --directory {directory}"
+        raise ModelFileError(f"{path} is unreadable ({exc}); move it away, then make it again with "
+                             f"python -m plyground_connect_four.positions --set {name}{where}") from None
+
+
+def _well_formed(row) -> bool:
+    """Does ``row`` hold what a labelled position holds, of the right kinds?"""
+    ints = ("ply", "score", "plies_left", "game")
+    return (isinstance(row, dict) and isinstance(row.get("moves"), str) and set(row["moves"]) <= set("1234567")
+            and row.get("class") in CLASSES and all(type(row.get(k)) is int for k in ints)
+            and len(row["moves"]) == row["ply"] and isinstance(row.get("scores"), list) and len(row["scores"]) == 7
+            and all(v is None or type(v) is int for v in row["scores"]))
 
 
 def save_positions(name: str, rows: list[dict], directory: Path = DATA) -> None:
@@ -221,9 +245,11 @@ class _SolverActor:
         pass
 
 
-def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, workers: int = 1) -> list[dict]:
+def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, workers: int = 1,
+          classes: tuple[str, ...] = CLASSES) -> list[dict]:
     """Add positions to set ``name`` until every class holds ``per_class`` of them (or resume doing so),
-    solving on ``workers`` processes."""
+    solving on ``workers`` processes (1: in this one); ``classes``: only these are filled.  Rows another set
+    holds go, even if none is added."""
     from plyground.durations import format_duration
     from plyground.registry import get_registry
     from plyground.workers import InProcess, LocalActorPool
@@ -231,24 +257,27 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
     from .solver import outcome, plies_left
 
     seed = set_seed(name)
+    check_folder(name, directory)
     game = ConnectFour()
     # A fresh set holds no position of the sets that ship; dev and test hold none of each other's.
     others = {replay(game, row["moves"]).key() for other, folder in _other_sets(name, directory)
               for row in load_positions(other, folder)}
     # The sets share no position: one that another set holds too (both made at once) goes from this one.
-    rows = [row for row in load_positions(name, directory) if replay(game, row["moves"]).key() not in others]
+    loaded = load_positions(name, directory)
+    rows = [row for row in loaded if replay(game, row["moves"]).key() not in others]
     seen = others | {replay(game, row["moves"]).key() for row in rows}
-    counts = {c: sum(row["class"] == c for row in rows) for c in CLASSES}
+    counts = {c: sum(row["class"] == c for row in rows) for c in classes}
     first_counts = dict(counts)
-    index = max((row["game"] for row in rows), default=-1) + 1
+    index = max((row["game"] for row in loaded), default=-1) + 1     # after the last game that gave a row
     mcts = get_registry().make_player("mcts:simulations=200", game)
-    pool = LocalActorPool(_SolverSetup(), workers) if workers > 1 else InProcess(_SolverActor())
+    pool = LocalActorPool(_SolverSetup(), workers, log=lambda line: print(line, file=log, flush=True)) \
+        if workers > 1 else InProcess(_SolverActor())
     started, labelled, skipped = time.monotonic(), 0, 0
     try:
         while min(counts.values()) < per_class:
             # One position from each stage a game reaches, the stage furthest from its quota first
             # (games that reach the End are rare), up to three.
-            missing = {name: sum(max(0, per_class - counts[c]) for c in CLASSES if c.startswith(name))
+            missing = {name: sum(max(0, per_class - counts[c]) for c in classes if c.startswith(name))
                        for name in ("Begin", "Middle", "End")}
             jobs, sources = [], {}
             for index in range(index, index + BLOCK):
@@ -278,7 +307,7 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
                     if all(outcome(s) == outcome(best) for s in scores.values()):
                         continue                # no move can be a mistake here
                     kind = position_class(ply, plies_left(ply, best))
-                    if counts[kind] >= per_class:
+                    if counts.get(kind, per_class) >= per_class:
                         continue
                     counts[kind] += 1
                     labelled += 1
@@ -291,7 +320,7 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
             # The class furthest behind its own pace sets the time left.
             left = max(((per_class - counts[c]) * elapsed / (counts[c] - first_counts[c])
                         if counts[c] > first_counts[c] else float("inf"))
-                       for c in CLASSES if counts[c] < per_class) if min(counts.values()) < per_class else 0.0
+                       for c in classes if counts[c] < per_class) if min(counts.values()) < per_class else 0.0
             print(f"{name}: {labelled} labelled in {elapsed:.0f} s ({labelled / max(elapsed, 1e-9):.2f}/s), "
                   f"{skipped} past the node limit, ETA {format_duration(left) if left < float('inf') else '?'}; "
                   + ", ".join(f"{c} {n}" for c, n in counts.items()), file=log, flush=True)
@@ -318,11 +347,29 @@ def main(argv=None) -> int:
         parser.error(f"--workers must be 0 (one a core) or more, not {args.workers}")
     try:
         set_seed(args.set)
+        check_folder(args.set, args.directory)
     except UsageError as exc:
         parser.error(f"--set: {exc}")
-    if args.set not in SETS and args.directory.resolve() == DATA.resolve():
-        parser.error(f"--set {args.set}: a fresh set does not go into the package; give --directory FOLDER")
-    label(args.set, args.per_class, args.directory, workers=args.workers or available_cores())
+    if args.directory.exists() and not args.directory.is_dir():
+        parser.error(f"--directory {args.directory}: that is a file; name a folder")
+    try:
+        args.directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"--directory {args.directory}: cannot make that folder ({exc.strerror or exc})")
+    if not os.access(args.directory, os.W_OK):
+        parser.error(f"--directory {args.directory}: cannot write there")
+    try:
+        label(args.set, args.per_class, args.directory, workers=args.workers or available_cores())
+    except KeyboardInterrupt:
+        print(f"stopped: what was labelled is in {set_path(args.set, args.directory)} (the block of games under "
+              f"way is not); the same command goes on from it", file=sys.stderr)
+        return 130
+    except PlygroundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
