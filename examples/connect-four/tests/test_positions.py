@@ -242,6 +242,7 @@ def test_the_set_made_is_the_same_on_one_process_and_on_two(tmp_path, monkeypatc
     assert made[1] == made[2] and len(made[1]) == 14
     assert len({row["moves"] for row in made[1]}) == 14 and {row["ply"] for row in made[1]} <= set(range(29, 42))
     assert max(row["game"] for row in made[1]) >= positions.BLOCK      # more than one block
+    assert [row["game"] for row in made[2]] == sorted(row["game"] for row in made[2])   # in the games' order
 
 
 @pytest.mark.parametrize("row, fault", [
