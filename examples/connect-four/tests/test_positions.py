@@ -204,7 +204,7 @@ def test_the_solving_workers_find_what_one_process_finds():
     from dataclasses import replace
 
     from plyground.workers import InProcess, LocalActorPool
-    from plyground_connect_four.positions import _SolverActor, _SolverSetup
+    from plyground_connect_four.positions import _SolverActor, _SolverSetup, moves_text
     jobs = _positions(8, node_limit=3_000)
     alone = {job.index: message[1] for job, message in InProcess(_SolverActor()).run(jobs)}
     backwards = {job.index: message[1] for job, message in InProcess(_SolverActor()).run(jobs[::-1])}
@@ -225,8 +225,7 @@ def test_the_solving_workers_find_what_one_process_finds():
     for job in jobs:
         for ply, scores in zip(job.plies, alone[job.index]):
             if scores is not None:
-                assert scores == solver.move_scores(replay(ConnectFour(), "".join(str(m + 1)
-                                                                              for m in job.history[:ply])))
+                assert scores == solver.move_scores(replay(ConnectFour(), moves_text(job.history[:ply])))
 
 
 def test_the_set_made_is_the_same_on_one_process_and_on_two(tmp_path, monkeypatch):

@@ -129,6 +129,11 @@ def save_positions(name: str, rows: list[dict], directory: Path = DATA) -> None:
     write_bytes(set_path(name, directory), lzma.compress(text.encode("utf-8"), preset=9))
 
 
+def moves_text(columns) -> str:
+    """Moves as the sets write them: columns 0-6 as the digits 1-7."""
+    return "".join(str(column + 1) for column in columns)
+
+
 def replay(game: ConnectFour, moves: str):
     """The position after ``moves`` (columns written 1-7, as Pons's test sets write them)."""
     state = game.new_initial_state()
@@ -235,9 +240,7 @@ class _SolverActor:
         from .solver import Solver
         solver, found = Solver(), []
         for ply in job.plies:
-            state = ConnectFour().new_initial_state()
-            for move in job.history[:ply]:
-                state.apply(move)
+            state = replay(ConnectFour(), moves_text(job.history[:ply]))
             found.append(solver.move_scores(state, node_limit=job.node_limit))
         yield ("done", found)
 
@@ -263,12 +266,12 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
     others = {replay(game, row["moves"]).key() for other, folder in _other_sets(name, directory)
               for row in load_positions(other, folder)}
     # The sets share no position: one that another set holds too (both made at once) goes from this one.
-    loaded = load_positions(name, directory)
-    rows = [row for row in loaded if replay(game, row["moves"]).key() not in others]
-    seen = others | {replay(game, row["moves"]).key() for row in rows}
+    loaded = [(replay(game, row["moves"]).key(), row) for row in load_positions(name, directory)]
+    rows = [row for key, row in loaded if key not in others]
+    seen = others | {key for key, _ in loaded}
     counts = {c: sum(row["class"] == c for row in rows) for c in classes}
     first_counts = dict(counts)
-    index = max((row["game"] for row in loaded), default=-1) + 1     # after the last game that gave a row
+    index = max((row["game"] for _, row in loaded), default=-1) + 1     # after the last game that gave a row
     mcts = get_registry().make_player("mcts:simulations=200", game)
     pool = LocalActorPool(_SolverSetup(), workers, log=lambda line: print(line, file=log, flush=True)) \
         if workers > 1 else InProcess(_SolverActor())
@@ -277,8 +280,8 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
         while min(counts.values()) < per_class:
             # One position from each stage a game reaches, the stage furthest from its quota first
             # (games that reach the End are rare), up to three.
-            missing = {name: sum(max(0, per_class - counts[c]) for c in classes if c.startswith(name))
-                       for name in ("Begin", "Middle", "End")}
+            missing = {part: sum(max(0, per_class - counts[c]) for c in classes if c.startswith(part))
+                       for part in ("Begin", "Middle", "End")}
             jobs, sources = [], {}
             for index in range(index, index + BLOCK):
                 source, history = _source_game(game, index, seed, mcts)
@@ -286,11 +289,11 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
                 stages: dict[str, list[int]] = {}
                 for ply in range(FIRST_PLY, len(history)):
                     stages.setdefault(stage(ply), []).append(ply)
-                plies = [rng.choice(stages[name]) for name in sorted(stages, key=lambda n: -missing[n])
-                         if missing[name] > 0]
+                plies = [rng.choice(stages[part]) for part in sorted(stages, key=lambda p: -missing[p])
+                         if missing[part] > 0]
                 new = []
                 for ply in plies[:3]:
-                    key = replay(game, "".join(str(m + 1) for m in history[:ply])).key()
+                    key = replay(game, moves_text(history[:ply])).key()
                     if key not in seen:
                         seen.add(key)
                         new.append(ply)
@@ -311,7 +314,7 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
                         continue
                     counts[kind] += 1
                     labelled += 1
-                    rows.append({"moves": "".join(str(m + 1) for m in job.history[:ply]), "class": kind,
+                    rows.append({"moves": moves_text(job.history[:ply]), "class": kind,
                                  "ply": ply, "score": best, "plies_left": plies_left(ply, best),
                                  "scores": [scores.get(c) for c in range(7)], "source": sources[job.index],
                                  "game": job.index})
