@@ -46,15 +46,20 @@ def is_interrupt(exc: BaseException) -> bool:
     ``SystemError: CPUDispatcher(...) returned a result with an exception
     set``, the KeyboardInterrupt its cause.  Both are the user's Ctrl-C.
     """
+    return interrupt_of(exc) is not None
+
+
+def interrupt_of(exc: BaseException | None) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt ``exc`` is or wraps (see :func:`is_interrupt`); None if it is another error."""
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
-            return True
+            return exc
         if not isinstance(exc, SystemError):
-            return False
+            return None
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
-    return False
+    return None
 
 
 def stop_signal_of(player) -> StopSignal:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import shlex
 import signal
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from .errors import UnsupportedGame, UsageError
 from .options import Spec
 from .recordio import atomic_write_text, check_output_dir, check_regular_file
 from .registry import get_registry
+from .stopping import interrupt_of
 from .timelimit import TimeLimit
 
 CONFIG_NAME = "config.toml"
@@ -153,12 +155,16 @@ def _worker_flags(registry, entry, **flags: str | None) -> dict[str, str]:
     return given
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl-C would be (so every clean-up for Ctrl-C runs for it too)."""
+
+
 @contextlib.contextmanager
 def _sigterm_as_interrupt():
     """SIGTERM (``timeout``, a scheduler ending the job) stops the trainer as Ctrl-C does: its clean-up runs
     (workers stopped, the session's line written) instead of the process vanishing mid-write."""
     def interrupt(signum, frame):
-        raise KeyboardInterrupt
+        raise Terminated
     try:
         previous = signal.signal(signal.SIGTERM, interrupt)
     except ValueError:                  # not the main thread (a test's runner): leave it
@@ -241,11 +247,20 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
     trainer.set_log((lambda line: None) if quiet else (lambda line: click.echo(line, err=True)))
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
     trainer.time_limit = time_limit
+    rerun = f"plyground train {trainer_name} --run {shlex.quote(str(run_dir))}"
     with _sigterm_as_interrupt():
-        artifact = trainer.run()
+        try:
+            artifact = trainer.run()
+        except BaseException as exc:
+            interrupt = interrupt_of(exc)
+            if interrupt is None:
+                raise
+            # What was done is in the run directory (the trainer's own clean-up has run): say how to go on.
+            how = "SIGTERM" if isinstance(interrupt, Terminated) else "Ctrl-C"
+            click.echo(f"\nstopped ({how}); the run is kept in {run_dir}: rerun `{rerun}` to resume", err=True)
+            raise click.exceptions.Exit(130) from None
     if time_limit.stopped is not None:
-        click.echo(f"stopped at the time limit (--minutes {minutes:g}); rerun `plyground train {trainer_name} "
-                   f"--run {run_dir}` to go on")
+        click.echo(f"stopped at the time limit (--minutes {minutes:g}); rerun `{rerun}` to go on")
     click.echo(f"trained: {artifact}")
     if entry.cls.produces:
         played = played_game_spec(game_spec, game, getattr(trainer, "game", game))

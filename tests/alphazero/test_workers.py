@@ -187,6 +187,8 @@ def test_ctrl_c_and_kill_stop_the_workers_and_the_run_resumes(tmp_path):
     first.wait_for(lambda: first.worker_pids() and len(replay_files(run_dir)) >= 2)
     first.process.send_signal(signal.SIGINT)
     assert first.finish() == 130
+    assert first.log.read_text().splitlines()[-1].startswith("stopped (Ctrl-C); the run is kept in "), \
+        first.log.read_text()
     assert gone(first.worker_pids()), "Ctrl-C left worker processes running"
     kept = replay_files(run_dir)
     assert 2 <= len(kept) < 20
