@@ -24,7 +24,7 @@ from .recordio import RecordAppender, check_save_path, describe_os_error
 from .registry import get_registry
 from .review import REVIEWING, GameReview, open_review
 from .session import GameSession, PlaySettings
-from .stopping import is_interrupt
+from .stopping import ctrl_c_ends_the_process, is_interrupt
 from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
                      newest_unfinished, replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
@@ -470,9 +470,15 @@ cli.add_command(tournament_command)
 
 # ------------------------------------------------------------------ perft
 
+#: perft's deepest count: every game's tree at this depth is far past what any machine counts (the counts
+#: are 64-bit integers), and the compiled counts hold one move list per ply.
+MAX_PERFT_DEPTH = 64
+
+
 @cli.command("perft")
 @click.argument("game_spec")
-@click.option("--depth", type=click.IntRange(min=0), required=True, help="Search depth in plies.")
+@click.option("--depth", type=click.IntRange(min=0, max=MAX_PERFT_DEPTH), required=True,
+              help="Search depth in plies.")
 @click.option("--fen", default=None, help="Start position (default: the initial position).")
 @click.option("--divide", is_flag=True,
               help="Also print the count below each legal move, as engines do ('g1f3: 20' in UCI for chess).")
@@ -480,6 +486,11 @@ def perft_command(game_spec, depth, fen, divide):
     """Count the leaves of the legal-move tree (checks move generation; measures its speed)."""
     game = get_registry().make_game(game_spec)
     state = game.new_state(fen) if fen else game.new_initial_state()
+    with ctrl_c_ends_the_process():      # a compiled count would not hear Ctrl-C until it is done
+        _perft(game, state, depth, divide)
+
+
+def _perft(game: Game, state, depth: int, divide: bool) -> None:
     if divide and depth >= 1:
         # Lines as engines print them ("move: count", no digit grouping) so they diff against an engine's
         # divide; games engines talk to in UCI (chess: Stockfish's `go perft`) write moves in UCI.

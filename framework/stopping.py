@@ -11,8 +11,11 @@ The move a stopped search returns is thrown away, so it may be any legal move.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import numpy as np
 
@@ -62,16 +65,35 @@ def interrupt_of(exc: BaseException | None) -> KeyboardInterrupt | None:
     return None
 
 
+@contextmanager
+def ctrl_c_ends_the_process() -> Iterator[None]:
+    """While inside, Ctrl-C ends the process at once, as it ends most programs.
+
+    For work with nothing to keep and no stop flag to poll (perft's count): Python runs its Ctrl-C handler
+    only between bytecodes, so a compiled kernel counting for hours would not hear it.  Outside the main
+    thread (a test's runner) nothing changes.
+    """
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def stop_signal_of(player) -> StopSignal:
     """The player's signal; third-party players that skipped ``Player.__init__`` get one here."""
-    signal = getattr(player, "stop_signal", None)
-    if not isinstance(signal, StopSignal):
-        signal = StopSignal()
+    stop = getattr(player, "stop_signal", None)
+    if not isinstance(stop, StopSignal):
+        stop = StopSignal()
         try:
-            player.stop_signal = signal
+            player.stop_signal = stop
         except AttributeError:   # a player with __slots__: it cannot be stopped, only waited for
             pass
-    return signal
+    return stop
 
 
 def exit_with_parent(poll_seconds: float = 1.0) -> None:

@@ -55,3 +55,25 @@ def test_divide_keeps_the_checkers_notation(capsys):
     divide = dict(line.split(": ") for line in lines[:-1])
     assert list(divide) == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
     assert sum(map(int, divide.values())) == PERFT[3] and lines[-1].startswith("perft(3) = 302 nodes")
+
+
+def test_ctrl_c_ends_a_count_that_would_run_for_hours(tmp_path):
+    """The compiled count does not return to Python until it is done, so Python's Ctrl-C handler would wait
+    for it: perft lets Ctrl-C end the process at once.  Here the first move's count is 0 (it wins) and is
+    printed at once; the second one's, 29 plies deep, is about 10^17 nodes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "plyground", "perft", "checkers", "--depth", "30", "--divide",
+                             "--fen", "W:W15,22,29,31,K14:B17,25"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout.readline() == "14x30: 0\n"        # counting: the second move's count has begun
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == -signal.SIGINT, proc.stderr.read()

@@ -28,6 +28,8 @@ MATCH = ("match", "--game", "tictactoe", "-n", "2", "--quiet")
     (("play", "--game", "tictactoe", "--fen", "XXX/OOO/... X", "--black", "random", "--white", "random"),
      "impossible tic-tac-toe position"),
     (("perft", "tictactoe", "--depth", "2", "--fen", "XX"), "bad tic-tac-toe position"),
+    (("perft", "checkers", "--depth", "99999999999"), "Invalid value for '--depth': 99999999999 is not in the "
+                                                      "range 0<=x<=64"),
     (("list", "wizards"), "unknown kind 'wizards'; valid kinds: games, players, renderers, trainers, networks"),
     (("match", "--game", "tictactoe", "--black", "random", "--white", "random", "-n", "-1"),
      "Invalid value for '-n'"),
