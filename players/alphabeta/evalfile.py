@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import io
 import json
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.recordio import atomic_writer, check_regular_file
-from plyground.storage import check_npz_sizes, parse_json
+from plyground.recordio import atomic_writer
+from plyground.storage import load_npz, parse_json
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1
@@ -46,28 +45,17 @@ class NotAnEvaluationFile(ModelFileError):
 def read_weights(path: Path) -> tuple[np.ndarray, dict]:
     """(weights, metadata) of a weights file, checking only that it is one (any game or feature set)."""
     path = Path(path)
-    if not path.exists():
-        raise ModelFileError(f"evaluation weights file {path} does not exist")
     if path.is_dir():
         hint = " (did you mean " + str(path / "eval.npz") + "?)" if (path / "eval.npz").exists() else ""
         raise ModelFileError(f"evaluation weights file {path} is a directory{hint}")
-    check_regular_file(path, "evaluation weights file", ModelFileError)
-    try:
-        if zipfile.is_zipfile(path):
-            check_npz_sizes(path, str(path))          # before np.load allocates what a header declares
-        with np.load(path, allow_pickle=False) as data:
-            names = set(data.files)
-            missing = {"weights", "metadata"} - names
-            if missing:
-                raise NotAnEvaluationFile(f"{path} is not a plyground evaluation file: it has no "
-                                     f"{' or '.join(sorted(missing))} array (it holds {', '.join(sorted(names)) or 'nothing'})")
-            weights = np.array(data["weights"])
-            raw = np.array(data["metadata"])
-    except ModelFileError:
-        raise
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        # allow_pickle=False turns an object array into a ValueError: never unpickled.
-        raise ModelFileError(f"{path} is not a readable evaluation file (.npz without pickle): {exc}") from None
+    # storage's reader: the messages for a missing, unreadable, corrupt, oversized or pickled file that every
+    # other model file gets (nothing in it is ever unpickled)
+    arrays = load_npz(path, label=f"evaluation weights file {path}")
+    missing = {"weights", "metadata"} - set(arrays)
+    if missing:
+        raise NotAnEvaluationFile(f"{path} is not a plyground evaluation file: it has no "
+                                  f"{' or '.join(sorted(missing))} array (it holds {', '.join(sorted(arrays)) or 'nothing'})")
+    weights, raw = arrays["weights"], arrays["metadata"]
     if raw.dtype != np.uint8 or raw.ndim != 1:
         raise ModelFileError(f"{path}: its metadata is not JSON bytes (found a {raw.dtype} array of shape {raw.shape})")
     try:

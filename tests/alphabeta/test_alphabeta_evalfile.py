@@ -76,10 +76,10 @@ def test_weights_for_something_else_are_refused(tmp_path, change, message):
 
 def test_bad_files_are_refused_with_a_reason(tmp_path):
     cases = {}
-    cases["missing"] = (tmp_path / "nope.npz", "does not exist")
+    cases["missing"] = (tmp_path / "nope.npz", "^evaluation weights file .*nope.npz does not exist$")
     garbage = tmp_path / "garbage.npz"
     garbage.write_bytes(b"this is not a zip file")
-    cases["garbage"] = (garbage, "not a readable evaluation file")
+    cases["garbage"] = (garbage, "garbage.npz is corrupt or not an .npz archive$")
     short = tmp_path / "short.npz"
     write_raw(short, learned()[:10], {**GOOD, "feature_count": 10})
     cases["short"] = (short, "has 10 weights")
@@ -96,7 +96,8 @@ def test_bad_files_are_refused_with_a_reason(tmp_path):
     cases["badjson"] = (badjson, "not valid JSON")
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, weights=learned(), metadata=np.array([{"game": "checkers"}], dtype=object))
-    cases["pickled"] = (pickled, "not a readable evaluation file")
+    cases["pickled"] = (pickled, "pickled.npz holds data that cannot be loaded safely \\(array 'metadata' holds "
+                                  "Python objects, which only pickle could read\\)$")
     cases["directory"] = (tmp_path, "is a directory")
     for name, (path, message) in cases.items():
         with pytest.raises(ModelFileError, match=message):
