@@ -70,18 +70,19 @@ def ctrl_c_ends_the_process() -> Iterator[None]:
     """While inside, Ctrl-C ends the process at once, as it ends most programs.
 
     For work with nothing to keep and no stop flag to poll (perft's count): Python runs its Ctrl-C handler
-    only between bytecodes, so a compiled kernel counting for hours would not hear it.  Outside the main
-    thread (a test's runner) nothing changes.
+    only between bytecodes, so a compiled kernel counting for hours would not hear it.  Only Python's own
+    handler is replaced, in the main thread: a process started with Ctrl-C ignored (a job a shell runs in
+    the background) or a program embedding the command with a handler of its own keeps what it had.
     """
-    try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
-    except ValueError:
-        yield
-        return
+    ours = (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    if ours:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if ours:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def stop_signal_of(player) -> StopSignal:

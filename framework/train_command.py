@@ -166,14 +166,14 @@ def _sigterm_as_interrupt():
     def interrupt(signum, frame):
         raise Terminated
     try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
+        previous, installed = signal.signal(signal.SIGTERM, interrupt), True
     except ValueError:                  # not the main thread (a test's runner): leave it
-        yield
-        return
+        previous, installed = None, False
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        if installed:                   # (None: a handler set from C, which Python cannot put back)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 @click.command("train")
@@ -247,7 +247,8 @@ def train_command(trainer_name, game_spec, run_dir, config_file, overrides, work
     trainer.set_log((lambda line: None) if quiet else (lambda line: click.echo(line, err=True)))
     atomic_write_text(stored_path, format_config(trainer_name, game_spec, options, entry.options))
     trainer.time_limit = time_limit
-    rerun = f"plyground train {trainer_name} --run {shlex.quote(str(run_dir))}"
+    rerun = f"plyground train {trainer_name} --run {shlex.quote(str(run_dir))}" + \
+        (f" --minutes {minutes:g}" if minutes is not None else "")
     with _sigterm_as_interrupt():
         try:
             artifact = trainer.run()

@@ -12,7 +12,7 @@ from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
 from ..recordio import atomic_write_text, describe_os_error, record_from_json
 from ..registry import get_registry
-from ..stopping import is_interrupt
+from ..stopping import interrupt_of, is_interrupt
 from .config import GameTask, TournamentConfig, schedule
 from .store import GameResult, ResultStore
 from ..workers import LocalActorPool, WorkerError
@@ -48,6 +48,7 @@ class TournamentRun:
     out_dir: Path | None = None
     stopped: str | None = None   # why the run stopped early (a human quit), if it did
     interrupted: bool = False    # stopped by Ctrl-C: ``results`` holds the games finished before it
+    interruption: KeyboardInterrupt | None = None   # what stopped it (Ctrl-C, or a SIGTERM made one), to raise again
 
     @property
     def complete(self) -> bool:
@@ -133,7 +134,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
             if not is_interrupt(exc):
                 failure = exc
                 raise
-            run.interrupted = True
+            run.interrupted, run.interruption = True, interrupt_of(exc)
         finally:
             run.results = [finished[pos] for pos in sorted(finished)]
             if store is not None and (run.played or not games_file_path(game, store.directory).exists()):

@@ -231,7 +231,7 @@ def test_sigterm_ends_a_chunk_as_ctrl_c_does_and_its_units_are_remembered(tmp_pa
             proc.kill()
     assert proc.returncode == 130, err
     assert err.decode().splitlines()[-1] == (f"stopped (SIGTERM); the run is kept in {run}: rerun "
-                                             f"`plyground train alphazero --run {run}` to resume"), err
+                                             f"`plyground train alphazero --run {run} --minutes 30` to resume"), err
     sessions = read_json_lines(run / "sessions.jsonl")
     assert [s["outcome"] for s in sessions] == ["interrupted"], err
     assert sessions[0]["units"]["epoch"] > 0 and sessions[0]["to"]["phase"] == "train"

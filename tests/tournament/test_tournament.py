@@ -67,13 +67,19 @@ def test_games_are_stored_as_they_finish_and_a_rerun_resumes(bots, tmp_path):
     cfg = config("firstlegal", "random", "greedy", n=6, openings="1-ply")
     seen = []
 
+    class Terminated(KeyboardInterrupt):      # as `plyground train` turns SIGTERM into an interrupt
+        pass
+
+    interrupt = Terminated()
+
     def stop_after_five(progress):
         seen.append(progress.result.key)
         if len(seen) == 5:
-            raise KeyboardInterrupt
+            raise interrupt
 
     stopped = run_tournament(cfg, tmp_path, on_game=stop_after_five)
     assert stopped.interrupted and len(stopped.results) == 5     # Ctrl-C returns the finished games
+    assert stopped.interruption is interrupt                     # and which interrupt, for a caller to raise
     stored = (tmp_path / RESULTS_FILE).read_text().splitlines()
     assert len(stored) == 5 and [tuple(json.loads(line)[k] for k in "ab") + (json.loads(line)["index"],)
                                  for line in stored] == seen

@@ -270,8 +270,8 @@ class NnueTrainer(Trainer):
                 self.log(f"generation {g}: match game {p.done}/{p.total}; ETA {format_duration(p.eta)}")
 
         run = run_tournament(config, out_dir, workers=self.workers, on_game=on_game)
-        if not run.complete:
-            raise KeyboardInterrupt
+        if not run.complete:            # interrupted: go on stopping, as the interrupt asked (Ctrl-C, SIGTERM)
+            raise run.interruption or KeyboardInterrupt()
         self._checkpoint_clock()
         self.scores = {}
         for opponent, _ in opponents:
