@@ -85,6 +85,22 @@ def ctrl_c_ends_the_process() -> Iterator[None]:
             signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """While inside (a file being written), a Ctrl-C waits: it arrives when the block is done, and acts then
+    as it would have (with :func:`ctrl_c_ends_the_process` around it, the process ends after the write).
+    Where signals cannot be held (not POSIX), nothing changes."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if held:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def stop_signal_of(player) -> StopSignal:
     """The player's signal; third-party players that skipped ``Player.__init__`` get one here."""
     stop = getattr(player, "stop_signal", None)

@@ -115,3 +115,38 @@ def test_a_position_where_a_side_has_no_pieces_is_no_probe(cli, built, fen, empt
     code, out, err = cli("endgame", "probe", "--fen", fen, "--dir", built[0])
     assert code == 2 and out == "", out
     assert f"--fen {fen!r}: {empty} no pieces, so the game is over (or never was): there is nothing to probe" in err
+
+
+def test_ctrl_c_ends_a_build_at_once_and_keeps_every_slice_written(tmp_path):
+    """A slice is one compiled call, which Python's Ctrl-C handler would wait for: the build ends at once.
+    The signal is sent as slice 19's line comes out; slice 20 (0m1k-1m2k, the longest of the 4-piece build,
+    seconds) is being solved then, and the process must end by the signal, not after that slice with
+    Python's KeyboardInterrupt.  Every file in the folder is a whole slice."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from process_table import ctrl_c_as_at_a_terminal
+
+    from plyground.storage import load_npz
+    proc = subprocess.Popen([sys.executable, "-m", "plyground", "endgame", "build", "--pieces", "4", "--dir",
+                             str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=ctrl_c_as_at_a_terminal)
+    try:
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if line.startswith("endgame: slice 19/41 "):
+                proc.send_signal(signal.SIGINT)
+                break
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == -signal.SIGINT, "".join(lines) + proc.stderr.read()
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 19 and all(path.name.startswith("slice-") and path.suffix == ".npz" for path in files)
+    for path in files:                                       # each is read back whole
+        assert {"wld", "dist"} <= set(load_npz(path)), path

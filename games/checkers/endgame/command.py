@@ -19,8 +19,14 @@ def register(cli) -> None:
     @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None, help=DIR_HELP)
     def build_command(pieces, directory):
         """Solve (or finish solving: slices already on disk are kept) the N-piece database."""
+        from plyground.stopping import ctrl_c_ends_the_process
+
         from . import store
-        db = store.build(pieces, directory, log=lambda line: click.echo(line, err=True))
+        # A slice is solved by one compiled call that Python's Ctrl-C handler would wait for (a minute, for
+        # the largest 5-piece ones): Ctrl-C ends the build at once; the slices on disk are kept (a file being
+        # written is finished first) and the next build goes on from them.
+        with ctrl_c_ends_the_process():
+            db = store.build(pieces, directory, log=lambda line: click.echo(line, err=True))
         counts = db.counts()
         click.echo(f"{pieces} pieces: {sum(counts.values()):,} positions (either side to move): "
                    f"{counts['win']:,} wins, {counts['loss']:,} losses, {counts['draw']:,} draws for the side "

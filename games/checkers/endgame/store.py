@@ -21,6 +21,7 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
+from plyground.stopping import ctrl_c_held
 from plyground.storage import check_format, load_npz, pop_metadata, save_npz
 
 from . import solve
@@ -115,9 +116,10 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
         else:
             steps, far, seconds = db.solve(s, farthest)
             farthest = max(farthest, far)
-            save_npz(path, pack(db.result[part], db.dist[part]),
-                     {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
-                      "farthest": far, "seconds": seconds, "counts": db.counts(s)}, compress=True)
+            with ctrl_c_held():      # a slice file is written whole; a Ctrl-C meanwhile acts once it is
+                save_npz(path, pack(db.result[part], db.dist[part]),
+                         {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
+                          "farthest": far, "seconds": seconds, "counts": db.counts(s)}, compress=True)
             solved_entries += entries
             solved_seconds += seconds
             how = f"solved in {seconds:.1f} s"
