@@ -12,7 +12,7 @@ from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
 from ..recordio import atomic_write_text, describe_os_error, record_from_json
 from ..registry import get_registry
-from ..stopping import interrupt_of, is_interrupt
+from ..stopping import interrupt_of
 from .config import GameTask, TournamentConfig, schedule
 from .store import GameResult, ResultStore
 from ..workers import LocalActorPool, WorkerError
@@ -47,8 +47,13 @@ class TournamentRun:
     played: int = 0           # games played by this run
     out_dir: Path | None = None
     stopped: str | None = None   # why the run stopped early (a human quit), if it did
-    interrupted: bool = False    # stopped by Ctrl-C: ``results`` holds the games finished before it
-    interruption: KeyboardInterrupt | None = None   # what stopped it (Ctrl-C, or a SIGTERM made one), to raise again
+    #: What stopped the run early (Ctrl-C, or a SIGTERM a command made one), for a caller to raise again;
+    #: ``results`` then holds the games finished before it.
+    interruption: KeyboardInterrupt | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.interruption is not None
 
     @property
     def complete(self) -> bool:
@@ -131,10 +136,11 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
             else:
                 _run_parallel(pending, workers, finish)
         except BaseException as exc:
-            if not is_interrupt(exc):
+            interruption = interrupt_of(exc)
+            if interruption is None:
                 failure = exc
                 raise
-            run.interrupted, run.interruption = True, interrupt_of(exc)
+            run.interruption = interruption
         finally:
             run.results = [finished[pos] for pos in sorted(finished)]
             if store is not None and (run.played or not games_file_path(game, store.directory).exists()):

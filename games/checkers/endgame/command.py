@@ -22,9 +22,9 @@ def register(cli) -> None:
         from plyground.stopping import ctrl_c_ends_the_process
 
         from . import store
-        # A slice is solved by one compiled call that Python's Ctrl-C handler would wait for (a minute, for
-        # the largest 5-piece ones): Ctrl-C ends the build at once; the slices on disk are kept (a file being
-        # written is finished first) and the next build goes on from them.
+        # A slice is solved by one compiled call that Python's Ctrl-C handler would wait for (seconds for a
+        # 5-piece slice, more for the larger ones): Ctrl-C ends the build at once; the slices on disk are kept
+        # (a file being written is finished first) and the next build goes on from them.
         with ctrl_c_ends_the_process():
             db = store.build(pieces, directory, log=lambda line: click.echo(line, err=True))
         counts = db.counts()
