@@ -1,6 +1,6 @@
 """Perft: the compiled count matches the published figures and the Python State tree."""
 import pytest
-from process_table import ctrl_c_as_at_a_terminal
+from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 
 from plyground.cli import main
 from plyground.games.checkers import CheckersGame
@@ -59,36 +59,18 @@ def test_divide_keeps_the_checkers_notation(capsys):
 
 
 LONG_COUNT = ["perft", "checkers", "--depth", "30", "--divide", "--fen", "W:W15,22,29,31,K14:B17,25"]
+#: LONG_COUNT's first line: the first move (14x30) wins, so its count is printed at once; the second move's,
+#: 29 plies deep, is about 10^17 nodes.
+FIRST_LINE = "14x30: 0\n"
 
 
 def _long_count(preexec_fn):
-    """``plyground perft`` of LONG_COUNT, once its first line is out: the first move (14x30) wins, so its
-    count (0) is printed at once; the second one's, 29 plies deep, is about 10^17 nodes."""
     import os
     import subprocess
     import sys
-    proc = subprocess.Popen([sys.executable, "-m", "plyground", *LONG_COUNT], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "plyground", *LONG_COUNT], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
                             preexec_fn=preexec_fn)
-    try:
-        assert proc.stdout.readline() == "14x30: 0\n"        # counting: the second move's count has begun
-    except BaseException:
-        proc.kill()
-        proc.wait()
-        raise
-    return proc
-
-
-def _ended_by(proc, *signals) -> int:
-    try:
-        for number in signals:
-            proc.send_signal(number)
-        proc.wait(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode
 
 
 def test_ctrl_c_ends_a_count_that_would_run_for_hours():
@@ -96,7 +78,8 @@ def test_ctrl_c_ends_a_count_that_would_run_for_hours():
     for it: perft lets Ctrl-C end the process at once."""
     import signal
     proc = _long_count(ctrl_c_as_at_a_terminal)
-    assert _ended_by(proc, signal.SIGINT) == -signal.SIGINT, proc.stderr.read()
+    interrupt_when_seen(proc, lambda out: FIRST_LINE in out, settle=0)
+    assert proc.returncode == -signal.SIGINT, proc.stderr.read()
 
 
 def test_a_count_started_with_ctrl_c_ignored_keeps_ignoring_it():
@@ -105,4 +88,13 @@ def test_a_count_started_with_ctrl_c_ignored_keeps_ignoring_it():
     SIGINT would end by it."""
     import signal
     proc = _long_count(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    assert _ended_by(proc, signal.SIGINT, signal.SIGTERM) == -signal.SIGTERM, proc.stderr.read()
+    try:
+        assert proc.stdout.readline() == FIRST_LINE          # counting: the second move's count has begun
+        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == -signal.SIGTERM, proc.stderr.read()

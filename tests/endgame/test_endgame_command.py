@@ -127,25 +127,14 @@ def test_ctrl_c_ends_a_build_at_once_and_keeps_every_slice_written(tmp_path):
     import subprocess
     import sys
 
-    from process_table import ctrl_c_as_at_a_terminal
+    from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 
     from plyground.storage import load_npz
     proc = subprocess.Popen([sys.executable, "-m", "plyground", "endgame", "build", "--pieces", "4", "--dir",
-                             str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=ctrl_c_as_at_a_terminal)
-    try:
-        lines = []
-        for line in proc.stderr:
-            lines.append(line)
-            if line.startswith("endgame: slice 19/41 "):
-                proc.send_signal(signal.SIGINT)
-                break
-        proc.wait(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == -signal.SIGINT, "".join(lines) + proc.stderr.read()
+    rest, _ = interrupt_when_seen(proc, lambda out: "endgame: slice 19/41 " in out, settle=0)
+    assert proc.returncode == -signal.SIGINT, rest
     files = sorted(tmp_path.iterdir())
     assert len(files) == 19 and all(path.name.startswith("slice-") and path.suffix == ".npz" for path in files)
     for path in files:                                       # each is read back whole
