@@ -35,6 +35,20 @@ except ImportError:      # not POSIX (Windows): no advisory locks; one run at a 
 METADATA_KEY = "__metadata__"
 #: The file a :class:`RunLock` holds in its folder.
 LOCK_FILE = ".lock"
+#: How many times its file's size an ``.npz``'s arrays may declare, unless its reader allows less: deflate
+#: (what ``np.savez_compressed`` writes) cannot expand data more than 1032-fold, so no file numpy wrote is
+#: refused, while a bzip2 or LZMA member (which zip allows and ``np.load`` reads) could declare gigabytes
+#: in a few kilobytes.
+DEFLATE_EXPANSION = 1032
+#: The same bound for model files: weights are written uncompressed, and a trained network's or
+#: evaluation's floats hardly compress, so arrays declaring more than this many times the file's size
+#: are a compression bomb, not a model (a 1 MB file of 1 GB of zeros).
+MODEL_EXPANSION = 16
+#: Arrays declaring fewer bytes than this in all are never refused for their expansion (small files are
+#: mostly zip headers, and a few zeros compress to nothing).
+EXPANSION_FLOOR = 1 << 20
+#: The most bytes the metadata array may declare when it is read before the other arrays (``before``).
+METADATA_LIMIT = 1 << 20
 
 
 # --------------------------------------------------------------------------- JSON inside an .npz
@@ -82,12 +96,16 @@ def save_npz(path: Path, arrays: Mapping[str, Any], metadata: Any = None, *, met
 
 def load_npz(path: Path, label: str | None = None, advice: str = "",
              names: tuple[str, ...] | None = None, data: bytes | None = None,
-             before: Callable[[Any, dict[str, tuple[tuple, np.dtype]]], None] | None = None) -> dict[str, np.ndarray]:
+             before: Callable[[Any, dict[str, tuple[tuple, np.dtype]]], None] | None = None,
+             max_expansion: float = DEFLATE_EXPANSION) -> dict[str, np.ndarray]:
     """Every array of the ``.npz`` at ``path`` (``names``: only those of them it holds), read without pickle.
 
     The file is opened once: the archive check, the sizes check and the
     arrays read the same handle.  ``data``: the file's bytes, read already
     (``path`` then only names the file in messages; nothing is opened).
+    Only the arrays in ``names`` are decompressed, and only if together they declare at most
+    ``max_expansion`` times the file's size (or :data:`EXPANSION_FLOOR`): a compression bomb is refused
+    from its headers.
     ``before(metadata, declared)``: called with the file's JSON metadata (None without) and the shape and
     dtype each array declares, before any other array is decompressed -- it raises to refuse the file (a
     model whose arrays do not fit its architecture, however small it is compressed: issue #57).
@@ -97,42 +115,49 @@ def load_npz(path: Path, label: str | None = None, advice: str = "",
     path = Path(path)
     label = label or str(path)
     if data is not None:
-        return _read_npz(io.BytesIO(data), label, advice, names, before)
+        return _read_npz(io.BytesIO(data), label, advice, names, before, max_expansion)
     if not path.exists():
         raise ModelFileError(f"{label} does not exist")
     check_regular_file(path, error=ModelFileError, label=label)
     try:
         with open(path, "rb") as handle:
-            return _read_npz(handle, label, advice, names, before)
+            return _read_npz(handle, label, advice, names, before, max_expansion)
     except OSError as exc:
         raise ModelFileError(f"{label} is unreadable ({describe_os_error(exc)}){advice}") from None
 
 
 def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...] | None,
-              before=None) -> dict[str, np.ndarray]:
+              before=None, max_expansion: float = DEFLATE_EXPANSION) -> dict[str, np.ndarray]:
     """:func:`load_npz` on an open binary ``handle`` (at its start)."""
     if not zipfile.is_zipfile(handle):
         raise ModelFileError(f"{label} is corrupt or not an .npz archive{advice}")
     try:
+        size = handle.seek(0, os.SEEK_END)
         handle.seek(0)
         declared = check_npz_sizes(handle, label, advice)
+        wanted = {name: entry for name, entry in declared.items() if names is None or name in names}
         handle.seek(0)
         with np.load(handle, allow_pickle=False) as archive:
-            pickled = [name for name, (_, dtype) in declared.items() if dtype.hasobject]
+            pickled = [name for name, (_, dtype) in wanted.items() if dtype.hasobject]
             if pickled:            # np.load would refuse it too, on reading it: say so before anything else
                 raise ModelFileError(f"{label} holds data that cannot be loaded safely (array {pickled[0]!r} holds "
                                      f"Python objects, which only pickle could read){advice}")
             read: dict[str, np.ndarray] = {}
             if before is not None:
-                if METADATA_KEY in archive.files:
+                if METADATA_KEY in declared:
+                    shape, dtype = declared[METADATA_KEY]
+                    if math.prod(shape) * dtype.itemsize > METADATA_LIMIT:
+                        raise ModelFileError(f"{label}: its metadata array {METADATA_KEY!r} declares shape {shape} "
+                                             f"of {dtype}, more than the {METADATA_LIMIT:,} bytes metadata may "
+                                             f"take{advice}")
                     read[METADATA_KEY] = archive[METADATA_KEY]       # read once, kept for the result
                 try:
                     metadata = array_json(read[METADATA_KEY]) if read else None
                 except ValueError as exc:
                     raise ModelFileError(f"{label} has unreadable metadata ({exc})") from None
                 before(metadata, declared)
-            return {name: read[name] if name in read else archive[name] for name in archive.files
-                    if names is None or name in names}
+            _check_expansion(wanted, size, max_expansion, label, advice)     # after ``before``: its words are clearer
+            return {name: read[name] if name in read else archive[name] for name in wanted}
     except PlygroundError:         # said already (by the checks here, or by ``before``)
         raise
     except MemoryError as exc:
@@ -141,6 +166,18 @@ def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...]
         raise ModelFileError(f"{label} is corrupt or not an .npz archive ({exc}){advice}") from None
     except ValueError as exc:     # an object array: allow_pickle=False refuses it, nothing is unpickled
         raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
+
+
+def _check_expansion(declared: dict[str, tuple[tuple, np.dtype]], size: int, max_expansion: float, label: str,
+                     advice: str) -> None:
+    """Refuse arrays that together declare more than ``max_expansion`` times the file's ``size`` bytes."""
+    total = sum(math.prod(shape) * dtype.itemsize for shape, dtype in declared.values() if not dtype.hasobject)
+    if total > max(EXPANSION_FLOOR, max_expansion * size):
+        largest = max(declared, key=lambda name: math.prod(declared[name][0]) * declared[name][1].itemsize)
+        raise ModelFileError(f"{label} is refused unread: its arrays declare {total:,} bytes (the largest, "
+                             f"{largest!r}, shape {declared[largest][0]} of {declared[largest][1]}) in a file of "
+                             f"{size:,} bytes, more than the {max_expansion:g} times its size such a file can "
+                             f"hold (a compression bomb?){advice}")
 
 
 def check_npz_sizes(path: Path | IO[bytes], label: str, advice: str = "") -> dict[str, tuple[tuple, np.dtype]]:
@@ -349,6 +386,7 @@ class RunLock:
         self.release()
 
 
-__all__ = ["LOCK_FILE", "METADATA_KEY", "RunLock", "array_json", "check_format", "check_npz_sizes", "copy_file",
-           "json_array", "load_npz", "parse_json", "pop_metadata", "read_json", "read_json_lines", "save_npz",
-           "write_bytes", "write_json", "write_json_lines"]
+__all__ = ["DEFLATE_EXPANSION", "EXPANSION_FLOOR", "LOCK_FILE", "METADATA_KEY", "METADATA_LIMIT", "MODEL_EXPANSION",
+           "RunLock", "array_json", "check_format", "check_npz_sizes", "copy_file", "json_array", "load_npz",
+           "parse_json", "pop_metadata", "read_json", "read_json_lines", "save_npz", "write_bytes", "write_json",
+           "write_json_lines"]

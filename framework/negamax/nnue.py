@@ -27,12 +27,20 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import ModelFileError
-from plyground.storage import check_format, load_npz, pop_metadata, save_npz
+from plyground.storage import METADATA_KEY, MODEL_EXPANSION, check_format, load_npz, pop_metadata, save_npz
 
 #: Accumulator units per 1.0 of the first layer's output (the clipped ReLU's top).
 QA = 127
 FORMAT = "plyground-nnue"
 FORMAT_VERSION = 1
+#: The widest layers a model file may have: the ``nnue`` trainer's limits (its ``hidden`` and ``dense``).
+MAX_HIDDEN = 512
+MAX_DENSE = 256
+#: The largest dense-layer weight or bias (W2, b2, W3, b3) a model file may hold.  W3 and b3 are in the
+#: game's unit (a man, a pawn): a hundred is more than the board holds; W2 and b2 feed units clipped at 1,
+#: which a weight of a hundred saturates from a hundredth of one input.  Trained networks stay near 1 (the
+#: bundled one's largest is 2.3); 1e300 would overflow the float32 dense layers to infinity.
+DENSE_LIMIT = 100.0
 
 
 class Network(NamedTuple):
@@ -64,11 +72,13 @@ def w1_limit(max_active: int) -> float:
     return (np.iinfo(np.int16).max // (max_active + 1)) / QA
 
 
-def _widest_sum(b1q: np.ndarray, w1q: np.ndarray, max_active: int) -> int:
+def _widest_sum(b1q: np.ndarray, w1q: np.ndarray, max_active: int) -> float:
     """The largest magnitude an accumulator can reach: per hidden unit, its bias and its ``max_active`` largest
     weights, all of one sign."""
-    top = np.sort(np.abs(w1q.astype(np.int64)), axis=0)[-max_active:].sum(axis=0)
-    return int((np.abs(b1q.astype(np.int64)) + top).max(initial=0))
+    # in float64, not int64: a weight of 1e300 cast to int64 wraps to a small (or negative) number and would
+    # pass; sums of in-range weights (under 2**53) are exact either way
+    top = np.sort(np.abs(np.asarray(w1q, np.float64)), axis=0)[-max_active:].sum(axis=0)
+    return float((np.abs(np.asarray(b1q, np.float64)) + top).max(initial=0))
 
 
 def initial(inputs: int, hidden: int, dense: int, max_active: int, seed: int = 0) -> Network:
@@ -103,8 +113,8 @@ def quantize(net: Network, max_active: int, plies: int) -> tuple:
     b1 = np.round(np.asarray(net.b1, np.float64) * QA)
     widest = _widest_sum(b1, w1, max_active) if np.isfinite(w1).all() and np.isfinite(b1).all() else np.inf
     if widest > np.iinfo(np.int16).max:
-        raise ValueError(f"NNUE first layer too large: a bias and {max_active} weights could sum to {widest} "
-                         f"accumulator units and overflow int16 (32767); clip its weights to "
+        raise ValueError(f"NNUE first layer too large: a bias and {max_active} weights could sum to "
+                         f"{widest:.6g} accumulator units and overflow int16 (32767); clip its weights to "
                          f"{w1_limit(max_active):.3f} while training")
     w1, b1 = w1.astype(np.int16), b1.astype(np.int16)
     w2t = np.ascontiguousarray((np.asarray(net.w2, np.float64) / QA).T, dtype=np.float32)
@@ -189,32 +199,66 @@ def save(path: Path, net: Network, features: dict, metadata: dict | None = None)
 
 def load(path: Path, features: dict, max_active: int, advice: str) -> tuple[Network, dict]:
     """(network, metadata) of a file :func:`save` wrote for the same ``features``; ModelFileError naming what
-    is wrong otherwise (``advice``: what file to give instead)."""
+    is wrong otherwise (``advice``: what file to give instead).  The metadata and the arrays' declared shapes
+    are checked before any array is decompressed; the weights' values once they are read."""
     path = Path(path)
     label = f"{features.get('game', '')} NNUE file".strip()
-    arrays = load_npz(path, f"{label} {path}", f" ({advice})")
-    try:
-        meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION, label)
-    except ModelFileError as exc:
-        raise ModelFileError(f"{exc}; {advice}") from None
-    for key, value in features.items():
-        if meta.get(key) != value:
-            raise ModelFileError(f"{path} is an NNUE file for {key} {meta.get(key)!r}, not {value!r} ({advice})")
-    missing = [name for name in Network._fields if name not in arrays]
-    if missing:
-        raise ModelFileError(f"{path}: the NNUE file lacks the arrays {', '.join(missing)}")
+    found: dict = {}
+
+    def fits(metadata, declared: dict) -> None:
+        try:
+            meta = check_format(metadata, str(path), FORMAT, FORMAT_VERSION, label)
+        except ModelFileError as exc:
+            raise ModelFileError(f"{exc}; {advice}") from None
+        for key, value in features.items():
+            if meta.get(key) != value:
+                raise ModelFileError(f"{path} is an NNUE file for {key} {meta.get(key)!r}, not {value!r} ({advice})")
+        _check_declared(path, declared, meta.get("inputs"))
+        found.update(meta)
+    arrays = load_npz(path, f"{label} {path}", f" ({advice})", names=(*Network._fields, METADATA_KEY), before=fits,
+                      max_expansion=MODEL_EXPANSION)
+    pop_metadata(arrays, str(path))                       # read and checked by ``fits`` already
     net = Network(*(np.asarray(arrays[name], np.float64) for name in Network._fields))
-    if not all(np.isfinite(a).all() for a in net):
-        raise ModelFileError(f"{path}: the NNUE file holds weights that are not finite numbers")
-    if net.w1.ndim != 2 or net.inputs != meta.get("inputs"):
-        raise ModelFileError(f"{path}: the NNUE file's first layer {net.w1.shape} does not have the "
-                             f"{meta.get('inputs')} inputs it names")
+    for name, array in zip(Network._fields, net):
+        if not np.isfinite(array).all():
+            raise ModelFileError(f"{path}: the NNUE file's array {name!r} holds weights that are not finite numbers")
+        if name not in ("w1", "b1") and array.size and np.abs(array).max() > DENSE_LIMIT:
+            worst = array.flat[np.abs(array).argmax()]
+            raise ModelFileError(f"{path}: the NNUE file's array {name!r} holds {worst:g}; no training makes a "
+                                 f"dense-layer weight beyond +-{DENSE_LIMIT:g}")
     try:
-        quantize(net, max_active, 1)                     # the shapes fit, the first layer cannot overflow
+        quantize(net, max_active, 1)                     # the first layer cannot overflow (W1 and b1's bound)
     except ValueError as exc:
         raise ModelFileError(f"{path}: {exc}") from None
-    return net, meta
+    return net, found
 
 
-__all__ = ["Network", "QA", "FORMAT", "w1_limit", "initial", "quantize", "add_row", "sub_row", "output",
-           "reference_output", "float_output", "save", "load"]
+def _check_declared(path: Path, declared: dict, inputs) -> None:
+    """Refuse arrays whose declared dtypes and shapes are not a network of ``inputs`` inputs, at most
+    :data:`MAX_HIDDEN` hidden and :data:`MAX_DENSE` dense units (from the headers: nothing is read yet)."""
+    missing = [name for name in Network._fields if name not in declared]
+    if missing:
+        raise ModelFileError(f"{path}: the NNUE file lacks the arrays {', '.join(missing)}")
+    for name in Network._fields:
+        dtype = declared[name][1]
+        if dtype.kind != "f":
+            raise ModelFileError(f"{path}: the NNUE file's array {name!r} is {dtype}; its weights must be real "
+                                 f"floating-point numbers")
+    shapes = {name: tuple(declared[name][0]) for name in Network._fields}
+    if len(shapes["w1"]) != 2 or shapes["w1"][0] != inputs:
+        raise ModelFileError(f"{path}: the NNUE file's first layer {shapes['w1']} does not have the {inputs} inputs "
+                             f"it names")
+    hidden = shapes["w1"][1]
+    dense = shapes["w2"][1] if len(shapes["w2"]) == 2 else -1
+    if not (1 <= hidden <= MAX_HIDDEN and 1 <= dense <= MAX_DENSE):
+        raise ModelFileError(f"{path}: the NNUE file's layers W1 {shapes['w1']}, W2 {shapes['w2']} are not 1 to "
+                             f"{MAX_HIDDEN} hidden and 1 to {MAX_DENSE} dense units")
+    fitting = {"w1": (inputs, hidden), "b1": (hidden,), "w2": (2 * hidden, dense), "b2": (dense,), "w3": (dense,),
+               "b3": ()}
+    if shapes != fitting:
+        raise ModelFileError(f"{path}: NNUE shapes " + ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+                             + f" do not fit {hidden} hidden and {dense} dense units")
+
+
+__all__ = ["Network", "QA", "FORMAT", "MAX_HIDDEN", "MAX_DENSE", "DENSE_LIMIT", "w1_limit", "initial", "quantize",
+           "add_row", "sub_row", "output", "reference_output", "float_output", "save", "load"]

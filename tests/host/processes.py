@@ -6,9 +6,12 @@ failures are tested for real, even when tests run as root.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 
 import pytest
 
@@ -19,6 +22,29 @@ def run_plyground(*args: str, timeout: float = 300, env: dict[str, str] | None =
     """``plyground ARGS`` in a child process, with ``env`` added to its environment."""
     return subprocess.run([sys.executable, "-m", "plyground", *map(str, args)], capture_output=True, text=True,
                           env=environment(**(env or {})), timeout=timeout)
+
+
+def run_plyground_peak(*args: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess, int]:
+    """``plyground ARGS`` in a child process, and the child's peak resident memory in bytes as the kernel
+    counted it: ``wait4``'s ru_maxrss for that one child (not the code's own accounting, nor other children's).
+    Its output goes to files, so that nothing but ``wait4`` reaps it."""
+    command = [sys.executable, "-m", "plyground", *map(str, args)]
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(command, stdout=out, stderr=err, text=True, env=environment())
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                child.kill()
+                os.wait4(child.pid, 0)
+                raise subprocess.TimeoutExpired(command, timeout)
+            time.sleep(0.05)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        result = subprocess.CompletedProcess(command, child.returncode, out.read(), err.read())
+    return result, usage.ru_maxrss * 1024
 
 
 def one_error_line(result: subprocess.CompletedProcess) -> str:

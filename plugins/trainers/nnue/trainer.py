@@ -45,6 +45,7 @@ from plyground.capabilities import (ENDGAME_OPTION, endgame_oracle, kernels_of, 
                                     winning_chances_slope)
 from plyground.durations import format_duration
 from plyground.errors import UsageError
+from plyground.negamax.nnue import MAX_DENSE, MAX_HIDDEN
 from plyground.options import Option, game_spec, jsonable_options
 from plyground.protocols import Game, Trainer
 from plyground.stats import Score
@@ -77,8 +78,8 @@ class NnueTrainer(Trainer):
     options = (
         Option("generations", int, 6, "generations to run (a rerun with more continues the run)", min=1,
                max=1000),
-        Option("hidden", int, 32, "first-layer width (the accumulators)", min=4, max=512),
-        Option("dense", int, 16, "second-layer width", min=2, max=256),
+        Option("hidden", int, 32, "first-layer width (the accumulators)", min=4, max=MAX_HIDDEN),
+        Option("dense", int, 16, "second-layer width", min=2, max=MAX_DENSE),
         Option("games", int, 2000, "self-play games a generation", min=2, max=10_000_000),
         Option("depth", int, 7, "self-play search depth (plies, plus the capture search)", min=1, max=64),
         Option("nodes", int, None, "self-play node limit per move; none = the depth alone", min=100,
