@@ -384,6 +384,26 @@ def _check_members(members, damaged: str) -> None:
             raise ModelFileError(f"{damaged}: it holds no {needed}; pack the run again")
 
 
+class _HeaderRefused(tarfile.TarError):
+    """A pack's tar member whose header is not one a pack has (said before anything of it is read)."""
+
+
+class _PlainMember(tarfile.TarInfo):
+    """A member of a pack's tar, refused unless it is a plain file: its one 512-byte header is all that is read
+    before it is checked.  tarfile reads an extended header (pax, a GNU long name or sparse map) into memory
+    whole, whatever size it declares -- 2 GiB for a 400 KB pack; :func:`pack` writes none (a run's paths are
+    short ASCII names)."""
+
+    def _proc_member(self, tar):
+        if self.type not in (tarfile.REGTYPE, tarfile.AREGTYPE):
+            kind = {tarfile.XHDTYPE: "pax extended header", tarfile.XGLTYPE: "pax global header",
+                    tarfile.GNUTYPE_LONGNAME: "GNU long-name header", tarfile.GNUTYPE_LONGLINK: "GNU long-link header",
+                    tarfile.GNUTYPE_SPARSE: "GNU sparse file"}.get(self.type, f"member of type {self.type!r}")
+            raise _HeaderRefused(f"at byte {self.offset:,} of its tar, a {kind} of {self.size:,} bytes, refused "
+                                 f"unread: a pack's members are plain files, each behind one 512-byte header")
+        return super()._proc_member(tar)
+
+
 def _read_members(manifest: dict, folder: Path) -> dict[str, bytes | dict[str, np.ndarray]]:
     """Every packed file, checked (its size, and its SHA-256 or its arrays): bytes, or a replay chunk's
     arrays; copies resolved.  Nothing is written."""
@@ -393,7 +413,8 @@ def _read_members(manifest: dict, folder: Path) -> dict[str, bytes | dict[str, n
     observations = 0
     reader = _PartReader([folder / p["name"] for p in manifest["parts"]])
     try:
-        with lzma.open(io.BufferedReader(reader), "rb") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
+        with lzma.open(io.BufferedReader(reader), "rb") as stream, \
+                tarfile.open(fileobj=stream, mode="r|", tarinfo=_PlainMember) as tar:
             for info in tar:
                 member = listed.get(info.name)
                 if not info.isfile() or info.name not in stored or info.name in files:
