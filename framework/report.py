@@ -35,6 +35,7 @@ from .capabilities import annotated_record_writer, winning_chances_slope
 from .errors import RecordError, UsageError
 from .protocols import Budget, Game, GameRecord, Player, State
 from .recordio import MoveNote, numbered
+from .resume import replayed
 from .review import GameReview, open_review
 
 #: Losses of expected score (0..1, from the mover's side) that make a move an inaccuracy, a mistake, a blunder.
@@ -224,12 +225,13 @@ def analyse(review: GameReview, engine: Player, budget: Budget, engine_name: str
     ``progress(done, total, seconds so far)`` after each position searched."""
     game = review.game
     slope = winning_chances_slope(game)
-    states = [review.position(ply) for ply in range(review.plies + 1)]
-    total = len(states)
+    total = review.plies + 1
     started = time.perf_counter()
     engine.reset()
     verdicts = []
-    for done, state in enumerate(states, 1):
+    # One live position walked through the game, none kept: a State carries the game's history, so keeping every
+    # one grew with the square of the plies (issue #72: 10,000 plies took 1 GB, 40,000 ran out of memory).
+    for done, (state, _) in enumerate(replayed(game, review.record), 1):
         verdicts.append(_judge_position(game, engine, state, budget, slope))
         if progress is not None:
             progress(done, total, time.perf_counter() - started)
@@ -244,7 +246,7 @@ def analyse(review: GameReview, engine: Player, budget: Budget, engine_name: str
             words_after=after.words, forced=before.forced))
     return GameReport(game, review.record, verdicts, moves, engine=engine_name,
                       seconds=time.perf_counter() - started, movers=list(review.movers),
-                      first_number=states[0].move_number)
+                      first_number=review.position(0).move_number)
 
 
 def _judge_position(game: Game, engine: Player, state: State, budget: Budget, slope: float) -> PositionVerdict:

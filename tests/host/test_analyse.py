@@ -164,3 +164,26 @@ def test_a_game_in_json_lines_is_written_back_with_its_notes(cli, tmp_path):
 def _write(path, text):
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_a_long_games_report_takes_the_memory_of_a_short_ones(tmp_path):
+    """Issue #72: every position of the game was kept, each with the game's history, so memory grew with the
+    square of the plies (king shuffles at depth 2: 2,500 plies 246 MB, 10,000 plies 1 GB, 40,000 out of
+    memory).  The peak is the child process's own, as the kernel counted it."""
+    from processes import run_plyground_peak
+    from plyground.protocols import GameRecord
+    from plyground.recordio import write_records
+    from plyground.registry import get_registry
+    rules = "checkers:repetitions=0,no_progress_plies=0"        # two kings may walk to and fro for ever
+    game, cycle = get_registry().make_game(rules), ["32-27", "1-5", "27-32", "5-1"]
+    peaks = {}
+    for plies in (100, 4_000):
+        path = tmp_path / f"shuffle-{plies}.pdn"
+        write_records(game, [GameRecord(game="checkers", players=("a", "b"), start="W:WK32:BK1",
+                                        moves=(cycle * plies)[:plies], finished=False)], path)
+        result, peaks[plies] = run_plyground_peak("analyse", path, "--game", rules, "--engine", "alphabeta:depth=1",
+                                                  "--no-graph", "--quiet")
+        assert result.returncode == 0, result.stderr
+        assert f"{plies} plies judged" in result.stdout
+    # Keeping every position cost about 120 MiB more for the long game here; walking through it, under 10.
+    assert peaks[4_000] - peaks[100] < 40 * 2**20, {plies: f"{peak / 2**20:.0f} MiB" for plies, peak in peaks.items()}
