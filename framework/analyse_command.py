@@ -54,10 +54,12 @@ def analyse_command(file, game_spec, game_number, engine_spec, seconds, out, gra
     if graph is not None and no_graph:
         raise UsageError(f"--graph {graph} and --no-graph contradict each other; give one of them")
     review = open_game(game, path, game_number)                # not a game file, no such game: one line
-    out = check_new_file(out if out is not None else default_out(path, game), "--out", force, protect=[path])
+    being_analysed = "the game file being analysed"
+    out = check_new_file(out if out is not None else default_out(path, game), "--out", force,
+                         protect={path: being_analysed})
     if not no_graph:
         graph = check_new_file(graph if graph is not None else out.with_suffix(".png"), "--graph", force,
-                               protect=[path, out])
+                               protect={path: being_analysed, out: "the annotated game's file (--out)"})
         if graph.suffix.lower() != ".png":
             raise UsageError(f"--graph {graph}: the graph is a PNG picture; give a name ending in .png")
     spec = Spec.parse(engine_spec)

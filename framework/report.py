@@ -28,7 +28,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Mapping
 
 from .analysis import expected_score, protocol_score
 from .capabilities import annotated_record_writer, winning_chances_slope
@@ -310,15 +310,16 @@ def default_out(path: Path, game: Game) -> Path:
     return path.with_name(f"{path.stem}.analysed{game.record_suffix}")
 
 
-def check_new_file(path: Path, flag: str, force: bool, protect: Sequence[Path] = ()) -> Path:
+def check_new_file(path: Path, flag: str, force: bool, protect: Mapping[Path, str] | None = None) -> Path:
     """``path`` for writing: its folder must exist; an existing file is replaced only with ``force``; never a
-    file of ``protect`` (the game file itself).  One UsageError naming the file otherwise."""
+    file of ``protect`` (the game file itself, the annotated game), each with what it is ("the annotated
+    game's file (--out)"), whether it exists yet or not.  One UsageError naming the file otherwise."""
     from .recordio import check_regular_file
     path = check_regular_file(Path(path).expanduser(), flag)
-    for other in protect:
+    for other, what in (protect or {}).items():
         try:
-            if path.exists() and path.resolve() == Path(other).resolve():
-                raise UsageError(f"{flag} {path} is the game file being analysed; give another file")
+            if path.resolve() == Path(other).expanduser().resolve():
+                raise UsageError(f"{flag} {path} is {what}; give another file")
         except OSError:
             pass
     parent = path.parent if str(path.parent) else Path(".")

@@ -187,3 +187,13 @@ def test_a_long_games_report_takes_the_memory_of_a_short_ones(tmp_path):
         assert f"{plies} plies judged" in result.stdout
     # Keeping every position cost about 120 MiB more for the long game here; walking through it, under 10.
     assert peaks[4_000] - peaks[100] < 40 * 2**20, {plies: f"{peak / 2**20:.0f} MiB" for plies, peak in peaks.items()}
+
+
+def test_one_file_for_both_the_annotated_game_and_the_graph_is_refused(tmp_path, checkers_file):
+    """Issue #72: --out w.png --graph w.png wrote the annotated game, then the picture over it."""
+    from processes import one_error_line, run_plyground
+    both = tmp_path / "w.png"
+    for args in (["--out", both, "--graph", both], ["--out", both]):     # the graph's default: --out's .png
+        line = one_error_line(run_plyground("analyse", checkers_file, *ENGINE, "--quiet", *args))
+        assert line == f"plyground: error: --graph {both} is the annotated game's file (--out); give another file"
+        assert not both.exists()
