@@ -223,3 +223,21 @@ def test_pydraughts_init_returns_after_a_parameter_that_fails_at_build():
         assert not waiting.is_alive(), "pydraughts still waits for ready"
     finally:
         _quit(engine)
+
+
+def test_alphabeta_searches_a_position_past_our_no_progress_draw():
+    """Issue #72: after 80 plies without progress (drawn by our 40-move rule, the client's to claim) the compiled
+    search saw a finished root and the engine answered 'the search failed (IndexError ...)' and its first move."""
+    kings = "B" + "BBBB" + "e" * 24 + "WWWW"           # four kings a side, far apart, shuffling to and fro
+    engine = EngineSession("alphabeta:eval=learned,depth=4")
+    try:
+        engine.send("init")
+        engine.until("ready", timeout=120)
+        for plies in (80, 200):
+            moves = " ".join((["32-27", "1-5", "27-32", "5-1"] * plies)[:plies])
+            engine.send(f'pos pos={kings} moves="{moves}"', "go think")
+            lines = engine.until("done", timeout=60)
+            assert not [line for line in lines if line.startswith("error")], lines
+            assert any(line.startswith("info depth=4 ") for line in lines), lines
+    finally:
+        assert "Traceback" not in engine.close()

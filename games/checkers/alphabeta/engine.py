@@ -96,6 +96,12 @@ class CompiledEngine(CompiledDeepening):
         """Root position, with the keys of the positions that can still repeat stored before it."""
         c, ws = self.c, self.ws
         pos = self.kernels.state_to_pos(state)
+        limit = int(self.ws.P[c.P_NO_PROGRESS])
+        if limit and pos[c.NO_PROGRESS] >= limit:
+            # Drawn by our no-progress rule, played on under a client's rules (a Hub engine: the draw is the
+            # client's to claim): searched as the position one ply before our draw, so that each quiet move
+            # is the draw it makes by our rules -- not a finished root, which has no move to give (issue #72).
+            pos[c.NO_PROGRESS] = limit - 1
         keys = []
         earlier = state.clone()
         for _ in range(min(int(pos[c.NO_PROGRESS]), ws.history_capacity - 1)):
