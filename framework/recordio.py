@@ -9,7 +9,6 @@ already holds records of the same game in the same format.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import stat
@@ -85,6 +84,10 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+#: The fields every game record in JSON holds (:meth:`GameRecord.to_json` writes more, which may be left out).
+RECORD_FIELDS = ("game", "players", "start", "moves", "returns")
 
 
 def record_from_json(data: dict) -> GameRecord:
@@ -345,13 +348,19 @@ def _check_same_format(game: Game, path: Path, where: str) -> None:
 
 def _read_json_lines(text: str) -> list[GameRecord]:
     """The records of a JSON-lines file as the default ``format_records`` writes them."""
+    from .storage import parse_json      # storage builds on this module: imported when first needed
     records = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                records.append(record_from_json(json.loads(line)))
+                data = parse_json(line)
+                if not isinstance(data, dict):
+                    raise TypeError("it is not a JSON object")
+                records.append(record_from_json(data))
             except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"line {lineno} is not a game record ({type(exc).__name__}: {exc})") from None
+                why = f"it has no {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+                raise ValueError(f"line {lineno} is not a game record ({why}); each line is a JSON object with "
+                                 f"{', '.join(RECORD_FIELDS)}, as plyground writes them") from None
     return records
 
 

@@ -8,7 +8,6 @@ fails on the move that is wrong -- and play goes on from there.
 """
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -17,6 +16,7 @@ from .errors import MoveError, PlygroundError, PositionError, RecordError, Usage
 from .protocols import Game, GameRecord, State
 from .capabilities import RECOGNIZED_HEAD, recognizes_records
 from .recordio import format_name, read_record_file, saved_records_reader, write_records
+from .storage import parse_json
 from .wording import counted
 
 #: The environment variable that moves the saved-games folder (tests point it at a temporary one).
@@ -365,7 +365,7 @@ def _json_lines_game(path: Path) -> str | None:
     if not line.lstrip().startswith(b"{"):
         return None
     try:
-        held = json.loads(line)["game"]
+        held = parse_json(line.decode("utf-8", errors="replace"))["game"]
     except (ValueError, KeyError, TypeError):
         return None
     return held if isinstance(held, str) and held else None

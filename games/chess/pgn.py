@@ -53,6 +53,8 @@ _MOVETEXT = re.compile(rf"""
 _LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 _COMMENTS = re.compile(_COMMENT)
 _RESULT = re.compile(r"(?<!\S)(?:1-0|0-1|1/2-1/2|\*)(?!\S)")
+#: A tag pair's start, [Name "...: a line that merely begins with "[" (a JSON array such as [1,2) is none.
+_TAG_PAIR = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
 
 
 class PgnError(RecordGameError):
@@ -388,7 +390,7 @@ def _movetext_problem(lines: _Lines, start: int, game: chess.pgn.Game) -> tuple[
         line = start + first + movetext.count("\n", 0, pos)
         return line, (f"cannot read {clip(movetext[begin:end], 40)!r}: expected a move such as e4 or Nf3, a move "
                       f"number, a comment or a result")
-    if not any(text.lstrip().startswith("[") for text in read) and next(iter(game.mainline_moves()), None) is None \
+    if not any(_TAG_PAIR.match(text) for text in read) and next(iter(game.mainline_moves()), None) is None \
             and not _RESULT.search(_COMMENTS.sub(" ", movetext)):
         return start, "it has neither tag pairs such as [White \"...\"] nor moves nor a result"
     return None
