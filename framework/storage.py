@@ -15,9 +15,11 @@ from __future__ import annotations
 import errno
 import io
 import json
+import lzma
 import math
 import os
 import zipfile
+import zlib
 from pathlib import Path
 from typing import IO, Any, Callable, Mapping
 
@@ -162,8 +164,8 @@ def _read_npz(handle: IO[bytes], label: str, advice: str, names: tuple[str, ...]
         raise
     except MemoryError as exc:
         raise ModelFileError(f"{label} holds arrays too large for this machine's memory ({exc}){advice}") from None
-    except (zipfile.BadZipFile, EOFError, OSError, KeyError) as exc:
-        raise ModelFileError(f"{label} is corrupt or not an .npz archive ({exc}){advice}") from None
+    except (zipfile.BadZipFile, EOFError, OSError, KeyError, zlib.error, lzma.LZMAError) as exc:   # zlib, lzma: a
+        raise ModelFileError(f"{label} is corrupt or not an .npz archive ({exc}){advice}") from None  # damaged stream
     except ValueError as exc:     # an object array: allow_pickle=False refuses it, nothing is unpickled
         raise ModelFileError(f"{label} holds data that cannot be loaded safely ({exc}){advice}") from None
 

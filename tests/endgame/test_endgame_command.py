@@ -62,7 +62,8 @@ def test_bad_input_is_named(cli, built, tmp_path):
         (broken / path.name).write_bytes(path.read_bytes())
     (broken / "slice-0101.npz").write_bytes(b"not a zip")
     code, _, err = cli("endgame", "probe", "--fen", "W:WK1:BK32", "--dir", broken)
-    assert code == 2 and "slice-0101.npz is corrupt" in err and "delete it and build again" in err
+    assert code == 2 and "slice-0101.npz is corrupt" in err and "build solves it again: plyground endgame build " \
+                                                                  f"--pieces 2 --dir {broken}" in err
 
 
 def test_slice_files_hold_two_bit_results_and_the_distances_of_decided_positions(built):
@@ -139,3 +140,80 @@ def test_ctrl_c_ends_a_build_at_once_and_keeps_every_slice_written(tmp_path):
     assert len(files) == 19 and all(path.name.startswith("slice-") and path.suffix == ".npz" for path in files)
     for path in files:                                       # each is read back whole
         assert {"wld", "dist"} <= set(load_npz(path)), path
+
+
+def plyground(*args):
+    """``plyground ARGS`` as a user runs it: a child process (issue #72 asks for real processes)."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "plyground", *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def one_line(result) -> str:
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("damage", ["swapped", "flipped"])
+def test_a_damaged_or_altered_slice_is_named_by_probe_and_solved_again_by_build(built, tmp_path, damage):
+    """Before: a slice whose win and loss codes were swapped consistently was used silently ('loss in 33' for
+    a won position); a byte flipped in its deflate stream ended probe and build in a zlib.error traceback."""
+    import struct
+    import zipfile
+
+    from plyground.storage import load_npz, save_npz
+    directory, _ = built
+    fen, s = "W:WK1,K3:BK32", (0, 1, 0, 2)
+    copy = tmp_path / damage
+    copy.mkdir()
+    for path in directory.glob("slice-*.npz"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    target = store.slice_path(copy, s)
+    if damage == "swapped":          # win <-> loss (codes 1 and 2 of each 2-bit field), the metadata kept
+        arrays = load_npz(target)
+        metadata = arrays.pop("__metadata__")
+        fields = [(arrays["wld"] >> shift) & 3 for shift in (0, 2, 4, 6)]
+        swapped = [np.where(f == 1, 2, np.where(f == 2, 1, f)).astype(np.uint8) for f in fields]
+        arrays["wld"] = swapped[0] | swapped[1] << 2 | swapped[2] << 4 | swapped[3] << 6
+        save_npz(target, {**arrays, "__metadata__": metadata}, compress=True)
+    else:                            # the second byte of the results' deflate stream: a zlib.error, not a CRC's
+        with zipfile.ZipFile(target) as archive:
+            offset = archive.getinfo("wld.npy").header_offset
+        data = bytearray(target.read_bytes())
+        name_length, extra_length = struct.unpack("<HH", data[offset + 26:offset + 30])     # its local header
+        data[offset + 30 + name_length + extra_length + 1] ^= 0xFF
+        target.write_bytes(bytes(data))
+    line = one_line(plyground("endgame", "probe", "--fen", fen, "--dir", copy))
+    assert f"endgame slice file {target} is " in line and line.endswith(
+        f"; build solves it again: plyground endgame build --pieces 3 --dir {copy}"), line
+    built_again = plyground("endgame", "build", "--pieces", "3", "--dir", copy)
+    assert built_again.returncode == 0, built_again.stderr
+    named = [line for line in built_again.stderr.splitlines() if "solving it again" in line]
+    assert len(named) == 1 and str(target) in named[0], built_again.stderr
+    assert sum("solved in" in line for line in built_again.stderr.splitlines()) == 1
+    probed = plyground("endgame", "probe", "--fen", fen, "--dir", copy)
+    assert probed.stdout.splitlines()[0] == f"{fen} (White to move): win in 33 plies", probed.stderr
+
+
+def test_a_slice_written_before_the_checksum_is_solved_again_by_build(built, tmp_path):
+    from plyground.errors import ModelFileError
+    from plyground.storage import load_npz, pop_metadata, save_npz
+    directory, _ = built
+    for path in directory.glob("slice-*.npz"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    old = store.slice_path(tmp_path, (0, 1, 0, 1))
+    arrays = load_npz(old)
+    metadata = pop_metadata(arrays, "old")
+    del metadata["sha256"]
+    save_npz(old, arrays, {**metadata, "format_version": 2}, compress=True)      # as plyground wrote it before
+    with pytest.raises(ModelFileError, match=r"slice-0101.npz: format version 2 is not supported \(this plyground "
+                                             r"reads version 3\); build solves it again"):
+        store.open_database(3, tmp_path)
+    lines = []
+    store.build(3, tmp_path, log=lines.append)
+    assert [line.split()[3] for line in lines if "solved in" in line] == ["0m1k-0m1k"]
+    assert any("slice-0101.npz: format version 2" in line and "solving it again" in line for line in lines)
+    assert (store.open_database(3, tmp_path).result == store.open_database(3, directory).result).all()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 
@@ -24,27 +24,37 @@ def run_plyground(*args: str, timeout: float = 300, env: dict[str, str] | None =
                           env=environment(**(env or {})), timeout=timeout)
 
 
+#: Runs ``plyground ARGV[2:]`` as its child and writes the child's peak resident memory (kB, from wait4) to
+#: ARGV[1].  The measured child is forked from this small launcher, not from the test process: a child's
+#: ru_maxrss starts from what it shared with its parent before exec (a pytest worker's hundreds of MB).
+_MEASURING_LAUNCHER = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, "-m", "plyground", *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_plyground_peak(*args: str, timeout: float = 300) -> tuple[subprocess.CompletedProcess, int]:
     """``plyground ARGS`` in a child process, and the child's peak resident memory in bytes as the kernel
-    counted it: ``wait4``'s ru_maxrss for that one child (not the code's own accounting, nor other children's).
-    Its output goes to files, so that nothing but ``wait4`` reaps it."""
-    command = [sys.executable, "-m", "plyground", *map(str, args)]
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen(command, stdout=out, stderr=err, text=True, env=environment())
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                child.kill()
-                os.wait4(child.pid, 0)
-                raise subprocess.TimeoutExpired(command, timeout)
-            time.sleep(0.05)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0), err.seek(0)
-        result = subprocess.CompletedProcess(command, child.returncode, out.read(), err.read())
-    return result, usage.ru_maxrss * 1024
+    counted it (wait4's ru_maxrss for that one child), not as the code accounts for it."""
+    with tempfile.TemporaryDirectory() as folder:
+        peak_file = os.path.join(folder, "peak")
+        command = [sys.executable, "-c", _MEASURING_LAUNCHER, peak_file, *map(str, args)]
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=environment(), start_new_session=True) as launcher:
+            try:
+                stdout, stderr = launcher.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(launcher.pid, signal.SIGKILL)          # the launcher and the child it started
+                launcher.communicate()
+                raise
+        with open(peak_file) as handle:
+            peak = int(handle.read()) * 1024                     # Linux counts it in kB
+    return subprocess.CompletedProcess(command, launcher.returncode, stdout, stderr), peak
 
 
 def one_error_line(result: subprocess.CompletedProcess) -> str:

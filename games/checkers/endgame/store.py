@@ -7,12 +7,14 @@ again and the slices already on disk are loaded instead of solved.
 A slice file holds, for both sides to move, the results of its entries
 packed four to a byte (2 bits: hole, win, loss, draw) and the distances of
 its won and lost positions only, in entry order (uint8 when the longest fits,
-else uint16), with JSON metadata naming the format, the slice and its size; a
-file that does not match is refused with a message naming it.  Compressed,
-that is under 2 bits per position with the distances (docs/endgame.md).
+else uint16), with JSON metadata naming the format, the slice and its size, and
+a SHA-256 of the arrays (with the slice and its longest distance); a file that
+does not match is refused with a message naming it -- ``build`` solves it again.
+Compressed, that is under 2 bits per position with the distances (docs/endgame.md).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from pathlib import Path
@@ -22,13 +24,14 @@ import numpy as np
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.stopping import ctrl_c_held
-from plyground.storage import check_format, load_npz, pop_metadata, save_npz
+from plyground.storage import METADATA_KEY, check_format, load_npz, pop_metadata, save_npz
 
 from . import solve
 from .index import slices
 
 FORMAT = "plyground-checkers-endgame"
-FORMAT_VERSION = 2
+#: 3: the metadata holds the arrays' SHA-256 (version 2's files have none: ``build`` solves them again)
+FORMAT_VERSION = 3
 
 #: The 2-bit code of each result on disk (a hole is 0, so long runs of holes compress away).
 _PACKED = {solve.HOLE: 0, solve.WIN: 1, solve.LOSS: 2, solve.DRAW: 3}
@@ -77,17 +80,43 @@ def unpack(arrays: dict, entries: int) -> tuple[np.ndarray, np.ndarray] | None:
     return result, dist
 
 
-def _load_slice(db: solve.Database, s, path: Path) -> dict:
-    arrays = load_npz(path, f"endgame slice file {path}", "; delete it and build again")
+def checksum(arrays: dict, s, farthest) -> str:
+    """The SHA-256 a slice file keeps of its arrays, its slice and its longest distance."""
+    digest = hashlib.sha256(repr((list(s), farthest)).encode())
+    for name in ("wld", "dist"):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name} {array.dtype.str} {array.shape}\n".encode())
+        digest.update(array.data)
+    return digest.hexdigest()
+
+
+def _load_slice(db: solve.Database, s, path: Path, advice: str = "") -> dict:
+    """Read slice ``s`` from ``path`` into ``db``; a ModelFileError naming the file, ending in ``advice``, when
+    it is damaged, altered, of another slice or written by an older plyground.  Its arrays' declared sizes are
+    checked before they are read, their checksum before they are used."""
+    part = db.part(s)
+    entries = part.stop - part.start
+    label = f"endgame slice file {path}"
+
+    def fits(metadata, declared) -> None:
+        wld, dist = declared.get("wld"), declared.get("dist")
+        if wld is None or dist is None or wld != ((-(-entries // 4),), np.dtype(np.uint8)) or len(dist[0]) != 1 \
+                or dist[0][0] > entries or dist[1] not in (np.dtype(np.uint8), np.dtype(np.uint16)):
+            raise ModelFileError(f"{path} does not hold slice {s} of the expected size (2-bit results of {entries:,} "
+                                 f"entries and at most as many distances){advice}")
+    arrays = load_npz(path, label, advice, names=("wld", "dist", METADATA_KEY), before=fits)
     try:
-        meta = check_format(pop_metadata(arrays, str(path)), str(path), FORMAT, FORMAT_VERSION,
+        meta = check_format(pop_metadata(arrays, str(path)), label, FORMAT, FORMAT_VERSION,
                             "checkers endgame slice")
     except ModelFileError as exc:
-        raise ModelFileError(f"{exc}; delete the slice files in {path.parent} and build again") from None
-    part = db.part(s)
-    unpacked = unpack(arrays, part.stop - part.start) if tuple(meta.get("slice", ())) == tuple(s) else None
+        raise ModelFileError(f"{exc}{advice}") from None
+    if tuple(meta.get("slice", ())) != tuple(s):
+        raise ModelFileError(f"{path} does not hold slice {s} (it says {meta.get('slice')!r}){advice}")
+    if meta.get("sha256") != checksum(arrays, s, meta.get("farthest")):
+        raise ModelFileError(f"{label} is damaged: its content does not match its checksum{advice}")
+    unpacked = unpack(arrays, entries)
     if unpacked is None:
-        raise ModelFileError(f"{path} does not hold slice {s} of the expected size; delete it and build again")
+        raise ModelFileError(f"{path} does not hold slice {s} of the expected size{advice}")
     db.result[part], db.dist[part] = unpacked
     return meta
 
@@ -109,17 +138,24 @@ def build(pieces: int, directory: Path | None = None, log=print) -> solve.Databa
         path = slice_path(directory, s)
         part = db.part(s)
         entries = part.stop - part.start
+        meta = None
         if path.exists():
-            meta = _load_slice(db, s, path)
+            try:
+                meta = _load_slice(db, s, path)
+            except ModelFileError as exc:     # damaged, altered or an older plyground's: solved again, replaced
+                log(f"endgame: {exc}; solving it again")
+        if meta is not None:
             farthest = max(farthest, int(meta["farthest"]))
             how = "on disk"
         else:
             steps, far, seconds = db.solve(s, farthest)
             farthest = max(farthest, far)
+            arrays = pack(db.result[part], db.dist[part])
             with ctrl_c_held():      # a slice file is written whole; a Ctrl-C meanwhile acts once it is
-                save_npz(path, pack(db.result[part], db.dist[part]),
+                save_npz(path, arrays,
                          {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
-                          "farthest": far, "seconds": seconds, "counts": db.counts(s)}, compress=True)
+                          "farthest": far, "seconds": seconds, "counts": db.counts(s),
+                          "sha256": checksum(arrays, s, far)}, compress=True)
             solved_entries += entries
             solved_seconds += seconds
             how = f"solved in {seconds:.1f} s"
@@ -141,8 +177,9 @@ def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
             raise UsageError(f"no {pieces}-piece endgame database in {directory} (slice {_name(s)} is missing); "
                              f"build it with: plyground endgame build --pieces {pieces} --dir {directory}")
     db = solve.Database.empty(pieces)
+    advice = f"; build solves it again: plyground endgame build --pieces {pieces} --dir {directory}"
     for s in slices(pieces):
-        _load_slice(db, s, slice_path(directory, s))
+        _load_slice(db, s, slice_path(directory, s), advice)
     return db
 
 
