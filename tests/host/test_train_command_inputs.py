@@ -4,6 +4,7 @@ A config file that is not UTF-8 text; a --run that is a file, lies under a
 file, cannot be created or is not writable; a bootstrap games file without
 a single game with moves.
 """
+import json
 import os
 import random
 import tempfile
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from processes import in_namespace, one_error_line
+from processes import in_namespace, one_error_line, run_plyground
 
 TICTACTOE = ("train", "alphazero", "--game", "tictactoe", "--set", "iterations=1", "--set", "selfplay_games=1",
              "--set", "network=mlp:hidden=8,layers=1", "--quiet")
@@ -140,3 +141,20 @@ def test_an_unreadable_bootstrap_file_names_the_file_game_and_line(cli, tmp_path
     games.write_text('[Event "x"]\n\n1. 11-15 23-19 2. 15-10 *\n')
     err = one_line_error(*cli(*BOOTSTRAP, "--run", tmp_path / "run", "--set", f"bootstrap_games={games}"))
     assert err.startswith(f"plyground: error: bootstrap games file {games}: game 1, line 3: move 2. 15-10 (Black)")
+
+
+# ------------------------------------------------------------------ a damaged run
+
+@pytest.mark.parametrize("field, value, detail", [
+    ("phase", "bogus", "its phase 'bogus' is not one of selfplay, train, compare, evaluate, ladder"),
+    ("iteration", "x", "its iteration 'x' is not a whole number from 1")])
+def test_a_damaged_state_json_is_one_line_naming_it(tmp_path, field, value, detail):
+    """Issue #72: a run whose state.json names no phase of ours, or no iteration, stopped with a RuntimeError or
+    TypeError traceback."""
+    run = tmp_path / "run"
+    assert run_plyground(*TICTACTOE, "--run", run, timeout=120).returncode == 0    # a real run, one iteration
+    state_path = run / "state.json"
+    state = json.loads(state_path.read_text(encoding="utf-8"))
+    state_path.write_text(json.dumps({**state, field: value}), encoding="utf-8")
+    line = one_error_line(run_plyground(*TICTACTOE, "--run", run, "--set", "iterations=2", timeout=120))
+    assert line == f"plyground: error: {state_path} is damaged: {detail}; correct it, or give a new --run directory"

@@ -37,11 +37,25 @@ from plyground.storage import (RunLock, append_json_line, load_npz, open_json_li
 from .examples import Examples
 
 STATE_VERSION = 1
+#: The phases of an iteration, in order: state.json's ``phase`` names the next one.
+PHASES = ("selfplay", "train", "compare", "evaluate", "ladder")
 #: left in a run folder while `plyground alphazero unpack` writes into it (travel.py)
 UNPACKING = ".unpacking"
 _CHUNK = re.compile(r"^games-(\d+)-(\d+)\.npz$")
 _ITERATION = re.compile(r"^iter-(\d+)$")
 _RECORDS_KEY = "records_json"
+
+
+def state_problem(state: dict) -> str:
+    """What in a run's state (state.json's object) no run could go on from; "" when nothing."""
+    game, iteration, phase = state.get("game"), state.get("iteration"), state.get("phase")
+    if not isinstance(game, str) or not game:
+        return f"its game {game!r} is not a game's name"
+    if type(iteration) is not int or iteration < 1:
+        return f"its iteration {iteration!r} is not a whole number from 1"
+    if phase not in PHASES:
+        return f"its phase {phase!r} is not one of {', '.join(PHASES)}"
+    return ""
 
 
 class RunDirectory:
@@ -106,9 +120,14 @@ class RunDirectory:
 
     # ------------------------------------------------------------ state
     def read_state(self) -> dict | None:
+        """state.json's content, None without one; a ModelFileError naming the file when it is damaged."""
         state = read_json(self.state_path)
         if state is not None and (not isinstance(state, dict) or state.get("version") != STATE_VERSION):
             raise ModelFileError(f"{self.state_path} is not an AlphaZero run state (version {STATE_VERSION})")
+        problem = "" if state is None else state_problem(state)
+        if problem:
+            raise ModelFileError(f"{self.state_path} is damaged: {problem}; correct it, or give a new --run "
+                                 f"directory")
         return state
 
     def write_state(self, state: dict) -> None:

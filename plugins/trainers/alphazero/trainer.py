@@ -61,12 +61,10 @@ from .learner import Learner, LearnerSettings
 from .modelfiles import ModelFiles
 from .pipeline import Phase, Pipeline, Step
 from .examples import Examples
-from .rundir import RunDirectory
+from .rundir import PHASES, RunDirectory
 from .sessions import Session
 from .playbook import Playbook, class_path
 
-#: The phases of an iteration, in order (``state.json``'s ``phase``).
-PHASES = ("selfplay", "train", "compare", "evaluate", "ladder")
 #: Options baked into the network when the run starts; a resumed run must keep them.
 FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
 _TRAINING_KEYS = ("optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
