@@ -89,6 +89,11 @@ def what_saving_replaces(game: Game, record: GameRecord, path: Path) -> str:
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give a file name such as {path / example}")
     parent = path.parent
+    if parent.exists() and not parent.is_dir():
+        if parent.resolve() == saves_folder().resolve():
+            raise UsageError(f"cannot save to {path}: the saved-games folder ({saves_folder_words()}) is a file; point "
+                             f"${SAVES_VARIABLE} at a folder, or unset it for ~/plyground-games")
+        raise UsageError(f"cannot save to {path}: {parent} is a file, not a folder; give a file name in a folder")
     if not parent.exists() and parent.resolve() != saves_folder().resolve():
         raise UsageError(f"cannot save to {path}: the folder {parent} does not exist (create it first, or give "
                          f"a bare name such as {example} to save in the current folder)")
