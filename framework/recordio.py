@@ -69,9 +69,15 @@ def atomic_writer(path: Path, mode: str = "w") -> Iterator[IO]:
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
-        if isinstance(exc, OSError) and exc.errno is not None and not exc.filename:
-            exc.filename = str(path)      # a full disk's write names no file; the message must name this one
+        name_os_error(exc, path)
         raise
+
+
+def name_os_error(exc: BaseException, path: Path) -> None:
+    """Let ``exc``, an OSError that names no file (a full disk's write, flush or fsync), name ``path``: the user's
+    message must say where (the command line prints an OSError as "FILE: why")."""
+    if isinstance(exc, OSError) and exc.errno is not None and not exc.filename:
+        exc.filename = str(path)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

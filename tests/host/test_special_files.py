@@ -76,3 +76,18 @@ def test_a_full_disk_names_the_file_it_could_not_write(tmp_path):
     line = result.stderr.strip().splitlines()[-1]
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert line.startswith(f"plyground: error: {full}/slice-") and line.endswith(".npz: no space left on device")
+
+
+def test_a_pack_onto_a_full_disk_names_its_folder(tmp_path):
+    """Issue #72: the pack's part, written through a compressor, failed in write() or close(), which name no file:
+    'no space left on device' alone."""
+    run = tmp_path / "run"
+    trained = run_plyground("train", "alphazero", "--game", "tictactoe", "--run", run, "--set", "iterations=1",
+                            "--set", "selfplay_games=1", "--set", "network=mlp:hidden=8,layers=1", "--quiet",
+                            timeout=120)
+    assert trained.returncode == 0, trained.stderr
+    full = tmp_path / "full"
+    full.mkdir()
+    result = in_namespace(f"mount -t tmpfs -o size=4k tmpfs {full}", "alphazero", "pack", "--run", run,
+                          "--to", full / "pack", timeout=120)
+    assert one_error_line(result) == f"plyground: error: {full / 'pack'}: no space left on device"

@@ -47,7 +47,7 @@ from typing import BinaryIO, Callable
 import numpy as np
 
 from plyground.errors import ModelFileError, UsageError
-from plyground.recordio import atomic_write_text, check_output_dir
+from plyground.recordio import atomic_write_text, check_output_dir, name_os_error
 from plyground.storage import RunLock, load_npz, parse_json, save_npz, write_bytes
 
 from .rundir import STATE_VERSION, UNPACKING, RunDirectory
@@ -200,7 +200,10 @@ class _PartWriter(io.RawIOBase):
 
     def discard(self) -> None:
         if self._handle is not None:
-            self._handle.close()
+            try:
+                self._handle.close()
+            except OSError:
+                pass        # its buffer cannot be written (a full disk): it goes with the file
             self._handle = None
         for path in self.paths:
             path.unlink(missing_ok=True)
@@ -287,8 +290,9 @@ def pack(run: Path, out: Path, *, replay: bool = True, log: Callable[[str], None
                              f"compression); a pack holds at most {MAX_FILES} files, {MAX_TOTAL_BYTES // 2**20} MiB: "
                              f"pack with --no-replay, or train with a smaller replay_window, fewer selfplay_games "
                              f"an iteration or a larger save_every (fewer replay files)") from None
-        except BaseException:
+        except BaseException as exc:
             writer.discard()
+            name_os_error(exc, out)                 # a full disk: the --to folder is named
             raise
     for stale in out.iterdir():                     # the parts of an earlier, larger pack
         match = _PART.match(stale.name)
