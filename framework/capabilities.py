@@ -389,7 +389,7 @@ ENDGAME_OPTION = Option(
     "endgame", str, "auto",
     "the game's endgame database, where it has them (checkers): 'auto' (the largest one built; none if "
     "none is), 'off', or a number of pieces N (checkers builds N <= 4 on first use; larger ones by "
-    "'plyground endgame build --pieces N')")
+    "'plyground endgame build --pieces N')", remote=("auto", "off"))
 
 
 def parse_endgame(spec: Any, game: Game | None = None) -> str | int:

@@ -37,6 +37,23 @@ class Option:
     choices: tuple | None = None
     #: ``None`` is an accepted value (e.g. "no time limit").
     optional: bool = False
+    #: May this option be set by what arrives over a network (the web page's start page)?  ``False`` (the
+    #: default, so a third-party plugin's options are safe by default): never.  ``True``: yes, for an option
+    #: whose every value is harmless -- a number with a ``min`` and a ``max``, true/false, or one of
+    #: ``choices``.  A tuple of words: a text option (which could name a program, a path or a file) may be set
+    #: to these words alone.  Checked by :func:`remote_refusal`; docs/web.md, "Safe by default".
+    remote: bool | tuple[str, ...] = False
+
+    def __post_init__(self) -> None:
+        remote = self.remote
+        if isinstance(remote, tuple):
+            if self.type is not str or not remote or not all(isinstance(word, str) for word in remote):
+                raise ValueError(f"option '{self.name}': remote=(words) is for a text option, with its words")
+        elif remote is True and not (self.choices or self.type is bool
+                                     or (self.type in (int, float) and self.min is not None
+                                         and self.max is not None)):
+            raise ValueError(f"option '{self.name}': remote=True needs a number with a min and a max, "
+                             f"true/false or choices; a text option names its safe words (remote=(...))")
 
     def describe_type(self) -> str:
         if self.choices:
@@ -123,6 +140,31 @@ def resolve_options(declared: Iterable[Option], given: Mapping[str, Any], owner:
     for name, raw in given.items():
         values[name] = by_name[name].check(raw, owner)
     return values
+
+
+def remote_refusal(declared: Iterable[Option], given: Mapping[str, str], owner: str) -> str | None:
+    """Why ``given`` (options as text, from over a network) may not be taken, or None: an option the plugin
+    does not let a remote page set (:attr:`Option.remote`), a word outside a text option's safe words, or a
+    value its option refuses.  Nothing is constructed or opened to decide, so the answer for a path is the
+    same whether or not the path exists."""
+    by_name = {opt.name: opt for opt in declared}
+    allowed = [name for name, opt in by_name.items() if opt.remote]
+    for name, raw in given.items():
+        opt = by_name.get(name)
+        if opt is None or not opt.remote:
+            what = "has no option" if opt is None else "does not take option"
+            return (f"{owner} {what} '{name}' from the page; the page may set "
+                    f"{', '.join(allowed) if allowed else 'none of its options'} (give any other option on the "
+                    f"command line: plyground play --black/--white SPEC)")
+        if isinstance(opt.remote, tuple):
+            if raw.strip() not in opt.remote:
+                return f"{owner}: option '{name}' takes {', '.join(opt.remote)} from the page"
+            continue
+        try:
+            opt.parse(raw, owner)
+        except OptionError as exc:
+            return str(exc)
+    return None
 
 
 def value_text(value: Any) -> str:

@@ -23,7 +23,7 @@ class HumanPlayer(Player):
     options = (
         Option("hint", str, "", "the player that answers 'hint' (a spec such as alphabeta:depth=6; "
                "empty: the game's strongest default opponent)"),
-        Option("hint_seconds", float, 2.0, "seconds a hint may think", min=0.05, max=3600.0),
+        Option("hint_seconds", float, 2.0, "seconds a hint may think", min=0.05, max=3600.0, remote=True),
     )
 
     def __init__(self, game, **options) -> None:

@@ -14,7 +14,7 @@ class RandomPlayer(Player):
     description = "Plays a uniformly random legal move."
     options = (Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
                Option("delay", float, 0.0, "seconds to wait before each move, whatever the clock or budget "
-                      "(a slow opponent: for trying clocks and windows)", min=0.0, max=3600.0))
+                      "(a slow opponent: for trying clocks and windows)", min=0.0, max=3600.0, remote=True))
 
     def __init__(self, game, **options):
         super().__init__(game, **options)

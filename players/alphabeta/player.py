@@ -29,36 +29,36 @@ class AlphaBetaPlayer(SearchPlayer):
                    "material or learned evaluation (compiled for checkers and chess).")
     options = (
         Option("depth", int, 10, "deepest iteration in plies (quiescence searches captures beyond it)",
-               min=1, max=64),
+               min=1, max=64, remote=True),
         Option("seconds", float, None, "time per move in seconds; none = no limit (the match budget "
                "overrides it); the search stops after the last iteration that fits", min=0.0, max=MAX_SECONDS,
-               optional=True),
+               optional=True, remote=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
-               "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True),
+               "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True, remote=True),
         Option("eval", str, "auto", "evaluation: 'auto' (the strongest here: 'nnue' where the game ships a "
                "network, checkers; else 'learned' where it ships one, chess; else 'material'), 'material' "
                "(checkers: man 100, king 130; chess: pawn 100, knight 320, bishop 330, rook 500, queen 900; "
                "other games: 0), 'learned' (the game's bundled linear evaluation: checkers learned from the ACF "
                "archive, chess from master games), 'nnue' (the game's bundled NNUE network, checkers: taught "
                "by self-play) or the path of a "
-               "learned weights file (eval.npz from the bonanza trainer) or of an NNUE network file (checkers)"),
+               "learned weights file (eval.npz from the bonanza trainer) or of an NNUE network file (checkers)", remote=("auto", "material", "learned", "nnue")),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
-        Option("tt", bool, True, "use the transposition table (off: for experiments)"),
-        Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)"),
-        Option("quiescence", bool, True, "search captures beyond the depth limit until the position is quiet"),
-        Option("kernels", bool, True, "use the compiled search when the game has one (checkers, chess)"),
+        Option("tt", bool, True, "use the transposition table (off: for experiments)", remote=True),
+        Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)", remote=True),
+        Option("quiescence", bool, True, "search captures beyond the depth limit until the position is quiet", remote=True),
+        Option("kernels", bool, True, "use the compiled search when the game has one (checkers, chess)", remote=True),
         Option("search", str, "auto", "how the compiled search treats later moves: 'exact' (a full window "
                "for every move, no reductions: the value is a function of position and depth), 'pvs' "
                "(principal-variation search: null windows first, table cutoffs from deeper searches), "
                "'reduced' (pvs with late quiet moves searched less deep, and the null move in chess) or "
                "'auto' (the game's choice: reduced in checkers and chess)",
-               choices=("auto",) + SEARCH_MODES),
+               choices=("auto",) + SEARCH_MODES, remote=True),
         Option("contempt", float, None, "what a draw by the rules (repetition, no progress, stalemate...) costs "
                "this player in the search, in men (checkers) or pawns (chess): above 0 it plays on rather than "
                "draw unless that much behind, below 0 it seeks such draws; endgame-database draws are left as "
                "they are; "
                "none = the game's choice (checkers 0.15, chess 0; the compiled search only, elsewhere 0)",
-               min=-10.0, max=10.0, optional=True),
+               min=-10.0, max=10.0, optional=True, remote=True),
         ENDGAME_OPTION,
     )
 

@@ -31,21 +31,21 @@ class AlphaZeroPlayer(SearchPlayer):
         Option("model", Path, None, "model file (.npz) or a training run directory (uses DIR/best.npz); "
                "none: the model bundled for the game", optional=True),
         Option("seconds", float, None, "time per move in seconds; none = no limit", min=0.0, max=MAX_SECONDS,
-               optional=True),
+               optional=True, remote=True),
         *SEARCH_OPTIONS,
         *SEARCH_KIND_OPTIONS,
         Option("temperature", float, 0.0, "0 plays the most visited move; > 0 samples moves with "
                "probability proportional to visits^(1/temperature) (search=gumbel: > 0 turns the root's Gumbel "
-               "noise on)", min=0.0, max=100.0),
+               "noise on)", min=0.0, max=100.0, remote=True),
         Option("temperature_plies", int, None, "apply the temperature only in the first N plies of the game "
                "(none: every move)", min=0, optional=True),
         DIRICHLET_EPSILON,
-        Option("reuse", bool, True, "keep the searched subtree between moves"),
+        Option("reuse", bool, True, "keep the searched subtree between moves", remote=True),
         Option("prior", str, None, "another player whose move_priors are mixed into the network's "
                "(e.g. prior=bayes:model=runs/bayes/chess-urgency/model.npz; one option only: a comma starts the "
                "next alphazero option)", optional=True),
         Option("prior_weight", float, 0.5, "weight of that player's priors (0..1; the network's get the rest)",
-               min=0.0, max=1.0),
+               min=0.0, max=1.0, remote=True),
         Option("threads", int, 1, "threads for the network: a leaf batch is split into this many shares run side "
                "by side, one BLAS thread each (1 is fastest on a busy machine)", min=1, max=256),
         *NETWORK_RUNTIME_OPTIONS,

@@ -44,34 +44,34 @@ def _search_default(option: str) -> Any:
 #: The search options, with the player's defaults.
 SEARCH_OPTIONS = (
     Option("simulations", int, _search_default("simulations"), "simulations per move (the match budget overrides "
-           "it)", min=1, max=MAX_SIMULATIONS),
-    Option("c_puct", float, _search_default("c_puct"), "PUCT exploration constant", min=0.0, max=100.0),
+           "it)", min=1, max=MAX_SIMULATIONS, remote=True),
+    Option("c_puct", float, _search_default("c_puct"), "PUCT exploration constant", min=0.0, max=100.0, remote=True),
     Option("fpu", float, _search_default("fpu"), "first-play urgency: an unvisited move is valued at its parent's "
-           "value minus this", min=-2.0, max=2.0),
+           "value minus this", min=-2.0, max=2.0, remote=True),
     Option("leaf_batch", int, _search_default("leaf_batch"), "leaves evaluated per network call (virtual loss "
-           "spreads them)", min=1, max=1024),
+           "spreads them)", min=1, max=1024, remote=True),
     Option("dirichlet_alpha", float, _search_default("dirichlet_alpha"), "Dirichlet noise concentration at the "
-           "root", min=1e-6, max=100.0),
+           "root", min=1e-6, max=100.0, remote=True),
     Option("cache_size", int, _search_default("cache_size"), "network evaluations remembered by position (0: no "
            "cache)", min=0),
     Option("repetition_draws", bool, _search_default("repetition_draws"), "the search values a return to a "
            "position of the game (or of the line searched) as a draw, so a side that is ahead does not go round "
-           "in circles"),
+           "in circles", remote=True),
     Option("pass_forced", bool, _search_default("pass_forced"), "a position with one legal move (a forced "
            "capture) costs no network "
-           "evaluation: the simulation goes on to the position after it, so the search sees past forced moves"),
+           "evaluation: the simulation goes on to the position after it, so the search sees past forced moves", remote=True),
     Option("policy_temperature", float, _search_default("policy_temperature"), "softmax temperature of the "
            "network's move priors in the search: above 1 flattens them, so the search looks at more moves (Leela "
            "Chess Zero's policy softmax temperature); the analysis shows these priors, and the gumbel search also "
-           "picks its root moves and final move by them", min=0.1, max=10.0),
+           "picks its root moves and final move by them", min=0.1, max=10.0, remote=True),
     ENDGAME_OPTION,
     Option("compiled", bool, True, "run the search in compiled code where the game's kernels allow it (checkers, "
-           "tic-tac-toe, connect four); false: the Python State-API loop, which grows the same tree more slowly"),
+           "tic-tac-toe, connect four); false: the Python State-API loop, which grows the same tree more slowly", remote=True),
 )
 
 #: Root noise weight (self-play uses it; 0 for play).
 DIRICHLET_EPSILON = Option("dirichlet_epsilon", float, _search_default("dirichlet_epsilon"), "weight of Dirichlet "
-                           "noise in the root priors (self-play uses it; 0 for play)", min=0.0, max=1.0)
+                           "noise in the root priors (self-play uses it; 0 for play)", min=0.0, max=1.0, remote=True)
 
 SEARCH_KINDS = ("puct", "gumbel")
 
@@ -79,16 +79,16 @@ SEARCH_KINDS = ("puct", "gumbel")
 SEARCH_KIND_OPTIONS = (
     Option("search", str, "puct", "root search: puct (moves by visit counts) or gumbel (Gumbel top-k with "
            "sequential halving and completed-Q policy targets; for small simulation budgets)",
-           choices=SEARCH_KINDS),
+           choices=SEARCH_KINDS, remote=True),
     Option("gumbel_actions", int, _search_default("gumbel_actions"), "gumbel: moves considered at the root (m)",
-           min=1, max=4096),
+           min=1, max=4096, remote=True),
     Option("gumbel_c_visit", float, _search_default("gumbel_c_visit"), "gumbel: c_visit in sigma(q) = (c_visit + "
-           "max visits) * c_scale * q", min=0.0, max=1e6),
+           "max visits) * c_scale * q", min=0.0, max=1e6, remote=True),
     Option("gumbel_c_scale", float, _search_default("gumbel_c_scale"), "gumbel: c_scale in sigma(q) = (c_visit + "
-           "max visits) * c_scale * q", min=0.0, max=1e6),
+           "max visits) * c_scale * q", min=0.0, max=1e6, remote=True),
     Option("gumbel_scale", float, _search_default("gumbel_scale"), "gumbel: scale of the Gumbel noise at the root; "
            "none: 1 for moves chosen with a temperature (self-play), 0 otherwise", min=0.0, max=100.0,
-           optional=True),
+           optional=True, remote=True),
 )
 
 _BY_NAME = {o.name: o for o in (*SEARCH_OPTIONS, DIRICHLET_EPSILON, *SEARCH_KIND_OPTIONS)}

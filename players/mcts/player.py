@@ -28,18 +28,18 @@ class MCTSPlayer(SearchPlayer):
     description = "Monte Carlo tree search (UCT) with random playouts; compiled when the game has kernels."
     options = (
         Option("simulations", int, 1000, "simulations per move (the match budget overrides it)",
-               min=1, max=MAX_SIMULATIONS),
+               min=1, max=MAX_SIMULATIONS, remote=True),
         Option("seconds", float, None, "time per move in seconds; none = no limit; whichever of "
-               "simulations and seconds ends first stops the search", min=0.0, max=MAX_SECONDS, optional=True),
+               "simulations and seconds ends first stops the search", min=0.0, max=MAX_SECONDS, optional=True, remote=True),
         Option("c", float, math.sqrt(2), "UCT exploration constant (> 0) for scores in [0, 1]",
-               min=1e-6, max=100.0),
-        Option("playouts", int, 1, "random playouts per new leaf", min=1, max=1000),
-        Option("reuse", bool, True, "keep the searched subtree between moves"),
-        Option("solver", bool, True, "MCTS-Solver: prove wins, losses and draws and play proven wins"),
+               min=1e-6, max=100.0, remote=True),
+        Option("playouts", int, 1, "random playouts per new leaf", min=1, max=1000, remote=True),
+        Option("reuse", bool, True, "keep the searched subtree between moves", remote=True),
+        Option("solver", bool, True, "MCTS-Solver: prove wins, losses and draws and play proven wins", remote=True),
         Option("max_playout_plies", int, 500, "a playout longer than this counts as a draw",
-               min=1, max=10**6),
+               min=1, max=10**6, remote=True),
         Option("kernels", bool, True, "use the game's compiled kernels when it has them "
-               "(false: the generic Python search)"),
+               "(false: the generic Python search)", remote=True),
         Option("seed", int, None, "random seed (default: the match's seed)", optional=True),
         ENDGAME_OPTION,
     )

@@ -40,15 +40,15 @@ class UciPlayer(EnginePlayer):
     options = (
         Option("path", str, "stockfish", "the engine: a path to its executable, or a name looked up on PATH "
                                          "and in /usr/games"),
-        Option("depth", int, None, "search depth per move in plies", min=1, max=200, optional=True),
+        Option("depth", int, None, "search depth per move in plies", min=1, max=200, optional=True, remote=True),
         Option("nodes", int, None, "nodes searched per move (the match's --simulations overrides it)",
                min=1, optional=True),
         Option("movetime", int, None, "milliseconds per move (the match's --seconds overrides it); with no "
                                       f"depth, nodes or movetime: {DEFAULT_MOVETIME_MS} ms", min=1, optional=True),
         Option("skill", int, None, "Stockfish's 'Skill Level': 0 (weakest) to 20 (full strength)",
-               min=0, max=20, optional=True),
+               min=0, max=20, optional=True, remote=True),
         Option("elo", int, None, "limit the strength to this Elo (UCI_LimitStrength and UCI_Elo)",
-               min=0, max=5000, optional=True),
+               min=0, max=5000, optional=True, remote=True),
         Option("threads", int, 1, "search threads (the engine option Threads)", min=1, max=1024),
         Option("hash", int, 16, "hash table in MB (the engine option Hash)", min=1, max=1 << 22),
         Option("options", str, "", "other engine options as 'Name=value; Name=value', e.g. "

@@ -37,13 +37,13 @@ class BayesPlayer(Player):
     options = (
         Option("model", Path, None, "model file written by the bayes trainer (RUN/model.npz)", optional=True),
         Option("sample", bool, False, "draw every value from its belief and play the highest draw "
-                                      "(instead of the highest mean)"),
+                                      "(instead of the highest mean)", remote=True),
         Option("expert_noise", bool, True, "when sampling, add the expert's noise beta to each move's draw, "
                                            "so a move is played as often as the model expects an expert to "
-                                           "play it (false: the beliefs' own uncertainty only)"),
+                                           "play it (false: the beliefs' own uncertainty only)", remote=True),
         Option("seed", int, None, "random seed for sample=true (default: the match's seed)", optional=True),
         Option("priors", str, "softmax", "how move_priors turns beliefs into probabilities: softmax of the "
-                                         "means, or the probability of being best", choices=priors.METHODS),
+                                         "means, or the probability of being best", choices=priors.METHODS, remote=True),
         Option("temperature", float, 1.0, "softmax temperature of move_priors", min=1e-6),
     )
 

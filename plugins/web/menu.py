@@ -3,7 +3,13 @@ Resume saved and Open game -- the window's menu's choices, with the same rules (
 players that can play a game as they are, the game's default opponent).
 
 The page holds the choices while the person makes them (it has every game's players and levels from
-:meth:`WebMenu.snapshot`); Start sends them, and the server checks every one as the command line would."""
+:meth:`WebMenu.snapshot`); Start sends them, and the server checks every one as the command line would.
+
+What comes from the page may do only what a player at the board may do (docs/web.md, "Safe by default"): a
+player is one of the installed players offered for the game, named, with only the options its plugin lets a page
+set (:attr:`plyground.options.Option.remote`: numbers, true/false, named choices -- never a program, a path or a
+file).  Anything else is refused by name before anything is constructed; engines and model files are given on the
+command line (``plyground play --renderer web --white hub:command=...``), where the page cannot change them."""
 from __future__ import annotations
 
 import threading
@@ -13,7 +19,7 @@ from typing import TYPE_CHECKING
 from plyground.clock import MENU_CLOCKS, TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
-from plyground.options import Spec
+from plyground.options import Spec, remote_refusal
 from plyground.protocols import Game, State
 from plyground.resume import newest_unfinished, recent_record_files, saved_games
 from plyground.session import GameSession
@@ -125,6 +131,7 @@ class WebMenu:
                 spec = Spec.parse(text.strip() or "human")
             except PlygroundError as exc:
                 raise Refused(f"{side}'s player: {exc}") from None
+            self._check_seat(game, side, spec)
             specs.append(spec)
         clock = choices.get("clock") or MENU_CLOCKS[0][0]
         if clock not in dict(MENU_CLOCKS):
@@ -171,7 +178,15 @@ class WebMenu:
         if saved is None:
             raise Refused(f"no unfinished {name} game is saved in {self.app.save_folder()}")
         path, record = saved
-        specs = [Spec.parse(p) if p and p != "?" else Spec("human") for p in record.players]
+        specs = []
+        for side, text in zip(game.side_names, record.players):
+            try:
+                spec = Spec.parse(text) if text and text != "?" else Spec("human")
+                self._check_seat(game, side, spec)
+            except (PlygroundError, Refused) as exc:
+                raise Refused(f"{path.name}: {exc}; play it on with plyground play --resume {path.name} (players "
+                              f"given there may be any)") from None
+            specs.append(spec)
         self.error = self.notice = ""
         self._build(game, specs, lambda players: GameSession(game, players, tuple(str(s) for s in specs),
                                                               self.app.menu_settings, resume=record),
@@ -191,6 +206,18 @@ class WebMenu:
         except (PlygroundError, OSError) as exc:
             raise Refused(f"cannot open {file}: {exc}") from None
         self.app.review_from_menu(review)
+
+    def _check_seat(self, game: Game, side: str, spec: Spec) -> None:
+        """Refuse (:class:`Refused`, naming what) a player the page may not seat: one not offered for ``game``, or
+        an option its plugin does not let a page set.  Decided from the spec alone: nothing is built or opened."""
+        offered = self._game_choices(game.name)["players"]
+        if spec.name not in offered:
+            raise Refused(f"{side}'s player: no player {spec.name!r} can be chosen here for {game.name}; the "
+                          f"players are {', '.join(offered)}")
+        reason = remote_refusal(self.registry.get("players", spec.name).options, spec.options,
+                                f"player {spec.name}")
+        if reason:
+            raise Refused(f"{side}'s player: {reason}")
 
     def _build(self, game: Game, specs: list[Spec], session, doing: str = "Starting") -> None:
         """Build the players in a thread (the server's thread must not wait), then start ``session(players)``."""

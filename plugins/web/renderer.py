@@ -113,7 +113,10 @@ class WebRenderer(SaveFolders, Renderer):
             click.echo(f"plyground: the game is at {url}  (Ctrl-C stops)", err=True)
             if not _loopback(self.settings["host"]):
                 click.echo(f"plyground: listening on {self.settings['host']}:{self.server.port}: anyone on your "
-                           f"network with this address (its token) can play this game", err=True)
+                           f"network who has this address (its token) can do on the page what a player at the "
+                           f"board can: start, play, take back, save and leave games, and open the saved ones "
+                           f"listed; the page runs no program and opens no file it names (docs/web.md, "
+                           f"\"Safe by default\")", err=True)
             if self.settings["open_browser"] and _has_display():
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         return self.server

@@ -1,14 +1,26 @@
 """The web renderer's server: aiohttp (chosen by measurement: docs/web.md) in a thread of its own.
 
-It serves the page (``/``, with the token) and its script and style (``/static/``), and talks to the page over
-one WebSocket (``/ws``, with the token): every message in is checked (:mod:`.messages`) and handed to the owner's
-``act``; what the page shows is the owner's ``snapshot()``, sent again whenever it changes -- at once when the
-game's thread posts (:meth:`WebServer.wake`), and four times a second while something ticks (a clock, a bot's
-thinking time).
+It serves the page (``/``) and its script and style (``/static/``), and talks to the page over one WebSocket
+(``/ws``): every message in is checked (:mod:`.messages`) and handed to the owner's ``act``; what the page shows
+is the owner's ``snapshot()``, sent again whenever it changes -- at once when the game's thread posts
+(:meth:`WebServer.wake`), and four times a second while something ticks (a clock, a bot's thinking time).
 
-Safe by default: bound to 127.0.0.1 unless a host is given; a random token in the address, without which
-neither the page nor the WebSocket answers; messages longer than :data:`~.messages.MAX_MESSAGE` refused, and
-those past :data:`MAX_FRAME` end the connection (aiohttp's limit).
+Safe by default (docs/web.md, "Safe by default"):
+
+- bound to 127.0.0.1 unless a host is given;
+- a random token in the printed address, exchanged on the first load for an HttpOnly, SameSite=Strict cookie (the
+  page then drops it from the address bar; the WebSocket's address carries none): without it neither the page nor
+  the WebSocket answers;
+- a request whose ``Host`` is not an address this server serves is refused (DNS rebinding), and so is a
+  WebSocket whose ``Origin`` is not this page's (``null`` and missing included);
+- at most :data:`MAX_CONNECTIONS` connections (:data:`MAX_PER_ADDRESS` from one address; those past it are closed
+  at once), and a connection that has not sent a whole request head within :data:`HEAD_TIMEOUT` seconds is closed;
+- each page is sent to by a task of its own, from a queue of its own: the answers to its messages (at most
+  :data:`QUEUE`; a page that sends faster than it reads waits on itself) and the newest snapshot (one: a newer one
+  replaces it).  A page that takes :data:`SEND_TIMEOUT` seconds to take one message is dropped (the page
+  reconnects), so one that never reads holds up no other;
+- messages longer than :data:`~.messages.MAX_MESSAGE` refused, and those past :data:`MAX_FRAME` end the
+  connection (aiohttp's limit).
 """
 from __future__ import annotations
 
@@ -16,7 +28,9 @@ import asyncio
 import contextlib
 import hmac
 import json
+import resource
 import secrets
+import socket
 import threading
 import traceback
 from importlib import resources
@@ -24,6 +38,7 @@ from typing import Any, Protocol
 
 from plyground.errors import UsageError
 
+from .addresses import host_names, reachable_addresses
 from .messages import MAX_MESSAGE, BadMessage, check
 
 #: The largest WebSocket frame read at all; a longer one closes the connection (1009, message too big).
@@ -32,6 +47,20 @@ MAX_FRAME = 64 * 1024
 TICK = 0.25
 #: The page's files, served from the package.
 STATIC = {"page.js": "application/javascript", "page.css": "text/css"}
+#: Seconds a connection may take to send a whole request head (and that an idle kept-alive one stays open).
+HEAD_TIMEOUT = 10.0
+#: Connections open at once, at most (fewer where the process may open few files); from one address, at most
+#: (and never over a quarter of the first: one address cannot take every place).
+MAX_CONNECTIONS = 256
+MAX_PER_ADDRESS = 32
+#: Connections accepted in one turn of the server's loop (asyncio accepts up to the backlog at once).
+ACCEPTED_AT_ONCE = 16
+#: Answers waiting to be sent to one page, at most (its messages are not read meanwhile).
+QUEUE = 32
+#: Seconds one message may take to be taken by a page before the page is dropped.
+SEND_TIMEOUT = 10.0
+#: The cookie the token becomes after the first load (one name a port: two games' pages on one host differ).
+COOKIE = "plyground-{port}"
 
 
 class Owner(Protocol):
@@ -46,27 +75,83 @@ def _static(name: str) -> bytes:
     return resources.files(__package__).joinpath("static", name).read_bytes()
 
 
+def _connection_limit() -> int:
+    """:data:`MAX_CONNECTIONS`, or an eighth of the files this process may open if that is fewer (connections past
+    the limit are accepted, then closed: they hold files for a moment too)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else max(8, min(MAX_CONNECTIONS, soft // 8))
+
+
+class _Page:
+    """One page's WebSocket and what waits to be sent to it: answers to its messages, then the newest snapshot."""
+
+    def __init__(self, ws, transport) -> None:
+        self.ws, self.transport = ws, transport
+        self.answers: asyncio.Queue[str] = asyncio.Queue(QUEUE)
+        self.snapshot: str | None = None
+        self.waiting = asyncio.Event()
+        self.sender: asyncio.Task | None = None
+
+    async def answer(self, text: str) -> None:
+        await self.answers.put(text)
+        self.waiting.set()
+
+    def show(self, text: str) -> None:
+        self.snapshot = text
+        self.waiting.set()
+
+    async def next(self) -> str:
+        while self.answers.empty() and self.snapshot is None:
+            self.waiting.clear()
+            await self.waiting.wait()
+        if not self.answers.empty():
+            return self.answers.get_nowait()
+        text, self.snapshot = self.snapshot, None
+        return text
+
+    def drop(self) -> None:
+        """Close the connection at once (what is waiting to be sent is discarded)."""
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.abort()
+
+
 class WebServer:
     """Serves ``owner`` on ``host``:``port`` (0: a free port) from a thread of its own until :meth:`stop`."""
 
     def __init__(self, owner: Owner, host: str = "127.0.0.1", port: int = 0) -> None:
         self.owner, self.host, self.port = owner, host, port
         self.token = secrets.token_urlsafe(18)
-        self.sockets: set = set()
+        self.pages: dict[Any, _Page] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._failure: BaseException | None = None
         self._wakeup: asyncio.Event | None = None
         self._last_sent = ""
+        self._open: dict[str, int] = {}         # connections open, by the peer's address
+        self._hosts: frozenset[str] = frozenset()
         self.refusals = 0          # messages refused (for the tests and the hostile-message check)
+        self.dropped = 0           # pages dropped for not taking what was sent
+
+    @property
+    def sockets(self) -> list:
+        """The open pages' WebSockets."""
+        return [page.ws for page in self.pages.values()]
 
     # ------------------------------------------------------------ life
     @property
     def url(self) -> str:
-        host = self.host if self.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+        """The address to open: for a server on every address (``0.0.0.0``), one another device can use."""
+        host = self.address
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}/?token={self.token}"
+
+    @property
+    def address(self) -> str:
+        if self.host in ("0.0.0.0", "::", ""):
+            found = reachable_addresses()
+            return found[0] if found else "127.0.0.1"
+        return self.host
 
     def start(self) -> "WebServer":
         self._thread = threading.Thread(target=self._run, name="plyground-web", daemon=True)
@@ -88,6 +173,12 @@ class WebServer:
         finally:
             self.loop.close()
 
+    def _protocol(self, runner, limit: int):
+        """The protocol factory: aiohttp's handler for a connection within the limits, else one closed at once."""
+        def make():
+            return _Counted(self, runner.server(), limit)
+        return make
+
     async def _serve(self) -> None:
         from aiohttp import web
         app = web.Application(client_max_size=MAX_MESSAGE)
@@ -95,16 +186,25 @@ class WebServer:
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/static/{name}", self._file)
         app.router.add_get("/favicon.ico", self._no_icon)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # keepalive_timeout bounds a request head's time too: aiohttp closes a connection that has not sent a whole
+        # request within it of opening (or of its last answer).
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=HEAD_TIMEOUT)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
+        limit = _connection_limit()
         try:
-            await site.start()
+            server = await asyncio.get_running_loop().create_server(
+                self._protocol(runner, limit), self.host or None, self.port, reuse_address=True, backlog=ACCEPTED_AT_ONCE)
+        except socket.gaierror as exc:
+            await runner.cleanup()
+            raise UsageError(f"the web renderer cannot listen on host={self.host}: no such address here "
+                             f"({exc.strerror or exc}); give one of this computer's addresses: 127.0.0.1 (this "
+                             f"computer only) or 0.0.0.0 (every address, for a phone on your network)") from None
         except OSError as exc:
             await runner.cleanup()
             raise UsageError(f"the web renderer cannot listen on {self.host}:{self.port}: "
                              f"{exc.strerror or exc}; choose another port (web:port=N) or 0 for any free one") from None
-        self.port = runner.addresses[0][1]
+        self.port = server.sockets[0].getsockname()[1]
+        self._hosts = frozenset(host_names(self.host, self.port))
         self._wakeup = asyncio.Event()
         self._stopping = asyncio.Event()
         self._ready.set()
@@ -115,8 +215,12 @@ class WebServer:
             pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pusher
-            for ws in list(self.sockets):
-                await ws.close(code=1001, message=b"the game has ended")
+            server.close()
+            for page in list(self.pages.values()):
+                with contextlib.suppress(asyncio.TimeoutError, ConnectionError, RuntimeError):
+                    await asyncio.wait_for(page.ws.close(code=1001, message=b"the game has ended"), 2.0)
+                page.drop()
+            await runner.shutdown()
             await runner.cleanup()
 
     def stop(self) -> None:
@@ -139,26 +243,53 @@ class WebServer:
 
     # ------------------------------------------------------------ requests
     def _token_ok(self, request) -> bool:
-        given = request.query.get("token", "")
+        given = request.cookies.get(COOKIE.format(port=self.port), "")
         return hmac.compare_digest(given.encode(), self.token.encode())
+
+    def _host_ok(self, request) -> bool:
+        return request.headers.get("Host", "").lower() in self._hosts
+
+    def _origin_ok(self, request) -> bool:
+        origin = request.headers.get("Origin", "")
+        return origin.lower() == f"http://{request.headers.get('Host', '').lower()}" and self._host_ok(request)
+
+    def _refusal(self, request):
+        """The answer to a request refused before it is served (a foreign Host), or None."""
+        from aiohttp import web
+        if not self._host_ok(request):
+            return web.Response(status=421, text=f"This server answers to {', '.join(sorted(self._hosts))} only "
+                                                 f"(not to Host {request.headers.get('Host', '')[:80]!r}).\n")
+        return None
 
     async def _page(self, request):
         from aiohttp import web
-        if not self._token_ok(request):
-            return web.Response(status=403, text="This game's page needs the address plyground printed, with its "
-                                                 "token (?token=...).\n")
-        return web.Response(body=_static("page.html"), content_type="text/html",
-                            headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
-                                     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                                                                "style-src 'self' 'unsafe-inline'; "
-                                                                "connect-src 'self'"})
+        refused = self._refusal(request)
+        if refused is not None:
+            return refused
+        given = request.query.get("token")
+        headers = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                   "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' "
+                                              "'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+                   "X-Frame-Options": "DENY"}
+        if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
+            response = web.Response(body=_static("page.html"), content_type="text/html", headers=headers)
+            response.set_cookie(COOKIE.format(port=self.port), self.token, httponly=True, samesite="Strict",
+                                path="/")
+            return response                  # the page drops ?token= from the address bar (page.js)
+        if given is None and self._token_ok(request):
+            return web.Response(body=_static("page.html"), content_type="text/html", headers=headers)
+        return web.Response(status=403, text="This game's page needs the address plyground printed, with its "
+                                             "token (?token=...).\n")
 
     async def _no_icon(self, request):
         from aiohttp import web
-        return web.Response(status=204)
+        return self._refusal(request) or web.Response(status=204)
 
     async def _file(self, request):
         from aiohttp import web
+        refused = self._refusal(request)
+        if refused is not None:
+            return refused
         name = request.match_info["name"]
         if name not in STATIC:
             raise web.HTTPNotFound()
@@ -166,14 +297,22 @@ class WebServer:
 
     async def _websocket(self, request):
         from aiohttp import WSMsgType, web
+        refused = self._refusal(request)
+        if refused is not None:
+            return refused
+        if not self._origin_ok(request):
+            return web.Response(status=403, text="this page's WebSocket takes connections from its own page only "
+                                                 "(Origin)\n")
         if not self._token_ok(request):
-            return web.Response(status=403, text="wrong or missing token\n")
+            return web.Response(status=403, text="wrong or missing token: open the address plyground printed\n")
         ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=20)
         await ws.prepare(request)
-        self.sockets.add(ws)
-        self.owner.page_count_changed(len(self.sockets))
+        page = _Page(ws, request.transport)
+        page.sender = asyncio.ensure_future(self._send_loop(page))
+        self.pages[ws] = page
+        self.owner.page_count_changed(len(self.pages))
         try:
-            await ws.send_str(self._snapshot_text())
+            page.show(self._snapshot_text())
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     reply = self._take(msg.data)
@@ -182,12 +321,29 @@ class WebServer:
                 else:                  # an error frame (a message past MAX_FRAME): aiohttp closes the socket
                     break
                 if reply is not None:
-                    await ws.send_str(json.dumps(reply))
+                    # This page's own queue: a page that sends without reading waits on itself alone.
+                    await page.answer(json.dumps(reply))
                 self._wakeup.set()     # the push loop sends what changed (once for a burst of messages)
         finally:
-            self.sockets.discard(ws)
-            self.owner.page_count_changed(len(self.sockets))
+            page.sender.cancel()
+            self.pages.pop(ws, None)
+            self.owner.page_count_changed(len(self.pages))
         return ws
+
+    async def _send_loop(self, page: _Page) -> None:
+        """Send ``page`` what waits for it; one message not taken within SEND_TIMEOUT drops the page."""
+        try:
+            while True:
+                text = await page.next()
+                await asyncio.wait_for(page.ws.send_str(text), SEND_TIMEOUT)
+        except asyncio.TimeoutError:
+            self._drop(page)
+        except (ConnectionError, RuntimeError):       # the page closing meanwhile
+            page.drop()
+
+    def _drop(self, page: _Page) -> None:
+        self.dropped += 1
+        page.drop()
 
     def _take(self, data: Any) -> dict | None:
         """Check and act on one message; the reply (a refusal's reason), or None."""
@@ -211,16 +367,13 @@ class WebServer:
             snapshot = {"type": "error", "text": f"{type(exc).__name__}: {exc}"}
         return json.dumps(snapshot)
 
-    async def _send_if_changed(self) -> None:
+    def _send_if_changed(self) -> None:
         text = self._snapshot_text()
         if text == self._last_sent:
             return
         self._last_sent = text
-        for ws in list(self.sockets):
-            try:
-                await ws.send_str(text)
-            except (ConnectionError, RuntimeError):    # a page closing meanwhile
-                self.sockets.discard(ws)
+        for page in list(self.pages.values()):
+            page.show(text)                            # never waits: each page's own task sends it
 
     async def _push_loop(self) -> None:
         while True:
@@ -229,9 +382,60 @@ class WebServer:
             except asyncio.TimeoutError:
                 pass
             self._wakeup.clear()
-            if self.sockets:
-                await self._send_if_changed()
+            if self.pages:
+                self._send_if_changed()
+
+    # ------------------------------------------------------------ connections
+    def _admit(self, peer: str, limit: int) -> bool:
+        """Count a new connection from ``peer``; False (not counted) past the limits."""
+        if sum(self._open.values()) >= limit or self._open.get(peer, 0) >= min(MAX_PER_ADDRESS, limit // 4):
+            return False
+        self._open[peer] = self._open.get(peer, 0) + 1
+        return True
+
+    def _release(self, peer: str) -> None:
+        left = self._open.get(peer, 0) - 1
+        if left > 0:
+            self._open[peer] = left
+        else:
+            self._open.pop(peer, None)
 
 
-__all__ = ["WebServer", "MAX_FRAME", "TICK"]
+class _Counted(asyncio.Protocol):
+    """aiohttp's handler for one connection, counted against the server's limits (a connection past them is
+    closed at once)."""
 
+    def __init__(self, server: WebServer, handler, limit: int) -> None:
+        self.server, self.handler, self.limit = server, handler, limit
+        self.peer: str | None = None
+
+    def connection_made(self, transport) -> None:
+        peer = transport.get_extra_info("peername")
+        peer = str(peer[0]) if peer else "?"
+        if not self.server._admit(peer, self.limit):
+            transport.abort()
+            return
+        self.peer = peer
+        self.handler.connection_made(transport)
+
+    def connection_lost(self, exc) -> None:
+        if self.peer is not None:
+            self.server._release(self.peer)
+            self.peer = None
+            self.handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.peer is not None:
+            self.handler.data_received(data)
+
+    def eof_received(self):
+        return self.handler.eof_received() if self.peer is not None else None
+
+    def pause_writing(self) -> None:
+        self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.handler.resume_writing()
+
+
+__all__ = ["WebServer", "MAX_FRAME", "TICK", "HEAD_TIMEOUT", "MAX_CONNECTIONS", "QUEUE"]

@@ -127,8 +127,11 @@ def test_a_chess_promotion_in_the_browser(browser, save_dir):
         assert page.moves()[0] == "Kd2"
         page.click_cell(a7)
         page.click_cell(a8)
-        with renderer.lock:
-            choices = renderer.screen.input.promotion_squares()
+
+        def offered():
+            with renderer.lock:
+                return renderer.screen.input.promotion_squares()
+        choices = until(offered, "the promotion's choices")     # the clicks reach the server in their own time
         assert sorted(choices.values()) == [2, 3, 4, 5]     # knight, bishop, rook, queen offered
         knight = next(square for square, piece in choices.items() if piece == 2)
         page.click_cell(view.square_cell(knight))

@@ -10,7 +10,7 @@ import pytest
 
 from plyground.resume import load_unfinished
 
-from web_helpers import ServedGame, make_web_renderer
+from web_helpers import ServedGame, http_session, make_web_renderer, open_page, page_address, websocket
 
 aiohttp = pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 
@@ -84,24 +84,24 @@ def test_hostile_messages_get_one_clear_answer_and_the_game_goes_on(save_dir):
     renderer = make_web_renderer(save_dir)
     served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=2")).start()
     url = renderer.url
-    base, token = url.split("/?token=")
+    base, token = page_address(url)
     answers: dict[str, int] = {}
 
     async def hostile() -> None:
-        async with aiohttp.ClientSession() as http:
+        async with http_session(aiohttp) as http:
             # Without the right token neither the page nor its socket answers.
-            for path in ("/", "/?token=", "/?token=wrong", "/ws", "/ws?token=wrong", f"/ws?token={token}x"):
-                async with http.get(base + path) as response:
+            for path in ("/", "/?token=", "/?token=wrong", "/ws", "/ws?token=wrong", f"/ws?token={token}",
+                         f"/ws?token={token}x"):
+                async with http.get(base + path, headers={"Origin": base}) as response:
                     assert response.status == 403, path
                     answers["token refused"] = answers.get("token refused", 0) + 1
             for path in ("/static/../pyproject.toml", "/static/secrets.txt", "/static/%2e%2e%2fpyproject.toml"):
                 async with http.get(base + path) as response:
                     assert response.status == 404, path
                     answers["no such file"] = answers.get("no such file", 0) + 1
-            async with http.get(base + f"/?token={token}") as response:
-                assert response.status == 200 and "page.js" in await response.text()
+            assert "page.js" in await open_page(http, url)
 
-            async with http.ws_connect(f"{base}/ws?token={token}") as ws:
+            async with websocket(http, base) as ws:
                 await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
                                      "the person's move")
                 for payload, words in REFUSED:
@@ -143,7 +143,7 @@ def test_hostile_messages_get_one_clear_answer_and_the_game_goes_on(save_dir):
                 assert after - before < 64 * 1024, f"memory grew {after - before} KiB under the flood"
 
             # A frame past the server's limit ends that connection (1009, message too big); the server stays up.
-            async with http.ws_connect(f"{base}/ws?token={token}") as ws:
+            async with websocket(http, base) as ws:
                 await ws.send_str("x" * (70 * 1024))
                 msg = await ws.receive(timeout=30)
                 while msg.type == aiohttp.WSMsgType.TEXT:       # the pictures sent before it was read
@@ -153,7 +153,7 @@ def test_hostile_messages_get_one_clear_answer_and_the_game_goes_on(save_dir):
                 answers["oversized frame"] = 1
 
             # Still serving, and the game goes on: a legal move from a new page reaches the game.
-            async with http.ws_connect(f"{base}/ws?token={token}") as ws:
+            async with websocket(http, base) as ws:
                 state = await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
                                              "the game after the barrage")
                 assert state["moves"] == []
@@ -187,11 +187,13 @@ def test_a_page_closed_while_the_bot_searches_stops_the_search_and_keeps_the_gam
     renderer = make_web_renderer(save_dir, leave_after=0.2)
     # The bot would search for 60 s; closing the page must stop it long before.
     served = ServedGame(renderer, "checkers", ("human", "alphabeta:seconds=60,depth=60")).start()
-    base, token = renderer.url.split("/?token=")
+    url = renderer.url
+    base, _ = page_address(url)
 
     async def move_then_close() -> None:
-        async with aiohttp.ClientSession() as http:
-            async with http.ws_connect(f"{base}/ws?token={token}") as ws:
+        async with http_session(aiohttp) as http:
+            await open_page(http, url)
+            async with websocket(http, base) as ws:
                 await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
                                      "the person's move")
                 with renderer.lock:

@@ -60,3 +60,28 @@ class ServedGame:
         if self.error is not None:
             raise self.error
         self.session.close_players()
+
+
+def page_address(url: str) -> tuple[str, str]:
+    """The printed address split into the server's base (``http://host:port``) and the token."""
+    base, token = url.split("/?token=")
+    return base, token
+
+
+def http_session(aiohttp):
+    """An aiohttp client session that keeps cookies from an IP address, as a browser does (aiohttp's default jar
+    drops them)."""
+    return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+
+
+async def open_page(http, url: str):
+    """Load the printed address as a browser does (the token becomes the page's cookie); the page's HTML."""
+    async with http.get(url) as response:
+        assert response.status == 200, (response.status, await response.text())
+        return await response.text()
+
+
+def websocket(http, base: str, **options):
+    """Connect to the page's WebSocket as the page does: from its own origin, with the cookie."""
+    host = base.split("://", 1)[1]
+    return http.ws_connect(f"{base}/ws", headers={"Origin": f"http://{host}"}, **options)

@@ -40,7 +40,7 @@ class HubPlayer(EnginePlayer):
         Option("command", str, DEFAULT_COMMAND, "the engine's command line, split like a shell's: a program (a "
                                                 "path, a name on PATH or beside this Python) and its arguments, "
                                                 "e.g. 'plyground hub mcts:simulations=2000'"),
-        Option("depth", int, None, "search depth per move (level depth)", min=1, max=200, optional=True),
+        Option("depth", int, None, "search depth per move (level depth)", min=1, max=200, optional=True, remote=True),
         Option("nodes", int, None, "nodes per move (level nodes; the match's --simulations overrides it)",
                min=1, optional=True),
         Option("seconds", float, None, "seconds per move (level move-time; the match's --seconds overrides it); "

@@ -3,7 +3,9 @@
 // and forwards.  No build step, no library.
 "use strict";
 
-const token = new URLSearchParams(location.search).get("token") || "";
+// The token in the printed address was exchanged for a cookie on the first load: drop it from the address bar
+// (and so from history and bookmarks); the WebSocket's address carries none.
+if (location.search) history.replaceState(null, "", location.pathname);
 const $ = (id) => document.getElementById(id);
 let socket = null;
 let shown = null;          // the last snapshot
@@ -12,7 +14,7 @@ let retry = 250;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
   socket.onopen = () => { retry = 250; $("connection").hidden = true; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
