@@ -76,3 +76,29 @@ def test_a_budget_no_search_finishes_is_refused_naming_the_limit(cli, args, mess
     # --simulations 99999999999999999999 once started a search that never returned.
     code, _, err = cli(args[0], "--game", "tictactoe", *args[1:])
     assert code == 2 and message in err, err
+
+
+def test_a_remote_option_is_one_whose_every_value_is_harmless():
+    from plyground.options import Option
+    for bad in (dict(type=str, default="x"), dict(type=int, default=1, min=0), dict(type=float, default=1.0),
+                dict(type=int, default=1, remote=("a",))):
+        kwargs = {"remote": True, **bad}
+        with pytest.raises(ValueError, match="remote"):
+            Option("o", help="", **kwargs)
+    Option("o", int, 1, "", min=0, max=9, remote=True)
+    Option("o", str, "a", "", choices=("a", "b"), remote=True)
+    Option("o", str, "a", "", remote=("a", "b"))
+
+
+def test_remote_refusal_names_the_option_and_never_looks_at_the_value_s_target(tmp_path):
+    from plyground.options import Option, remote_refusal
+    declared = (Option("depth", int, 1, "", min=1, max=9, remote=True), Option("eval", str, "a", "",
+                                                                           remote=("a", "b")),
+                Option("path", str, "x", ""))
+    assert remote_refusal(declared, {"depth": "3", "eval": "b"}, "player p") is None
+    assert "'path'" in remote_refusal(declared, {"path": "x"}, "player p")
+    assert "'nothing'" in remote_refusal(declared, {"nothing": "1"}, "player p")
+    assert "depth" in remote_refusal(declared, {"depth": "1e400"}, "player p")
+    existing = tmp_path / "file"
+    existing.write_text("")
+    assert remote_refusal(declared, {"eval": str(existing)}, "p") == remote_refusal(declared, {"eval": "/no/such"}, "p")
