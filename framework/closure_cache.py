@@ -59,6 +59,21 @@ def _stamp(func) -> str:
     return f"{stat.st_size}:{stat.st_mtime_ns}"
 
 
+def on_disk(dispatcher: Dispatcher) -> bool:
+    """Whether ``dispatcher`` (one :func:`cache_on_disk` gave the stable cache) has a compiled version in the
+    on-disk cache for this machine and this source, so that its first call loads rather than compiles.  False
+    where that cannot be told (another numba's cache layout)."""
+    cache = getattr(dispatcher, "_cache", None)
+    if not isinstance(cache, StableClosureCache):
+        return False
+    try:
+        index = cache._cache_file._load_index()       # {} when missing or stale (another source stamp)
+        wanted = cache._index_key(None, dispatcher.targetctx.codegen())[1:]
+    except Exception:  # noqa: BLE001 - numba's internals differ: say not cached (the caller compiles as before)
+        return False
+    return any(tuple(key[1:]) == wanted for key in index)
+
+
 def cache_on_disk(dispatcher: Dispatcher) -> Dispatcher:
     """Give ``dispatcher`` (compiled with ``cache=False``, not yet called) the stable on-disk cache."""
     dispatcher._cache = StableClosureCache(dispatcher.py_func)

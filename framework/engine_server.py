@@ -225,7 +225,7 @@ class EngineServer:
             self._tell_compiling()
         try:
             with notices.compiling_watched(seen):
-                player.warm_up()
+                player.warm_up_soon()
         except Exception as exc:  # noqa: BLE001 - the first search meets it again and answers it
             if not self._quitting:      # (quitting, the player may be closed under it: nothing to tell)
                 self.error(f"getting ready failed: {type(exc).__name__}: {exc}")
@@ -236,8 +236,13 @@ class EngineServer:
             if not (self._compiling and self._asked_ready) or self._told_compiling:
                 return
             self._told_compiling = True
-        line = self.format_info("compiling kernels for this machine (first run only, cached afterwards); "
-                                "ready in a minute or less")
+        if self.player.warming_in_background:
+            line = self.format_info("compiling kernels for this machine (first run only, cached afterwards): "
+                                    "ready in seconds; until the search's own are compiled (in the background, "
+                                    "a minute or less), moves are searched without them, weaker")
+        else:
+            line = self.format_info("compiling kernels for this machine (first run only, cached afterwards); "
+                                    "ready in a minute or less")
         if line is not None:
             self.send_line(line)
 
@@ -336,7 +341,7 @@ class EngineServer:
             self.player.close()
             self.player, self._built_with = player, dict(self.options)
             self.player_rebuilt()
-            player.warm_up()                # a new model to read, say (the kernels are compiled by now)
+            player.warm_up_soon()           # a new model to read, say (the kernels are compiled by now)
         return self.player
 
     def settings(self) -> dict[str, Any]:

@@ -477,6 +477,18 @@ class Player(Plugin):
         game's first move, the engine servers before they say they are ready).  The player comes out as it
         went in (as after :meth:`reset`).  Default: nothing to do."""
 
+    def warm_up_soon(self) -> None:
+        """:meth:`warm_up` for a client that will not wait (the engine servers: a GUI gives an engine seconds to
+        say it is ready): a player whose warm-up would take long (compiling its kernels on a first run) starts
+        that work in the background and plays meanwhile as it can without it, weaker but in time.  Default:
+        :meth:`warm_up`."""
+        self.warm_up()
+
+    @property
+    def warming_in_background(self) -> bool:
+        """Whether :meth:`warm_up_soon` left work running in the background (moves meanwhile are weaker)."""
+        return False
+
     def observe_move(self, state: State, move: Move) -> None:
         """``move`` was played in ``state`` (by either side); for tree reuse and the like."""
 

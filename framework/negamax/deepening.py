@@ -96,6 +96,12 @@ class CompiledDeepening:
     def code_to_move(self, state: State, code: int) -> Move:
         raise NotImplementedError
 
+    def compiled_on_disk(self) -> bool:
+        """Whether the compiled search is in this machine's on-disk cache: its first call loads it (about a
+        second) rather than compiling it (tens of seconds)."""
+        from plyground.closure_cache import on_disk
+        return on_disk(self.compiled.search_window)
+
     # ------------------------------------------------------------ over ``compiled`` and ``ws`` (the module doc)
     def search(self, pos, depth: int, node_limit: int | None = None, window: tuple[float, float] | None = None
                ) -> float:

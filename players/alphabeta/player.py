@@ -68,6 +68,8 @@ class AlphaBetaPlayer(SearchPlayer):
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
+        self._compiler = None                # a child process compiling the search (warm_up_soon)
+        self._fallback = None                # the State-API search meanwhile
         own = alphabeta_engine(game)
         prices_draws = own is not None and options["kernels"] and hasattr(own, "default_contempt")
         if options["contempt"] not in (None, 0.0) and not prices_draws:
@@ -83,12 +85,53 @@ class AlphaBetaPlayer(SearchPlayer):
     def unsupported_reason(cls, game: Game) -> str | None:
         return protocols.unsupported_reason(game, protocols.SEARCHABLE)
 
+    # ------------------------------------------------------------ warming up without keeping a client waiting
+    def warm_up_soon(self) -> None:
+        """Where the compiled search is not in this machine's cache yet (a first run: tens of seconds to
+        compile), a child process compiles it into the cache (:mod:`.background`) while this player searches
+        through the State API, whose few kernels compile in seconds; the move after the child is done loads
+        the compiled search.  Otherwise, :meth:`warm_up`."""
+        engine = self._get_engine()
+        cached = getattr(engine, "compiled_on_disk", None)
+        if cached is None or self._compiler is not None or cached():
+            self.warm_up()
+            return
+        from . import background
+        self._compiler = background.compile_in_child(self.game, self.config)
+        self._fallback = self._generic_engine()
+        self.warm_up()                       # the State-API search's own kernels, while the child compiles
+        self._fallback.clear()
+
+    @property
+    def warming_in_background(self) -> bool:
+        return self._compiler is not None and self._compiler.poll() is None
+
+    def _search_engine(self):
+        """The compiled search, or while a child compiles it, the State-API one."""
+        if self._compiler is not None:
+            if self._compiler.poll() is None:
+                return self._fallback
+            self._compiler, self._fallback = None, None   # done (or failed: then it compiles here, as before)
+        return self._get_engine()
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self._fallback is not None:
+            self._fallback.clear()
+
+    def close(self) -> None:
+        if self._compiler is not None:
+            from . import background
+            background.stop(self._compiler)
+            self._compiler = None
+        super().close()
+
     # ------------------------------------------------------------ search
     def choose_move(self, state: State, budget: Budget = Budget()) -> Move:
         legal = state.legal_moves()
         if not legal:
             raise MoveError(f"alphabeta was asked to move in a finished game ({state.to_text()})")
-        engine = self._get_engine()
+        engine = self._search_engine()
         seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
         nodes = self.config["nodes"] if budget.simulations is None else budget.simulations
         started = time.perf_counter()
@@ -135,10 +178,14 @@ class AlphaBetaPlayer(SearchPlayer):
             if self.contempt:                   # a game's own engine need not price draws (contempt 0 then)
                 engine.set_contempt(self.contempt)
             return engine
-        # kernels=false searches through the State API; the game's own evaluation (checkers) is then
-        # called on each state (no capture search here).
+        return self._generic_engine()
+
+    def _generic_engine(self) -> "GenericEngine":
+        """The search through the State API (kernels=false); the game's own evaluation (checkers, chess) is
+        then called on each state (no capture search here)."""
+        own = alphabeta_engine(self.game)
         evaluate = zero_evaluation if own is None else own.evaluator(self.weights)
-        return GenericEngine(evaluate, cfg, self.stop_signal)
+        return GenericEngine(evaluate, self.config, self.stop_signal)
 
 
 def score_text(value: float | None, unit: str | None) -> str | None:

@@ -12,7 +12,7 @@ import chess.engine
 import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
-from engine_session import EngineSession, assert_short_errors
+from engine_session import EngineSession, assert_short_errors, wait_for
 
 PLYGROUND = str(Path(sys.executable).parent / "plyground")
 
@@ -308,26 +308,63 @@ def test_a_refused_position_is_never_searched_as_another():
         assert "Traceback" not in session.close()
 
 
-def test_a_first_run_compiles_before_readyok_and_no_search_pays_for_it(tmp_path):
-    """An empty numba cache (a fresh install): 'uci' is answered at once, 'isready' -- the protocol's place
-    for slow start-up -- waits for the compilation and says so in an 'info string', and the searches after
-    it compile nothing (numba writes a cache index for each kernel it compiles)."""
+def background_children(pid: int) -> list[int]:
+    """The processes ``pid`` started that compile the search in the background."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid \
+                    and b"alphabeta.background" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
+def test_a_first_run_answers_in_time_while_the_search_compiles_in_the_background(tmp_path):
+    """An empty numba cache (a fresh install): 'uci' is answered at once, and a 'go' on a 10-second clock sent
+    without 'isready' is answered with a legal move, searched without the compiled search, which a child
+    process compiles meanwhile (an 'info string' says so: a GUI shows it).  Once the child has written it to
+    the cache, the searches load it and compile nothing more (numba writes a cache index for each kernel it
+    compiles), and 'isready' answers at once."""
     cache = tmp_path / "numba-cache"
     session = EngineSession("uci", env={"NUMBA_CACHE_DIR": str(cache)})
     try:
         session.send("uci")
         assert "uciok" in session.until("uciok", timeout=60)
-        session.send("isready")
-        lines = session.until("readyok", timeout=600)
-        assert lines[0].startswith("info string compiling kernels for this machine"), lines
-        compiled = sorted(path.name for path in cache.rglob("*.nbi"))
-        assert any("search_window" in name for name in compiled), compiled
+        session.send("position startpos", "go wtime 10000 btime 10000")
+        lines = session.until("bestmove", timeout=120)
+        assert any(line.startswith("info string compiling kernels") and "without them" in line for line in lines)
+        assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board().legal_moves
+
+        def compiled() -> list[str]:
+            return sorted(path.name for path in cache.rglob("*.nbi"))
+        wait_for(lambda: any("search_window" in name for name in compiled()), "the child's compiled search",
+                 timeout=900)
+        wait_for(lambda: not background_children(session.proc.pid), "the child to exit", timeout=120)
+        done = compiled()
         session.send("ucinewgame", "isready")
         assert session.until("readyok") == ["readyok"]          # warm: no word of compiling again
         session.send("position startpos moves e2e4", "go depth 4")
         assert session.until("bestmove")[-1].startswith("bestmove ")
         session.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go depth 3")   # castling, too
         assert session.until("bestmove")[-1].startswith("bestmove ")
-        assert sorted(path.name for path in cache.rglob("*.nbi")) == compiled
+        assert compiled() == done
+    finally:
+        assert "Traceback" not in session.close()
+
+
+def test_quitting_while_the_search_compiles_ends_the_child_that_compiles_it(tmp_path):
+    cache = tmp_path / "numba-cache"
+    session = EngineSession("uci", env={"NUMBA_CACHE_DIR": str(cache)})
+    try:
+        session.send("uci", "isready")
+        session.until("readyok", timeout=120)
+        children = background_children(session.proc.pid)
+        assert children, "no child compiles the search on a first run"
+        _, code = session.end_input(timeout=60)
+        assert code == 0
+        wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), "the child to end",
+                 timeout=30, every=0.1)
     finally:
         assert "Traceback" not in session.close()
