@@ -5,9 +5,15 @@ import math
 
 
 def format_duration(seconds: float | None) -> str:
-    """``42s``, ``3m05s``, ``2h07m``; ``?`` when unknown (None, or not finite: no rate measured yet)."""
+    """``0.4s``, ``7.2s``, ``42s``, ``3m05s``, ``2h07m``; ``?`` when unknown (None, or not finite: no rate
+    measured yet).  Under ten seconds a tenth is shown, so that a short job never reads ``0s``; what is
+    shorter than a twentieth of a second but not nothing reads ``under 0.1s``."""
     if seconds is None or not math.isfinite(seconds):
         return "?"
+    if 0 < seconds < 0.05:
+        return "under 0.1s"
+    if seconds < 9.95 and seconds != int(seconds):
+        return f"{seconds:.1f}s"
     seconds = int(round(seconds))
     if seconds < 60:
         return f"{seconds}s"

@@ -171,10 +171,24 @@ class GameReport:
         return json.dumps(data) + "\n"
 
     def graph_png(self) -> bytes:
-        """The evaluation graph: the evaluation side's expected score after each ply, judged moves marked."""
+        """The evaluation graph (:meth:`graph_figure`) as a PNG picture."""
+        import matplotlib.pyplot as plt
+
+        fig = self.graph_figure()
+        try:
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png")
+        finally:
+            plt.close(fig)
+        return buffer.getvalue()
+
+    def graph_figure(self):
+        """The evaluation graph, a matplotlib figure the caller closes: the evaluation side's expected score
+        after each ply, judged moves marked, the x-axis ticked on whole plies."""
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
 
         first = self.game.side_names[self.game.evaluation_side]
         curve = [100 * v for v in self.curve()]
@@ -193,17 +207,17 @@ class GameReport:
                     ax.scatter(*zip(*marked), color=colour, zorder=3, s=28, label=name)
             ax.set_ylim(0, 100)
             ax.set_xlim(0, max(1, len(curve) - 1))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))     # a ply is whole: no tick at ply 2.5
             ax.set_xlabel("ply")
             ax.set_ylabel(f"{first} expected score %")
             players = " - ".join(self.record.players)
             ax.set_title(f"{self.game.name}: {players} {self.record.result_text}  ({self.engine})", fontsize=10)
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=4, fontsize=8, frameon=False)
             fig.tight_layout()
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png")
-        finally:
+        except BaseException:
             plt.close(fig)
-        return buffer.getvalue()
+            raise
+        return fig
 
 
 # ------------------------------------------------------------------ opening the game

@@ -4,6 +4,7 @@ readers; bad inputs are one line and exit code 2; nothing is overwritten without
 from __future__ import annotations
 
 import json
+import re
 
 import chess.pgn
 import pytest
@@ -197,3 +198,30 @@ def test_one_file_for_both_the_annotated_game_and_the_graph_is_refused(tmp_path,
         line = one_error_line(run_plyground("analyse", checkers_file, *ENGINE, "--quiet", *args))
         assert line == f"plyground: error: --graph {both} is the annotated game's file (--out); give another file"
         assert not both.exists()
+
+
+def test_the_summary_says_how_long_a_short_analysis_took(cli, checkers_file):
+    """Issue #73: a quick analysis said `in 0s`, a duration rounded to nothing."""
+    from plyground.durations import format_duration
+    code, out, err = cli("analyse", checkers_file, "--engine", "alphabeta:depth=1", "--no-graph", "--quiet")
+    assert code == 0, err
+    took = out.splitlines()[0].rsplit(" in ", 1)[1]
+    assert took != "0s" and re.fullmatch(r"under 0\.1s|\d\.\ds|\d+s|\d+m\d\ds", took), out
+    assert [format_duration(s) for s in (0.04, 0.4, 7.25, 42)] == ["under 0.1s", "0.4s", "7.2s", "42s"]
+
+
+def test_the_graphs_ticks_fall_on_whole_plies(chess_file):
+    """Issue #73: a 19-ply game's graph was ticked at 0, 2.5, 5, ... plies."""
+    import matplotlib.pyplot as plt
+    from plyground.protocols import Budget
+    from plyground.registry import get_registry
+    from plyground.report import analyse, open_game
+    registry = get_registry()
+    game = registry.make_game("chess")
+    report = analyse(open_game(game, chess_file), registry.make_player("alphabeta:depth=1", game), Budget())
+    fig = report.graph_figure()
+    try:
+        ticks = [t for t in fig.axes[0].get_xticks() if 0 <= t <= len(report.curve()) - 1]
+    finally:
+        plt.close(fig)
+    assert len(ticks) >= 3 and all(t == int(t) for t in ticks), ticks

@@ -47,7 +47,7 @@ def test_a_time_control_match_says_how_long_games_can_last_and_names_the_games_l
     assert result.returncode == 0, result.stderr
     err = result.stderr.splitlines()
     assert err[0] == ("2 games to play: time control 0.6: each side has 0.6 s for the game, so one game can last "
-                      "1s or more; a line follows as each game ends")
+                      "1.2s or more; a line follows as each game ends")
     assert [line.split(":")[0] for line in err[1:]] == ["game 1/2", "game 2/2"]
     assert "random:delay=0.4 (X) lost on time (0.6 time control)" in err[1]
     out = result.stdout.splitlines()
