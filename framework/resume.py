@@ -160,6 +160,15 @@ def _numbered(path: Path):
         number += 1
 
 
+def _is_numbered(candidate: Path, path: Path) -> bool:
+    """Whether ``candidate`` is one of the names :func:`_numbered` gives for ``path``."""
+    if candidate.name == path.name:
+        return True
+    stem, _, number = candidate.name[:len(candidate.name) - len(path.suffix)].rpartition("-")
+    return (candidate.name.endswith(path.suffix) and stem == path.stem and number.isascii() and number.isdigit()
+            and int(number) >= 2 and str(int(number)) == number)
+
+
 def default_save_path(game: Game, folder: Path | None = None) -> Path:
     """``checkers-saved.pdn`` and the like, in ``folder`` (default: the saved-games folder)."""
     return Path(folder or saves_folder()) / f"{game.name}-saved{game.record_suffix}"
@@ -168,7 +177,8 @@ def default_save_path(game: Game, folder: Path | None = None) -> Path:
 def saved_games(game: Game, folders: Sequence[Path] | None = None) -> list[Path]:
     """The files automatic and default saves of ``game`` wrote (``checkers-saved.pdn``,
     ``checkers-saved-2.pdn``, ...) in ``folders`` (default: the saved-games folder, then the current
-    one), newest first."""
+    one), newest first.  Those names only: ``checkers-saved.analysed.pdn`` is ``plyground analyse``'s
+    report on a saved game, not a game to play on."""
     found: dict[Path, Path] = {}
     for folder in folders if folders is not None else (saves_folder(), Path(".")):
         try:
@@ -176,7 +186,7 @@ def saved_games(game: Game, folders: Sequence[Path] | None = None) -> list[Path]
         except OSError:
             continue
         for path in paths:
-            if path.is_file():
+            if _is_numbered(path, default_save_path(game, Path(folder))) and path.is_file():
                 found.setdefault(path.resolve(), path)
     return sorted(found.values(), key=lambda p: p.stat().st_mtime_ns, reverse=True)
 

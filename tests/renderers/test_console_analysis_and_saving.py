@@ -243,3 +243,25 @@ def test_a_player_change_on_resume_is_recorded_and_each_move_credited_to_who_mad
     assert review.returncode == 0, review.stderr
     assert f"ply 2 of 4: after {first.moves[1]} by White (alphabeta:depth=2)" in review.stdout
     assert f"ply 4 of 4: after {again.moves[3]} by White (random:seed=3)" in review.stdout
+
+
+def test_an_analysis_report_of_a_saved_game_is_not_offered_to_play_on(tmp_path):
+    """``plyground analyse`` writes checkers-saved.analysed.pdn beside the saved game (issue #73, point 3): the
+    next ``play`` offers the saved games only, never the report."""
+    from plyground.recordio import MoveNote
+    from plyground.report import default_out
+    from plyground.protocols import GameRecord
+    game = get_registry().make_game("checkers")
+    games = tmp_path / "games"
+    games.mkdir()
+    unfinished = GameRecord(game="checkers", players=("human", "random"), start=game.new_initial_state().to_text(),
+                            moves=["9-13", "22-18"], finished=False)
+    report = default_out(games / "checkers-saved.pdn", game)
+    report.write_text(game.format_annotated_record(unfinished, [MoveNote((4,), "[%eval -1.00]"), None]))
+    done = _plyground("play", "--game", "checkers", "--white", "random", stdin="quit\n", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "An unfinished" not in done.stderr and report.name not in done.stderr
+    saved = games / "checkers-saved-2.pdn"
+    saved.write_text(game.format_records([unfinished]))
+    done = _plyground("play", "--game", "checkers", "--white", "random", stdin="quit\n", cwd=tmp_path)
+    assert f"An unfinished checkers game is saved in {saved}" in done.stderr
