@@ -142,3 +142,67 @@ def test_the_trainer_bootstraps_the_initial_network_once(few_games, tmp_path, ca
                       "--set", "comparison_games=0"])
     assert (run / "checkpoints" / "iter-0000.npz").stat().st_mtime_ns == stamp
     assert "bootstrap:" not in capsys.readouterr().err.split("resuming")[-1]
+
+
+def test_labelling_stops_between_chunks_at_the_time_limit(checkers, few_games, tmp_path):
+    """Issue #73: `--minutes 3` ran on for 8m32s in the bootstrap, whose labelling did not keep the limit."""
+    from plyground.timelimit import TimeLimit, TimeUp
+    labeller = bootstrap.Labeller(checkers, tmp_path, settings(few_games, positions=25), print, chunk_positions=10)
+    with pytest.raises(TimeUp, match="stopped before the next chunk of bootstrap labels"):
+        labeller.run(TimeLimit(0.0001))         # the first chunk is labelled (every chunk moves on), no more
+    assert [p.name for p in labeller.chunk_paths()] == ["labels-00000.npz"]
+
+
+class _SlowStart:
+    """The real teacher on a clock of its own: its first search (warm-up or move) costs 1000 s, as compiling
+    a search does on a first run; every move after it, 1 s."""
+
+    def __init__(self, teacher, clock):
+        self.teacher, self.clock, self.started = teacher, clock, False
+
+    def _search(self):
+        self.clock.now += 1.0 if self.started else 1000.0
+        self.started = True
+
+    def warm_up(self):
+        if not self.started:
+            self._search()
+        self.teacher.warm_up()
+
+    def choose_move(self, state, budget):
+        self._search()
+        return self.teacher.choose_move(state, budget)
+
+    def __getattr__(self, name):
+        return getattr(self.teacher, name)
+
+
+def test_the_first_eta_is_the_labelling_rate_not_the_teachers_start_up(checkers, few_games, tmp_path, monkeypatch):
+    """Issue #73: the first ETA read 215h48m: the teacher's first search, compiling, was counted as labelling."""
+    from types import SimpleNamespace
+    clock = SimpleNamespace(now=0.0)
+    monkeypatch.setattr(bootstrap, "time", SimpleNamespace(perf_counter=lambda: clock.now))
+    lines = []
+    labeller = bootstrap.Labeller(checkers, tmp_path, settings(few_games, positions=25), lines.append)
+    labeller.teacher = _SlowStart(labeller.teacher, clock)
+    labeller.run()
+    progress = [line for line in lines if "labelled" in line]
+    assert progress[0] == ("bootstrap: labelled 1/25 positions with alphabeta:eval=learned,depth=2, 1000.0 ms each; "
+                           "ETA 24s"), progress
+
+
+def test_a_time_limit_in_the_bootstrap_is_kept_and_named(few_games, tmp_path, capsys):
+    """Issue #73: the chunk's first unit was the bootstrap's first epoch, begun after labelling past the limit,
+    and the line said the run was saved at iteration 1 (selfplay)."""
+    run = tmp_path / "run"
+    main(["train", "alphazero", "--game", "checkers", "--run", str(run), "--minutes", "0.0001",
+          "--set", "network=mlp:hidden=32,layers=1", "--set", f"bootstrap_games={few_games}",
+          "--set", "bootstrap_teacher=alphabeta:eval=learned,depth=2", "--set", "bootstrap_positions=40",
+          "--set", "bootstrap_epochs=2", "--set", "batch_size=16", "--set", "plots=false"])
+    out, err = capsys.readouterr()
+    assert "stopped at the time limit" in out
+    assert ("stopped before the next bootstrap epoch; the run is saved in its bootstrap, before iteration 1"
+            in err), err
+    assert len(list((run / "bootstrap").glob("labels-*.npz"))) == 1
+    initial = load_model(run / "checkpoints" / "iter-0000.npz", get_registry().make_game("checkers"))
+    assert initial.metadata.get("epochs_done", 0) == 0        # the labels were the chunk's work: no epoch begun

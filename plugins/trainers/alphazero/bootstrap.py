@@ -19,7 +19,9 @@ from the ACF archive by the Bonanza method):
 
 Labelling is the slow part (one teacher search per position), so labels are
 written in chunks (``bootstrap/labels-NNNNN.npz``) and a killed run goes on
-after the last finished chunk: the position stream is deterministic.
+after the last finished chunk: the position stream is deterministic.  Under a
+time limit (``plyground train --minutes``) a chunk is a unit of the limit: the
+next one is begun only if the longest one so far fits.
 """
 from __future__ import annotations
 
@@ -35,11 +37,14 @@ from plyground.errors import RecordError, UsageError
 from plyground.protocols import Budget, Game, State
 from plyground.durations import format_duration
 from plyground.storage import load_npz, save_npz
+from plyground.timelimit import TimeLimit
 
 from .examples import Examples
 
 POLICY_CHOICES = ("both", "expert", "teacher")
 CHUNK_POSITIONS = 2000
+#: a chunk of labels, as the time limit (``--minutes``) and ``sessions.jsonl`` name it
+LABELS_UNIT = "chunk of bootstrap labels"
 _UNKNOWN = np.nan
 
 
@@ -130,7 +135,9 @@ class Labeller:
     def chunk_paths(self) -> list[Path]:
         return sorted(self.folder.glob("labels-*.npz"))
 
-    def run(self) -> None:
+    def run(self, limit: TimeLimit | None = None) -> None:
+        """Label the positions not labelled yet; under ``limit`` a chunk is begun only if it fits
+        (:class:`~plyground.timelimit.TimeUp` stops the labelling between chunks, every finished one saved)."""
         settings = self.settings
         done_chunks = len(self.chunk_paths())
         skip = done_chunks * self.chunk_positions
@@ -140,18 +147,26 @@ class Labeller:
             self.log(f"bootstrap: labelling resumes after {skip} positions")
         stream = expert_positions(self.game, settings.games, settings.seed, settings.siblings)
         rows: list[tuple] = []
-        count, started, last_line = skip, time.perf_counter(), 0.0
+        limit = limit or TimeLimit()
         try:
+            # the teacher's start-up (compiling its search, loading its evaluation) is paid before the clock
+            # starts: counted in the rate, a first search of seconds made the first ETA read hundreds of hours
+            self.teacher.warm_up()
+            count, started, last_line = skip, time.perf_counter(), 0.0
             for index, position in enumerate(stream):
                 if index < skip:
                     continue
                 if count >= settings.positions:
                     break
+                if not rows:
+                    limit.begin(LABELS_UNIT)
+                    chunk_started = time.perf_counter()
                 rows.append(self._label(position))
                 count += 1
                 if len(rows) == self.chunk_positions or count == settings.positions:
                     self._write(done_chunks, rows)
                     done_chunks, rows = done_chunks + 1, []
+                    limit.took(LABELS_UNIT, time.perf_counter() - chunk_started)
                 now = time.perf_counter()
                 if now - last_line >= 10.0 or count == settings.positions:
                     last_line = now
@@ -161,6 +176,7 @@ class Labeller:
                              f"{format_duration(rate * (settings.positions - count))}")
             if rows:
                 self._write(done_chunks, rows)   # the file ran out of positions first
+                limit.took(LABELS_UNIT, time.perf_counter() - chunk_started)
         finally:
             self.teacher.close()
 

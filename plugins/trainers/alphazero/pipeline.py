@@ -45,6 +45,8 @@ class Pipeline:
         self.rundir, self.steps, self.phases, self.iterations = rundir, steps, phases, iterations
         self.iteration_started = time.perf_counter()
         self._working_on: int | None = None          # the iteration this process has begun and not finished
+        #: the once-per-run step under way (its name), None between steps and in the iterations
+        self.step: str | None = None
 
     def run(self, state: State, limit: TimeLimit | None = None) -> State:
         return self.run_iterations(self.run_steps(state, limit), limit)
@@ -53,10 +55,12 @@ class Pipeline:
         """The once-per-run steps not done yet (none starts once ``limit``'s time is up)."""
         for step in self.steps:
             if not step.done(state):
+                self.step = step.name
                 if limit is not None:
                     limit.check(step.name, expected=0.0)
                 state = step.run(state)
                 self.rundir.write_state(state)
+                self.step = None
         return state
 
     def run_iterations(self, state: State, limit: TimeLimit | None = None) -> State:

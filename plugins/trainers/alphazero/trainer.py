@@ -343,7 +343,7 @@ class AlphaZeroTrainer(Trainer):
                                                cfg["bootstrap_positions"], cfg["bootstrap_epochs"],
                                                cfg["bootstrap_policy"], cfg["bootstrap_outcome_weight"],
                                                cfg["bootstrap_siblings"], cfg["seed"])
-        bootstrap.Labeller(self.game, folder, settings, self.log).run()
+        bootstrap.Labeller(self.game, folder, settings, self.log).run(self.time_limit)
         labels = bootstrap.read_labels(folder)
         scale = bootstrap.fit_scale(labels["teacher_value"], labels["outcome"])
         data = bootstrap.build_examples(labels, scale, settings.policy, settings.outcome_weight)
@@ -387,8 +387,10 @@ class AlphaZeroTrainer(Trainer):
                     self.pipeline.keep_spent()
                     state = rundir.read_state() or {}
                     session.outcome = "time limit"
-                    self.log(f"{stop}; the run is saved at iteration {state.get('iteration')} "
-                             f"({state.get('phase')})")
+                    step = self.pipeline.step       # a once-per-run step: state.json names the phase after it
+                    where = (f"in its {step}, before iteration {state.get('iteration')}" if step else
+                             f"at iteration {state.get('iteration')} ({state.get('phase')})")
+                    self.log(f"{stop}; the run is saved {where}")
                 else:
                     session.outcome = "finished"
                     self.log(f"done: {state['iteration'] - 1} iterations; best network from iteration "
