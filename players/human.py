@@ -18,7 +18,8 @@ HINT_GRACE = 30.0
 
 class HumanPlayer(Player):
     name = "human"
-    description = "You: moves are entered through the renderer (console or pygame)."
+    description = ("You: moves are entered through an interactive renderer (console: typed at the prompt; "
+                   "pygame: the window; web: the browser page).")
     needs_renderer = True
     options = (
         Option("hint", str, "", "the player that answers 'hint' (a spec such as alphabeta:depth=6; "
@@ -32,7 +33,7 @@ class HumanPlayer(Player):
 
     def choose_move(self, state, budget):
         if self.renderer is None or not self.renderer.interactive:
-            raise UsageError("player 'human' needs an interactive renderer: use --renderer console or pygame")
+            raise UsageError("player 'human' needs an interactive renderer: use --renderer console, pygame or web")
         while True:
             choice = self.renderer.ask_move(state)
             if choice not in (Command.HINT, Command.ANALYSE):

@@ -101,3 +101,13 @@ def test_colour_flags_follow_the_games_side_names(cli, tmp_path):
                          "-n", "1", "--max-plies", "6", "--quiet", "--save", str(save))
     assert code == 0, err
     assert '[White "random:seed=1"]' in save.read_text()
+
+
+def test_humans_description_names_every_bundled_front_end(cli):
+    """Issue #73: `human` said "(console or pygame)" though the web page is a front end too."""
+    from plyground.registry import get_registry
+    code, out, _ = cli("list", "players", "--json")
+    description = {p["name"]: p for p in json.loads(out)}["human"]["description"]
+    fronts = [e.name for e in get_registry().entries("renderers") if e.cls.interactive]
+    assert {"console", "pygame", "web"} <= set(fronts)
+    assert all(f"{name}:" in description for name in fronts), (fronts, description)
