@@ -25,8 +25,8 @@ from .registry import get_registry
 from .review import REVIEWING, GameReview, open_review
 from .session import GameSession, PlaySettings
 from .stopping import ctrl_c_ends_the_process, is_interrupt
-from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, load_unfinished, locate_saved,
-                     newest_unfinished, replay, resume_argument, resumed_players, saved_games)
+from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, kept_words, load_unfinished,
+                     locate_saved, newest_unfinished, replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.config import MAX_GAMES
 from .tournament.command import time_control_note, tournament_command
@@ -319,8 +319,7 @@ def _keep_interrupted_game(game: Game, record) -> None:
     except (PlygroundError, OSError) as exc:
         click.echo(f"\nthe game so far could not be saved: {exc}", err=True)
         return
-    click.echo(f"\nThe game so far is saved in {path}; plyground play --resume {resume_argument(path)} plays it on.",
-               err=True)
+    click.echo(f"\n{kept_words(path)}", err=True)
 
 
 def offer_saved_game(game: Game) -> None:

@@ -247,6 +247,12 @@ def resume_argument(path: Path) -> str:
     return str(path)
 
 
+def kept_words(path: Path) -> str:
+    """What the terminal is told of a game kept unfinished in ``path`` when it ended before its end (Ctrl-C,
+    'quit', a window or page closed mid-game): the file, and how to play it on."""
+    return f"The game so far is saved in {path}; plyground play --resume {resume_argument(path)} plays it on."
+
+
 def read_game_file(game: Game, path: Path, reader: Callable[[str], list[GameRecord]],
                    doing: str = "resume from") -> tuple[Path, list[GameRecord]]:
     """The file ``path`` means (:func:`locate_saved`) and the ``game`` records ``reader`` reads in it: at least

@@ -29,7 +29,7 @@ from plyground.clock import note_time_left
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
-from plyground.resume import game_so_far, replay, resume_argument, save_beside
+from plyground.resume import game_so_far, kept_words, replay, resume_argument, save_beside
 from plyground.review import GameReview
 
 from .looking_back import LookingBack
@@ -311,25 +311,31 @@ class GameScreen(LookingBack, PanelDrawing):
             self.set_message("Click Resign again to confirm.", "info")
 
     def leave(self) -> None:
-        """Menu / Close: a game going on stops, and its moves are kept as Ctrl-C keeps them (one file a game in
-        the saved-games folder; ``kept`` says where, for the menu to show), so leaving loses nothing."""
-        if not self.over:
-            self.link.abandon()
-            self.kept = self._keep_on_leaving()
+        """Menu / Close: a game going on stops, and its moves are kept (:meth:`stop_and_keep`), so leaving loses
+        nothing."""
+        self.stop_and_keep()
         self.app.game_left(self)
 
-    #: Where leaving kept the game going on ("" when nothing was kept).
+    #: Where leaving kept the game going on, for the menu to show ("" when nothing was kept).
     kept = ""
 
-    def _keep_on_leaving(self) -> str:
+    def stop_and_keep(self) -> str:
+        """A game going on stops, and its moves are kept as Ctrl-C keeps them (one file a game in the saved-games
+        folder; ``kept`` says where, for the menu to show): leaving it, or closing the window or page showing it.
+        Returns what the terminal is told (the file, or why it could not be written); "" when nothing was kept."""
+        if self.over:
+            return ""
+        self.link.abandon()
         record = self.live_record
         if record is None or not record.moves or self.reviewing:
             return ""
         path, failure = self._save_so_far()
         if failure:
-            return f"The game left could not be saved to {path}: {failure}"
-        return (f"The game you left is saved in {path.name} ({_home_relative(path.parent)}): Resume plays it on "
-                f"(or plyground play --resume {resume_argument(path)}).")
+            self.kept = f"The game left could not be saved to {path}: {failure}"
+            return f"the game so far could not be saved to {path}: {failure}"
+        self.kept = (f"The game you left is saved in {path.name} ({_home_relative(path.parent)}): Resume plays it "
+                     f"on (or plyground play --resume {resume_argument(path)}).")
+        return kept_words(path)
 
     def play_again(self) -> None:
         self.app.play_again()

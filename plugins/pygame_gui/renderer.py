@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import click
+
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
 from plyground.session import GameSession, PlaySettings
@@ -131,9 +133,17 @@ class PygameRenderer(SaveFolders, Renderer):
             self.surface = pygame.display.set_mode(size, pygame.RESIZABLE)
 
     def request_quit(self) -> None:
-        """The window's close button: leave whatever is shown."""
-        if self.game_screen is not None and not self.game_screen.over:
-            self.game_screen.link.abandon()
+        """The window's close button: leave whatever is shown.  A game going on that the menu started is kept as
+        its Menu button keeps it, and the terminal names the file (one the command line started is the record
+        :meth:`play` returns, which ``plyground play`` keeps and names)."""
+        screen = self.game_screen
+        if screen is not None and not screen.over:
+            if screen.from_menu and self.screen is screen:
+                said = screen.stop_and_keep()
+                if said:
+                    click.echo(said, err=True)
+            else:
+                screen.link.abandon()
         self.running = False
 
     def close(self) -> None:

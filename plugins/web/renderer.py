@@ -162,7 +162,10 @@ class WebRenderer(SaveFolders, Renderer):
             self.page_closed = True
             screen = self.screen
             if screen is not None and not screen.reviewing:
-                screen.leave()           # a game going on stops (its search too) and is kept, as leaving keeps it
+                said = screen.stop_and_keep()      # a game going on stops (its search too) and is kept, as leaving
+                if said and screen.from_menu:      # keeps it; plyground play names the file of a game it started
+                    click.echo(said, err=True)
+                self.game_left(screen)
             self.menu = None
             self.done.set()
 

@@ -251,3 +251,55 @@ def test_leaving_a_game_for_the_menu_keeps_it_and_the_menu_says_where(make_rende
     assert load_unfinished(registry.make_game("checkers"), saved).moves == played
     d.frames(2)
     assert menu.buttons["resume"].rect.width > 0                # Resume saved is offered
+
+
+def _close_box(d) -> None:
+    """The window manager's close button: a pygame QUIT event."""
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    d.frames(1)
+
+
+def test_the_close_box_keeps_a_game_the_menu_started_and_the_terminal_names_the_file(make_renderer, registry,
+                                                                                    tmp_path, capsys):
+    """Closing the window by its close box (issue #73, point 1) loses nothing of a game started from the menu: it
+    is kept as the Menu button keeps it, and the terminal names the file."""
+    from renderer_helpers import choose, open_menu
+    renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
+    choose(d, menu.level_choice, "medium")
+    d.click(menu.buttons["start"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    wait_turn(d, screen)
+    _play(d, screen, "9-13")
+    wait_turn(d, screen)
+    played = list(screen.moves)
+    _close_box(d)
+    assert not renderer.running
+    saved = tmp_path / "checkers-saved.pdn"
+    assert load_unfinished(registry.make_game("checkers"), saved).moves == played
+    assert f"The game so far is saved in {saved}; plyground play --resume {saved}" in capsys.readouterr().err
+
+
+def test_the_close_box_keeps_the_plies_played_on_in_a_game_resumed_from_the_menu(make_renderer, registry, tmp_path,
+                                                                                capsys):
+    from renderer_helpers import open_menu
+    game = registry.make_game("checkers")
+    _, d, screen = _move_and_save(make_renderer, registry, "9-13", save_dir=str(tmp_path))
+    d.click(screen.buttons["leave"].rect.center)
+    saved = tmp_path / "checkers-saved.pdn"
+    before = load_unfinished(game, saved).moves
+    renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
+    d.frames(2)
+    d.click(menu.buttons["resume"].rect.center)
+    screen = renderer.game_screen
+    assert renderer.screen is screen, menu.error
+    wait_turn(d, screen)
+    _play(d, screen, screen.state.move_to_text(screen.state.legal_moves()[0]))
+    wait_turn(d, screen)
+    played = list(screen.moves)
+    assert len(played) == len(before) + 2
+    capsys.readouterr()
+    _close_box(d)
+    assert load_unfinished(game, saved).moves == played
+    assert sorted(path.name for path in tmp_path.iterdir()) == [saved.name]      # the same game, brought up to date
+    assert f"The game so far is saved in {saved}" in capsys.readouterr().err

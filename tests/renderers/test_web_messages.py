@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from plyground.registry import get_registry
 from plyground.resume import load_unfinished
 
 from web_helpers import ServedGame, http_session, make_web_renderer, open_page, page_address, websocket
@@ -217,3 +218,43 @@ def test_a_page_closed_while_the_bot_searches_stops_the_search_and_keeps_the_gam
     finally:
         renderer.close()
         served.session.close_players()
+
+
+def test_a_page_closed_in_a_game_its_start_page_began_names_the_file_it_is_kept_in(save_dir, capsys):
+    """Issue #73, point 6: a game started from the start page, its page closed mid-game, is kept and the terminal
+    names the file, as it does for a game the command line started."""
+    import threading
+    from plyground.plugins.web.browser import until
+    renderer = make_web_renderer(save_dir, leave_after=0.2)
+    menu = threading.Thread(target=renderer.run_menu, daemon=True)
+    menu.start()
+    until(lambda: renderer.server is not None and renderer.menu is not None, "the start page")
+    url = renderer.url
+    base, _ = page_address(url)
+
+    async def start_move_then_close() -> None:
+        async with http_session(aiohttp) as http:
+            await open_page(http, url)
+            async with websocket(http, base) as ws:
+                await ws.send_str(json.dumps({"type": "start", "game": "checkers",
+                                              "players": ["human", "random"]}))
+                await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
+                                     "the person's move")
+                with renderer.lock:
+                    view = renderer.screen.view
+                    piece, target = view.cell_center(view.square_cell(10)), view.cell_center(view.square_cell(14))
+                for x, y in (piece, target):
+                    await ws.send_str(json.dumps({"type": "press", "x": x, "y": y}))
+                await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"]
+                                     and len(renderer.screen.moves) == 2, "the bot's reply")
+            # the page is closed here, mid-game
+
+    try:
+        asyncio.run(start_move_then_close())
+        menu.join(30)
+        assert not menu.is_alive(), "closing the page did not end the start page"
+        saved = save_dir / "checkers-saved.pdn"
+        assert load_unfinished(get_registry().make_game("checkers"), saved).moves[0] == "11-15"
+        assert f"The game so far is saved in {saved}; plyground play --resume {saved}" in capsys.readouterr().err
+    finally:
+        renderer.close()
