@@ -56,3 +56,15 @@ def test_the_examples_own_conformance_tests_pass(env, installed):
                             cwd=installed, capture_output=True, text=True, env=environment(), timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert " passed" in result.stdout.splitlines()[-1]
+
+
+def test_its_default_opponent_is_the_perfect_solver(env, installed, tmp_path):
+    """Issue #73: the default opponent was the AlphaZero agent though the solver is installed with the game;
+    with the solver's plugin disabled, the agent is next."""
+    played = plyground(env, "play", "--game", "connect-four", PLYGROUND_GAMES=str(tmp_path))
+    assert played.returncode == 0, played.stderr
+    assert "Red: human, Yellow: connect-four-perfect" in played.stdout, played.stdout[-2000:]
+    played = plyground(env, "play", "--game", "connect-four", PLYGROUND_GAMES=str(tmp_path),
+                       PLYGROUND_DISABLE_PLUGINS="connect-four-perfect")
+    assert played.returncode == 0, played.stderr
+    assert "Red: human, Yellow: alphazero" in played.stdout, played.stdout[-2000:]

@@ -197,7 +197,8 @@ class ConnectFour(Game):
     name = "connect-four"
     description = "Connect Four on a 7x6 board: drop discs, four in a row wins (an example third-party game)."
     side_names = ("Red", "Yellow")
-    default_opponents = ("alphazero", "mcts", "random")    # the bundled agent first (bundled_models)
+    # the strongest first: the solver (its own entry point, so it may be disabled), then the bundled agent
+    default_opponents = ("connect-four-perfect", "alphazero", "mcts", "random")
     #: The window menu's Level and ``plyground play --level``: plyground reads them from here.
     levels = {
         "easy": ("mcts:simulations=50",),
