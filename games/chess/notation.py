@@ -84,7 +84,8 @@ def parse_move(board: chess.Board, legal: list[chess.Move], text: str, over_reas
     coordinates = _COORDINATES.match(raw)
     if coordinates:
         return _parse_coordinates(board, legal, raw, coordinates)
-    san = raw.replace("0-0-0", "O-O-O").replace("0-0", "O-O").replace("o-o-o", "O-O-O").replace("o-o", "O-O")
+    san = _capital_piece(board, raw.replace("0-0-0", "O-O-O").replace("0-0", "O-O").replace("o-o-o", "O-O-O")
+                         .replace("o-o", "O-O"))
     try:
         move = board.parse_san(san)
     except chess.AmbiguousMoveError:
@@ -96,10 +97,28 @@ def parse_move(board: chess.Board, legal: list[chess.Move], text: str, over_reas
                         f"Legal moves: {legal_moves_text(board, legal)}") from None
     except (chess.InvalidMoveError, ValueError):
         raise MoveError(f"cannot read {raw!r} as a chess move: write SAN (e4, Nf3, exd5, O-O, e8=Q) or "
-                        f"UCI coordinates (e2e4, e7e8q)") from None
+                        f"UCI coordinates (e2e4, e7e8q). Legal moves: {legal_moves_text(board, legal)}") from None
     if move not in legal:  # parse_san accepts null moves ("--", "0000")
         raise MoveError(f"{raw} is not a move: a side must move a piece. Legal moves: {legal_moves_text(board, legal)}")
     return move
+
+
+def _capital_piece(board: chess.Board, san: str) -> str:
+    """SAN typed with its piece's letter in lower case (``nf3``, ``qxd7``) with the capital SAN asks for, when
+    only that reads as a legal move (``bxc4``, a pawn's capture, stays one); when neither does, the reading whose
+    refusal says why (the pawn's, if it reads as one)."""
+    if len(san) < 3 or san[0] not in "nbrqk":
+        return san
+    readable = {}
+    for text in (san, san[0].upper() + san[1:]):
+        try:
+            board.parse_san(text)
+            return text
+        except chess.InvalidMoveError:
+            readable[text] = False
+        except ValueError:          # read, but illegal or ambiguous
+            readable[text] = True
+    return san if readable[san] or not any(readable.values()) else text
 
 
 def _parse_coordinates(board, legal, raw, m) -> chess.Move:

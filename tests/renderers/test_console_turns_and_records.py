@@ -163,3 +163,12 @@ def test_promotion_typos_re_prompt_and_the_game_goes_on():
     assert "e7=Q is not legal here" in replies[0] and "Traceback" not in out
     assert "not to a king" in replies[1] and "not to a king" in replies[2]
     assert record.moves[0] == "b8=Q+"                 # check, in SAN
+
+
+def test_chess_san_typed_in_lower_case_is_played_and_an_unreadable_move_lists_the_legal_ones():
+    """Issue #73, point 6: ``nf3`` (the knight's letter in lower case) is Nf3, the one move it can mean; a move
+    that cannot be read at all is answered, as any bad move is, with the legal moves."""
+    record, out = play_in_console("chess", ("human", BOT), ["nf3", "zz9", "quit"])
+    assert record.moves[0] == "Nf3"
+    refused = answers(out, "White")[1]
+    assert "cannot read 'zz9' as a chess move" in refused and "Legal moves: " in refused
