@@ -224,8 +224,7 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
             notices.note(clock_note)
         first, second = resumed_players(resumed, _seat(game, black, white, first, second))
         black = white = None
-    elif review is None:
-        offer_saved_game(game)
+    new_game = resume is None and review is None     # told of an unfinished one once it is sure to start
     if save:
         save = check_save_path(game, save)
     reviewed = open_review(game, review, game_number) if review is not None else None  # damaged: fails here
@@ -249,6 +248,8 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
             raise UsageError(f"--save {save} needs the game and players on the command line (e.g. --game checkers "
                              f"--black human --white alphabeta); a game started from the window's menu is saved "
                              f"with its Save button")
+        if new_game:
+            offer_saved_game(game)
         try:
             renderer.menu_settings = settings
             renderer.run_menu(registry)  # the GUI's own menu chooses the game and players
@@ -269,6 +270,8 @@ def play_command(game_spec, black, white, first, second, renderer_spec, fen, see
                          f"--black/--white (or --first/--second)") from None
     _check_humans_can_play((first, second), players, renderer)
     session = GameSession(game, players, (first, second), settings, start=start, resume=resumed)
+    if new_game:
+        offer_saved_game(game)
     try:
         if renderer.runs_games:  # a windowed renderer runs the game loop itself (bots think off the UI thread)
             record = renderer.play(session)

@@ -111,3 +111,22 @@ def test_humans_description_names_every_bundled_front_end(cli):
     fronts = [e.name for e in get_registry().entries("renderers") if e.cls.interactive]
     assert {"console", "pygame", "web"} <= set(fronts)
     assert all(f"{name}:" in description for name in fronts), (fronts, description)
+
+
+@pytest.mark.parametrize("args", [("--white", "mcts:no_such_option=1"), ("--renderer", "console:no_such_option=1"),
+                                  ("--white", "no_such_player")])
+def test_a_play_that_fails_tells_of_no_unfinished_game(tmp_path, args):
+    """Issue #73: every `play` told of the unfinished game saved before it checked its own options; the notice
+    comes only when the game is going to start (tests/renderers/test_console_analysis_and_saving.py sees it
+    come then)."""
+    from processes import one_error_line, run_plyground
+    from plyground.protocols import GameRecord
+    from plyground.registry import get_registry
+    game = get_registry().make_game("checkers")
+    unfinished = GameRecord(game="checkers", players=("human", "random"), start=game.new_initial_state().to_text(),
+                            moves=["9-13", "22-18"], finished=False)
+    (tmp_path / "checkers-saved.pdn").write_text(game.format_records([unfinished]), encoding="utf-8")
+    renderer = () if "--renderer" in args else ("--renderer", "console:quiet=true")
+    line = one_error_line(run_plyground("play", "--game", "checkers", *renderer, *args,
+                                        env={"PLYGROUND_GAMES": str(tmp_path)}))
+    assert "unfinished" not in line
