@@ -336,7 +336,7 @@ def offer_saved_game(game: Game) -> None:
 
 
 #: What to do about a person's player with no interactive renderer, in ``play`` and ``match``.
-HUMANS_ADVICE = "add --renderer console (or pygame)"
+HUMANS_ADVICE = "add --renderer console (or pygame, or web)"
 
 
 def _check_humans_can_play(specs, players, renderer) -> None:

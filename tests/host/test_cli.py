@@ -48,7 +48,7 @@ def test_human_without_an_interactive_renderer_is_refused(cli):
     code, out, err = cli("match", "--game", "tictactoe", "--black", "human", "--white", "random",
                          "-n", "1", "--quiet")
     assert code == 2
-    assert "player 'human' needs a person at a renderer; add --renderer console (or pygame)" in err
+    assert "player 'human' needs a person at a renderer; add --renderer console (or pygame, or web)" in err
 
 
 def test_version_and_lists(cli):
