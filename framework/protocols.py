@@ -339,6 +339,10 @@ class GameRecord:
     reason: str = ""
     finished: bool = True
     tags: dict = field(default_factory=dict)
+    #: What an annotated record (``plyground analyse``'s, or any PDN/PGN with NAGs and comments) says of each move:
+    #: a :class:`plyground.recordio.MoveNote` or None a move; empty when it says nothing.  Not part of a record's
+    #: identity: the same game with or without comments compares equal.
+    notes: list = field(default_factory=list, compare=False)
 
     @property
     def result_text(self) -> str:

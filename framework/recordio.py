@@ -100,7 +100,17 @@ def record_from_json(data: dict) -> GameRecord:
     """The GameRecord whose :meth:`~GameRecord.to_json` gave ``data`` (KeyError/TypeError if it is not one)."""
     return GameRecord(game=data["game"], players=tuple(data["players"]), start=data["start"],
                       moves=list(data["moves"]), returns=tuple(data["returns"]), reason=data.get("reason", ""),
-                      finished=data.get("finished", True), tags=dict(data.get("tags") or {}))
+                      finished=data.get("finished", True), tags=dict(data.get("tags") or {}),
+                      notes=_notes_from_json(data.get("notes")))
+
+
+def _notes_from_json(notes) -> list:
+    """The ``notes`` an annotated JSON-lines record holds (``plyground analyse`` writes them: each move's NAGs
+    and comment), as MoveNotes; what is not one is no note."""
+    if not isinstance(notes, list):
+        return []
+    return [MoveNote.read([nag for nag in note.get("nags") or () if type(nag) is int], [str(note.get("comment") or "")])
+            if isinstance(note, dict) and isinstance(note.get("nags") or (), list) else None for note in notes]
 
 
 def record_date(moment: datetime | None = None) -> str:
@@ -181,6 +191,14 @@ class RecordGameError(RecordError):
         self.line = line
 
 
+#: The marks of PGN's first six NAGs (PDN numbers them alike): ``$1`` ``!`` ... ``$6`` ``?!``.
+NAG_MARKS = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
+#: The NAG of a mark written after a move (``11-15?``).
+MARK_NAGS = {mark: nag for nag, mark in NAG_MARKS.items()}
+#: A command embedded in a comment, as lichess and ChessBase write them: ``[%eval +0.35]``, ``[%clk 0:03:00]``.
+_COMMENT_COMMAND = re.compile(r"\[%(\w+)\s+([^\]]*)\]")
+
+
 @dataclass(frozen=True)
 class MoveNote:
     """What an annotated record says of one move: its NAGs (``$2`` a mistake, ``$4`` a blunder, ``$6`` a
@@ -188,6 +206,28 @@ class MoveNote:
 
     nags: tuple[int, ...] = ()
     comment: str = ""
+
+    @classmethod
+    def read(cls, nags, comments) -> "MoveNote | None":
+        """The note a reader found after a move (its NAGs and its comments, in order); None when it found none."""
+        comment = " ".join(" ".join(comments).split())
+        return cls(tuple(nags), comment) if nags or comment else None
+
+    @property
+    def marks(self) -> str:
+        """The NAGs as marks after the move (``??``); NAGs other than the first six are left out."""
+        return "".join(NAG_MARKS.get(nag, "") for nag in self.nags)
+
+    @property
+    def evaluation(self) -> str:
+        """The ``[%eval ...]`` of the comment (``+0.35``, ``#-3``: from the game's evaluation side); "" if none."""
+        found = next((m for m in _COMMENT_COMMAND.finditer(self.comment) if m.group(1) == "eval"), None)
+        return found.group(2).strip() if found else ""
+
+    @property
+    def remark(self) -> str:
+        """The comment's words, without the commands embedded in it (``[%eval ...]``)."""
+        return " ".join(_COMMENT_COMMAND.sub(" ", self.comment).split())
 
 
 def numbered(number: int, mover: int, i: int) -> tuple[int, bool]:

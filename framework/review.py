@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import RecordError, UsageError
 from .protocols import Game, GameRecord, State
-from .recordio import saved_records_reader
+from .recordio import MoveNote, saved_records_reader
 from .resume import PastTheEnd, read_game_file, replayed
 
 #: How messages name what a review does to a file ("cannot review FILE: ...").
@@ -102,11 +102,34 @@ class GameReview:
             return f"{where}: the start position"
         side = self.movers[self.ply - 1]
         player = self.record.player_at(side, self.ply, self.game.side_names)
-        text = f"{where}: after {self.last_move} by {self.game.side_names[side]} ({player})"
+        note = self.note
+        marks = note.marks if note is not None else ""
+        text = f"{where}: after {self.last_move}{marks} by {self.game.side_names[side]} ({player})"
         if self.at_end:
             text += f"; the game ended {self.result_words()}" if self.record.finished else \
                 "; the record ends here, unfinished (*)"
-        return text
+        said = self.note_words()
+        return f"{text} \u2014 {said}" if said else text
+
+    @property
+    def note(self) -> MoveNote | None:
+        """What an annotated record says of the move on show (its NAGs, its comment); None when nothing."""
+        notes = self.record.notes
+        return notes[self.ply - 1] if 0 < self.ply <= len(notes) else None
+
+    def note_words(self) -> str:
+        """The comment on the move on show, in words: its evaluation (``[%eval -1.00]``, as ``plyground analyse``
+        writes it: from the game's evaluation side) and its remark ("evaluation -1.00 for White; Blunder (-25%).
+        Best: 22-17."); "" when there is none.  The record's reason, written after its last move, is not repeated."""
+        note = self.note
+        if note is None:
+            return ""
+        parts = []
+        if note.evaluation:
+            parts.append(f"evaluation {note.evaluation} for {self.game.side_names[self.game.evaluation_side]}")
+        if note.remark and not (self.at_end and note.remark == self.record.reason):
+            parts.append(note.remark)
+        return "; ".join(parts)
 
     def result_words(self) -> str:
         """The game's result as the record gives it: "1-0 (Black won: no moves left)"."""

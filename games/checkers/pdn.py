@@ -27,7 +27,8 @@ from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game, numbered
+from plyground.recordio import (MARK_NAGS, MoveNote, RecordGameError, RecordTextReader, format_tagged_game,
+                                numbered)
 
 from . import notation
 from .kernels import SIDE
@@ -77,6 +78,7 @@ class PdnGame:
     source: str = ""
     codes: list[int] | None = None  # the moves as engine codes, once replayed
     first_number: int | None = None  # the number written before the first move (``16.``), if any
+    notes: list[tuple[list[int], list[str]]] = field(default_factory=list)   # each move's NAGs and comments
 
     @property
     def fen(self) -> str:
@@ -130,7 +132,9 @@ class PdnGame:
         return GameRecord(
             game="checkers", players=(self.tags.get("Black", "?"), self.tags.get("White", "?")),
             start=start, moves=list(self.moves), returns=returns or (0.0, 0.0),
-            finished=returns is not None, tags={k: v for k, v in self.tags.items() if k not in skip})
+            finished=returns is not None, tags={k: v for k, v in self.tags.items() if k not in skip},
+            notes=[MoveNote.read(nags, comments) for nags, comments in self.notes]
+            if any(nags or comments for nags, comments in self.notes) else [])
 
 
 def _find_move(state, text: str) -> int:
@@ -217,14 +221,19 @@ class PdnReader(RecordTextReader):
         while pos < len(text):
             m = _TOKEN.match(text, pos)
             kind, start = m.lastgroup, m.start()
-            if kind in ("space", "line_comment"):
+            if kind == "space":
                 pos = m.end()
                 continue
-            if kind == "comment":
-                end = text.find("}", start + 1)
-                if end < 0:
-                    raise _ParseFailure("a comment '{' is never closed", start)
-                pos = end + 1
+            if kind in ("comment", "line_comment"):
+                if kind == "comment":
+                    end = text.find("}", start + 1)
+                    if end < 0:
+                        raise _ParseFailure("a comment '{' is never closed", start)
+                    words, pos = text[start + 1:end], end + 1
+                else:
+                    words, pos = m.group()[1:], m.end()
+                if game.notes and not variations:          # said of the move before it
+                    game.notes[-1][1].append(words)
                 continue
             if not started:
                 started, game.line = True, self._line(start)
@@ -260,6 +269,12 @@ class PdnReader(RecordTextReader):
             elif kind == "move":
                 game.moves.append(m.group("move"))
                 game.move_lines.append(self._line(start))
+                game.notes.append(([], []))
+                self._mark(game, m.group()[m.end("move") - start:])
+            elif kind == "mark":
+                self._mark(game, m.group())
+            elif kind == "nag" and game.notes:
+                game.notes[-1][0].append(notation.digits_value(m.group()[1:]))
             elif kind == "other":
                 raise _ParseFailure(f"cannot read {m.group()[:40]!r}: expected a move such as 11-15 or "
                                     f"15x22, a move number, a comment or a result", start)
@@ -274,6 +289,12 @@ class PdnReader(RecordTextReader):
             raise _ParseFailure(f"GameType {game_type!r} is not English checkers (21)",
                                 self._line_start(game.line))
         return game, pos
+
+    @staticmethod
+    def _mark(game: PdnGame, mark: str) -> None:
+        """A mark written after the last move (``11-15?``, ``?!``), as its NAG."""
+        if mark in MARK_NAGS and game.notes:
+            game.notes[-1][0].append(MARK_NAGS[mark])
 
     def _next_game_start(self, offset: int) -> int:
         """Offset of the next tag block after the line holding ``offset`` (or the end)."""

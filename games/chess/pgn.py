@@ -122,6 +122,7 @@ class PgnGame:
     result: str = "*"
     source: str = ""
     final_comment: str = ""         # the comment after the last move (plyground writes the reason there)
+    notes: list[MoveNote | None] = field(default_factory=list)   # each move's NAGs and comment, if any has one
 
     @property
     def fen(self) -> str:
@@ -151,7 +152,7 @@ class PgnGame:
                           start=chess.Board(self.fen).fen(), moves=list(self.moves),
                           returns=returns or (0.0, 0.0), finished=returns is not None,
                           reason=self.final_comment or self.tags.get("Termination", ""),
-                          tags={k: v for k, v in self.tags.items() if k not in skip})
+                          tags={k: v for k, v in self.tags.items() if k not in skip}, notes=list(self.notes))
 
 
 class _Lines:
@@ -344,17 +345,18 @@ class PgnReader(RecordTextReader):
         moves = list(game.mainline_moves())
         if self.plies is not None:
             moves = moves[:self.plies]
-        sans = []
+        sans, notes = [], []
         if self.san:
             board = game.board()
-            for move in moves:
+            for move, node in zip(moves, game.mainline()):
                 sans.append(board.san(move))
                 board.push(move)
+                notes.append(MoveNote.read(sorted(node.nags), [node.comment]))
         result = tags.get("Result", "*").strip()
         comment = " ".join(game.end().comment.split())   # format_record writes the reason there
         return PgnGame(number=number, line=line, tags=tags, moves=sans, uci_moves=moves,
                        result=result if result in RESULTS else "*", source=self.source,
-                       final_comment=comment)
+                       final_comment=comment, notes=notes if any(notes) else [])
 
 
 def _game_type_problem(game: chess.pgn.Game) -> str:

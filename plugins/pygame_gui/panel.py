@@ -292,15 +292,18 @@ class PanelDrawing:
 
     def move_lines(self) -> list[tuple[int, list[tuple[int, str] | None]]]:
         """The move list's lines, numbered as the game's record numbers them (a game begun mid-way, by Play from
-        here, goes on with its numbers): (move number, [(ply, move) of the first side or None, the second's])."""
+        here, goes on with its numbers): (move number, [(ply, move) of the first side or None, the second's]).
+        A recorded game's moves carry the marks its annotations give them (``20-16??``)."""
         start = self._start_state()
         number, mover = (start.move_number, start.current_player()) if start is not None else (1, 0)
+        notes = self.review.record.notes if self.reviewing else []
         lines: list[tuple[int, list]] = []
         for i, text in enumerate(self.moves):
             at, first_side = numbered(number, mover, i)
             if first_side or not lines:
                 lines.append((at, [None, None]))
-            lines[-1][1][0 if first_side else 1] = (i + 1, text)
+            note = notes[i] if i < len(notes) else None
+            lines[-1][1][0 if first_side else 1] = (i + 1, text + (note.marks if note is not None else ""))
         return lines
 
     def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:

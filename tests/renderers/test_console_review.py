@@ -3,6 +3,7 @@ position shown, and every bad input refused in one line -- all through real proc
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +229,23 @@ def test_review_with_resume_with_fen_or_a_stray_game_number_is_refused(checkers_
     assert fen.endswith("--fen and --review both give the start: 'play' in a review starts from the position shown")
     stray = _refused(_plyground("play", "--game-number", "2", cwd=folder))
     assert stray.endswith("--game-number 2 picks a game of the file given to --review; add --review FILE")
+
+
+def test_an_analysed_game_is_reviewed_with_its_marks_evaluations_and_best_moves(checkers_games, tmp_path):
+    """Issue #73, point 4: reviewing what ``plyground analyse`` wrote shows each move's mark (??), the engine's
+    evaluation and its best move, as the report gave them."""
+    path, _ = checkers_games
+    (tmp_path / path.name).write_text(path.read_text())
+    judged = _plyground("analyse", path.name, "--engine", "alphabeta:depth=3,eval=material", "--no-graph", "--quiet",
+                        cwd=tmp_path)
+    assert judged.returncode == 0, judged.stderr
+    said = judged.stdout + judged.stderr
+    number, dots, move, mark, best = re.search(r"^(\d+)(\.{1,3}) (\S+?)(\?\?|\?!|\?) +\w+ +.* best (\S+)$", said,
+                                               re.M).groups()
+    ply = 2 * int(number) - (1 if dots == "." else 0)          # Black moves first in checkers
+    out = _plyground("play", "--review", f"{path.stem}.analysed.pdn", cwd=tmp_path, stdin=f"goto {ply}\nquit\n")
+    assert out.returncode == 0, out.stderr
+    shown = _prompts(out.stdout)[0]
+    assert f"ply {ply} of " in shown and f": after {move}{mark} by " in shown, shown
+    assert re.search(rf" \u2014 evaluation [+-]\d+\.\d\d for White; \w+ \(-\d+%\)\. Best: {re.escape(best)}\.", shown), \
+        shown

@@ -298,3 +298,24 @@ def test_back_and_forward_buttons_step_through_a_recorded_game(make_renderer, re
     d.frames(1)
     assert not forward.enabled
     d.click(screen.buttons["leave"].rect.center)
+
+
+def test_an_analysed_game_shows_its_marks_in_the_move_list_and_its_evaluation_and_best_move(make_renderer, registry,
+                                                                                            saved, tmp_path):
+    """Issue #73, point 4: what ``plyground analyse`` wrote, reviewed in the window: the move list marks each judged
+    move (20-16??), and the message box gives the move's evaluation and the engine's best move."""
+    (tmp_path / "games.pdn").write_text((saved / "games.pdn").read_text())
+    done = subprocess.run([sys.executable, "-m", "plyground", "analyse", "games.pdn", "--engine",
+                           "alphabeta:depth=3,eval=material", "--no-graph", "--quiet"], capture_output=True,
+                          text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    number, dots, move, mark, best = re.search(r"^(\d+)(\.{1,3}) (\S+?)(\?\?|\?!|\?) +\w+ +.* best (\S+)$",
+                                               done.stdout + done.stderr, re.M).groups()
+    ply = 2 * int(number) - (1 if dots == "." else 0)          # Black moves first in checkers
+    renderer, d, screen, review = _open(make_renderer, registry, tmp_path / "games.analysed.pdn", "checkers")
+    for _ in range(ply):
+        d.key(pygame.K_RIGHT)
+    assert (ply, move + mark) in [entry for _, pair in screen.move_lines() for entry in pair]
+    shown, _ = screen._message_shown()                         # the message box: where the review stands
+    assert f"after {move}{mark} by " in shown and f"Best: {best}." in shown and " \u2014 evaluation " in shown, shown
+    d.click(screen.buttons["leave"].rect.center)
