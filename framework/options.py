@@ -20,6 +20,9 @@ _FALSE = {"0", "false", "no", "off"}
 MAX_SECONDS = 1_000_000.0
 #: The most simulations (or search nodes) a move's budget takes: more is a search that never ends.
 MAX_SIMULATIONS = 10**9
+#: The most simulations a page over the network may give a tree search (its tree grows with them: 10**9 would
+#: fill the memory); more are given on the command line.
+PAGE_SIMULATIONS = 200_000
 #: The grammar of a plugin spec, quoted by every message about a malformed one.
 SPEC_FORM = "NAME or NAME:key=value,key=value"
 
@@ -41,12 +44,17 @@ class Option:
     #: default, so a third-party plugin's options are safe by default): never.  ``True``: yes, for an option
     #: whose every value is harmless -- a number with a ``min`` and a ``max``, true/false, or one of
     #: ``choices``.  A tuple of words: a text option (which could name a program, a path or a file) may be set
-    #: to these words alone.  Checked by :func:`remote_refusal`; docs/web.md, "Safe by default".
-    remote: bool | tuple[str, ...] = False
+    #: to these words alone.  A tuple (least, most): a number may be set within these bounds alone (a budget
+    #: whose whole range would let a page fill the memory).  Checked by :func:`remote_refusal`; docs/web.md,
+    #: "Safe by default".
+    remote: bool | tuple = False
 
     def __post_init__(self) -> None:
         remote = self.remote
-        if isinstance(remote, tuple):
+        if isinstance(remote, tuple) and self.type in (int, float):
+            if len(remote) != 2 or not all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in remote):
+                raise ValueError(f"option '{self.name}': remote=(least, most) for a number takes two numbers")
+        elif isinstance(remote, tuple):
             if self.type is not str or not remote or not all(isinstance(word, str) for word in remote):
                 raise ValueError(f"option '{self.name}': remote=(words) is for a text option, with its words")
         elif remote is True and not (self.choices or self.type is bool
@@ -156,14 +164,17 @@ def remote_refusal(declared: Iterable[Option], given: Mapping[str, str], owner: 
             return (f"{owner} {what} '{name}' from the page; the page may set "
                     f"{', '.join(allowed) if allowed else 'none of its options'} (give any other option on the "
                     f"command line: plyground play --black/--white SPEC)")
-        if isinstance(opt.remote, tuple):
+        if isinstance(opt.remote, tuple) and opt.type is str:
             if raw.strip() not in opt.remote:
                 return f"{owner}: option '{name}' takes {', '.join(opt.remote)} from the page"
             continue
         try:
-            opt.parse(raw, owner)
+            value = opt.parse(raw, owner)
         except OptionError as exc:
             return str(exc)
+        if isinstance(opt.remote, tuple) and value is not None and not opt.remote[0] <= value <= opt.remote[1]:
+            return (f"{owner}: option '{name}' takes {opt.remote[0]} to {opt.remote[1]} from the page "
+                    f"(more on the command line)")
     return None
 
 

@@ -104,14 +104,20 @@ class AlphaBetaPlayer(SearchPlayer):
 
     @property
     def warming_in_background(self) -> bool:
-        return self._compiler is not None and self._compiler.poll() is None
+        return self._compiler is not None and self._compiler is not _FAILED and self._compiler.poll() is None
 
     def _search_engine(self):
         """The compiled search, or while a child compiles it, the State-API one."""
         if self._compiler is not None:
             if self._compiler.poll() is None:
                 return self._fallback
-            self._compiler, self._fallback = None, None   # done (or failed: then it compiles here, as before)
+            engine = self._get_engine()
+            if self._compiler.returncode != 0 or not engine.compiled_on_disk():
+                # The child failed (killed, or the cache cannot be written): compiling here would take a move's
+                # time many times over, so this player goes on without the compiled search.
+                self._compiler = _FAILED
+                return self._fallback
+            self._compiler, self._fallback = None, None
         return self._get_engine()
 
     def reset(self, seed: int | None = None) -> None:
@@ -120,7 +126,7 @@ class AlphaBetaPlayer(SearchPlayer):
             self._fallback.clear()
 
     def close(self) -> None:
-        if self._compiler is not None:
+        if self._compiler is not None and self._compiler is not _FAILED:
             from . import background
             background.stop(self._compiler)
             self._compiler = None
@@ -186,6 +192,18 @@ class AlphaBetaPlayer(SearchPlayer):
         own = alphabeta_engine(self.game)
         evaluate = zero_evaluation if own is None else own.evaluator(self.weights)
         return GenericEngine(evaluate, self.config, self.stop_signal)
+
+
+class _Failed:
+    """The background compiler of a player whose child failed: polled, it is done (and failed)."""
+
+    returncode = 1
+
+    def poll(self) -> int:
+        return 1
+
+
+_FAILED = _Failed()
 
 
 def score_text(value: float | None, unit: str | None) -> str | None:

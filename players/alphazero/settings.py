@@ -22,7 +22,7 @@ import numpy as np
 
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, parse_endgame
 from plyground.errors import UsageError
-from plyground.options import MAX_SIMULATIONS, Option
+from plyground.options import MAX_SIMULATIONS, PAGE_SIMULATIONS, Option
 
 from ..search.compiled import CompiledGumbelSearch, CompiledPUCTSearch, compiled_kernels
 from ..search.gumbel import GumbelRoot, GumbelSearch
@@ -44,7 +44,7 @@ def _search_default(option: str) -> Any:
 #: The search options, with the player's defaults.
 SEARCH_OPTIONS = (
     Option("simulations", int, _search_default("simulations"), "simulations per move (the match budget overrides "
-           "it)", min=1, max=MAX_SIMULATIONS, remote=True),
+           "it)", min=1, max=MAX_SIMULATIONS, remote=(1, PAGE_SIMULATIONS)),
     Option("c_puct", float, _search_default("c_puct"), "PUCT exploration constant", min=0.0, max=100.0, remote=True),
     Option("fpu", float, _search_default("fpu"), "first-play urgency: an unvisited move is valued at its parent's "
            "value minus this", min=-2.0, max=2.0, remote=True),

@@ -9,7 +9,7 @@ from typing import Any
 
 from plyground.analysis import pv_text
 from plyground.capabilities import ENDGAME_OPTION, endgame_oracle, missing_kernel_attributes
-from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
+from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, PAGE_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, State, missing_state_api
 
 from ..search.root import move_budget
@@ -28,7 +28,7 @@ class MCTSPlayer(SearchPlayer):
     description = "Monte Carlo tree search (UCT) with random playouts; compiled when the game has kernels."
     options = (
         Option("simulations", int, 1000, "simulations per move (the match budget overrides it)",
-               min=1, max=MAX_SIMULATIONS, remote=True),
+               min=1, max=MAX_SIMULATIONS, remote=(1, PAGE_SIMULATIONS)),
         Option("seconds", float, None, "time per move in seconds; none = no limit; whichever of "
                "simulations and seconds ends first stops the search", min=0.0, max=MAX_SECONDS, optional=True, remote=True),
         Option("c", float, math.sqrt(2), "UCT exploration constant (> 0) for scores in [0, 1]",

@@ -180,9 +180,9 @@ class WebRenderer(SaveFolders, Renderer):
         self.done.set()                    # a game or review still waited on ends (its page is going)
         if self.game_thread is not None and self.game_thread.running:
             self.game_thread.abandon()
-        if self.server is not None:
-            self.server.stop()
-            self.server = None
+        server, self.server = self.server, None        # (the caller's thread and the menu's may both close)
+        if server is not None:
+            server.stop()
             click.echo("plyground: the game's page is closed (the server has stopped)", err=True)
 
     # ------------------------------------------------------------ what the game screen asks of its app

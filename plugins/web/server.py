@@ -90,10 +90,21 @@ class _Page:
         self.answers: asyncio.Queue[str] = asyncio.Queue(QUEUE)
         self.snapshot: str | None = None
         self.waiting = asyncio.Event()
+        self.closed = asyncio.Event()
         self.sender: asyncio.Task | None = None
 
     async def answer(self, text: str) -> None:
-        await self.answers.put(text)
+        """Queue an answer to this page's message; while its queue is full, wait (the page's own messages are not
+        read meanwhile) -- until there is room, or the page is dropped."""
+        if self.answers.full() and not self.closed.is_set():
+            room = asyncio.ensure_future(self.answers.put(text))
+            closed = asyncio.ensure_future(self.closed.wait())
+            await asyncio.wait({room, closed}, return_when=asyncio.FIRST_COMPLETED)
+            closed.cancel()
+            if not room.done():
+                room.cancel()
+        elif not self.closed.is_set():
+            self.answers.put_nowait(text)
         self.waiting.set()
 
     def show(self, text: str) -> None:
@@ -110,7 +121,9 @@ class _Page:
         return text
 
     def drop(self) -> None:
-        """Close the connection at once (what is waiting to be sent is discarded)."""
+        """Close the connection at once (what is waiting to be sent is discarded; an answer waiting for room
+        gives up)."""
+        self.closed.set()
         if self.transport is not None and not self.transport.is_closing():
             self.transport.abort()
 
@@ -225,11 +238,15 @@ class WebServer:
 
     def stop(self) -> None:
         """Close the pages' connections and the server; returns when it is down."""
-        if self.loop is None or self._thread is None:
+        thread = self._thread                  # (two threads may stop it: the game's page and its caller)
+        if self.loop is None or thread is None:
             return
-        if self._thread.is_alive():
-            self.loop.call_soon_threadsafe(self._stopping.set)
-            self._thread.join(10)
+        if thread.is_alive():
+            try:
+                self.loop.call_soon_threadsafe(self._stopping.set)
+            except RuntimeError:               # the loop closed meanwhile
+                pass
+            thread.join(10)
         self._thread = None
 
     def wake(self) -> None:

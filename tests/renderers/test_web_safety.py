@@ -123,6 +123,8 @@ def test_the_start_page_seats_no_option_that_names_a_program_a_path_or_a_file(sa
                   ("checkers", "alphabeta:eval=/etc/shadow", "eval", "system file"),
                   ("checkers", "alphabeta:eval=/nonexistent/x.npz", "eval", "missing path"),
                   ("checkers", "mcts:seed=99999999999999999999", "seed", "absurd integer"),
+                  ("checkers", "mcts:simulations=1000000000", "simulations", "a tree to fill the memory"),
+                  ("tictactoe", "alphazero:simulations=1000000000", "simulations", "a tree to fill the memory"),
                   ("checkers", "nosuchplayer", None, "unknown player")]
         (tmp_path / "engine.sh").write_text(f"#!/bin/sh\ntouch {tmp_path / 'CANARY'}\n")
         (tmp_path / "engine.sh").chmod(0o755)
@@ -314,6 +316,12 @@ def test_half_open_connections_are_closed_and_the_page_still_answers(tmp_path):
     assert "Too many open files" not in text and len(text) < 10_000, text[-2000:]
 
 
+def _client_frame(payload: bytes) -> bytes:
+    """One WebSocket text frame as a client sends it (masked), ``payload`` under 126 bytes."""
+    mask = b"\x01\x02\x03\x04"
+    return bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
 def test_a_page_that_never_reads_holds_up_no_other(save_dir):
     """One page completes its handshake and never reads; another page's every change still arrives, and the
     silent one is dropped."""
@@ -333,7 +341,20 @@ def test_a_page_that_never_reads_holds_up_no_other(save_dir):
     while b"\r\n\r\n" not in head:
         head += silent.recv(1)
     assert b" 101 " in head.split(b"\r\n")[0], head
-    # From here on the silent page reads nothing.
+    # From here on the silent page reads nothing; it sends messages the server answers (refusals), so that once
+    # what it is sent backs up, its handler waits for room for their answers.
+    talking = threading.Event()
+    talking.set()
+
+    def talk() -> None:
+        while talking.is_set():
+            try:
+                silent.sendall(_client_frame(b"not json"))
+            except OSError:              # dropped
+                return
+            time.sleep(0.02)
+    talker = threading.Thread(target=talk, daemon=True)
+    talker.start()
 
     async def flip_and_watch() -> int:
         async with http_session(aiohttp) as http:
@@ -362,7 +383,12 @@ def test_a_page_that_never_reads_holds_up_no_other(save_dir):
         assert asyncio.run(flip_and_watch()) == 300
         silent.settimeout(60)
         until(lambda: renderer.server.dropped >= 1, "the silent page dropped", timeout=60)
+        # Dropped whole: its handler waiting for room in its queue gave up, so the page count is right again.
+        until(lambda: len(renderer.server.pages) == 0, "the dropped page forgotten", timeout=60)
+        assert renderer.pages == 0
     finally:
+        talking.clear()
+        talker.join(10)
         silent.close()
         renderer.close()
         served.session.close_players()

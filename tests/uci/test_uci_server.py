@@ -334,6 +334,9 @@ def test_a_first_run_answers_in_time_while_the_search_compiles_in_the_background
         assert "uciok" in session.until("uciok", timeout=60)
         session.send("position startpos", "go wtime 10000 btime 10000")
         lines = session.until("bestmove", timeout=120)
+        # Answered without waiting for the compiled search: the child compiling it is still at work (a compile
+        # takes several times the State-API search's start; before, there was no child and the move came after).
+        assert background_children(session.proc.pid), "the first move waited for the compiled search"
         assert any(line.startswith("info string compiling kernels") and "without them" in line for line in lines)
         assert chess.Move.from_uci(lines[-1].split()[1]) in chess.Board().legal_moves
 
