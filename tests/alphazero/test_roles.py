@@ -57,10 +57,11 @@ def test_pipeline_resumes_at_the_phase_state_json_names(tmp_path):
         return Phase(name, run)
 
     steps = [Step("once", lambda s: bool(s.get("once")), lambda s: calls.append("once") or {**s, "once": True})]
-    pipeline = Pipeline(rundir, steps, [phase("a"), phase("b"), phase("c")], iterations=2)
-    state = pipeline.run({"iteration": 1, "phase": "b"})
-    assert calls == ["once", (1, "b"), (1, "c"), (2, "a"), (2, "b"), (2, "c")]
-    assert state == {"iteration": 3, "phase": "a", "once": True}
+    # Phases named as a run's are (state.json's reader refuses other names, and a state without its game).
+    pipeline = Pipeline(rundir, steps, [phase("selfplay"), phase("train"), phase("compare")], iterations=2)
+    state = pipeline.run({"game": "tictactoe", "iteration": 1, "phase": "train"})
+    assert calls == ["once", (1, "train"), (1, "compare"), (2, "selfplay"), (2, "train"), (2, "compare")]
+    assert state == {"game": "tictactoe", "iteration": 3, "phase": "selfplay", "once": True}
     assert {k: v for k, v in rundir.read_state().items() if k != "version"} == state
     calls.clear()
     assert pipeline.run(state) == state and calls == []
