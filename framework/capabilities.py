@@ -254,12 +254,27 @@ class UciPositions(Protocol):
 
 
 def supports_uci(game: Game) -> bool:
-    """Whether ``game``'s states speak UCI (a game whose starting position cannot be made does not)."""
+    """Whether ``game``'s states speak UCI (a game whose starting position cannot be made does not).  The state
+    class its ``new_initial_state`` declares answers where there is one, so that asking makes no position (a
+    checkers position compiles its hash kernel: ``plyground uci`` looks through every game)."""
+    declared = _declared_state_class(type(game))
+    if declared is not None:
+        return issubclass(declared, UciPositions)
     try:
         state = game.new_initial_state()
     except Exception:  # noqa: BLE001 - a game that cannot start has no abilities; the layers report why
         return False
     return isinstance(state, UciPositions)
+
+
+def _declared_state_class(cls: type) -> type | None:
+    """The class ``cls.new_initial_state`` is annotated to return, or None (no annotation, or not a class)."""
+    import typing
+    try:
+        declared = typing.get_type_hints(cls.new_initial_state).get("return")
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: the caller makes a state instead
+        return None
+    return declared if isinstance(declared, type) and declared is not State else None
 
 
 # ------------------------------------------------------------------ learning
