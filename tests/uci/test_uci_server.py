@@ -353,6 +353,8 @@ def test_a_first_run_answers_in_time_while_the_search_compiles_in_the_background
         session.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go depth 3")   # castling, too
         assert session.until("bestmove")[-1].startswith("bestmove ")
         assert compiled() == done
+        checkers = [str(path) for path in cache.rglob("*.nbi") if "checkers" in str(path.relative_to(cache))]
+        assert checkers == [], "the chess engine compiled checkers kernels"
     finally:
         assert "Traceback" not in session.close()
 
