@@ -231,19 +231,25 @@ def test_ctrl_c_in_a_window_game_keeps_it_under_a_new_name(tmp_path):
     assert load_unfinished(get_registry().make_game("checkers"), second).moves == ["9-13"]
 
 
-def test_leaving_a_game_for_the_menu_keeps_it_and_the_menu_says_where(make_renderer, registry, tmp_path):
-    """The Menu button in a game going on loses nothing: the moves are kept as Ctrl-C keeps them (one file a
-    game, in the saved-games folder), the menu says where, and its Resume plays it on."""
+def _menu_game_after_9_13(make_renderer, registry, tmp_path):
+    """A game started from the window's menu at level medium (a quick opponent), 9-13 played and answered:
+    (renderer, driver, menu, game screen, the moves so far)."""
     from renderer_helpers import choose, open_menu
     renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
-    choose(d, menu.level_choice, "medium")                      # a quick opponent
+    choose(d, menu.level_choice, "medium")
     d.click(menu.buttons["start"].rect.center)
     screen = renderer.game_screen
     assert renderer.screen is screen, menu.error
     wait_turn(d, screen)
     _play(d, screen, "9-13")
     wait_turn(d, screen)
-    played = list(screen.moves)
+    return renderer, d, menu, screen, list(screen.moves)
+
+
+def test_leaving_a_game_for_the_menu_keeps_it_and_the_menu_says_where(make_renderer, registry, tmp_path):
+    """The Menu button in a game going on loses nothing: the moves are kept as Ctrl-C keeps them (one file a
+    game, in the saved-games folder), the menu says where, and its Resume plays it on."""
+    renderer, d, menu, screen, played = _menu_game_after_9_13(make_renderer, registry, tmp_path)
     d.click(screen.buttons["leave"].rect.center)
     assert renderer.screen is menu
     saved = tmp_path / "checkers-saved.pdn"
@@ -263,16 +269,7 @@ def test_the_close_box_keeps_a_game_the_menu_started_and_the_terminal_names_the_
                                                                                     tmp_path, capsys):
     """Closing the window by its close box (issue #73, point 1) loses nothing of a game started from the menu: it
     is kept as the Menu button keeps it, and the terminal names the file."""
-    from renderer_helpers import choose, open_menu
-    renderer, d, menu = open_menu(make_renderer, registry, save_dir=str(tmp_path))
-    choose(d, menu.level_choice, "medium")
-    d.click(menu.buttons["start"].rect.center)
-    screen = renderer.game_screen
-    assert renderer.screen is screen, menu.error
-    wait_turn(d, screen)
-    _play(d, screen, "9-13")
-    wait_turn(d, screen)
-    played = list(screen.moves)
+    renderer, d, menu, screen, played = _menu_game_after_9_13(make_renderer, registry, tmp_path)
     _close_box(d)
     assert not renderer.running
     saved = tmp_path / "checkers-saved.pdn"

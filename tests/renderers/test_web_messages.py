@@ -74,6 +74,18 @@ async def _receive_until(ws, predicate, what: str, timeout: float = 30.0):
         raise AssertionError(f"timed out waiting for {what}") from None
 
 
+async def _click_11_15(ws, renderer, release: bool = False) -> None:
+    """Press on square 11, then 15 (checkers' first move 11-15), as a person does on the page (``release``: and
+    let go at each)."""
+    with renderer.lock:
+        view = renderer.screen.view
+        piece, target = view.cell_center(view.square_cell(10)), view.cell_center(view.square_cell(14))
+    for x, y in (piece, target):
+        await ws.send_str(json.dumps({"type": "press", "x": x, "y": y}))
+        if release:
+            await ws.send_str(json.dumps({"type": "release", "x": x, "y": y}))
+
+
 def _rss_kib() -> int:
     for line in open("/proc/self/status"):
         if line.startswith("VmRSS:"):
@@ -158,12 +170,7 @@ def test_hostile_messages_get_one_clear_answer_and_the_game_goes_on(save_dir):
                 state = await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
                                              "the game after the barrage")
                 assert state["moves"] == []
-                with renderer.lock:
-                    view = renderer.screen.view
-                    piece, target = view.cell_center(view.square_cell(10)), view.cell_center(view.square_cell(14))
-                for x, y in (piece, target):
-                    await ws.send_str(json.dumps({"type": "press", "x": x, "y": y}))
-                    await ws.send_str(json.dumps({"type": "release", "x": x, "y": y}))
+                await _click_11_15(ws, renderer, release=True)
                 await _receive_until(ws, lambda d: d.get("type") == "game" and len(d["moves"]) == 1
                                      and "Your move" in d["status"], "the move and the bot's answer")
                 await ws.send_str(json.dumps({"type": "button", "name": "save_now"}))
@@ -197,11 +204,7 @@ def test_a_page_closed_while_the_bot_searches_stops_the_search_and_keeps_the_gam
             async with websocket(http, base) as ws:
                 await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
                                      "the person's move")
-                with renderer.lock:
-                    view = renderer.screen.view
-                    piece, target = view.cell_center(view.square_cell(10)), view.cell_center(view.square_cell(14))
-                for x, y in (piece, target):
-                    await ws.send_str(json.dumps({"type": "press", "x": x, "y": y}))
+                await _click_11_15(ws, renderer)
                 await _receive_until(ws, lambda d: d.get("type") == "game" and "thinking" in d["status"],
                                      "the bot thinking")
             # the page is closed here, mid-search
@@ -240,11 +243,7 @@ def test_a_page_closed_in_a_game_its_start_page_began_names_the_file_it_is_kept_
                                               "players": ["human", "random"]}))
                 await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
                                      "the person's move")
-                with renderer.lock:
-                    view = renderer.screen.view
-                    piece, target = view.cell_center(view.square_cell(10)), view.cell_center(view.square_cell(14))
-                for x, y in (piece, target):
-                    await ws.send_str(json.dumps({"type": "press", "x": x, "y": y}))
+                await _click_11_15(ws, renderer)
                 await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"]
                                      and len(renderer.screen.moves) == 2, "the bot's reply")
             # the page is closed here, mid-game
