@@ -156,6 +156,7 @@ class GameScreen(LookingBack, PanelDrawing):
 
     def _on_show(self, state: State, last_move: str | None) -> None:
         before = self.state if self.state is not None and state.ply == self.state.ply + 1 else None
+        taken_back = self.state is not None and state.ply < self.state.ply
         if last_move and before is not None:
             self._marks_by_ply[state.ply] = self.view.last_move_marks(before, last_move)
         for ply in [p for p in self._marks_by_ply if p > state.ply]:
@@ -166,8 +167,9 @@ class GameScreen(LookingBack, PanelDrawing):
             self.movers = self.movers[:len(self.moves) - 1] + [before.current_player()]
         del self.movers[len(self.moves):]   # taken back
         self.state, self.input, self.thinking = state, None, None
-        if self.analysis is not None and (self.analysis[0].startswith("hint") or self.analysis_live):
-            # a hint is of the position it was asked in; a search shown live ended without a move (taken back)
+        if self.analysis is not None and (self.analysis[0].startswith("hint") or self.analysis_live or taken_back):
+            # a hint is of the position it was asked in; a search shown live ended without a move (taken back);
+            # a finished search whose move was taken back is of a position no longer in the game
             self.analysis = self.analysis_of = None
             self.analysis_live = False
         if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move

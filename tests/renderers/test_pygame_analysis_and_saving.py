@@ -81,6 +81,22 @@ def test_take_back_while_the_bot_thinks_stops_it_at_once(make_renderer, registry
     d.click(screen.buttons["leave"].rect.center)
 
 
+def test_take_back_after_the_bots_reply_clears_the_taken_back_search(make_renderer, registry):
+    """Issue #73 point 5: the bot's finished search of a position taken back is not left in the analysis view."""
+    renderer, d = make_renderer()
+    _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=4"])
+    wait_turn(d, screen)
+    _play(d, screen, "9-13")
+    wait_turn(d, screen)
+    d.key(pygame.K_a)
+    assert screen.analysis[0] == "alphabeta:eval=learned,depth=4"      # the reply's search, shown
+    d.key(pygame.K_u)
+    d.until(lambda: screen.input is not None and screen.moves == [], what="the moves taken back")
+    assert screen.analysis is None and screen.analysis_of is None, screen.analysis
+    d.frames(2)                                                        # the empty view drawn without error
+    d.click(screen.buttons["leave"].rect.center)
+
+
 def test_leaving_while_the_bot_thinks_frees_the_cpu_within_a_second(make_renderer, registry):
     from plyground.protocols import Budget
     game = registry.make_game("checkers")    # compile the search first: compiling cannot be stopped

@@ -257,3 +257,37 @@ def test_a_page_closed_in_a_game_its_start_page_began_names_the_file_it_is_kept_
         assert f"The game so far is saved in {saved}; plyground play --resume {saved}" in capsys.readouterr().err
     finally:
         renderer.close()
+
+
+def test_take_back_after_the_bots_reply_clears_its_search_from_the_page(save_dir):
+    """Issue #73 point 5: after Take back, the page's analysis panel no longer shows the search of the bot's
+    reply taken back."""
+    renderer = make_web_renderer(save_dir, leave_after=0.2)
+    served = ServedGame(renderer, "checkers", ("human", "alphabeta:eval=learned,depth=4")).start()
+    url = renderer.url
+    base, _ = page_address(url)
+    turn = "Your move"
+
+    async def move_then_take_back() -> dict:
+        async with http_session(aiohttp) as http:
+            await open_page(http, url)
+            async with websocket(http, base) as ws:
+                await _receive_until(ws, lambda d: d.get("type") == "game" and turn in d["status"], "your move")
+                await ws.send_str(json.dumps({"type": "key", "key": "A"}))       # the analysis panel
+                await _click_11_15(ws, renderer)
+                replied = await _receive_until(
+                    ws, lambda d: d.get("type") == "game" and turn in d["status"] and len(d["moves"]) == 1
+                    and d["moves"][0][1][1] is not None, "the bot's reply")
+                assert replied["analysis"]["title"] == "alphabeta:eval=learned,depth=4", replied["analysis"]
+                await ws.send_str(json.dumps({"type": "button", "name": "undo"}))
+                return await _receive_until(
+                    ws, lambda d: d.get("type") == "game" and turn in d["status"] and d["moves"] == [],
+                    "the moves taken back")
+
+    try:
+        taken_back = asyncio.run(move_then_take_back())
+        assert taken_back["analysis"] == {"title": "Analysis", "lines": renderer.screen.NO_ANALYSIS[1]}
+        served.thread.join(30)                   # the page closed: the game is kept and ends
+    finally:
+        renderer.close()
+        served.session.close_players()
