@@ -20,7 +20,7 @@ from .storage import write_bytes
 #: Seconds a position when neither --seconds nor the engine's own limits say.
 DEFAULT_SECONDS = 0.1
 #: Engine options that limit a search by themselves: given one, the engine's own limit rules.
-_OWN_LIMITS = ("depth", "nodes", "seconds", "simulations")
+_OWN_LIMITS = ("depth", "nodes", "seconds", "simulations", "movetime")
 
 
 @click.command("analyse")
@@ -29,8 +29,9 @@ _OWN_LIMITS = ("depth", "nodes", "seconds", "simulations")
               help="Game spec (default: the file's own game, told by its suffix: .pdn checkers, .pgn chess).")
 @click.option("--game-number", type=click.IntRange(min=1), default=None,
               help="Which game of the file (1 is the first; default: the first).")
-@click.option("--engine", "engine_spec", default="alphabeta:contempt=0", show_default=True,
-              help="The player that judges the moves (alphabeta: the strongest bundled one).")
+@click.option("--engine", "engine_spec", default=None,
+              help="The player that judges the moves (default: the game's strongest judge installed here, "
+                   "e.g. Stockfish for chess, else alphabeta, the strongest bundled engine).")
 @click.option("--seconds", type=click.FloatRange(min=0), default=None,
               help=f"Search time a position (default {DEFAULT_SECONDS}, or none when the engine spec sets its own "
                    f"limit, e.g. alphabeta:depth=6; 0: no time limit).")
@@ -62,6 +63,9 @@ def analyse_command(file, game_spec, game_number, engine_spec, seconds, out, gra
                                protect={path: being_analysed, out: "the annotated game's file (--out)"})
         if graph.suffix.lower() != ".png":
             raise UsageError(f"--graph {graph}: the graph is a PNG picture; give a name ending in .png")
+    passed_over: list[str] = []
+    if engine_spec is None:
+        engine_spec, passed_over = registry.default_judge(game)
     spec = Spec.parse(engine_spec)
     engine = registry.make_player(spec, game)
     try:
@@ -71,7 +75,8 @@ def analyse_command(file, game_spec, game_number, engine_spec, seconds, out, gra
             seconds = None if any(name in spec.options for name in _OWN_LIMITS) else DEFAULT_SECONDS
         budget = Budget(seconds=seconds or None)
         engine.warm_up()
-        report = analyse(review, engine, budget, str(spec), progress=None if quiet else _progress_printer())
+        judge = judge_name(spec, engine)
+        report = analyse(review, engine, budget, judge, progress=None if quiet else _progress_printer())
     finally:
         engine.close()
     atomic_write_text(out, report.annotated_text())
@@ -79,14 +84,23 @@ def analyse_command(file, game_spec, game_number, engine_spec, seconds, out, gra
         write_bytes(graph, report.graph_png())
     which = f", game {review.number} of {review.count}" if review.count > 1 else ""
     limit = f"{seconds:g} s a position" if seconds else "its own limit a position"
-    click.echo(f"{path}{which}: {game.name}, {review.plies} plies judged by {spec} ({limit}) in "
+    click.echo(f"{path}{which}: {game.name}, {review.plies} plies judged by {judge} ({limit}) in "
                f"{format_duration(report.seconds)}")
+    for passed in passed_over:
+        click.echo(f"not judged by {passed}")
     for line in report.summary_lines():
         click.echo(line)
     click.echo(f"(lost expected score: inaccuracy {INACCURACY:.0%}, mistake {MISTAKE:.0%}, blunder {BLUNDER:.0%})")
     click.echo(f"annotated game: {out}")
     if not no_graph:
         click.echo(f"graph: {graph}")
+
+
+def judge_name(spec: Spec, engine) -> str:
+    """The judge as the report names it: its spec, and the name the engine gives itself when that says more
+    (``stockfish (Stockfish 16)``)."""
+    own = engine.engine_name()
+    return f"{spec} ({own})" if own and own.lower() != str(spec).lower() else str(spec)
 
 
 def _progress_printer():

@@ -66,3 +66,7 @@ class EnginePlayer(Player):
 
     def analysis(self) -> dict | None:
         return self._analysis
+
+    def engine_name(self) -> str:
+        """The engine's own name (its ``id name``), else the label it runs under."""
+        return getattr(self.engine, "id_name", "") or getattr(self.engine, "label", "") or ""

@@ -258,6 +258,10 @@ class Game(Plugin):
     record_suffix: ClassVar[str] = ".jsonl"
     #: Player specs to try, strongest first, for ``plyground play`` with no arguments.
     default_opponents: ClassVar[tuple[str, ...]] = ("random",)
+    #: Player specs to try, strongest first, for judging a game's moves (``plyground analyse`` with no
+    #: ``--engine``): the first installed judges.  By default alpha-beta, the strongest bundled search, with
+    #: no contempt (a judge should call an even position even).
+    default_judges: ClassVar[tuple[str, ...]] = ("alphabeta:contempt=0",)
     #: How strong the computer plays (the window menu's Level, ``plyground play --level``): level name ->
     #: player specs in order of preference (the first installed plays), easiest level first; by custom easy,
     #: medium, hard and strongest, the last being :attr:`default_opponents`.  Empty: the game has no levels.
@@ -499,6 +503,11 @@ class Player(Plugin):
     def analysis(self) -> dict | None:
         """What the last search found (visit counts, value), for display; ``None`` if nothing."""
         return None
+
+    def engine_name(self) -> str:
+        """The name the engine behind this player gives itself (a UCI engine's ``id name``, "Stockfish 16"),
+        for reports that say who judged; empty when the player is its own engine."""
+        return ""
 
     def close(self) -> None:
         """Release processes, threads or files."""

@@ -177,6 +177,21 @@ class Registry:
                 return spec
         return "random" if "random" in bots or not bots else bots[0]
 
+    def default_judge(self, game: Game) -> tuple[str, list[str]]:
+        """The spec of the strongest judge installed for ``game`` (``plyground analyse`` with no ``--engine``):
+        the first of its ``default_judges`` that can play it here, else its default opponent; and why each
+        judge before it was passed over ("stockfish: Stockfish is not installed ..."), for the report to say."""
+        bots = [name for name in self.players_for(game) if name != "human"]
+        passed_over = []
+        for spec in game.default_judges:
+            name = Spec.parse(spec).name
+            if name in bots:
+                return spec, passed_over
+            entry = self.find("players", name)
+            reason = entry.cls.unsupported_reason(game) if entry is not None else None
+            passed_over.append(f"{spec}: {reason or 'not installed'}")
+        return self.default_opponent(game), passed_over
+
 
 def _qualname(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"

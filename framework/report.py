@@ -26,7 +26,7 @@ import io
 import json
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -42,6 +42,8 @@ from .review import GameReview, open_review
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
 #: Each judgement's name, its mark and its NAG (PGN's numbering, which PDN shares).
 JUDGEMENTS = (("blunder", BLUNDER, "??", 4), ("mistake", MISTAKE, "?", 2), ("inaccuracy", INACCURACY, "?!", 6))
+#: The record tag that names who judged the moves (PGN's own tag for an annotator: ``[Annotator "..."]``).
+ANNOTATOR_TAG = "Annotator"
 #: How messages name what this does to a file ("cannot analyse FILE: ...").
 ANALYSING = "analyse"
 
@@ -163,11 +165,14 @@ class GameReport:
     def annotated_text(self) -> str:
         """The game in its format with the notes: the game's annotated records, else a JSON line (the record,
         and ``notes``: each move's NAGs and comment)."""
+        record = self.record
+        if self.engine:              # who judged, in the tag PGN names for it (PDN and JSON lines keep tags too)
+            record = replace(record, tags={**record.tags, ANNOTATOR_TAG: f"plyground analyse, {self.engine}"})
         writer = annotated_record_writer(self.game)
         if writer is not None:
-            return writer(self.record, self.notes())
-        data = dict(self.record.to_json(), notes=[{"nags": list(n.nags), "comment": n.comment}
-                                                  for n in self.notes()])
+            return writer(record, self.notes())
+        data = dict(record.to_json(), notes=[{"nags": list(n.nags), "comment": n.comment}
+                                             for n in self.notes()])
         return json.dumps(data) + "\n"
 
     def graph_png(self) -> bytes:

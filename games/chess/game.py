@@ -341,6 +341,9 @@ class ChessGame(Game):
     #: Stockfish when installed; else our own engine: alpha-beta with the evaluation learned from master games
     #: (games/chess/alphabeta), two seconds a move.
     default_opponents = ("stockfish", "alphabeta:eval=learned,seconds=2", "random")
+    #: ``plyground analyse``'s judge: Stockfish when installed (far stronger than ours at 0.1 s a position),
+    #: else our alpha-beta as every game has it.
+    default_judges = ("stockfish", *Game.default_judges)
     levels = {   # Stockfish 15 plays UCI_Elo 1350 to 2850; Skill Level 0 is weaker still
         "easy": ("stockfish:skill=0", "alphabeta:eval=learned,depth=1"),
         "medium": ("stockfish:elo=1500", "alphabeta:eval=learned,depth=3"),
