@@ -216,7 +216,8 @@ class GameReport:
             ax.set_xlabel("ply")
             ax.set_ylabel(f"{first} expected score %")
             players = " - ".join(self.record.players)
-            ax.set_title(f"{self.game.name}: {players} {self.record.result_text}  ({self.engine})", fontsize=10)
+            judged = f", judged by {self.engine}" if self.engine else ""
+            ax.set_title(f"{self.game.name}: {players} {self.record.result_text}{judged}", fontsize=10)
             ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=4, fontsize=8, frameon=False)
             fig.tight_layout()
         except BaseException:
