@@ -1,9 +1,11 @@
 """The ``human`` player: asks the renderer, which asks the person; answers hints with a bot's search."""
 from __future__ import annotations
 
+import threading
+
 from plyground.errors import PlygroundError, UsageError
 from plyground.hookspecs import hookimpl
-from plyground.match import Interrupted, MoveOverstepped, PlayerFailed, ask_for_move, live_progress
+from plyground.match import POLL_SECONDS, Interrupted, MoveOverstepped, PlayerFailed, ask_for_move, live_progress
 from plyground.options import Option
 from plyground.protocols import Budget, Command, Player
 
@@ -12,7 +14,7 @@ ANALYSIS_SECONDS = 600.0
 #: The most simulations (alpha-beta: nodes) an infinite analysis (``hint`` with ``seconds``) searches: about a
 #: gigabyte of MCTS tree at most.
 ANALYSIS_SIMULATIONS = 1_000_000
-#: Seconds beyond ``hint_seconds`` a hint may take before it is given up (the first includes loading).
+#: Seconds beyond ``hint_seconds`` a hint may take before it is given up (its player is warmed up before).
 HINT_GRACE = 30.0
 
 
@@ -30,6 +32,7 @@ class HumanPlayer(Player):
     def __init__(self, game, **options) -> None:
         super().__init__(game, **options)
         self._hinter: Player | None = None
+        self._warming: threading.Thread | None = None   # the hint player's warm-up (once), while it runs
 
     def choose_move(self, state, budget):
         if self.renderer is None or not self.renderer.interactive:
@@ -53,6 +56,7 @@ class HumanPlayer(Player):
         side = self.game.side_names[state.current_player()]
         try:
             hinter = self._hint_player()
+            self._warm_up(hinter)
             # an explicit time (infinite analysis): the hint player's own simulation count does not end the
             # search sooner; ANALYSIS_SIMULATIONS (nodes, for alpha-beta) keeps a tree's memory bounded
             budget = Budget(seconds=self.config["hint_seconds"]) if seconds is None else \
@@ -67,6 +71,22 @@ class HumanPlayer(Player):
             self.renderer.show_analysis("hint", {"error": f"no hint: {cause}"}, side)
             return
         self.renderer.show_analysis(title, hinter.analysis(), side)
+
+    def _warm_up(self, hinter: Player) -> None:
+        """The hint player's first-use work (compiling its kernels, loading its model) done before its timed search,
+        as a bot's is before its first move: else the first hint spends its seconds compiling and shows a one-move
+        line.  On a thread of its own, polled as a search is (the window stays drawn); the person's take back or
+        quit meanwhile comes back as Interrupted once it is done (compiling cannot be stopped midway)."""
+        if self._warming is None:
+            self._warming = threading.Thread(target=_warm_up_quietly, args=(hinter,), daemon=True,
+                                             name="plyground-hint-warm-up")
+            self._warming.start()
+        while self._warming.is_alive():
+            self._warming.join(POLL_SECONDS)
+            command = self.renderer.interruption() if self._warming.is_alive() else None
+            if command is not None:
+                self._warming.join()   # the hint player must be quiet before the game goes on
+                raise Interrupted(command)
 
     def _hint_player(self) -> Player:
         if self._hinter is None:
@@ -83,7 +103,14 @@ class HumanPlayer(Player):
     def close(self) -> None:
         if self._hinter is not None:
             self._hinter.close()
-            self._hinter = None
+            self._hinter, self._warming = None, None
+
+
+def _warm_up_quietly(player: Player) -> None:
+    try:
+        player.warm_up()
+    except Exception:  # noqa: BLE001 - its search meets the failure again, and the hint says what it is
+        pass
 
 
 @hookimpl

@@ -65,6 +65,34 @@ def test_analysis_view_shows_the_bots_line_and_a_hint_shows_top_moves(make_rende
     d.click(screen.buttons["leave"].rect.center)
 
 
+def test_a_hint_in_a_resumed_game_warms_its_bot_before_its_timed_search(make_renderer, registry, monkeypatch):
+    """Issue #73 point 5: the window's first hint after a resume showed a one-move line from 365 nodes: the hint
+    bot's first search compiled its kernels inside the hint's 2 seconds.  It is warmed up first, as a bot is
+    before its first move, and its timed search is the hint's whole."""
+    from plyground.players.alphabeta.player import AlphaBetaPlayer
+    from plyground.protocols import GameRecord
+    searches = []                               # (player, ply searched, budget), every alpha-beta search
+    search = AlphaBetaPlayer.choose_move
+    monkeypatch.setattr(AlphaBetaPlayer, "choose_move",
+                        lambda self, state, budget=None: searches.append((self, state.ply, budget))
+                        or search(self, state, budget))
+    game = registry.make_game("checkers")
+    record = GameRecord(game="checkers", players=("human", "random"), start=game.new_initial_state().to_text(),
+                        moves=["9-13", "22-18"])
+    specs = ("human:hint=alphabeta:depth=6,hint_seconds=5", "random:seed=1")
+    renderer, d = make_renderer()
+    renderer.start_game(GameSession(game, [registry.make_player(s, game) for s in specs], specs, resume=record),
+                        from_menu=False)
+    screen = renderer.game_screen
+    wait_turn(d, screen)
+    d.key(pygame.K_h)
+    d.until(lambda: not screen.hinting and screen.analysis[0].startswith("hint"), what="the hint")
+    assert [(ply, budget.seconds) for _, ply, budget in searches] == [(0, 0.05), (2, 5.0)], searches
+    assert searches[0][0] is searches[1][0]          # the hint bot's warm-up, then its hint of the position
+    assert any("depth 6" in line for line in screen.analysis[1]), screen.analysis
+    d.click(screen.buttons["leave"].rect.center)
+
+
 def test_take_back_while_the_bot_thinks_stops_it_at_once(make_renderer, registry):
     renderer, d = make_renderer()
     _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=40"])
