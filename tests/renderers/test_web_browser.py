@@ -174,6 +174,40 @@ def test_the_start_page_starts_a_game(browser, save_dir):
         thread.join(10)
 
 
+def test_the_start_page_shows_the_saved_games_of_the_game_chosen_at_once(browser, save_dir, monkeypatch):
+    """Issue #73 point 5: switching Game on the start page shows that game's own Resume saved and record files at
+    once (they stayed the last game's until the next message from the server)."""
+    from plyground.protocols import GameRecord
+    from plyground.recordio import write_records
+    from plyground.registry import get_registry
+    from selenium.webdriver.support.ui import Select
+    monkeypatch.chdir(save_dir)                     # Open game lists the files here too: only this test's
+    checkers = get_registry().make_game("checkers")
+    write_records(checkers, [GameRecord(game="checkers", players=("human", "random"),
+                                        start=checkers.new_initial_state().to_text(), moves=["9-13", "22-18"],
+                                        finished=False)],
+                  save_dir / "checkers-saved.pdn")
+    renderer = make_web_renderer(save_dir)
+    thread = threading.Thread(target=renderer.run_menu, args=(get_registry(),), daemon=True)
+    thread.start()
+    until(lambda: renderer.server is not None, "the server")
+    page = Page(browser, renderer).open()
+    resume = "const b = document.getElementById('menu-resume'); return b.hidden ? null : b.textContent;"
+    try:
+        until(lambda: page.script(resume) == "Resume saved (checkers-saved.pdn)", "checkers' saved game offered")
+        assert page.text("menu-files") == "checkers-saved.pdn"
+        Select(browser.find_element("id", "menu-game")).select_by_value("chess")
+        until(lambda: page.script(resume) is None, "no Resume saved for chess")
+        assert page.text("menu-files") == "No saved games of this game yet."
+        Select(browser.find_element("id", "menu-game")).select_by_value("checkers")
+        until(lambda: page.script(resume) == "Resume saved (checkers-saved.pdn)", "checkers' saved game again")
+        assert page.text("menu-files") == "checkers-saved.pdn"
+    finally:
+        renderer.close()
+        renderer.done.set()
+        thread.join(10)
+
+
 def _served_command(args: list[str]):
     """``plyground ARGS`` in a process of its own; (the process, the page's address it printed)."""
     import re

@@ -234,16 +234,24 @@ function showMenu(data) {
     fillSelect($("menu-clock"), data.clocks.map((c) => [c, c]), $("menu-clock").value || data.clocks[0]);
     showChoices(games[menuGame]);
   }
-  $("menu-game").onchange = () => { menuGame = $("menu-game").value; showChoices(games[menuGame]); };
+  $("menu-game").onchange = () => {
+    menuGame = $("menu-game").value;
+    showChoices(games[menuGame]);
+    showSaved(games[menuGame]);      // that game's own saved games at once, not the last game's
+  };
   for (const [id, text] of [["menu-progress", data.progress], ["menu-error", data.error],
                             ["menu-notice", data.notice]]) {
     $(id).textContent = text;
     $(id).hidden = !text;
   }
-  const game = games[menuGame];
+  $("menu-start").disabled = Boolean(data.progress);
+  showSaved(games[menuGame]);
+}
+
+// The chosen game's Resume saved, its record files (Open game) and its rules.
+function showSaved(game) {
   $("menu-resume").hidden = !game.saved;
   $("menu-resume").textContent = game.saved ? `Resume saved (${game.saved})` : "Resume saved";
-  $("menu-start").disabled = Boolean(data.progress);
   $("menu-files").replaceChildren(...game.files.map((file) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
