@@ -10,12 +10,16 @@ script lays out as HTML.  The page's pointer and keys come back as the window's 
 """
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pygame
 
 from plyground.boardview import theme
 from plyground.boardview.canvas import SvgCanvas
+from plyground.errors import RecordError
+from plyground.protocols import GameRecord
+from plyground.resume import game_so_far
 from plyground.plugins.pygame_gui.game_screen import GameScreen, key_help
 from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
 
@@ -37,6 +41,8 @@ class WebScreen(GameScreen):
         super().__init__(*args, **kwargs)
         self.layout(PICTURE)
         self._names = {id(button): name for name, button in self.buttons.items()}
+        self._record_text: tuple[tuple, str | None] = ((), None)   # (what it was written from, the text)
+        self._started = time.strftime("%Y%m%d-%H%M%S")
 
     def layout(self, size: tuple[int, int]) -> None:
         self.size = size
@@ -81,6 +87,51 @@ class WebScreen(GameScreen):
     @staticmethod
     def _point(message: dict) -> tuple[int, int]:
         return int(message["x"]), int(message["y"])
+
+    # ------------------------------------------------------------ the page's own controls
+    def _game_record(self) -> tuple[GameRecord | None, bool]:
+        """The game on the board as its record, and whether it goes on: the finished game, the recorded game
+        reviewed, or the game so far (to be written unfinished, result ``*``)."""
+        if self.record is not None:
+            return self.record, False
+        if self.reviewing and self.review is not None:
+            return self.review.record, False
+        return self.live_record, True
+
+    def download(self) -> dict | None:
+        """Download the game: the game's record as its own format writes it (PDN for checkers, PGN for chess; what
+        ``save`` and the console's ``pdn``/``pgn`` write) and a file name for the browser to save it under; None
+        while there is no record, or where the game's writer refuses it.  Written again only when the game
+        changed (snapshots go out four times a second while a clock ticks)."""
+        record, going_on = self._game_record()
+        if record is None:
+            return None
+        key = (id(record), len(record.moves), record.finished, record.reason, going_on)
+        if self._record_text[0] != key:
+            try:
+                text = self.game.format_records([game_so_far(record, saved=False) if going_on else record])
+            except RecordError:
+                text = None
+            self._record_text = (key, text)
+        text = self._record_text[1]
+        if text is None:
+            return None
+        kind = self.game.record_suffix.lstrip(".").upper()
+        return {"text": text, "name": f"{self.game.name}-{self._started}{self.game.record_suffix}",
+                "label": f"Download game ({kind})" if kind in ("PDN", "PGN") else "Download game"}
+
+    def position(self) -> dict | None:
+        """Copy the position: the position shown as text, as ``--fen`` takes it; None where the game has no
+        position notation."""
+        state = self.shown_state
+        if state is None:
+            return None
+        try:
+            text = state.to_text()
+        except NotImplementedError:
+            return None
+        fen = self.game.record_suffix in (".pdn", ".pgn")      # both write positions as FEN
+        return {"text": text, "label": "Copy position (FEN)" if fen else "Copy position"}
 
     # ------------------------------------------------------------ the page's picture
     def snapshot(self) -> dict:
@@ -134,6 +185,8 @@ class WebScreen(GameScreen):
             "shown_ply": self.review.ply if self.review is not None else None,
             "analysis": analysis,
             "save_to": self.save_field.text if self.over else None,
+            "record": self.download(),
+            "position": self.position(),
             "keys": key_help(),
             "background": "#%02x%02x%02x" % tuple(theme.BACKGROUND[:3]),
         }

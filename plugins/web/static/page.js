@@ -115,9 +115,56 @@ function showGame(data) {
     button.onclick = () => send({ type: "button", name: b.name });
     return button;
   }));
+  showTools(data);
   $("keys").textContent = data.keys;
   if (first) $("game").focus();
 }
+
+// ---------------------------------------------------------------- the page's own controls
+// Download game and Copy position work on what the snapshot carries (the game's record, the position's text):
+// nothing is asked of the server, and nothing the page sends names a file.
+function showTools(data) {
+  $("download-game").disabled = !data.record;
+  $("download-game").textContent = data.record ? data.record.label : "Download game";
+  $("copy-position").disabled = !data.position;
+  $("copy-position").textContent = data.position ? data.position.label : "Copy position";
+}
+
+function toolsNote(text) {
+  $("tools-note").textContent = text;
+  $("tools-note").hidden = !text;
+}
+
+$("download-game").onclick = () => {
+  if (!shown || !shown.record) return;
+  const url = URL.createObjectURL(new Blob([shown.record.text], { type: "text/plain" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = shown.record.name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  toolsNote(`Downloaded as ${shown.record.name}`);
+};
+
+// The clipboard where the browser allows it (a page from this machine, 127.0.0.1); else, as on a page served to
+// the local network over plain http, the text selected in a box for the person to copy.
+$("copy-position").onclick = async () => {
+  if (!shown || !shown.position) return;
+  const text = shown.position.text;
+  const box = $("position-text");
+  box.value = text;
+  box.hidden = false;
+  try {
+    await navigator.clipboard.writeText(text);
+    toolsNote("Position copied to the clipboard");
+  } catch (error) {
+    box.focus();
+    box.select();
+    toolsNote("Position selected: press Ctrl+C (\u2318C) to copy it");
+  }
+};
 
 function showMoves(lines, shownPly) {
   const list = $("moves");
