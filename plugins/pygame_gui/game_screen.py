@@ -34,6 +34,7 @@ from plyground.review import GameReview
 
 from .looking_back import LookingBack
 from .panel import EVAL_BAR_ROOM, PanelDrawing, result_words
+from .report_view import GameReporting
 from .link import GameLink
 from .widgets import Button, TextField, is_click
 
@@ -59,7 +60,7 @@ def key_help() -> str:
     return "\n".join(f"  {' or '.join(names[action])}: {words[action]}" for action in names)
 
 
-class GameScreen(LookingBack, PanelDrawing):
+class GameScreen(LookingBack, GameReporting, PanelDrawing):
     def __init__(self, app: "PygameRenderer", link: GameLink, game: Game, view: BoardView,
                  names: tuple[str, str], human_sides: set[int], *, from_menu: bool,
                  review: GameReview | None = None, hint: Callable[[State], None] | None = None) -> None:
@@ -128,6 +129,7 @@ class GameScreen(LookingBack, PanelDrawing):
             "back": Button("< Back (Left)", self.step_back),
             "forward": Button("Forward (Right) >", self.step_forward),
         }
+            "report": Button("Report (R)", self.start_report),
         self.save_field = TextField("save to", "", help="file to append the game record to")
         self.message_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
@@ -443,6 +445,8 @@ class GameScreen(LookingBack, PanelDrawing):
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.over and self.save_field.handle_event(event):
             return
+        (pygame.K_r, "R", "the game report of a recorded or finished game: every move judged (?!, ?, ??, the "
+         "best move), each side's accuracy, the evaluation graph (click it to go to a ply)", "report"),
         if event.type == pygame.KEYDOWN and event.key in self.KEY_ACTIONS:
             action = self.KEY_ACTIONS[event.key]
             if callable(action):
@@ -460,6 +464,9 @@ class GameScreen(LookingBack, PanelDrawing):
                 return
         if event.type == pygame.MOUSEMOTION and self._press_pos is not None and self.input is not None:
             if getattr(event, "buttons", (0,))[0] and self.input.dragged_cell() is not None and \
+        if is_click(event) and self.graph_rect.collidepoint(event.pos):    # a point of the report's graph
+            self.show_ply(self.graph_ply(event.pos[0], self.graph_rect))
+            return
                     math.dist(event.pos, self._press_pos) > 3:
                 self.drag_pos = event.pos      # the picked-up piece follows the pointer
             return
@@ -479,9 +486,9 @@ class GameScreen(LookingBack, PanelDrawing):
     def _visible_buttons(self) -> list[Button]:
         names = ["flip", "numbers"] if self.view.can_flip else ["numbers"]
         if self.reviewing:
-            names = ["back", "forward"] + names + ["hint", "analyse", "analysis", "play", "leave"]
+            names = ["back", "forward"] + names + ["hint", "analyse", "analysis", "report", "play", "leave"]
         elif self.over:
-            names += ["save"] + (["again"] if self.from_menu else []) + ["leave"]
+            names += ["save", "report"] + (["again"] if self.from_menu else []) + ["leave"]
         else:
             names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", "leave"]
         if self.review is not None and not self.reviewing:
@@ -519,6 +526,8 @@ class GameScreen(LookingBack, PanelDrawing):
         else:
             self.buttons["resign"].label = "Resign?"
 
+        self.buttons["report"].enabled = self.can_report()
+        self.buttons["report"].label = "Judging moves..." if self.report_progress is not None else "Report (R)"
     def board_marks(self) -> Marks:
         if self.review is not None:        # looking back: the move that led here, the result at a game's end
             shown = self._shown

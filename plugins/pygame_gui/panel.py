@@ -180,6 +180,8 @@ class PanelDrawing:
         if self.show_analysis:
             used = self._draw_analysis(surface, area)
             area = pygame.Rect(x, area.top + used, width, area.height - used)
+        used = self._draw_report(surface, area)
+        area = pygame.Rect(x, area.top + used, width, area.height - used)
         self._draw_moves(surface, area)
 
     def _side_to_move(self) -> int | None:
@@ -293,7 +295,8 @@ class PanelDrawing:
     def move_lines(self) -> list[tuple[int, list[tuple[int, str] | None]]]:
         """The move list's lines, numbered as the game's record numbers them (a game begun mid-way, by Play from
         here, goes on with its numbers): (move number, [(ply, move) of the first side or None, the second's]).
-        A recorded game's moves carry the marks its annotations give them (``20-16??``)."""
+        A recorded game's moves carry the marks its annotations give them (``20-16??``), or once a game report is
+        made (``report_view.py``) its marks and best moves (``20-16?? 22-17``)."""
         start = self._start_state()
         number, mover = (start.move_number, start.current_player()) if start is not None else (1, 0)
         notes = self.review.record.notes if self.reviewing else []
@@ -303,7 +306,8 @@ class PanelDrawing:
             if first_side or not lines:
                 lines.append((at, [None, None]))
             note = notes[i] if i < len(notes) else None
-            lines[-1][1][0 if first_side else 1] = (i + 1, text + (note.marks if note is not None else ""))
+            text = text + (note.marks if note is not None and self.report is None else "")
+            lines[-1][1][0 if first_side else 1] = (i + 1, self.report_move_text(i, text))
         return lines
 
     def _draw_moves(self, surface: pygame.Surface, rect: pygame.Rect) -> None:

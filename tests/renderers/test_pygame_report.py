@@ -1,0 +1,81 @@
+"""The game report in the pygame window (issue #73, point 7): R (or the Report button) in a review judges every move
+in the background, as ``plyground analyse`` does; then the panel shows each side's accuracy and ?!/?/?? counts, the
+move list the marks and best moves, and the evaluation graph, whose points a click goes to.  Real pygame events
+(SDL dummy driver), a game written by ``plyground match --save`` with a fixed seed, a depth-1 judge."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from plyground.protocols import Budget
+from plyground.review import open_review
+from plyground.plugins.pygame_gui.game_screen import GameScreen
+from plyground.plugins.pygame_gui.report_view import GRAPH_DARK, GRAPH_LIGHT
+
+#: The judge of these tests: the default judge's engine, one ply deep (seconds at most).
+JUDGE = "alphabeta:contempt=0,depth=1"
+
+
+@pytest.fixture(scope="module")
+def random_game(tmp_path_factory) -> Path:
+    """games.pdn: one finished checkers game of two random players (seed 1), as ``plyground match --save`` writes."""
+    folder = tmp_path_factory.mktemp("window-report")
+    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--black", "random", "--white", "random",
+                           "-n", "1", "--seed", "1", "--game", "checkers", "--save", "games.pdn"],
+                          capture_output=True, text=True, cwd=folder, timeout=120,
+                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
+    assert done.returncode == 0, done.stderr
+    return folder / "games.pdn"
+
+
+@pytest.fixture
+def tiny_judge(monkeypatch):
+    monkeypatch.setattr(GameScreen, "REPORT_JUDGE", JUDGE)
+    monkeypatch.setattr(GameScreen, "REPORT_BUDGET", Budget())
+
+
+def test_the_report_of_a_reviewed_game_in_the_window(make_renderer, registry, random_game, tiny_judge):
+    game = registry.make_game("checkers")
+    review = open_review(game, random_game)
+    renderer, d = make_renderer()
+    renderer.open_review(review, lambda state: None)
+    d.frames(1)
+    screen = renderer.game_screen
+    assert screen.buttons["report"] in screen._visible_buttons() and screen.buttons["report"].enabled
+    d.key(pygame.K_r)
+    assert screen.report_progress is not None or screen.report is not None
+    d.until(lambda: screen.report is not None, what="the game report")
+    d.frames(1)
+    report = screen.report
+    assert report.engine.startswith("alphabeta") and len(report.moves) == review.plies
+    assert not screen.buttons["report"].enabled                  # made once for this game
+
+    # The panel: each side's accuracy and counts, as the report has them.
+    view = screen.report_view()
+    assert view["title"] == f"Report by {report.engine}"
+    for side, line in enumerate(view["lines"]):
+        assert line.startswith(f"{game.side_names[side]}: accuracy {report.accuracy(side):.1f}%")
+        assert f"{report.count(side, 'blunder')} ??" in line and f"{report.count(side, 'inaccuracy')} ?!" in line
+
+    # The move list: each judged move with its mark and the best move (random players blunder).
+    judged = [m for m in report.moves if m.judgement]
+    assert judged
+    texts = {ply: text for _, pair in screen.move_lines() for ply, text in filter(None, pair)}
+    for m in report.moves:
+        assert texts[m.ply + 1] == (f"{m.move}{m.mark} {m.best}" if m.judgement else m.move)
+
+    # The graph, drawn in the panel; a click on a point shows that ply.
+    graph = screen.graph_rect
+    assert graph.width > 100 and graph.height >= 24
+    colours = {d.pixel((x, y)) for x in range(graph.left + 2, graph.right - 2, 7)
+               for y in range(graph.top + 2, graph.bottom - 2, 5)}
+    assert GRAPH_LIGHT in colours and GRAPH_DARK in colours
+    plies = review.plies
+    for ply in (plies // 3, judged[0].ply + 1, 0):
+        d.click((round(graph.left + ply * graph.width / plies), graph.centery))
+        assert screen.review.ply == ply
