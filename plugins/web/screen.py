@@ -29,6 +29,8 @@ from .messages import Refused
 BOARD = 640
 MARGIN = 12
 PICTURE = (BOARD + 2 * MARGIN + EVAL_BAR_ROOM, BOARD + 2 * MARGIN)
+#: The game report's evaluation graph: its size in SVG units (the page scales it to the panel's width).
+GRAPH = (400, 100)
 
 #: The keys the page passes on (their names as the window's help page writes them), and the pygame key each is.
 KEY_CODES = {name.lower(): code for code, name, _, _ in GameScreen.KEYS}
@@ -83,6 +85,21 @@ class WebScreen(GameScreen):
             self.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=self._point(message), button=1))
         else:                           # the message checks let through only the kinds above
             raise Refused(f"the game screen does not take {kind!r} messages")
+
+    def _report_snapshot(self) -> dict | None:
+        """The game report (``report_view.py``, computed once by the screen) as the page shows it: its title and
+        lines, and the evaluation graph drawn by the window's own code as SVG, with the plies it spans (a click
+        at x of its width goes to ply ``round(x / width * plies)``, sent as a ``ply`` message)."""
+        view = self.report_view()
+        if view is None:
+            return None
+        graph = None
+        if view["curve"]:
+            canvas = SvgCanvas(*GRAPH)
+            self.draw_graph(canvas, pygame.Rect(0, 0, *GRAPH))
+            graph = canvas.svg()
+        return {"title": view["title"], "lines": view["lines"], "graph": graph,
+                "plies": max(0, len(view["curve"]) - 1)}
 
     @staticmethod
     def _point(message: dict) -> tuple[int, int]:
@@ -184,6 +201,7 @@ class WebScreen(GameScreen):
                       for number, pair in self.move_lines()],
             "shown_ply": self.review.ply if self.review is not None else None,
             "analysis": analysis,
+            "report": self._report_snapshot(),
             "save_to": self.save_field.text if self.over else None,
             "record": self.download(),
             "position": self.position(),

@@ -101,6 +101,7 @@ function showGame(data) {
     $("analysis-title").textContent = "Analysis: " + data.analysis.title;
     $("analysis-lines").textContent = data.analysis.lines.join("\n");
   }
+  showReport(data.report);
   showMoves(data.moves, data.shown_ply);
   $("save-to").hidden = !data.save_to;
   $("save-to").textContent = data.save_to ? "Save game writes to " + data.save_to : "";
@@ -165,6 +166,29 @@ $("copy-position").onclick = async () => {
     toolsNote("Position selected: press Ctrl+C (\u2318C) to copy it");
   }
 };
+
+// The game report: its lines, and its evaluation graph (SVG drawn on the server); a click on the graph goes to
+// the ply under the pointer.
+let graphShown = null;
+function showReport(report) {
+  $("report").hidden = !report;
+  if (!report) return;
+  $("report-title").textContent = report.title;
+  $("report-lines").textContent = report.lines.join("\n");
+  $("report-lines").hidden = !report.lines.length;
+  if (report.graph !== graphShown) {
+    $("report-graph").innerHTML = report.graph || "";
+    graphShown = report.graph;
+  }
+}
+
+$("report-graph").addEventListener("click", (event) => {
+  const svg = $("report-graph").querySelector("svg");
+  if (!svg || !shown || !shown.report) return;
+  const box = svg.getBoundingClientRect();
+  const ply = Math.round((event.clientX - box.left) / box.width * shown.report.plies);
+  send({ type: "ply", ply: Math.max(0, Math.min(shown.report.plies, ply)) });
+});
 
 function showMoves(lines, shownPly) {
   const list = $("moves");
@@ -252,7 +276,7 @@ $("board").addEventListener("pointercancel", release);
 $("board").addEventListener("contextmenu", (event) => event.preventDefault());
 
 const KEYS = { u: "U", backspace: "Backspace", h: "H", a: "A", i: "I", s: "S", f: "F", n: "N", escape: "Escape",
-  arrowleft: "Left", arrowright: "Right", home: "Home", end: "End", p: "P" };
+  arrowleft: "Left", arrowright: "Right", home: "Home", end: "End", p: "P", r: "R" };
 document.addEventListener("keydown", (event) => {
   if (!shown || shown.type !== "game" || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target.tagName;
