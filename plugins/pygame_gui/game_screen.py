@@ -120,6 +120,7 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
             "analysis": Button("Analysis (A)", self.toggle_analysis),
             "analyse": Button("Analyse (I)", self.toggle_analysing),
             "resign": Button("Resign", self.resign),
+            "new": Button("New game", self.new_game),
             "leave": Button("Menu" if from_menu else "Close", self.leave),
             "save": Button("Save game", self.save, primary=True),
             "save_now": Button("Save (S)", self.save),
@@ -344,6 +345,12 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
     def play_again(self) -> None:
         self.app.play_again()
 
+    def new_game(self) -> None:
+        """New game: the game going on is kept first (:meth:`stop_and_keep`, as leaving keeps it), then a new
+        one begins with the same players and settings, from the same start position (the renderer's
+        ``new_game``)."""
+        self.app.new_game(self)
+
     def save(self) -> None:
         if self.record is None:
             self._save_unfinished()
@@ -488,9 +495,9 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         if self.reviewing:
             names = ["back", "forward"] + names + ["hint", "analyse", "analysis", "report", "play", "leave"]
         elif self.over:
-            names += ["save", "report"] + (["again"] if self.from_menu else []) + ["leave"]
+            names += ["save", "report"] + (["again"] if self.from_menu else ["new"]) + ["leave"]
         else:
-            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", "leave"]
+            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", "new", "leave"]
         if self.review is not None and not self.reviewing:
             names[:0] = ["back", "forward", "live"]
         return [self.buttons[n] for n in names]

@@ -23,6 +23,7 @@ from plyground import notices
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
 from plyground.resume import game_so_far
 from plyground.session import GameSession
+from plyground.session import GameSession
 
 
 class GameAbandoned(Exception):
@@ -206,6 +207,24 @@ class GameThread:
     def wait(self, timeout: float) -> bool:
         self.thread.join(timeout)
         return not self.thread.is_alive()
+
+    def next_session(self, screen, wait: float = 10.0) -> GameSession | None:
+        """New game: the game ``screen`` shows stopped and kept (as leaving keeps it), and a session of a new game
+        with the same players (the very player objects: this thread leaves them open), names and settings, from
+        the same start position (a resumed game's own start); None if the game's thread did not stop within
+        ``wait`` seconds (its players are still busy)."""
+        closes, self.close_players = self.close_players, False   # read by the thread as it ends: the players
+        screen.stop_and_keep()                                    # go on to the new game
+        self.abandon()
+        if not self.wait(wait):
+            self.close_players = closes
+            return None
+        old = self.session
+        start = old.start
+        if old.resume is not None:
+            start = old.game.new_state(old.resume.start) if old.resume.start else None
+        return GameSession(old.game, old.players, old.names, old.settings, start=start,
+                           adjudicator=old.adjudicator)
 
     def record_when_left(self, screen, reason: str, wait: float) -> GameRecord:
         """The game's record once ``screen``, which showed it, was left (the window closed, the page's Close): the

@@ -230,6 +230,16 @@ class PygameRenderer(SaveFolders, Renderer):
         if self.menu is not None:
             self.menu.start()
 
+    def new_game(self, screen) -> None:
+        """A game screen's New game: the game going on kept, a new one with the same players and settings."""
+        session = self.game_thread.next_session(screen)
+        if session is None:
+            screen.set_message("The game could not be stopped in time: try New game again.", "error")
+            return
+        self.start_game(session, from_menu=screen.from_menu)
+        if screen.kept:
+            self.game_screen.set_message(screen.kept, "good")
+
     # ------------------------------------------------------------ entry points used by the CLI
     def run_menu(self, registry=None) -> None:
         """The whole application: menu, games, back to the menu, until the window is closed."""

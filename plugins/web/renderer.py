@@ -213,6 +213,16 @@ class WebRenderer(SaveFolders, Renderer):
                 self.screen = None
                 self.menu.start_again()
 
+    def new_game(self, screen) -> None:
+        """A game screen's New game: the game going on kept, a new one with the same players and settings."""
+        with self.lock:
+            session = self.game_thread.next_session(screen)
+            if session is None:
+                raise Refused("the game could not be stopped in time: try New game again")
+            self.start_game(session, from_menu=screen.from_menu)
+            if screen.kept:
+                self.screen.set_message(screen.kept, "good")
+
     def _show(self, link: GameLink, game: Game, names, humans: set[int], **screen_options: Any) -> None:
         """Show a game screen of ``game`` fed by ``link`` (the window's game screen: imported here, with pygame,
         when a page shows a game -- not when the renderer is registered)."""
@@ -255,13 +265,13 @@ class WebRenderer(SaveFolders, Renderer):
         self.done.clear()
         self.serve()
         self.start_game(session, from_menu=False)
-        screen, thread = self.screen, self.game_thread
         try:
             self._wait()
         except BaseException as exc:
             if is_interrupt(exc):
-                self.record = screen.unfinished_record() or self.record
+                self.record = self.screen.unfinished_record() or self.record
             raise
+        screen, thread = self.screen, self.game_thread     # New game may have started another since
         return thread.record_when_left(screen, "the page was closed while the game went on" if self.page_closed
                                        else "the game was left", 5.0)
 

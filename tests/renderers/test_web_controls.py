@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from plyground.recordio import record_reader
-from plyground.resume import game_so_far
+from plyground.resume import game_so_far, load_unfinished
 
 from plyground.plugins.web.browser import PageDriver as Page, until
 from web_helpers import ServedGame, make_web_renderer
@@ -94,5 +94,35 @@ def test_copy_position_without_the_clipboard_selects_the_text(browser, save_dir)
         assert box == [False, AFTER_E4, AFTER_E4]
         page.button("leave")
         served.finish()
+    finally:
+        renderer.close()
+
+
+def test_new_game_keeps_the_game_going_on_and_starts_again(browser, save_dir):
+    """New game on a game begun as ``plyground play`` begins it: the game so far kept (as leaving keeps it), a new
+    one with the same players; the command's record is the new game's."""
+    renderer = make_web_renderer(save_dir, "chess")
+    served = ServedGame(renderer, "chess", ("human", "human")).start()
+    page = Page(browser, renderer).open()
+    try:
+        _e4(renderer, page)
+        with renderer.lock:
+            first, players = renderer.screen, [id(p) for p in renderer.game_thread.session.players]
+        page.button("new")
+        until(lambda: page.moves() == [] and "saved in" in page.text("message"), "the new game, the old one kept")
+        with renderer.lock:
+            assert renderer.screen is not first and renderer.screen.names == ("human", "human")
+            assert [id(p) for p in renderer.game_thread.session.players] == players
+        kept = load_unfinished(served.game, renderer.saved_game_path(served.game))
+        assert list(kept.moves) == ["e4"]
+        with renderer.lock:
+            view = renderer.screen.view
+            d2, d4 = view.square_cell(11), view.square_cell(27)
+        page.click_cell(d2)
+        page.click_cell(d4)
+        until(lambda: page.moves() == ["d4"], "d4 in the new game")
+        page.button("leave")
+        served.finish()
+        assert list(served.record.moves) == ["d4"]
     finally:
         renderer.close()
