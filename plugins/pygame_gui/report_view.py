@@ -106,8 +106,7 @@ class GameReporting:
         if record is not self.report_record():       # another game is on the board now
             return
         self.report = report
-        self.set_message(f"Game report by {report.engine}: the marks and best moves are in the move list; click "
-                         f"the graph to go to a ply.", "good")
+        self.set_message("Report ready: click the graph to go to a ply.", "good")
 
     def _on_report_failed(self, text: str) -> None:
         self.report_progress = None

@@ -187,6 +187,21 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
         snap(f"{game.name}-review.png")
         searcher.close()
 
+        # The game report of the reviewed game (R): accuracy, marks and best moves, the graph, a ply picked on it.
+        link = GameLink()
+        review = GameReview(game, record_game)
+        screen = GameScreen(renderer, link, game, view_for(game), ("human", "random"), set(), from_menu=False,
+                            review=review, hint=lambda *args: None)
+        renderer.game_screen = renderer.screen = screen
+        screen.start_report()
+        deadline = time.monotonic() + 300
+        while screen.report is None and screen.report_progress is not None and time.monotonic() < deadline:
+            renderer.step()
+            time.sleep(0.05)
+        if screen.report is not None:
+            screen.show_ply(next((m.ply + 1 for m in screen.report.moves if m.judgement), review.plies // 2))
+            snap(f"{game.name}-report.png")
+
         game_over(game, record_game, f"{game.name}-over.png")
 
         # Every game with a view: what its view does (its scenes), and for the others the end of a game.

@@ -1,6 +1,6 @@
 """``plyground web-screenshots``: the page in headless Chromium, as a person sees it, at a desktop's size
 (1280 x 800) and a phone's (390 x 844): the start page, and a game of the default game with a hint's arrow and a
-piece picked up (its legal moves lit).  The game is the last of its view's own scenes (the window's screenshots
+piece picked up (its legal moves lit), and the game report of its moves reviewed.  The game is the last of its view's own scenes (the window's screenshots
 use them too; checkers: a double jump), its moves replayed as a resumed game, so the move list is full."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 from plyground.boardview.base import Scene
 from plyground.protocols import GameRecord
+from plyground.review import GameReview
 from plyground.session import GameSession
 
 from .browser import PageDriver, start_browser, until
@@ -16,7 +17,7 @@ from .browser import PageDriver, start_browser, until
 #: (file name, width, height, mobile)
 SIZES = (("desktop", 1280, 800, False), ("phone", 390, 844, True))
 #: The pictures, in the order taken (the first one marks a folder this command wrote).
-PICTURES = tuple(f"{what}-{size}.png" for size, *_ in SIZES for what in ("start", "game"))
+PICTURES = tuple(f"{what}-{size}.png" for size, *_ in SIZES for what in ("start", "game", "report"))
 
 
 def is_web_screenshot_dir(folder: Path) -> bool:
@@ -76,6 +77,20 @@ def write_web_screenshots(out: Path, save_dir: Path) -> list[Path]:
             renderer.close()
             thread.join(10)
             session.close_players()
+
+            # The game report of those moves reviewed (Report): accuracy, marks and best moves, the graph.
+            renderer = WebRenderer(open_browser=False, bot_delay=0.0, save_dir=save_dir)
+            review = GameReview(game, record)
+            thread = threading.Thread(target=renderer.review, args=(review, lambda state: None), daemon=True)
+            thread.start()
+            until(lambda: renderer.screen is not None, "the review's screen")
+            page = PageDriver(driver, renderer).open()
+            page.button("report")
+            until(lambda: page.text("report-title").startswith("Report by"), "the game report", 300)
+            page.script("document.getElementById('report').scrollIntoView({block: 'center'});")
+            written.append(_shoot(driver, out / f"report-{size}.png"))
+            renderer.close()
+            thread.join(10)
         finally:
             driver.quit()
     return written
