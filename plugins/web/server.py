@@ -53,8 +53,9 @@ HEAD_TIMEOUT = 10.0
 #: (and never over a quarter of the first: one address cannot take every place).
 MAX_CONNECTIONS = 256
 MAX_PER_ADDRESS = 32
-#: Connections accepted in one turn of the server's loop (asyncio accepts up to the backlog at once).
-ACCEPTED_AT_ONCE = 16
+#: Connections waiting to be accepted, at most (the listen backlog; asyncio also accepts up to this many in one turn
+#: of its loop, so it is bounded by the files the process may open too: :func:`_connection_limit`).
+BACKLOG = 128
 #: Answers waiting to be sent to one page, at most (its messages are not read meanwhile).
 QUEUE = 32
 #: Seconds one message may take to be taken by a page before the page is dropped.
@@ -75,11 +76,14 @@ def _static(name: str) -> bytes:
     return resources.files(__package__).joinpath("static", name).read_bytes()
 
 
-def _connection_limit() -> int:
-    """:data:`MAX_CONNECTIONS`, or an eighth of the files this process may open if that is fewer (connections past
-    the limit are accepted, then closed: they hold files for a moment too)."""
+def _connection_limit() -> tuple[int, int]:
+    """(connections open at once, the listen backlog): :data:`MAX_CONNECTIONS` and :data:`BACKLOG`, or an eighth of
+    the files this process may open each if that is fewer (connections past the limit are accepted, then closed:
+    they hold files for a moment too, a turn's backlog of them at a time)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return MAX_CONNECTIONS if soft == resource.RLIM_INFINITY else max(8, min(MAX_CONNECTIONS, soft // 8))
+    if soft == resource.RLIM_INFINITY:
+        return MAX_CONNECTIONS, BACKLOG
+    return max(8, min(MAX_CONNECTIONS, soft // 8)), max(8, min(BACKLOG, soft // 8))
 
 
 class _Page:
@@ -203,10 +207,10 @@ class WebServer:
         # request within it of opening (or of its last answer).
         runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=HEAD_TIMEOUT)
         await runner.setup()
-        limit = _connection_limit()
+        limit, backlog = _connection_limit()
         try:
             server = await asyncio.get_running_loop().create_server(
-                self._protocol(runner, limit), self.host or None, self.port, reuse_address=True, backlog=ACCEPTED_AT_ONCE)
+                self._protocol(runner, limit), self.host or None, self.port, reuse_address=True, backlog=backlog)
         except socket.gaierror as exc:
             await runner.cleanup()
             raise UsageError(f"the web renderer cannot listen on host={self.host}: no such address here "

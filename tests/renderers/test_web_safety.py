@@ -252,10 +252,11 @@ def _serve_start_page(tmp_path: Path, files: int):
 
 
 def test_half_open_connections_are_closed_and_the_page_still_answers(tmp_path):
-    """1,100 connections that send half a request line, from another address, to a server that may open 256
-    files: the page still loads, each of them is closed by the server, and nothing floods the log."""
+    """600 connections that send half a request line, from another address, to a server that may open 256 files
+    (the issue's case was 1,100 against 1,024): the page still loads, each of them is closed by the server, and
+    nothing floods the log."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < 1400:
+    if soft < 1000:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
     process, url = _serve_start_page(tmp_path, 256)
     base, _ = page_address(url)
@@ -266,7 +267,7 @@ def test_half_open_connections_are_closed_and_the_page_still_answers(tmp_path):
     sockets = []
     try:
         unanswered = 0
-        for _ in range(1100):
+        for _ in range(600):
             s = socket.socket()
             s.bind(("127.0.0.2", 0))
             s.settimeout(2)
