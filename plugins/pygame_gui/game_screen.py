@@ -129,8 +129,8 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
             "live": Button("Back to the game (End)", self.to_end),
             "back": Button("< Back (Left)", self.step_back),
             "forward": Button("Forward (Right) >", self.step_forward),
-        }
             "report": Button("Report (R)", self.start_report),
+        }
         self.save_field = TextField("save to", "", help="file to append the game record to")
         self.message_rect = pygame.Rect(0, 0, 0, 0)
         self.panel_rect = pygame.Rect(0, 0, 0, 0)
@@ -445,6 +445,8 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         (pygame.K_HOME, "Home", "the start position", LookingBack.to_start),
         (pygame.K_END, "End", "back to the last position, where moves are made", LookingBack.to_end),
         (pygame.K_p, "P", "a recorded game (--review): play a new game from the position shown", "play"),
+        (pygame.K_r, "R", "the game report of a recorded or finished game: every move judged (?!, ?, ??, the "
+         "best move), each side's accuracy, the evaluation graph (click it to go to a ply)", "report"),
     )
     KEY_ACTIONS = {key: action for key, _, _, action in KEYS}
 
@@ -452,8 +454,6 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.over and self.save_field.handle_event(event):
             return
-        (pygame.K_r, "R", "the game report of a recorded or finished game: every move judged (?!, ?, ??, the "
-         "best move), each side's accuracy, the evaluation graph (click it to go to a ply)", "report"),
         if event.type == pygame.KEYDOWN and event.key in self.KEY_ACTIONS:
             action = self.KEY_ACTIONS[event.key]
             if callable(action):
@@ -464,6 +464,9 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         for button in self._visible_buttons():
             if button.handle_event(event):
                 return
+        if is_click(event) and self.graph_rect.collidepoint(event.pos):    # a point of the report's graph
+            self.show_ply(self.graph_ply(event.pos[0], self.graph_rect))
+            return
         if is_click(event):
             ply = next((ply for ply, rect in self.move_rects.items() if rect.collidepoint(event.pos)), None)
             if ply is not None:
@@ -471,9 +474,6 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
                 return
         if event.type == pygame.MOUSEMOTION and self._press_pos is not None and self.input is not None:
             if getattr(event, "buttons", (0,))[0] and self.input.dragged_cell() is not None and \
-        if is_click(event) and self.graph_rect.collidepoint(event.pos):    # a point of the report's graph
-            self.show_ply(self.graph_ply(event.pos[0], self.graph_rect))
-            return
                     math.dist(event.pos, self._press_pos) > 3:
                 self.drag_pos = event.pos      # the picked-up piece follows the pointer
             return
@@ -526,6 +526,8 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         self.buttons["resign"].enabled = can_act and self.review is None
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None
+        self.buttons["report"].enabled = self.can_report()
+        self.buttons["report"].label = "Judging moves..." if self.report_progress is not None else "Report (R)"
         self.buttons["back"].enabled = self.review is not None and self.review.ply > 0
         self.buttons["forward"].enabled = self.review is not None and self.review.ply < self.review.plies
         if time.monotonic() >= self._resign_armed_until:
@@ -533,8 +535,6 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         else:
             self.buttons["resign"].label = "Resign?"
 
-        self.buttons["report"].enabled = self.can_report()
-        self.buttons["report"].label = "Judging moves..." if self.report_progress is not None else "Report (R)"
     def board_marks(self) -> Marks:
         if self.review is not None:        # looking back: the move that led here, the result at a game's end
             shown = self._shown

@@ -115,11 +115,11 @@ class GameReporting:
     # ------------------------------------------------------------ what is shown
     def report_move_text(self, ply: int, text: str) -> str:
         """Move ``ply`` (0: the first) as the move list writes it with the report: its mark, and for a judged
-        move the engine's best move (``20-16?? 22-17``)."""
+        move the engine's best move in brackets (``20-16?? (22-17)``): not read as the next move."""
         if self.report is None or ply >= len(self.report.moves):
             return text
         verdict = self.report.moves[ply]
-        return f"{text}{verdict.mark} {verdict.best}" if verdict.judgement else text
+        return f"{text}{verdict.mark} ({verdict.best})" if verdict.judgement else text
 
     def report_view(self) -> dict | None:
         """The report's panel as data (both front ends lay it out): a title, a line a side, the curve (the

@@ -67,7 +67,7 @@ def test_the_report_of_a_reviewed_game_in_the_window(make_renderer, registry, ra
     assert judged
     texts = {ply: text for _, pair in screen.move_lines() for ply, text in filter(None, pair)}
     for m in report.moves:
-        assert texts[m.ply + 1] == (f"{m.move}{m.mark} {m.best}" if m.judgement else m.move)
+        assert texts[m.ply + 1] == (f"{m.move}{m.mark} ({m.best})" if m.judgement else m.move)
 
     # The graph, drawn in the panel; a click on a point shows that ply.
     graph = screen.graph_rect

@@ -48,7 +48,7 @@ def test_the_report_of_a_reviewed_game_on_the_page(browser, save_dir, random_gam
             assert line.startswith(f"{checkers.side_names[side]}: accuracy {report.accuracy(side):.1f}%")
         # The move list: marks and best moves.
         moves = page.moves()
-        assert moves == [f"{m.move}{m.mark} {m.best}" if m.judgement else m.move for m in report.moves]
+        assert moves == [f"{m.move}{m.mark} ({m.best})" if m.judgement else m.move for m in report.moves]
         assert any("?" in text for text in moves)
         # The graph, as SVG; a real click on a point's x goes to that ply.
         assert page.script("return document.querySelector('#report-graph svg polygon') !== null")
