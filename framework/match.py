@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from . import draws
 from .clock import TIME_CONTROL_TAG, Clock, TimeControl, note_time_left, resumed_clock
 from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
 from .recordio import record_date
@@ -185,6 +186,7 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             except Exception:  # noqa: BLE001 - the player's first move meets it again, and its game records it
                 pass
     started = time.perf_counter()
+    offer: int | None = None         # the side whose draw offer stands, until the other person answers it
 
     while not state.is_terminal():
         if clock is not None:        # the time left as the last move (or undo) left it: what a save keeps
@@ -262,6 +264,17 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
             record.returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
             record.reason = f"{game.side_names[side]} resigned"
             break
+        if choice in (Command.OFFER_DRAW, Command.ACCEPT_DRAW, Command.CLAIM_DRAW):
+            verdict, offer = _draw_command(choice, state, side, offer, players, names, game.side_names, renderer)
+            if verdict is None:
+                continue                      # declined, offered or refused: the same side is asked again
+            record.returns, record.reason = (0.0, 0.0), verdict
+            break
+        if offer is not None:                 # any other answer of the other side declines the offer standing
+            if offer != side:
+                offer = None
+                if renderer is not None:
+                    renderer.draw_offered(None)
         if choice is Command.UNDO:
             _take_back(state, record, movers, side, players, clock)
             if renderer is not None:
@@ -292,6 +305,45 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     if renderer is not None:
         renderer.end(state.clone(), record)
     return record
+
+
+def _draw_command(choice: Command, state: State, side: int, offer: int | None, players: Sequence[Player],
+                  names: Sequence[str], side_names: Sequence[str],
+                  renderer: Renderer | None) -> tuple[str | None, int | None]:
+    """A person's draw offer, acceptance or claim on ``side``'s turn: (the record's reason for the draw, or None
+    when the game goes on; the side whose offer stands now).  A bot answers an offer at once
+    (:meth:`Player.answer_draw`); a person at the same board answers by ``ACCEPT_DRAW`` on their turn, or declines
+    by moving.  What is declined or refused is told to the renderer."""
+    def tell(text: str) -> None:
+        if renderer is not None:
+            renderer.tell(text)
+
+    other = 1 - side
+    if choice is Command.CLAIM_DRAW:
+        rule = state.claimable_draw()
+        if rule:
+            return draws.claimed(rule), None
+        tell("No draw can be claimed in this position.")
+        return None, offer
+    if choice is Command.ACCEPT_DRAW:
+        if offer == other:
+            return draws.AGREED, None
+        tell("There is no draw offer to accept.")
+        return None, offer
+    if players[other].needs_renderer:          # people at one board: the other person answers on their turn
+        if renderer is not None:
+            renderer.draw_offered(side)
+        tell(f"{side_names[side]} offers a draw: {side_names[other]} accepts it (Accept draw) or declines by "
+             f"moving.")
+        return None, side
+    try:
+        accepted, why = players[other].answer_draw(state.clone())
+    except Exception as exc:  # noqa: BLE001 - a failing answer declines; the game goes on
+        accepted, why = False, f"it could not answer ({type(exc).__name__}: {exc})"
+    if accepted:
+        return draws.AGREED, None
+    tell(f"{names[other]} declined the draw: {why}.")
+    return None, offer
 
 
 def _lost_on_time(name: str, side_name: str, control: TimeControl) -> str:

@@ -120,6 +120,11 @@ class State:
         outcome = self.outcome()
         return (0.0, 0.0) if outcome is None else tuple(outcome.returns)
 
+    def claimable_draw(self) -> str | None:
+        """The draw the side to move may claim here by the rules, in words ("threefold repetition"); None when
+        there is none (the default: a game whose rules draw by themselves)."""
+        return None
+
     def outcome_reason(self) -> str:
         """Why the game ended, in words ("no legal moves", "threefold repetition", ...)."""
         if not _overrides(self, "outcome"):
@@ -409,6 +414,14 @@ class Command(enum.Enum):
     ANALYSE = "analyse"
     #: A renderer's answer when the person's clock (``Renderer.game_clock``) ran out while it waited.
     TIME_UP = "time up"
+    #: Offer the opponent a draw: a bot answers by its evaluation (:meth:`Player.answer_draw`), a person at the
+    #: same board by accepting (``ACCEPT_DRAW``) or by moving (declined).  Then the person is asked again.
+    OFFER_DRAW = "offer draw"
+    #: Accept the draw the other person offered (a draw by agreement).
+    ACCEPT_DRAW = "accept draw"
+    #: Claim the draw the rules allow here (:meth:`State.claimable_draw`: chess's threefold repetition or 50-move
+    #: rule when the game leaves the claim to the players).
+    CLAIM_DRAW = "claim draw"
 
 
 #: A search shown live (:meth:`Player.report_progress`) is reported at most this often: five times a second.
@@ -504,6 +517,18 @@ class Player(Plugin):
         """What the last search found (visit counts, value), for display; ``None`` if nothing."""
         return None
 
+    def answer_draw(self, state: State) -> tuple[bool, str]:
+        """Whether this player accepts the draw its opponent offers in ``state`` (the opponent to move), and why
+        in a few words.  The default goes by the last search's value for this player (:meth:`analysis`,
+        :func:`plyground.draws.answer_by_analysis`): accepted at most a quarter of a pawn (a man) ahead, or
+        when it saw a draw; declined when it has no evaluation."""
+        from .draws import answer_by_analysis
+        try:
+            analysis = self.analysis()
+        except Exception:  # noqa: BLE001 - no evaluation: declined, as without a search
+            analysis = None
+        return answer_by_analysis(analysis)
+
     def engine_name(self) -> str:
         """The name the engine behind this player gives itself (a UCI engine's ``id name``, "Stockfish 16"),
         for reports that say who judged; empty when the player is its own engine."""
@@ -572,6 +597,14 @@ class Renderer(Plugin):
         """Polled (from the game's thread) while a bot thinks: ``Command.UNDO`` or ``Command.QUIT``
         when the person asked for it meanwhile, which stops the bot's search; ``None`` to let it think."""
         return None
+
+    def tell(self, text: str) -> None:
+        """A word for the person about the game that is neither a move nor its end: a draw offer declined, a
+        draw offered by the other person, a claim the rules do not allow here."""
+
+    def draw_offered(self, side: int | None) -> None:
+        """The draw offer of ``side`` stands (people at one board): the other side, when asked, may answer
+        ``Command.ACCEPT_DRAW``; None: no offer stands (it was declined by a move, or taken back)."""
 
     def ask_move(self, state: State) -> Move | Command:
         """Get a legal move (or a command) from the human to move, re-asking on bad input."""

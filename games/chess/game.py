@@ -144,6 +144,20 @@ class ChessState(CachedRulesState):
     def current_player(self) -> int:
         return WHITE if self._board.turn == chess.WHITE else BLACK
 
+    def claimable_draw(self) -> str | None:
+        """The draw the side to move may claim (FIDE 9.2, 9.3) where the game leaves the claim to the players
+        (game options ``repetitions`` and ``no_progress_plies``, which else end the game by themselves): the
+        position on the board for the third time, or 50 moves of each side without a capture or a pawn move.
+        (python-chess's ``can_claim_draw`` also counts a claim by a move about to be played; here the position
+        claimed is the one on the board, so the record ends where the claim was made.)"""
+        if self.is_terminal():
+            return None
+        if self._board.halfmove_clock >= 4 and self.repetition_count() >= 3:
+            return "threefold repetition"
+        if self._board.halfmove_clock >= 100:
+            return "50-move rule"
+        return None
+
     def apply(self, move: chess.Move) -> None:
         if self._outcome()[0] >= 0 or not isinstance(move, chess.Move) or move not in self._moves:
             raise MoveError(self._illegal_message(move))

@@ -92,6 +92,8 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         self.message, self.message_kind = "", "info"
         self._undo_from_ply: int | None = None
         self._resign_armed_until = 0.0
+        self.draw_offer_from: int | None = None   # the side whose draw offer stands (people at one board)
+        self._claimable: tuple[State | None, str | None] = (None, None)   # (position, the draw it may claim)
         self._press_pos: tuple[int, int] | None = None
         self.drag_pos: tuple[int, int] | None = None   # the pointer, while a picked-up piece is dragged
         self.size = (0, 0)
@@ -120,6 +122,9 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
             "analysis": Button("Analysis (A)", self.toggle_analysis),
             "analyse": Button("Analyse (I)", self.toggle_analysing),
             "resign": Button("Resign", self.resign),
+            "offer_draw": Button("Offer draw", self.offer_draw),
+            "claim_draw": Button("Claim draw", self.claim_draw),
+            "accept_draw": Button("Accept draw", self.accept_draw, primary=True),
             "new": Button("New game", self.new_game),
             "leave": Button("Menu" if from_menu else "Close", self.leave),
             "save": Button("Save game", self.save, primary=True),
@@ -238,6 +243,13 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
             path = self.app.save_folder() / f"{self.game.name}-{stamp}{self.game.record_suffix}"
             self.save_field.set_text(str(path))
 
+    def _on_tell(self, text: str) -> None:
+        """A word from the game: a draw declined (and why), a draw offered by the other person."""
+        self.set_message(text, "info")
+
+    def _on_draw_offer(self, side: int | None) -> None:
+        self.draw_offer_from = side
+
     def _on_error(self, text: str, details: str) -> None:
         self.set_message(f"The game stopped with an error: {text}", "error")
 
@@ -314,6 +326,37 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         else:
             self._resign_armed_until = time.monotonic() + 4.0
             self.set_message("Click Resign again to confirm.", "info")
+
+    def claimable_draw(self) -> str | None:
+        """The draw the person to move may claim by the rules here ("threefold repetition"), else None."""
+        if self.input is None or self.review is not None or self.state is None:
+            return None
+        if self._claimable[0] is not self.state:      # asked once a position: the panel is drawn every frame
+            self._claimable = (self.state, self.state.claimable_draw())
+        return self._claimable[1]
+
+    def _draw_button(self) -> str:
+        """Which draw button the panel shows: Accept draw while the other person's offer stands, Claim draw where
+        the rules allow one, else Offer draw."""
+        to_move = self.state.current_player() if self.state is not None else None
+        if self.draw_offer_from is not None and self.draw_offer_from != to_move and to_move in self.human_sides:
+            return "accept_draw"
+        return "claim_draw" if self.claimable_draw() else "offer_draw"
+
+    def offer_draw(self) -> None:
+        """Offer a draw: a bot answers at once by its evaluation, the other person on their turn."""
+        if self.input is None or self.review is not None:
+            return
+        self._answer(Command.OFFER_DRAW)
+        self.set_message("Draw offered.", "info")
+
+    def claim_draw(self) -> None:
+        if self.claimable_draw():
+            self._answer(Command.CLAIM_DRAW)
+
+    def accept_draw(self) -> None:
+        if self.input is not None and self.review is None and self.draw_offer_from is not None:
+            self._answer(Command.ACCEPT_DRAW)
 
     def leave(self) -> None:
         """Menu / Close: a game going on stops, and its moves are kept (:meth:`stop_and_keep`), so leaving loses
@@ -497,7 +540,8 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         elif self.over:
             names += ["save", "report"] + (["again"] if self.from_menu else ["new"]) + ["leave"]
         else:
-            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", "new", "leave"]
+            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", self._draw_button(), "new",
+                      "leave"]
         if self.review is not None and not self.reviewing:
             names[:0] = ["back", "forward", "live"]
         return [self.buttons[n] for n in names]
@@ -524,6 +568,8 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
             (self.reviewing and self._hint is not None and not self.hinting) or
             (not self.reviewing and self.review is None and self.input is not None))
         self.buttons["resign"].enabled = can_act and self.review is None
+        for name in ("offer_draw", "claim_draw", "accept_draw"):
+            self.buttons[name].enabled = can_act and self.review is None
         self.buttons["flip"].enabled = self.view.can_flip
         self.buttons["save"].enabled = self.record is not None
         self.buttons["report"].enabled = self.can_report()

@@ -23,7 +23,6 @@ from plyground import notices
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
 from plyground.resume import game_so_far
 from plyground.session import GameSession
-from plyground.session import GameSession
 
 
 class GameAbandoned(Exception):
@@ -118,6 +117,12 @@ class LinkRenderer(Renderer):
         self.link.compile_noted = False   # a later compilation (a new kernel) is told again
         self._post("show", state, last_move)
         self._last_shown = time.monotonic()
+
+    def tell(self, text: str) -> None:
+        self._post("tell", text)
+
+    def draw_offered(self, side: int | None) -> None:
+        self._post("draw_offer", side)
 
     def thinking(self, player: str) -> None:
         # Let a person follow bot moves: wait a little after the previous move was shown.

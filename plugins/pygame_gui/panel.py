@@ -156,8 +156,10 @@ class PanelDrawing:
 
         buttons = self._visible_buttons()
         rows = self._button_rows(buttons, width)
-        gap = 8
-        button_h = 36 if p.height >= 700 else 32      # a small window: lower buttons, so the moves keep rows
+        # a small window: lower buttons, so the moves keep rows (lower still for a sixth row of buttons, so the
+        # analysis view keeps its room beside the moves at 800x600)
+        gap = 8 if p.height >= 700 or len(rows) <= 5 else 6
+        button_h = 36 if p.height >= 700 else 32 if len(rows) <= 5 else 28
         save_h = 40 if self.over else 0
         bottom = p.bottom - 14
         top_of_buttons = bottom - len(rows) * (button_h + gap) + gap

@@ -156,6 +156,21 @@ def test_threefold_repetition_is_claimed_by_default_and_fivefold_is_automatic():
     assert patient.is_terminal() and patient.outcome_reason() == "fivefold repetition"
 
 
+def test_a_draw_may_be_claimed_where_the_game_leaves_the_claim_to_the_players():
+    patient = ChessGame(repetitions=0).new_initial_state()
+    play(patient, *SHUFFLE)
+    assert patient.claimable_draw() is None                  # twice is not enough
+    play(patient, *SHUFFLE)
+    assert patient.claimable_draw() == "threefold repetition" and not patient.is_terminal()
+    play(patient, "Nc3")
+    assert patient.claimable_draw() is None                  # a new position
+    fifty = ChessGame(no_progress_plies=0).new_state("8/8/8/3k4/8/3K4/8/7R w - - 99 80")
+    assert fifty.claimable_draw() is None
+    play(fifty, "Rh2")
+    assert fifty.claimable_draw() == "50-move rule"
+    assert ChessGame().new_initial_state().claimable_draw() is None
+
+
 def test_repetition_counts_need_the_same_castling_rights_and_side_to_move():
     state = ChessGame().new_initial_state()
     play(state, "Nf3", "Nf6", "Rg1", "Rg8", "Rh1", "Rh8")   # back, but without castling rights

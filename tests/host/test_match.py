@@ -1,7 +1,7 @@
 import pytest
 
 from plyground.match import play_game
-from plyground.protocols import Command, Player
+from plyground.protocols import Command, Player, Renderer
 from plyground.registry import get_registry
 from plyground.session import run_match
 from plyground.stats import Score
@@ -206,3 +206,77 @@ def test_bots_warm_up_before_the_clocks_start_and_people_do_not(ttt):
     assert [kind for kind, _ in events] == ["warm", "move", "move", "move"]
     assert events[0][1] == ((60.0, 60.0), False)        # nobody's clock had started when it warmed up
     assert events[1][1][1] is True                      # the first move's has
+
+
+class ScriptedPerson(Scripted):
+    """A person at the board (asked in the game's thread, as a renderer asks), with a fixed script."""
+    needs_renderer = True
+
+
+class Judging(Scripted):
+    """A bot whose last search valued its position as ``analysis`` says."""
+
+    def __init__(self, game, script, analysis):
+        super().__init__(game, script)
+        self._analysis = analysis
+
+    def analysis(self):
+        return self._analysis
+
+
+class Told(Renderer):
+    name = "told"
+    description = "what the game told the person"
+    interactive = False
+
+    def __init__(self):
+        super().__init__()
+        self.said, self.offers = [], []
+
+    def tell(self, text):
+        self.said.append(text)
+
+    def draw_offered(self, side):
+        self.offers.append(side)
+
+
+def test_a_draw_offered_between_people_is_declined_by_a_move_and_agreed_by_accepting(ttt):
+    told = Told()
+    x = ScriptedPerson(ttt, [Command.OFFER_DRAW, "a1", Command.OFFER_DRAW, "c3"])
+    o = ScriptedPerson(ttt, ["b2", Command.ACCEPT_DRAW])
+    record = play_game(ttt, [x, o], names=("x", "o"), renderer=told)
+    assert record.moves == ["a1", "b2", "c3"]      # o's move declined the first offer; the second is accepted
+    assert record.returns == (0.0, 0.0) and record.result_text == "1/2-1/2" and record.finished
+    assert record.reason == "draw by agreement"
+    assert told.offers == [0, None, 0]
+    assert "offers a draw" in told.said[0]
+
+
+def test_nothing_to_accept_and_nothing_to_claim_asks_again(ttt):
+    told = Told()
+    x = ScriptedPerson(ttt, [Command.ACCEPT_DRAW, Command.CLAIM_DRAW, "a1", "a2", "a3"])
+    o = Scripted(ttt, ["b1", "b2"])
+    record = play_game(ttt, [x, o], names=("x", "o"), renderer=told)
+    assert record.reason == "three in a row"
+    assert told.said == ["There is no draw offer to accept.", "No draw can be claimed in this position."]
+
+
+@pytest.mark.parametrize("analysis, accepted, why", [
+    ({"value": 130.0, "score": "+1.30 men"}, False, "it thinks it is ahead, +1.30 men"),
+    ({"value": 20.0, "score": "+0.20 pawns"}, True, "it thinks the position is even, +0.20 pawns"),
+    ({"value": -300.0, "score": "-3.00 men"}, True, "it thinks it is behind, -3.00 men"),
+    ({"score": "win in 5 plies", "value": 9e4}, False, "it sees a win in 5 plies"),
+    ({"proven": "draw", "value": 0.0, "visits": 10}, True, "it sees a draw"),
+    (None, False, "it has no evaluation of the position yet"),
+])
+def test_a_bot_answers_a_draw_offer_by_its_last_search(ttt, analysis, accepted, why):
+    told = Told()
+    x = ScriptedPerson(ttt, ["a1", Command.OFFER_DRAW, "a2", "a3"])
+    o = Judging(ttt, ["b1", "b2"], analysis)
+    record = play_game(ttt, [x, o], names=("x", "o"), renderer=told)
+    if accepted:
+        assert record.reason == "draw by agreement" and record.returns == (0.0, 0.0)
+        assert record.moves == ["a1", "b1"]
+    else:
+        assert record.reason == "three in a row"
+        assert told.said == [f"o declined the draw: {why}."]

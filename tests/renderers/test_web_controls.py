@@ -126,3 +126,65 @@ def test_new_game_keeps_the_game_going_on_and_starts_again(browser, save_dir):
         assert list(served.record.moves) == ["d4"]
     finally:
         renderer.close()
+
+
+def _play_by_clicks(renderer, page, moves: list[str]) -> None:
+    """Play ``moves`` (chess SAN, people at one board) by clicking each move's squares on the page."""
+    until(page.board_svg, "the board on the page")
+    for text in moves:
+        n = len(page.moves())
+        with renderer.lock:
+            state = renderer.screen.state
+            move = state.parse_move(text)
+            view = renderer.screen.view
+            cells = view.square_cell(move.from_square), view.square_cell(move.to_square)
+        until(lambda: renderer.screen.input is not None, f"the turn for {text}")
+        page.click_cell(cells[0])
+        page.click_cell(cells[1])
+        until(lambda: len(page.moves()) == n + 1, f"{text} on the page")
+
+
+def test_offer_draw_to_a_bot_in_an_even_position_ends_the_game_as_a_draw(browser, save_dir):
+    renderer = make_web_renderer(save_dir, "checkers")
+    served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=4")).start()
+    page = Page(browser, renderer).open()
+    try:
+        until(lambda: renderer.screen.input is not None and page.board_svg(), "the person's turn on the page")
+        with renderer.lock:
+            view = renderer.screen.view
+            cells = view.square_cell(10), view.square_cell(14)       # 11-15
+        page.click_cell(cells[0])
+        page.click_cell(cells[1])
+        until(lambda: len(page.moves()) == 2 and renderer.screen.input is not None, "the bot's answer")
+        page.button("offer_draw")
+        until(lambda: "draw by agreement" in page.text("message"), "the draw agreed")
+        page.button("leave")
+        served.finish()
+        assert served.record.returns == (0.0, 0.0) and served.record.reason == "draw by agreement"
+        assert served.record.finished and len(served.record.moves) == 2
+    finally:
+        renderer.close()
+
+
+def test_claim_draw_after_a_threefold_repetition_ends_the_game(browser, save_dir):
+    """Chess where the game leaves the threefold claim to the players (repetitions=0): the knights go out and back
+    twice, the third time the start position stands Claim draw takes the place of Offer draw, and claiming ends
+    the game."""
+    renderer = make_web_renderer(save_dir, "chess")
+    served = ServedGame(renderer, "chess:repetitions=0", ("human", "human")).start()
+    page = Page(browser, renderer).open()
+    try:
+        shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
+        _play_by_clicks(renderer, page, shuffle)
+        names = page.script("return [...document.querySelectorAll('#buttons button')].map(b => b.dataset.name);")
+        assert "offer_draw" in names and "claim_draw" not in names      # twice: nothing to claim yet
+        _play_by_clicks(renderer, page, shuffle)
+        page.button("claim_draw")
+        until(lambda: "draw claimed: threefold repetition" in page.text("message"), "the claim")
+        page.button("leave")
+        served.finish()
+        assert served.record.returns == (0.0, 0.0)
+        assert served.record.reason == "draw claimed: threefold repetition"
+        assert len(served.record.moves) == 8
+    finally:
+        renderer.close()
