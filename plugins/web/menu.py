@@ -229,7 +229,7 @@ class WebMenu:
                 for spec in specs:
                     with self.app.lock:
                         self.progress = f"{doing}\u2026 (loading {spec.name})"
-                    self.app.server.wake()
+                    self.app.wake()
                     players.append(self.registry.make_player(spec, game))
                 made = session(players)
             except Exception as exc:  # noqa: BLE001 - a plugin's own failure is shown on the page
@@ -238,10 +238,13 @@ class WebMenu:
                 with self.app.lock:
                     self.error = str(exc) if isinstance(exc, PlygroundError) else f"{type(exc).__name__}: {exc}"
                     self.progress = ""
-                self.app.server.wake()
+                self.app.wake()
                 return
             with self.app.lock:
                 self.progress = ""
+                if self.app.done.is_set():     # the start page was closed meanwhile: no game to start
+                    made.close_players()
+                    return
                 self.refresh()
                 self.app.start_game(made, from_menu=True)
 

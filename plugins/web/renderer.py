@@ -121,6 +121,12 @@ class WebRenderer(SaveFolders, Renderer):
                 threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         return self.server
 
+    def wake(self) -> None:
+        """Send the pages what changed, if the server still runs (another thread may have closed it)."""
+        server = self.server
+        if server is not None:
+            server.wake()
+
     def _link(self) -> GameLink:
         server = self.serve()
         return GameLink(on_post=server.wake)
@@ -204,8 +210,7 @@ class WebRenderer(SaveFolders, Renderer):
                 self.menu.refresh()           # a game kept on leaving is one to resume
             else:
                 self.done.set()
-        if self.server is not None:
-            self.server.wake()
+        self.wake()
 
     def play_again(self) -> None:
         with self.lock:
@@ -238,7 +243,7 @@ class WebRenderer(SaveFolders, Renderer):
                                           link=self._link())
             self._show(self.game_thread.link, game, session.names, humans, from_menu=from_menu)
             self.game_thread.start()
-        self.server.wake()
+        self.wake()
 
     # ------------------------------------------------------------ entry points used by the CLI
     def run_menu(self, registry=None) -> None:
@@ -283,7 +288,7 @@ class WebRenderer(SaveFolders, Renderer):
             self._direct = LinkRenderer(link)
             self._show(link, review.game, tuple(review.record.players), set(), from_menu=from_menu, review=review,
                        hint=hint)
-        self.server.wake()
+        self.wake()
 
     def review(self, review, hint: Callable[[State], None]) -> State | None:
         """Step through ``review`` on the page; the position Play from here chose, or None when done."""

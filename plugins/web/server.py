@@ -239,6 +239,11 @@ class WebServer:
                 page.drop()
             await runner.shutdown()
             await runner.cleanup()
+            # What is left (a page's sender, a handler still closing) ends before the loop does.
+            left = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in left:
+                task.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
 
     def stop(self) -> None:
         """Close the pages' connections and the server; returns when it is down."""
