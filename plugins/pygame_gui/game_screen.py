@@ -533,15 +533,22 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
                 if move is not None or self.input.message:
                     self._after_input(move)
 
+    def _runs_games(self) -> bool:
+        """Whether the front end runs this game itself (``plyground play``), so that New game can start the next
+        and a draw offer is answered on the screen; a game it is only shown (``plyground match --renderer ...``)
+        belongs to the match, and neither is offered."""
+        return getattr(self.app, "game_thread", None) is not None
+
     def _visible_buttons(self) -> list[Button]:
         names = ["flip", "numbers"] if self.view.can_flip else ["numbers"]
         if self.reviewing:
             names = ["back", "forward"] + names + ["hint", "analyse", "analysis", "report", "play", "leave"]
         elif self.over:
-            names += ["save", "report"] + (["again"] if self.from_menu else ["new"]) + ["leave"]
+            names += ["save", "report"] + (["again"] if self.from_menu else ["new"] if self._runs_games() else [])
+            names += ["leave"]
         else:
-            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign", self._draw_button(), "new",
-                      "leave"]
+            names += ["undo", "hint", "analyse", "analysis", "save_now", "resign"]
+            names += ([self._draw_button(), "new"] if self._runs_games() else []) + ["leave"]
         if self.review is not None and not self.reviewing:
             names[:0] = ["back", "forward", "live"]
         return [self.buttons[n] for n in names]

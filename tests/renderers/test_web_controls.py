@@ -188,3 +188,22 @@ def test_claim_draw_after_a_threefold_repetition_ends_the_game(browser, save_dir
         assert len(served.record.moves) == 8
     finally:
         renderer.close()
+
+
+def test_a_game_a_match_shows_offers_no_new_game_and_no_draw(save_dir):
+    """A game the page only shows (``plyground match --renderer web`` calls start/show/ask_move) belongs to the
+    match: New game and the draw offer are not offered, and a page asking for them is refused in one line."""
+    from plyground.plugins.web.messages import Refused
+    from plyground.registry import get_registry
+    renderer = make_web_renderer(save_dir)
+    game = get_registry().make_game("checkers")
+    try:
+        renderer.start(game, game.new_initial_state(), ["human", "human"])
+        with renderer.lock:
+            shown = {name for name, button in renderer.screen.buttons.items()
+                     if button in renderer.screen._visible_buttons()}
+        assert {"new", "offer_draw"}.isdisjoint(shown) and "resign" in shown, shown
+        with pytest.raises(Refused, match="no 'new' button now"):
+            renderer.act({"type": "button", "name": "new"})
+    finally:
+        renderer.close()
