@@ -135,13 +135,3 @@ def told(process, word: str) -> threading.Event:
     return sent
 
 
-
-def wait_for(condition: Callable[[], object], what: str, timeout: float, every: float = 0.5) -> None:
-    """Wait for ``condition()`` (an event: a file written, a process gone), looking every ``every`` seconds; fail
-    naming ``what`` after ``timeout`` seconds."""
-    import time
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(every)

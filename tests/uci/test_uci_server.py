@@ -12,7 +12,8 @@ import chess.engine
 import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
-from engine_session import EngineSession, assert_short_errors, wait_for
+from engine_session import EngineSession, assert_short_errors
+from process_table import children_of, command_line, process_gone, wait_until
 
 PLYGROUND = str(Path(sys.executable).parent / "plyground")
 
@@ -310,15 +311,7 @@ def test_a_refused_position_is_never_searched_as_another():
 
 def background_children(pid: int) -> list[int]:
     """The processes ``pid`` started that compile the search in the background."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid \
-                    and b"alphabeta.background" in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-        except (OSError, IndexError, ValueError):
-            pass
-    return found
+    return [child for child in children_of(pid) if "alphabeta.background" in command_line(child)]
 
 
 def test_a_first_run_answers_in_time_while_the_search_compiles_in_the_background(tmp_path):
@@ -342,9 +335,10 @@ def test_a_first_run_answers_in_time_while_the_search_compiles_in_the_background
 
         def compiled() -> list[str]:
             return sorted(path.name for path in cache.rglob("*.nbi"))
-        wait_for(lambda: any("search_window" in name for name in compiled()), "the child's compiled search",
-                 timeout=900)
-        wait_for(lambda: not background_children(session.proc.pid), "the child to exit", timeout=120)
+        assert wait_until(lambda: any("search_window" in name for name in compiled()), timeout=900, interval=0.5), \
+            "the child's compiled search never reached the cache"
+        assert wait_until(lambda: not background_children(session.proc.pid), timeout=120, interval=0.5), \
+            "the child did not exit"
         done = compiled()
         session.send("ucinewgame", "isready")
         assert session.until("readyok") == ["readyok"]          # warm: no word of compiling again
@@ -369,7 +363,6 @@ def test_quitting_while_the_search_compiles_ends_the_child_that_compiles_it(tmp_
         assert children, "no child compiles the search on a first run"
         _, code = session.end_input(timeout=60)
         assert code == 0
-        wait_for(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), "the child to end",
-                 timeout=30, every=0.1)
+        assert all(process_gone(pid, timeout=30) for pid in children), "the child outlived the engine"
     finally:
         assert "Traceback" not in session.close()
