@@ -69,7 +69,7 @@ class AlphaBetaPlayer(SearchPlayer):
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
         self._compiler = None                # a child process compiling the search (warm_up_soon)
-        self._fallback = None                # the State-API search meanwhile
+        self._fallback = None                # the State-API search meanwhile (and for good if the child failed)
         own = alphabeta_engine(game)
         prices_draws = own is not None and options["kernels"] and hasattr(own, "default_contempt")
         if options["contempt"] not in (None, 0.0) and not prices_draws:
@@ -93,7 +93,7 @@ class AlphaBetaPlayer(SearchPlayer):
         the compiled search.  Otherwise, :meth:`warm_up`."""
         engine = self._get_engine()
         cached = getattr(engine, "compiled_on_disk", None)
-        if cached is None or self._compiler is not None or cached():
+        if cached is None or self._fallback is not None or cached():
             self.warm_up()
             return
         from . import background
@@ -104,21 +104,17 @@ class AlphaBetaPlayer(SearchPlayer):
 
     @property
     def warming_in_background(self) -> bool:
-        return self._compiler is not None and self._compiler is not _FAILED and self._compiler.poll() is None
+        return self._compiler is not None and self._compiler.poll() is None
 
     def _search_engine(self):
         """The compiled search, or while a child compiles it, the State-API one."""
-        if self._compiler is not None:
-            if self._compiler.poll() is None:
-                return self._fallback
-            engine = self._get_engine()
-            if self._compiler.returncode != 0 or not engine.compiled_on_disk():
-                # The child failed (killed, or the cache cannot be written): compiling here would take a move's
-                # time many times over, so this player goes on without the compiled search.
-                self._compiler = _FAILED
-                return self._fallback
-            self._compiler, self._fallback = None, None
-        return self._get_engine()
+        if self._compiler is not None and self._compiler.poll() is not None:
+            # Done.  A child that failed (killed, or the cache cannot be written) leaves the fallback for good:
+            # compiling here would take a move's time many times over.
+            if self._compiler.returncode == 0 and self._get_engine().compiled_on_disk():
+                self._fallback = None
+            self._compiler = None
+        return self._fallback if self._fallback is not None else self._get_engine()
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -126,7 +122,7 @@ class AlphaBetaPlayer(SearchPlayer):
             self._fallback.clear()
 
     def close(self) -> None:
-        if self._compiler is not None and self._compiler is not _FAILED:
+        if self._compiler is not None:
             from . import background
             background.stop(self._compiler)
             self._compiler = None
@@ -192,18 +188,6 @@ class AlphaBetaPlayer(SearchPlayer):
         own = alphabeta_engine(self.game)
         evaluate = zero_evaluation if own is None else own.evaluator(self.weights)
         return GenericEngine(evaluate, self.config, self.stop_signal)
-
-
-class _Failed:
-    """The background compiler of a player whose child failed: polled, it is done (and failed)."""
-
-    returncode = 1
-
-    def poll(self) -> int:
-        return 1
-
-
-_FAILED = _Failed()
 
 
 def score_text(value: float | None, unit: str | None) -> str | None:

@@ -150,11 +150,6 @@ class WebServer:
         self.refusals = 0          # messages refused (for the tests and the hostile-message check)
         self.dropped = 0           # pages dropped for not taking what was sent
 
-    @property
-    def sockets(self) -> list:
-        """The open pages' WebSockets."""
-        return [page.ws for page in self.pages.values()]
-
     # ------------------------------------------------------------ life
     @property
     def url(self) -> str:
