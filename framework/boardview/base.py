@@ -244,6 +244,36 @@ class BoardView:
         """Start flipped when that puts the (only) human's pieces at the bottom."""
         return False
 
+    # --- setting up a position (the position editor, editor.py) ----------------------------------------------
+    #: The pieces a person may put on the board, as this view's symbols, in the palette's order; empty: the game
+    #: has no position editor.
+    setup_pieces: ClassVar[tuple[str, ...]] = ()
+
+    def setup_piece_name(self, symbol: str) -> str:
+        """A piece's name in words ("White king"), for the editor's messages and its palette's labels."""
+        return symbol
+
+    def setup_placement(self, state: State) -> dict:
+        """The pieces of ``state`` as ``{cell: symbol}``."""
+        raise NotImplementedError
+
+    def setup_text(self, placement: dict, side: int) -> str:
+        """``placement`` with ``side`` to move, as the game's ``new_state`` reads a position (its FEN)."""
+        raise NotImplementedError
+
+    def setup_refusal(self, cell: Cell, symbol: str, placement: dict) -> str | None:
+        """Why ``symbol`` may not be put on ``cell`` (a square no piece stands on, a side's pieces all placed),
+        in words; None when it may.  What only the whole position decides is the game's ``new_state``'s."""
+        return None
+
+    def draw_setup_piece(self, surface: Canvas | pygame.Surface, symbol: str, rect: pygame.Rect) -> None:
+        """The piece ``symbol`` drawn in ``rect`` (the palette's buttons, the board being set up)."""
+        raise NotImplementedError
+
+    def draw_setup(self, surface: Canvas | pygame.Surface, placement: dict, marks: Marks) -> None:
+        """The board with the pieces of ``placement`` (which need not be a position the rules allow)."""
+        raise NotImplementedError
+
 
 class GridView(BoardView):
     """A board of ``rows`` x ``cols`` squares with coordinates along two edges."""
@@ -293,6 +323,19 @@ class GridView(BoardView):
 
     def draw(self, surface, state: State, marks: Marks) -> None:
         canvas = as_canvas(surface)
+        self._draw_grid(canvas, marks, lambda cell, rect: self.draw_piece(canvas, state, cell, rect))
+
+    def draw_setup(self, surface, placement: dict, marks: Marks) -> None:
+        canvas = as_canvas(surface)
+
+        def piece(cell, rect) -> None:
+            if cell in placement:
+                self.draw_setup_piece(canvas, placement[cell], rect)
+        self._draw_grid(canvas, marks, piece)
+
+    def _draw_grid(self, canvas: Canvas, marks: Marks, draw_piece: Callable[[Cell, pygame.Rect], None]) -> None:
+        """The squares, their marks and numbers, the piece on each (``draw_piece(cell, rect)``) and the
+        coordinates."""
         canvas.rect(theme.PANEL_EDGE, self.board_rect.inflate(6, 6), radius=3)
         for row in range(self.rows):
             for col in range(self.cols):
@@ -307,7 +350,7 @@ class GridView(BoardView):
                         canvas.text(label, (rect.left + 3, rect.top + 2), max(14, self.cell // 4),
                                     theme.SQUARE_NUMBER)
                 if "lifted" not in kinds:
-                    self.draw_piece(canvas, state, cell, rect)
+                    draw_piece(cell, rect)
                 for kind in OVERLAY_KINDS:
                     if kind in kinds:
                         self.draw_overlay(canvas, kind, rect)

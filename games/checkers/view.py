@@ -292,6 +292,36 @@ class CheckersView(GridView):
     def draw_side_icon(self, surface, center, radius, side) -> None:
         self.draw_man(as_canvas(surface), center, radius, side, False)
 
+    # ------------------------------------------------------------ setting up a position (the editor)
+    #: Black's man and king, White's man and king (as FEN writes a side's squares: K before a king).
+    setup_pieces = ("b", "B", "w", "W")
+
+    def setup_piece_name(self, symbol: str) -> str:
+        return f"{SIDES[symbol.lower() == 'w']} {'king' if symbol.isupper() else 'man'}"
+
+    def setup_placement(self, state) -> dict:
+        return {square_to_rowcol(s): "bw"[side].upper() if king else "bw"[side]
+                for s, (side, king) in read_pieces(self.game, state).items()}
+
+    def setup_text(self, placement: dict, side: int) -> str:
+        lists = {"B": [], "W": []}
+        for cell, symbol in sorted(placement.items(), key=lambda item: rowcol_to_square(*item[0])):
+            lists[symbol.upper()].append(("K" if symbol.isupper() else "") + str(rowcol_to_square(*cell) + 1))
+        return f"{'BW'[side]}:W{','.join(lists['W'])}:B{','.join(lists['B'])}"
+
+    def setup_refusal(self, cell, symbol: str, placement: dict) -> str | None:
+        if rowcol_to_square(*cell) < 0:
+            return "Pieces stand on the dark squares only."
+        colour = symbol.lower()
+        mine = sum(1 for at, other in placement.items() if other.lower() == colour and at != cell)
+        if mine >= 12:
+            return f"{SIDES[colour == 'w']} has 12 pieces already: a side has at most 12."
+        return None
+
+    def draw_setup_piece(self, surface, symbol: str, rect) -> None:
+        self.draw_man(as_canvas(surface), rect.center, int(rect.width * 0.38), int(symbol.lower() == "w"),
+                      symbol.isupper())
+
     # ------------------------------------------------------------ moves
     def scenes(self) -> list[Scene]:
         """A compulsory capture (a click on a piece that cannot take, then on the one that must) and a

@@ -341,6 +341,39 @@ class ChessView(GridView):
             canvas.text(text, right, 16, theme.TEXT_DIM, anchor="midright")
         return width
 
+    # ------------------------------------------------------------ setting up a position (the editor)
+    #: White's pieces, then Black's, as FEN writes them.
+    setup_pieces = tuple("KQRBNPkqrbnp")
+
+    def setup_piece_name(self, symbol: str) -> str:
+        piece = chess.Piece.from_symbol(symbol)
+        return f"{'White' if piece.color == chess.WHITE else 'Black'} {chess.piece_name(piece.piece_type)}"
+
+    def setup_placement(self, state) -> dict:
+        return {square_cell(square): piece.symbol() for square, piece in state.board.piece_map().items()}
+
+    def setup_text(self, placement: dict, side: int) -> str:
+        """The FEN of the setup: castling allowed wherever a king and rook stand on their first squares (as
+        board editors do), no en passant square, the move counters at their start."""
+        board = chess.Board(None)
+        for cell, symbol in placement.items():
+            board.set_piece_at(cell_square(cell), chess.Piece.from_symbol(symbol))
+        board.turn = chess.WHITE if side == 0 else chess.BLACK
+        board.set_castling_fen("KQkq")
+        board.castling_rights = board.clean_castling_rights()
+        return board.fen()
+
+    def setup_refusal(self, cell, symbol: str, placement: dict) -> str | None:
+        piece = chess.Piece.from_symbol(symbol)
+        if piece.piece_type == chess.PAWN and chess.square_rank(cell_square(cell)) in (0, 7):
+            return "Pawns never stand on the first or the last rank."
+        if piece.piece_type == chess.KING and any(other == symbol for at, other in placement.items() if at != cell):
+            return f"{self.setup_piece_name(symbol)} is on the board already: a side has one king."
+        return None
+
+    def draw_setup_piece(self, surface, symbol: str, rect) -> None:
+        self.art.draw(as_canvas(surface), chess.Piece.from_symbol(symbol), rect.width, center=rect.center)
+
     # ------------------------------------------------------------ moves
     def new_input(self, state) -> ChessInput:
         return ChessInput(self, state)
