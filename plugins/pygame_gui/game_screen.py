@@ -371,9 +371,9 @@ class GameScreen(LookingBack, GameReporting, PanelDrawing):
         """A game going on stops, and its moves are kept as Ctrl-C keeps them (one file a game in the saved-games
         folder; ``kept`` says where, for the menu to show): leaving it, or closing the window or page showing it.
         Returns what the terminal is told (the file, or why it could not be written); "" when nothing was kept."""
+        self.link.abandon()        # also a finished game's: its report, if one is being made, stops
         if self.over:
             return ""
-        self.link.abandon()
         record = self.live_record
         if record is None or not record.moves or self.reviewing:
             return ""

@@ -79,3 +79,27 @@ def test_the_report_of_a_reviewed_game_in_the_window(make_renderer, registry, ra
     for ply in (plies // 3, judged[0].ply + 1, 0):
         d.click((round(graph.left + ply * graph.width / plies), graph.centery))
         assert screen.review.ply == ply
+
+
+def test_leaving_a_finished_game_stops_its_report(make_renderer, registry, monkeypatch):
+    """Menu/Close on a finished game whose report is being made: the report's thread stops at the next move it
+    would judge (it used to judge the whole game for a screen nobody sees, its engine open until the end)."""
+    import threading
+
+    from plyground.session import GameSession
+    monkeypatch.setattr(GameScreen, "REPORT_JUDGE", "alphabeta:contempt=0,depth=12")   # many seconds a game
+    monkeypatch.setattr(GameScreen, "REPORT_BUDGET", Budget())
+    renderer, d = make_renderer()
+    game = registry.make_game("checkers")
+    players = [registry.make_player("random:seed=1", game), registry.make_player("random:seed=2", game)]
+    renderer.start_game(GameSession(game, players, ("random:seed=1", "random:seed=2")), from_menu=False)
+    screen = renderer.game_screen
+    d.until(lambda: screen.over and screen.record is not None, what="the end of the random game")
+    d.frames(1)
+    assert screen.buttons["report"] in screen._visible_buttons() and screen.buttons["report"].enabled
+    d.key(pygame.K_r)
+    assert screen.report_progress is not None
+    d.click(screen.buttons["leave"].rect.center)
+    d.until(lambda: not any(t.name == "plyground-report" for t in threading.enumerate()),
+            what="the report's thread to stop", timeout=60)
+    assert not any(message[0] == "report" for message in screen.link.messages())
