@@ -44,6 +44,7 @@ class WebScreen(GameScreen):
         self.layout(PICTURE)
         self._names = {id(button): name for name, button in self.buttons.items()}
         self._record_text: tuple[tuple, str | None] = ((), None)   # (what it was written from, the text)
+        self._graph: tuple[tuple, str | None] = ((), None)         # (what the report's graph shows, its SVG)
         self._started = time.strftime("%Y%m%d-%H%M%S")
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -95,9 +96,12 @@ class WebScreen(GameScreen):
             return None
         graph = None
         if view["curve"]:
-            canvas = SvgCanvas(*GRAPH)
-            self.draw_graph(canvas, pygame.Rect(0, 0, *GRAPH))
-            graph = canvas.svg()
+            key = (id(self.report), self.review.ply if self.review is not None else None)
+            if self._graph[0] != key:          # drawn again only when the report or the ply shown changed
+                canvas = SvgCanvas(*GRAPH)
+                self.draw_graph(canvas, pygame.Rect(0, 0, *GRAPH))
+                self._graph = (key, canvas.svg())
+            graph = self._graph[1]
         return {"title": view["title"], "lines": view["lines"], "graph": graph,
                 "plies": max(0, len(view["curve"]) - 1)}
 
