@@ -1,6 +1,7 @@
 """The main menu: the game, its level and clock, a player for each side and their options (the fields are
-``option_editor.py``'s), the start position, Start, Resume and Open game; the pages it opens (Rules, Open
-game) are ``pages.py``'s."""
+``option_editor.py``'s), the start position (typed, or set up by clicks: Set up position opens
+``editor_screen.py``'s screen), Start, Resume and Open game; the pages it opens (Rules, Open game) are
+``pages.py``'s."""
 from __future__ import annotations
 
 import math
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from plyground.boardview import theme
+from plyground.boardview.editor import PositionEditor
 from plyground.clock import MENU_CLOCKS as CLOCKS, TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
@@ -18,9 +20,10 @@ from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
 from plyground.session import GameSession
 
+from .editor_screen import EditorScreen
 from .option_editor import Field, OptionEditor
 from .pages import OpenGameScreen
-from .views import has_view
+from .views import has_view, view_class, view_for
 from .widgets import Button, Cycler, TextField, draw_text, draw_wrapped, is_click
 
 if TYPE_CHECKING:
@@ -98,13 +101,15 @@ class MenuScreen:
         self.clock_choice = Cycler([label for label, _ in CLOCKS])
         self.advanced = False         # the game's and the players' own options are shown
         self.position = TextField("start position", "", validate=self._check_position, placeholder="(the usual start)",
-                                  help="a position in the game's notation (FEN for checkers); empty: the usual start")
+                                  help="a position in the game's notation (FEN for checkers); empty: the usual "
+                                  "start. Set up position sets one up by clicks on a board")
         self.buttons = {
             "rules": Button("Rules & help", self.app.show_rules),
             "advanced": Button("Advanced options", self.toggle_advanced),
             "start": Button("Start", self.start, primary=True),   # Enter starts too (handle_event)
             "resume": Button("Resume saved", self.resume),          # shown when a saved game waits
             "open": Button("Open game", self.open_game),             # review a recorded game
+            "setup": Button("Set up position", self.set_up_position),   # for a game whose view has setup pieces
             "quit": Button("Quit", self.app.request_quit),
         }
         self.error = ""
@@ -328,6 +333,21 @@ class MenuScreen:
             return
         self.app.screen = OpenGameScreen(self.app, game)
 
+    def can_set_up(self) -> bool:
+        """Whether the chosen game has a position editor (its view names pieces to set up)."""
+        game = self.default_game()
+        cls = view_class(game) if game is not None else None
+        return cls is not None and bool(cls.setup_pieces)
+
+    def set_up_position(self) -> None:
+        """Set up position: the position editor, on the Start position field's position when it holds a valid
+        one (else the usual start); its Play comes back here with the position in that field."""
+        if not self.can_set_up():
+            return
+        game = self.default_game()
+        start = self.position.text if self.position.error is None else None
+        self.app.screen = EditorScreen(self.app, PositionEditor(game, view_for(game), start))
+
     def _show_progress(self, text: str) -> None:
         """Put ``text`` on the screen now: what follows (loading a network, compiling a search) takes seconds
         in this thread, with no frame drawn meanwhile."""
@@ -501,8 +521,12 @@ class MenuScreen:
 
         y = h - bottom_reserved + 12
         draw_text(surface, "Start position", (m, y + 16), 20, theme.TEXT_DIM, anchor="midleft")
-        self.position.rect = pygame.Rect(m + 150, y, w - 2 * m - 150, 32)
+        setup = self.buttons["setup"]
+        setup.rect = pygame.Rect(w - m - 180, y, 180, 32) if self.can_set_up() else pygame.Rect(0, 0, 0, 0)
+        self.position.rect = pygame.Rect(m + 150, y, (setup.rect.left - 10 if setup.rect.width else w - m) - m - 150,
+                                         32)
         self.position.draw(surface, 18)
+        setup.draw(surface)
         y += 40
         by = h - m - 40
         self.message_rect = pygame.Rect(m, y, w - 2 * m, by - y - 4)

@@ -1,8 +1,9 @@
 """``plyground screenshots``: PNG pictures of the GUI, rendered off-screen (no display needed).
 
-Each scene is built the way the window builds it: the menu through its
-widgets, games by feeding a game screen the same messages a game thread
-sends, and clicks through the board's own input handling.  The positions
+Each scene is built the way the window builds it: the menu and the position
+editor through their widgets, games by feeding a game screen the same
+messages a game thread sends (a draw offer's answer by a game thread
+itself), and clicks through the board's own input handling.  The positions
 come from seeded games, so the pictures are the same on every run (apart
 from the thinking spinner's angle and the save file's time stamp).
 """
@@ -102,14 +103,18 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             renderer.step()
             return screen, link, state
 
+        def seeded_game(game, seed: int) -> GameRecord:
+            """A game between two random players seeded ``seed`` and ``seed + 100`` (the first named "human")."""
+            return GameSession(game, [registry.make_player(f"random:seed={seed}", game),
+                                      registry.make_player(f"random:seed={seed + 100}", game)],
+                               ("human", "random"), PlaySettings(max_plies=300)).play()
+
         def finished_game(game, seeds: int = 100):
-            """A seeded game between two random players (the first of them named "human"): the first of ``seeds``
-            the person wins in at least 7 plies, else the longest."""
+            """A seeded game (``seeded_game``): the first of ``seeds`` the person wins in at least 7 plies, else the
+            longest."""
             best = None
             for seed in range(1, seeds + 1):
-                played = GameSession(game, [registry.make_player(f"random:seed={seed}", game),
-                                            registry.make_player(f"random:seed={seed + 100}", game)],
-                                     ("human", "random"), PlaySettings(max_plies=300)).play()
+                played = seeded_game(game, seed)
                 if played.returns[0] > 0 and len(played.moves) >= 7:
                     return played
                 if best is None or len(played.moves) > len(best.moves):
@@ -194,15 +199,24 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
                             review=review, hint=lambda *args: None)
         renderer.game_screen = renderer.screen = screen
         screen.start_report()
-        deadline = time.monotonic() + 300
-        while screen.report is None and screen.report_progress is not None and time.monotonic() < deadline:
-            renderer.step()
-            time.sleep(0.05)
+        _frames_until(renderer, lambda: screen.report is not None or screen.report_progress is None)
         if screen.report is not None:
             screen.show_ply(next((m.ply + 1 for m in screen.report.moves if m.judgement), review.plies // 2))
             snap(f"{game.name}-report.png")
 
         game_over(game, record_game, f"{game.name}-over.png")
+
+        # The position editor (the menu's Set up position) on an endgame typed in the menu's Start position field,
+        # the palette's second piece chosen.
+        if menu.can_set_up():
+            position = _endgame(game, view_for(game), seeded_game)
+            if position is not None:
+                menu.position.set_text(position.to_text())
+                menu.set_up_position()
+                editor = renderer.screen.editor
+                editor.choose(editor.pieces[1])
+                snap(f"{game.name}-editor.png")
+                menu.position.set_text("")
 
         # Every game with a view: what its view does (its scenes), and for the others the end of a game.
         for name in registry.names("games"):
@@ -221,9 +235,50 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
             if name == game.name:
                 continue
             game_over(other, finished_game(other, seeds=20), f"{name}.png")
+
+        # A draw offered (Offer draw) to a bot that is ahead, and its answer: the game of the first pictures played on
+        # by a game thread, as the menu starts one, the bot playing the side that won it from the first position
+        # at or after the pictures' ply where that side is to move, the person the other side.  Last: the other
+        # pictures are of screens with no game thread behind them.
+        movers = GameReview(game, record_game).movers
+        winner = 0 if record_game.returns[0] >= record_game.returns[1] else 1
+        ply = next((p for p in range(middle, len(movers)) if movers[p] == winner), None)
+        if ply is not None:
+            names = (bot, "human") if winner == 0 else ("human", bot)
+            resumed = GameRecord(game=game.name, players=names, start=record_game.start,
+                                 moves=record_game.moves[:ply], finished=False)
+            players = [registry.make_player(name, game) for name in names]
+            renderer.start_game(GameSession(game, players, names, resume=resumed), from_menu=True)
+            screen = renderer.game_screen
+            _frames_until(renderer, lambda: screen.input is not None or screen.over)
+            screen.offer_draw()
+            _frames_until(renderer, lambda: screen.input is not None or screen.over)
+            snap(f"{game.name}-draw-offer.png")
+            renderer.game_thread.abandon()
+            renderer.game_thread.wait(10)
     finally:
         renderer.close()
     return written
+
+
+def _frames_until(renderer, condition, seconds: float = 300.0) -> None:
+    """Window frames until ``condition()`` holds (a background thread's work shown), or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        renderer.step()
+        time.sleep(0.05)
+
+
+def _endgame(game, view, seeded_game, seeds: int = 100):
+    """The first position of the seeded games (``seeded_game(game, seed)``) with at most 7 pieces on the board,
+    the game going on there; None when none has one."""
+    for seed in range(1, seeds + 1):
+        state = game.new_initial_state()
+        for text in seeded_game(game, seed).moves:
+            state.apply(state.parse_move(text))
+            if len(view.setup_placement(state)) <= 7 and not state.is_terminal():
+                return state
+    return None
 
 
 def _replay(game, texts):
