@@ -31,6 +31,9 @@ MOVES_PLANNED = 30
 BUDGET_SHARE = 0.9
 #: Seconds left aside per move for what happens around the search (Python, threads, renderers).
 OVERHEAD = 0.02
+#: Under a clock, a search whose best move keeps changing may go on up to this many times its allotment (never
+#: past a quarter of what is left), as engines spend more on an unclear move and less on a clear one.
+UNSURE_SHARE = 3.0
 #: The clock choices of the start pages (the window's menu, the web page's): (label, the time control as ``--tc``
 #: takes it); minutes for the game, plus seconds added after each move.
 MENU_CLOCKS: tuple[tuple[str, str | None], ...] = (
@@ -105,9 +108,17 @@ class Clock:
 
     def allot(self, side: int) -> float:
         """Seconds ``side`` should spend on this move (:func:`allot_seconds` of its clock)."""
+        return allot_seconds(*self._plan(side))
+
+    def allot_most(self, side: int) -> float:
+        """The most ``side``'s move may take where its search is unsure (:func:`allot_most_seconds`)."""
+        return allot_most_seconds(*self._plan(side))
+
+    def _plan(self, side: int) -> tuple[float, float, int | None]:
+        """(time left, increment, moves to the next control) of ``side``."""
         control = self.control
         to_go = None if control.moves is None else control.moves - self.moves[side] % control.moves
-        return allot_seconds(self.remaining(side), control.increment, to_go)
+        return self.remaining(side), control.increment, to_go
 
     def pause(self, side: int, seconds: float | None = None) -> None:
         """Stop ``side``'s clock without a move made (an undo, a quit): the time is spent (``seconds``:
@@ -194,6 +205,14 @@ def allot_seconds(left: float, increment: float = 0.0, moves_to_go: int | None =
     is left, less a share kept back for overshoot (also the UCI engine's rule for ``go wtime ...``)."""
     plan = min(left / max(1, moves_to_go or MOVES_PLANNED) + 0.75 * increment, left / 2)
     return max(0.001, plan * BUDGET_SHARE - OVERHEAD)
+
+
+def allot_most_seconds(left: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
+    """The most a move may take with ``left`` on the clock where the search is unsure of its move (its best move
+    changed at the last depth): :data:`UNSURE_SHARE` times :func:`allot_seconds`, never more than a quarter of
+    what is left (the UCI and Hub engines' rule too)."""
+    planned = allot_seconds(left, increment, moves_to_go)
+    return max(planned, min(planned * UNSURE_SHARE, left / 4 - OVERHEAD))
 
 
 def format_clock(seconds: float) -> str:

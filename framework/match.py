@@ -209,7 +209,8 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
         charge_cap = None                    # the most a move is charged (None: what it took)
         if clock is not None:
             if not player.needs_renderer:
-                move_budget = Budget(simulations=budget.simulations, seconds=clock.allot(side))
+                move_budget = Budget(simulations=budget.simulations, seconds=clock.allot(side),
+                                     most_seconds=clock.allot_most(side))
                 if first_move:
                     # It may include one-off set-up (compiling kernels, loading a model or a database):
                     # it has the move limit, and is charged at most its allotment.

@@ -398,6 +398,9 @@ class Budget:
 
     simulations: int | None = None
     seconds: float | None = None
+    #: Under a clock: the most the move may take where the search is unsure (its best move changed at its
+    #: last depth); ``seconds`` is then what it plans to spend.  None: ``seconds`` is a fixed move time, spent.
+    most_seconds: float | None = None
 
 
 class Command(enum.Enum):

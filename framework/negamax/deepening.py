@@ -18,6 +18,7 @@ becomes its root position (:meth:`set_root`) and a code a move.
 """
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -75,9 +76,6 @@ class CompiledDeepening:
     """Iterative deepening over :meth:`search`; subclasses provide the methods marked "game's own"."""
 
     kind = "compiled"
-    #: Nodes per second assumed before a search has measured its own speed (a low guess: it only sets the
-    #: node limit that stops an iteration at the deadline).
-    min_nps = 300_000
     #: The aspiration window's half width around the last depth's value, in the search's units (100: a man,
     #: a pawn), and the width beyond which a failed window gives way to the full one.
     aspiration = 25.0
@@ -85,8 +83,8 @@ class CompiledDeepening:
 
     def __init__(self, stop: StopSignal | None = None) -> None:
         self.stop = stop or StopSignal()
-        self.nps = float(self.min_nps)
         self._root_side = None                  # the side to move at the last search's root
+        self._time_up = False                   # the move's time is used: a search going on stops at its next node
 
     # ------------------------------------------------------------ the game's own
     def set_root(self, state: State):
@@ -109,6 +107,8 @@ class CompiledDeepening:
         side to move (fail-soft: at or outside the window, a bound)."""
         ws = self.ws
         ws.P[P_NODE_LIMIT] = np.iinfo(np.int64).max if node_limit is None else max(1, int(node_limit))
+        if self._time_up:        # after the line above: the timer (:meth:`_stop_on_time`) may have fired between
+            ws.P[P_NODE_LIMIT] = 0
         alpha, beta = (-INF, INF) if window is None else window
         return float(self.compiled.search_window(pos, depth, alpha, beta, self.evaluation, *ws.arrays()))
 
@@ -162,19 +162,52 @@ class CompiledDeepening:
         self.ws.age()
 
     # ------------------------------------------------------------ the loop
+    def _stop_on_time(self) -> None:
+        """The move's time is used (a timer's thread): the search going on stops at its next node (the node
+        limit, which it reads at every node, drops to 0; the player's stop signal is left to the player)."""
+        self._time_up = True
+        self.ws.P[P_NODE_LIMIT] = 0
+
     def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None,
-              on_depth=None) -> dict:
-        """Iterative deepening; ``on_depth(result so far)`` after every finished depth."""
+              on_depth=None, most: float | None = None) -> dict:
+        """Iterative deepening to ``max_depth``; ``on_depth(result so far)`` after every finished depth.
+
+        Time: with ``deadline`` alone (a fixed move time) the time is spent: depth after depth until the
+        deadline, the last one cut short there (its moves fill the table for the next move).  With ``most`` too
+        (a clock's allotment, :class:`~plyground.protocols.Budget`'s ``most_seconds`` as a perf_counter time),
+        time is kept: a depth that would surely not finish by ``deadline`` is not begun, and one begun may run
+        on to ``most``; a best move that changed at the last depth moves the deadline on by half the allotment,
+        up to ``most``."""
         self.new_move()
         side = state.current_player()
         if self.ws.P[P_CONTEMPT] != 0 and side != self._root_side:
             self.clear()                        # its values priced the draws for the other side
         self._root_side = side
         pos = self.set_root(state)
+        began = time.perf_counter()
+        clock = deadline is not None and most is not None and most > deadline
+        timer = None
+        if deadline is not None:    # the first depth always finishes (a move to play); the later ones stop on time
+            timer = threading.Timer(max(0.0, (most if clock else deadline) - began), self._stop_on_time)
+            timer.daemon = True
+        try:
+            return self._deepen(state, pos, max_depth, deadline, node_limit, on_depth, most if clock else None,
+                                timer)
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self._time_up = False
+
+    def _deepen(self, state: State, pos, max_depth: int, deadline: float | None, node_limit: int | None,
+                on_depth, most: float | None, timer) -> dict:
+        """:meth:`think`'s loop; ``timer`` (started after the first depth) stops the search at ``most`` (under
+        a clock) or ``deadline``."""
         best = None
         total = 0
         seldepth = 0
         last_time = None
+        began = time.perf_counter()
+        allotted = deadline - began if most is not None else 0.0
         for depth in range(1, max_depth + 1):
             if self.stop.is_set():
                 break
@@ -186,22 +219,23 @@ class CompiledDeepening:
                     break
             if depth > 1 and deadline is not None:
                 left = deadline - now
-                # Skip an iteration that would surely not finish (they grow 2-4x a ply).
-                if left <= 0 or (last_time is not None and last_time * 2.0 > left):
+                # Under a clock, a depth that would surely not finish is not begun (they grow 2-4x a ply).
+                if left <= 0 or (most is not None and last_time is not None and last_time * 2.0 > left):
                     break
-                by_time = int(left * self.nps)
-                limit = by_time if limit is None else min(limit, by_time)
+            if depth == 2 and timer is not None:
+                timer.interval = max(0.0, (most if most is not None else deadline) - time.perf_counter())
+                timer.start()
             value, nodes, stopped = self.aspirate(pos, depth, limit, None if best is None else best["value"])
             elapsed = time.perf_counter() - now
             reached = self.counters()[2]
             total += nodes
-            if elapsed > 0.01:
-                self.nps = max(self.min_nps, nodes / elapsed)
             if stopped:
                 break
             last_time = elapsed
             seldepth = max(seldepth, reached)
             pv = [self.code_to_move(state, code) for code in self.principal_variation()]
+            if most is not None and best is not None and pv[0] != best["move"]:   # unsure: more time, to ``most``
+                deadline = min(most, deadline + allotted / 2)
             best = {"move": pv[0], "value": value, "depth": depth, "pv": pv_text(state, pv)}
             if on_depth is not None:
                 on_depth(dict(best, nodes=total, seldepth=seldepth))

@@ -23,15 +23,25 @@ from ..search.player import SearchPlayer
 from .evalfile import NotAnEvaluationFile, load_weights, read_weights
 
 
+#: The deepest iteration (the depth option's maximum, and the depth of a search a time or node limit stops).
+DEEPEST = 64
+#: The depth of a search with no time or node limit and no depth given.
+UNTIMED_DEPTH = 10
+
+
 class AlphaBetaPlayer(SearchPlayer):
     name = "alphabeta"
     description = ("Iterative-deepening alpha-beta with quiescence, a transposition table and move ordering; "
                    "material or learned evaluation (compiled for checkers and chess).")
     options = (
-        Option("depth", int, 10, "deepest iteration in plies (quiescence searches captures beyond it)",
-               min=1, max=64, remote=True),
-        Option("seconds", float, None, "time per move in seconds; none = no limit (the match budget "
-               "overrides it); the search stops after the last iteration that fits", min=0.0, max=MAX_SECONDS,
+        Option("depth", int, None, "deepest iteration in plies (quiescence searches captures beyond it); "
+               f"none = as deep as the time or node limit allows (up to {DEEPEST}) where one is set (seconds, "
+               f"nodes, a clock, --seconds, UCI go movetime, Hub level move-time), else {UNTIMED_DEPTH}; "
+               "given together with a time, it still caps the search", min=1, max=DEEPEST, optional=True,
+               remote=True),
+        Option("seconds", float, None, "time per move in seconds, spent: depth after depth until it is used; "
+               "none = no limit (the match budget overrides it); under a clock the search spends a share of "
+               "what is left plus the increment, more when its best move changes", min=0.0, max=MAX_SECONDS,
                optional=True, remote=True),
         Option("nodes", int, None, "node limit per move; none = no limit (a match's simulation budget "
                "overrides it)", min=1, max=MAX_SIMULATIONS, optional=True, remote=True),
@@ -142,11 +152,13 @@ class AlphaBetaPlayer(SearchPlayer):
                               "pv": [], "seconds": 0.0, "engine": engine.kind, "forced": True}
             return legal[0]
         deadline = None if seconds is None else started + seconds
+        most = None if deadline is None or budget.most_seconds is None else started + budget.most_seconds
         on_depth = None
         if self.progress is not None:     # a finished depth is news: shown at once
             on_depth = lambda found: self.report_progress(           # noqa: E731
                 lambda: self._describe(state, found, started, engine), force=True)
-        result = engine.think(state, self.config["depth"], deadline, nodes, on_depth)
+        result = engine.think(state, search_depth(self.config["depth"], seconds, nodes), deadline, nodes, on_depth,
+                              most=most)
         move = result["move"]
         if move not in legal:
             raise RuntimeError(f"alphabeta: the search proposed {move!r}, which is not legal in {state.to_text()}")
@@ -190,6 +202,14 @@ class AlphaBetaPlayer(SearchPlayer):
         return GenericEngine(evaluate, self.config, self.stop_signal)
 
 
+def search_depth(depth: int | None, seconds: float | None, nodes: int | None) -> int:
+    """The deepest iteration of a search: ``depth`` where given (it caps a timed search too), else as deep as
+    a time or node limit allows (:data:`DEEPEST`), else :data:`UNTIMED_DEPTH`."""
+    if depth is not None:
+        return depth
+    return DEEPEST if seconds is not None or nodes is not None else UNTIMED_DEPTH
+
+
 def score_text(value: float | None, unit: str | None) -> str | None:
     """The value in words: a win or loss in so many plies, else (``unit``: the name of the piece an
     evaluation counts as 100, the checkers man or the chess pawn) so many of them ahead for the side to
@@ -218,8 +238,9 @@ class GenericEngine:
         self.search.clear()
 
     def think(self, state: State, max_depth: int, deadline: float | None, node_limit: int | None,
-              on_depth=None) -> dict:
-        """Iterative deepening; ``on_depth(result so far)`` after every finished depth."""
+              on_depth=None, most: float | None = None) -> dict:
+        """Iterative deepening; ``on_depth(result so far)`` after every finished depth; the time to ``deadline``
+        is spent (``most``, a clock's limit for an unsure move, is not used by this search)."""
         search = self.search
         search.new_move()
         root = state.clone()

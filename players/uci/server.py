@@ -40,7 +40,7 @@ import time
 from typing import Any, TextIO
 
 from plyground.analysis import principal_variation, protocol_score
-from plyground.clock import allot_seconds
+from plyground.clock import allot_most_seconds, allot_seconds
 from plyground.engine_server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
                                      search_limit)
 from plyground.errors import PlygroundError
@@ -76,7 +76,8 @@ def uci_option_line(option: Option, value: Any) -> str:
     if option.choices:
         return (f"option name {option.name} type combo default {default} "
                 + " ".join(f"var {choice}" for choice in option.choices))
-    if option.type is int and not option.optional and option.min is not None and option.max is not None:
+    # A number a GUI shows as a spin box; one that is none now (optional, unset) as text, so "none" can be shown.
+    if option.type is int and value is not None and option.min is not None and option.max is not None:
         return f"option name {option.name} type spin default {default} min {int(option.min)} max {int(option.max)}"
     return f"option name {option.name} type string default {default}"
 
@@ -232,12 +233,14 @@ class UciServer(EngineServer):
         if "infinite" in flags:
             return Budget(simulations=INFINITE_NODES, seconds=None), INFINITE_DEPTH
         seconds = numbers["movetime"] / 1000 if "movetime" in numbers else None
+        most = None
         white = self.state is None or self.game.side_names[self.state.current_player()] == "White"
         left = numbers.get("wtime" if white else "btime")
         if seconds is None and left is not None:          # a clock below zero has run out: move at once
             increment = numbers.get("winc" if white else "binc", 0)
-            seconds = allot_seconds(max(0, left) / 1000, increment / 1000, numbers.get("movestogo"))
-        return Budget(simulations=numbers.get("nodes"), seconds=seconds), numbers.get("depth")
+            clock = (max(0, left) / 1000, increment / 1000, numbers.get("movestogo"))
+            seconds, most = allot_seconds(*clock), allot_most_seconds(*clock)
+        return Budget(simulations=numbers.get("nodes"), seconds=seconds, most_seconds=most), numbers.get("depth")
 
     def _think(self, player: Player, state: State, budget: Budget, depth: int | None, infinite: bool) -> None:
         started = time.perf_counter()

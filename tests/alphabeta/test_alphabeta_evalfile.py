@@ -114,7 +114,7 @@ def test_a_checkers_file_is_refused_for_another_game(tmp_path):
 def test_options():
     player = AlphaBetaPlayer(CheckersGame())
     cfg = player.config
-    assert cfg["depth"] == 10 and cfg["seconds"] is None and cfg["eval"] == "auto" and cfg["tt"]
+    assert cfg["depth"] is None and cfg["seconds"] is None and cfg["eval"] == "auto" and cfg["tt"]
     # auto: the strongest evaluation the game has -- its bundled NNUE, else its learned one, else material
     assert player.eval_info == {"eval": "nnue", "path": str(bundled_model(CheckersGame(), "alphabeta-nnue"))}
     assert np.array_equal(player.weights.w1, AlphaBetaPlayer(CheckersGame(), eval="nnue").weights.w1)

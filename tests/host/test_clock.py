@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from plyground.clock import (TIME_LEFT_TAG, Clock, TimeControl, clock_line, format_clock, note_time_left,
+from plyground.clock import (TIME_LEFT_TAG, Clock, TimeControl, allot_most_seconds, allot_seconds, clock_line,
+                             format_clock, note_time_left,
                              resumed_clock, resumed_clock_note)
 from plyground.protocols import GameRecord
 from plyground.errors import UsageError
@@ -67,6 +68,10 @@ def test_the_clock_adds_increments_and_periods_and_flags_at_zero():
     assert clock.moves == [2, 0]
     sudden = Clock(TimeControl(60))
     assert sudden.allot(0) == pytest.approx((60 / 30) * 0.9 - 0.02)        # a thirtieth, less the margin
+    # An unsure move may take three times its allotment, never more than a quarter of what is left.
+    assert sudden.allot_most(0) == pytest.approx(3 * sudden.allot(0))
+    assert allot_most_seconds(8.0, 0, 10) == pytest.approx(8.0 / 4 - 0.02)     # less than 3 x 0.7
+    assert allot_most_seconds(0.0, 0.1) == allot_seconds(0.0, 0.1) == 0.001   # never less than the allotment
     sudden.left[0] = 1.0
     assert sudden.allot(0) < 0.5                                          # never more than half of what is left
     assert format_clock(65.3) == "1:05" and format_clock(9.84) == "0:09.8" and format_clock(-1) == "0:00.0"

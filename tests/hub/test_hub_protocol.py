@@ -101,7 +101,7 @@ def test_levels_beyond_what_a_search_holds_are_refused_and_a_clock_below_zero_me
     with pytest.raises(UsageError, match="inc='-1': expected a number of seconds from 0"):
         parse_level({"time": "10", "inc": "-1"})
     # pydraughts sends the time less the increment, below zero when time is short: the least time there is.
-    assert parse_level({"time": "-0.05", "inc": "0.1"}) == Level(Budget(seconds=0.001))
+    assert parse_level({"time": "-0.05", "inc": "0.1"}) == Level(Budget(seconds=0.001, most_seconds=0.001))
 
 
 def test_scores_are_in_men_and_wins_are_99_something():

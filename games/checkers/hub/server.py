@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 from plyground import __version__
 from plyground.analysis import principal_variation, protocol_score
-from plyground.clock import allot_seconds
+from plyground.clock import allot_most_seconds, allot_seconds
 from plyground.engine_server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
                                      search_limit)
 from plyground.errors import PlygroundError, UsageError
@@ -78,13 +78,14 @@ def parse_level(args: dict[str, str]) -> Level:
     numbers = {name: search_limit(f"{name}={clip(args[name])!r}", args[name], least, most, whole)
                for name, (least, most, whole) in LEVEL_LIMITS.items() if name in args}
     seconds = numbers.get("move-time")
+    most = None
     if seconds is None and "time" in numbers:
         moves = numbers.get("moves")
-        seconds = allot_seconds(max(0.0, numbers["time"]), numbers.get("inc", 0.0),
-                                None if moves is None else int(moves))
+        clock = (max(0.0, numbers["time"]), numbers.get("inc", 0.0), None if moves is None else int(moves))
+        seconds, most = allot_seconds(*clock), allot_most_seconds(*clock)
     nodes = numbers.get("nodes")
     depth = numbers.get("depth")
-    return Level(Budget(simulations=None if nodes is None else int(nodes), seconds=seconds),
+    return Level(Budget(simulations=None if nodes is None else int(nodes), seconds=seconds, most_seconds=most),
                  None if depth is None else int(depth))
 
 

@@ -45,8 +45,6 @@ class ChessAlphaBeta(LinearEngine):
 class CompiledEngine(CompiledDeepening):
     """The compiled chess search (:mod:`.compiled`) under the player's iterative deepening."""
 
-    min_nps = 200_000
-
     def __init__(self, game: Game, weights: np.ndarray, *, tt_mb: int, use_tt: bool, ordering: bool,
                  quiescence: bool, stop: StopSignal | None = None, search: str = "reduced") -> None:
         from . import compiled
