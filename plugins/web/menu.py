@@ -1,6 +1,7 @@
 """The web page's start page: the game, its level and clock, a player for each side, the start position; Start,
-Resume saved and Open game -- the window's menu's choices, with the same rules (:mod:`plyground.levels`, the
-players that can play a game as they are, the game's default opponent).
+Set up position (the position editor, :mod:`.editor`), Resume saved and Open game -- the window's menu's choices,
+with the same rules (:mod:`plyground.levels`, the players that can play a game as they are, the game's default
+opponent).
 
 The page holds the choices while the person makes them (it has every game's players and levels from
 :meth:`WebMenu.snapshot`); Start sends them, and the server checks every one as the command line would.
@@ -45,7 +46,7 @@ class WebMenu:
         self._games: dict[str, Game] = {}
         self._files: dict[str, dict] | None = None       # per game: the saved game and the record files listed
         self._choices: dict[str, dict] = {}              # per game: what the start page offers
-        self._last: dict | None = None                    # the last Start's choices (Play again)
+        self._last: dict | None = None       # the last Start's or Set up position's choices (Play again, from here)
 
     def game(self, name: str) -> Game:
         if name not in self._games:
@@ -71,10 +72,11 @@ class WebMenu:
                 levels[level] = str(spec)
         opponent = levels.get(DEFAULT_LEVEL) or self.registry.default_opponent(game)
         files = self._saved()[name]
+        view = view_for(game)
         return {"name": name, "title": name.capitalize(), "sides": list(game.side_names), "players": players,
                 "levels": levels, "level": DEFAULT_LEVEL if DEFAULT_LEVEL in levels else "",
-                "defaults": ["human", opponent], "rules": getattr(view_for(game), "help_text", ""),
-                "saved": files["saved"], "files": files["files"]}
+                "defaults": ["human", opponent], "rules": getattr(view, "help_text", ""),
+                "setup": bool(view.setup_pieces), "saved": files["saved"], "files": files["files"]}
 
     def _saved(self) -> dict[str, dict]:
         """Per game: the newest unfinished game saved (Resume saved) and the record files Open game lists; read
@@ -110,6 +112,8 @@ class WebMenu:
         kind = message["type"]
         if kind == "start":
             self.start(message)
+        elif kind == "setup":
+            self.set_up(message)
         elif kind == "resume":
             self.resume(message["game"])
         elif kind == "open":
@@ -125,18 +129,7 @@ class WebMenu:
         (loading a network takes seconds), the page told meanwhile."""
         game = self._check_game(choices["game"])
         self.default = game.name
-        specs = []
-        for side, text in zip(game.side_names, choices["players"]):
-            try:
-                spec = Spec.parse(text.strip() or "human")
-            except PlygroundError as exc:
-                raise Refused(f"{side}'s player: {exc}") from None
-            self._check_seat(game, side, spec)
-            specs.append(spec)
-        clock = choices.get("clock") or MENU_CLOCKS[0][0]
-        if clock not in dict(MENU_CLOCKS):
-            raise Refused(f"no clock {clock!r}; the clocks are {', '.join(label for label, _ in MENU_CLOCKS)}")
-        time_control = dict(MENU_CLOCKS)[clock]
+        specs, time_control = self._players_and_clock(game, choices)
         position = (choices.get("position") or "").strip()
         start = None
         if position:
@@ -153,6 +146,40 @@ class WebMenu:
         self._build(game, specs, lambda players: GameSession(game, players, tuple(str(s) for s in specs), settings,
                                                               start=start))
 
+    def _players_and_clock(self, game: Game, choices: dict) -> tuple[list[Spec], str | None]:
+        """The players and the clock the page chose (its time control, None: no clock), each checked as Start
+        checks them (:meth:`_check_seat`); :class:`Refused` naming the first one that may not be had."""
+        specs = []
+        for side, text in zip(game.side_names, choices["players"]):
+            try:
+                spec = Spec.parse(text.strip() or "human")
+            except PlygroundError as exc:
+                raise Refused(f"{side}'s player: {exc}") from None
+            self._check_seat(game, side, spec)
+            specs.append(spec)
+        clock = choices.get("clock") or MENU_CLOCKS[0][0]
+        if clock not in dict(MENU_CLOCKS):
+            raise Refused(f"no clock {clock!r}; the clocks are {', '.join(label for label, _ in MENU_CLOCKS)}")
+        return specs, dict(MENU_CLOCKS)[clock]
+
+    def set_up(self, choices: dict) -> None:
+        """Set up position: the position editor for the game chosen, opened on the Start position's text (the
+        usual start where it is empty or cannot be read).  The players and clock are checked now, as Start
+        checks them, so that the editor's Play starts with them (:meth:`start`); they are also the players a
+        Play from here of the editor's Analyse takes."""
+        from .editor import WebEditor
+        game = self._check_game(choices["game"])
+        self.default = game.name
+        specs, _ = self._players_and_clock(game, choices)
+        choices = {**choices, "players": [str(spec) for spec in specs]}
+        try:
+            editor = WebEditor(self, game, choices)
+        except PlygroundError as exc:
+            raise Refused(str(exc)) from None
+        self._last = choices
+        self.error, self.notice = "", ""
+        self.app.editor = editor
+
     def start_again(self) -> None:
         """Play again: the last Start's choices."""
         if self._last is not None:
@@ -162,8 +189,8 @@ class WebMenu:
                 self.error = str(exc)
 
     def start_from(self, state: State) -> None:
-        """Play from here (a game opened from the start page): a new game from ``state``, with the last Start's
-        players (the game's defaults before any)."""
+        """Play from here (a game opened from the start page, or the position editor's Analyse): a new game from
+        ``state``, with the last Start's or Set up position's players (the game's defaults before any)."""
         choices = dict(self._last or {"game": self.default, "players": self._game_choices(self.default)["defaults"]})
         choices["position"] = state.to_text()
         try:

@@ -57,6 +57,9 @@ def _players(value, name):
 
 
 _POINT = {"x": (_coordinate, True), "y": (_coordinate, True)}
+#: The start page's choices (Start, Set up position).
+_CHOICES = {"game": (_text(60), True), "players": (_players, True), "clock": (_text(40), False),
+            "position": (_text(300), False)}
 
 #: Each message type's fields: name -> (check, required).
 FIELDS: dict[str, dict] = {
@@ -67,10 +70,13 @@ FIELDS: dict[str, dict] = {
     "drag": _POINT,
     "release": _POINT,
     # the start page
-    "start": {"game": (_text(60), True), "players": (_players, True), "clock": (_text(40), False),
-              "position": (_text(300), False)},
+    "start": _CHOICES,
     "resume": {"game": (_text(60), True)},
     "open": {"game": (_text(60), True), "file": (_text(300), True)},
+    "setup": _CHOICES,
+    # the position editor (its board takes press, its buttons button)
+    "piece": {"symbol": (_text(20), True)},
+    "side": {"side": (_integer(0, 1), True)},
 }
 
 

@@ -36,10 +36,13 @@ from .messages import Refused
 from .server import WebServer
 
 if TYPE_CHECKING:
+    from .editor import WebEditor
     from .screen import WebScreen
 
-#: Message types the start page sends; the rest are the game screen's.
-MENU_MESSAGES = ("start", "resume", "open")
+#: Message types the start page sends; the rest are the game screen's and the position editor's.
+MENU_MESSAGES = ("start", "resume", "open", "setup")
+#: Message types only the position editor takes.
+EDITOR_MESSAGES = ("piece", "side")
 
 
 def _loopback(host: str) -> bool:
@@ -83,6 +86,7 @@ class WebRenderer(SaveFolders, Renderer):
         self.server: WebServer | None = None
         self.screen: WebScreen | None = None
         self.menu = None
+        self.editor: WebEditor | None = None    # the start page's Set up position, while it is shown
         self.game_thread: GameThread | None = None
         self.menu_settings = PlaySettings()
         self.square_numbers: dict[str, bool] = {}
@@ -135,16 +139,24 @@ class WebRenderer(SaveFolders, Renderer):
         with self.lock:
             if self.screen is not None:
                 return self.screen.snapshot()
+            if self.editor is not None:
+                return self.editor.snapshot()
             if self.menu is not None:
                 return self.menu.snapshot()
             return {"type": "wait", "text": "Starting\u2026"}
 
     def act(self, message: dict) -> None:
         with self.lock:
-            if message["type"] in MENU_MESSAGES:
+            kind = message["type"]
+            if self.editor is not None:         # (only ever set while no game screen is)
+                self.editor.act(message)
+            elif kind in MENU_MESSAGES:
                 if self.menu is None or self.screen is not None:
                     raise Refused("the start page is not shown: this message is for the start page")
                 self.menu.act(message)
+            elif kind in EDITOR_MESSAGES:
+                raise Refused(f"the position editor is not shown: a {kind} message is for the position editor "
+                              f"(Set up position on the start page)")
             elif self.screen is None:
                 raise Refused("no game is shown: choose one on the start page first")
             else:
@@ -172,7 +184,7 @@ class WebRenderer(SaveFolders, Renderer):
                 if said and screen.from_menu:      # keeps it; plyground play names the file of a game it started
                     click.echo(said, err=True)
                 self.game_left(screen)
-            self.menu = None
+            self.menu = self.editor = None
             self.done.set()
 
     def _wait(self) -> None:

@@ -40,14 +40,22 @@ function send(message) {
 
 function receive(data) {
   if (data.type === "game") showGame(data);
+  else if (data.type === "editor") showEditor(data);
   else if (data.type === "menu") showMenu(data);
   else if (data.type === "refused") showRefusal(data.reason);
   else if (data.type === "wait") notice(data.text);
   else if (data.type === "error") notice("The server could not draw the page: " + data.text);
 }
 
+// The page's three views (the start page, the position editor, a game): the one named shown, the others hidden.
+function showView(name) {
+  for (const id of ["menu", "editor", "game"]) $(id).hidden = id !== name;
+  $("connection").hidden = true;
+}
+
 function showRefusal(reason) {
-  const box = shown && shown.type === "menu" ? $("menu-error") : $("message");
+  const boxes = { menu: "menu-error", editor: "editor-status" };
+  const box = $(boxes[shown && shown.type] || "message");
   box.textContent = reason.charAt(0).toUpperCase() + reason.slice(1);
   box.className = "message error";
   box.hidden = false;
@@ -60,9 +68,7 @@ let boardShown = null;     // the board's SVG on the page
 function showGame(data) {
   const first = !shown || shown.type !== "game";
   shown = data;
-  $("menu").hidden = true;
-  $("game").hidden = false;
-  $("connection").hidden = true;
+  showView("game");
   document.body.style.background = data.background;
   $("game-title").textContent = data.game;
   if (first || data.board !== boardShown) {      // a clock's tick leaves the board as it is
@@ -105,7 +111,15 @@ function showGame(data) {
   showMoves(data.moves, data.shown_ply);
   $("save-to").hidden = !data.save_to;
   $("save-to").textContent = data.save_to ? "Save game writes to " + data.save_to : "";
-  $("buttons").replaceChildren(...data.buttons.map((b) => {
+  showButtons($("buttons"), data.buttons);
+  showTools(data);
+  $("keys").textContent = data.keys;
+  if (first) $("game").focus();
+}
+
+// The server's buttons (the game's, the editor's) in ``box``: each sends its name.
+function showButtons(box, buttons) {
+  box.replaceChildren(...buttons.map((b) => {
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = b.label;
@@ -116,9 +130,6 @@ function showGame(data) {
     button.onclick = () => send({ type: "button", name: b.name });
     return button;
   }));
-  showTools(data);
-  $("keys").textContent = data.keys;
-  if (first) $("game").focus();
 }
 
 // ---------------------------------------------------------------- the page's own controls
@@ -219,8 +230,10 @@ function showMoves(lines, shownPly) {
   else if (atBottom) list.scrollTop = list.scrollHeight;
 }
 
-function boardPoint(event) {
-  const svg = $("board").querySelector("svg");
+// Where the pointer is on the board picture in ``box`` (the game's, the editor's), in the picture's own units:
+// what the server's view maps to a square.
+function boardPoint(event, box = $("board")) {
+  const svg = box.querySelector("svg");
   if (!svg) return null;
   const point = svg.createSVGPoint();
   point.x = event.clientX;
@@ -287,6 +300,43 @@ document.addEventListener("keydown", (event) => {
   send({ type: "key", key });
 });
 
+// ---------------------------------------------------------------- the position editor
+// The board being set up (a click puts the chosen piece, a right click empties the square), the palette, the side
+// to move and the buttons; what the setup is and whether it may be played is the server's.
+function showEditor(data) {
+  shown = data;
+  showView("editor");
+  document.body.style.background = data.background;
+  $("editor-title").textContent = `${data.game}: set up a position`;
+  $("editor-board").innerHTML = data.board;
+  $("palette").replaceChildren(...data.pieces.map((piece) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.title = piece.name;
+    button.setAttribute("aria-label", piece.name);
+    button.setAttribute("aria-pressed", String(piece.chosen));
+    button.dataset.symbol = piece.symbol;
+    button.innerHTML = piece.svg;
+    if (piece.chosen) button.classList.add("chosen");
+    button.onclick = () => send({ type: "piece", symbol: piece.symbol });
+    return button;
+  }));
+  fillSelect($("editor-side"), data.sides.map((side, i) => [String(i), side]), String(data.side));
+  $("editor-status").textContent = data.status;
+  $("editor-status").className = "message " + (data.problem ? "error" : "info");
+  showButtons($("editor-buttons"), data.buttons);
+  $("editor-text").value = data.text;
+}
+
+$("editor-side").onchange = () => send({ type: "side", side: Number($("editor-side").value) });
+$("editor-board").addEventListener("pointerdown", (event) => {
+  const point = boardPoint(event, $("editor-board"));
+  if (!point || (event.button !== 0 && event.button !== 2)) return;
+  event.preventDefault();
+  send({ type: "press", x: point.x, y: point.y, button: event.button });
+});
+$("editor-board").addEventListener("contextmenu", (event) => event.preventDefault());
+
 // ---------------------------------------------------------------- the start page
 let menuGame = null;        // the game chosen on the start page
 const chosen = {};          // per game: {level, players: [spec, spec]} as the person left them
@@ -294,9 +344,7 @@ const chosen = {};          // per game: {level, players: [spec, spec]} as the p
 function showMenu(data) {
   const first = !shown || shown.type !== "menu";
   shown = data;
-  $("game").hidden = true;
-  $("menu").hidden = false;
-  $("connection").hidden = true;
+  showView("menu");
   document.body.style.background = "";
   const games = Object.fromEntries(data.games.map((g) => [g.name, g]));
   if (first || !games[menuGame]) {
@@ -315,7 +363,7 @@ function showMenu(data) {
     $(id).textContent = text;
     $(id).hidden = !text;
   }
-  $("menu-start").disabled = Boolean(data.progress);
+  $("menu-start").disabled = $("menu-setup").disabled = Boolean(data.progress);
   showSaved(games[menuGame]);
 }
 
@@ -347,6 +395,7 @@ function splitSpec(spec) {
 
 function showChoices(game) {
   const state = chosen[game.name] || (chosen[game.name] = { level: game.level, players: [...game.defaults] });
+  $("menu-setup").hidden = !game.setup;
   const levels = Object.keys(game.levels);
   fillSelect($("menu-level"), [...levels.map((l) => [l, l]), ["custom", "custom"]],
              levels.includes(state.level) ? state.level : "custom");
@@ -388,12 +437,16 @@ function showSides(game, state) {
   }));
 }
 
+// Start and Set up position send the same choices (the editor's Play starts them from the position set up).
+function sendChoices(type) {
+  send({ type, game: menuGame, players: chosen[menuGame].players, clock: $("menu-clock").value,
+         position: $("menu-position").value });
+}
 $("start-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const state = chosen[menuGame];
-  send({ type: "start", game: menuGame, players: state.players, clock: $("menu-clock").value,
-         position: $("menu-position").value });
+  sendChoices("start");
 });
+$("menu-setup").onclick = () => sendChoices("setup");
 $("menu-resume").onclick = () => send({ type: "resume", game: menuGame });
 
 connect();
