@@ -189,9 +189,12 @@ class WebMenu:
                 self.error = str(exc)
 
     def start_from(self, state: State) -> None:
-        """Play from here (a game opened from the start page, or the position editor's Analyse): a new game from
-        ``state``, with the last Start's or Set up position's players (the game's defaults before any)."""
-        choices = dict(self._last or {"game": self.default, "players": self._game_choices(self.default)["defaults"]})
+        """Play from here (a game opened from the start page, or the position editor's Analyse): a new game of
+        ``state``'s game from ``state``, with the last Start's or Set up position's players where they were for
+        that game (its default players otherwise)."""
+        name = state.game.name
+        last = self._last if self._last is not None and self._last.get("game") == name else None
+        choices = dict(last or {"game": name, "players": self._game_choices(name)["defaults"]})
         choices["position"] = state.to_text()
         try:
             self.start(choices)

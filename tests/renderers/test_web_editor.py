@@ -321,3 +321,37 @@ def test_the_editor_in_the_browser_sets_up_a_position_and_plays_it(browser, save
             assert renderer.screen.names == ("human", "human")
         assert page.text("game-title") == "Chess" and page.moves() == []
         until(lambda: "Black" in page.text("status"), "Black to move on the page")
+
+
+def test_play_from_here_plays_the_reviewed_game_whatever_was_chosen_before(save_dir):
+    """Play from here starts a game of the game reviewed: after a chess set-up, a checkers file opened from the start
+    page plays on as checkers (it was started as chess, and refused: a checkers position is no chess FEN)."""
+    from plyground.protocols import GameRecord
+    from plyground.registry import get_registry
+    checkers = get_registry().make_game("checkers")
+    record = GameRecord(game="checkers", players=("human", "human"), start=checkers.new_initial_state().to_text(),
+                        moves=["11-15", "23-19"], finished=False)
+    (save_dir / "two-moves.pdn").write_text(checkers.format_records([record]))
+    with StartPage(save_dir) as served:
+        renderer = served.renderer
+        _set_up(renderer, "chess")
+        _send(renderer, {"type": "button", "name": "menu"})
+        renderer.menu.refresh()
+        _send(renderer, {"type": "open", "game": "checkers", "file": "two-moves.pdn"})
+        with renderer.lock:
+            assert renderer.screen.reviewing and renderer.screen.game.name == "checkers"
+        _send(renderer, {"type": "key", "key": "End"})
+        _send(renderer, {"type": "key", "key": "P"})
+        until(lambda: renderer.snapshot()["type"] == "game" and not renderer.screen.reviewing
+              and renderer.screen.state is not None, "the new game")
+        with renderer.lock:
+            screen = renderer.screen
+            assert screen.game.name == "checkers" and not renderer.menu.error
+            assert screen.state.to_text() == record_end(checkers, record)
+
+
+def record_end(game, record) -> str:
+    state = game.new_state(record.start)
+    for move in record.moves:
+        state.apply(state.parse_move(move))
+    return state.to_text()
