@@ -5,6 +5,7 @@
 ``worker``   plays one scheduled game (in this process or a spawned worker)
 ``store``    the results directory: config, append-only results log, lock
 ``runner``   runs what is not stored yet, in parallel, storing games as they finish
+``sprt``     the sequential probability ratio test of a two-player tournament, read from its game pairs
 ``report``   ratings, crosstable, terminal table, JSON summary, PNG plot
 """
 from .config import FORMATS, Entrant, GameTask, Opening, TournamentConfig, game_seed, schedule

@@ -13,6 +13,7 @@ from ..errors import UsageError
 from ..options import MAX_SIMULATIONS
 from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
+from ..stats import SPRT_FORM, Sprt
 from ..wording import counted
 from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
@@ -22,9 +23,16 @@ from .runner import Progress, TournamentRun, games_file_path, run_tournament
 
 
 def progress_line(p: Progress) -> str:
+    """``[12/200] a vs b: 1-0 (three in a row, 7 plies)``, the test's LLR with ``--sprt``, and the ETA (with
+    ``--sprt``: to the most games)."""
     r = p.result.record
+    test = f"  {p.sprt.progress_text()}" if p.sprt is not None else ""
     return (f"[{p.done}/{p.total}] {r.players[0]} vs {r.players[1]}: {r.result_text} "
-            f"({r.reason}, {len(r.moves)} plies)  ETA {format_duration(p.eta)}")
+            f"({r.reason}, {len(r.moves)} plies){test}  ETA {format_duration(p.eta)}")
+
+
+#: The most games of a --sprt tournament when -n is not given: enough for a test of a few tens of Elo.
+SPRT_GAMES = 1000
 
 
 def time_control_note(control: TimeControl) -> str:
@@ -51,7 +59,8 @@ def default_out_dir(config: TournamentConfig) -> Path:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="round-robin", show_default=True,
               help="round-robin: everyone plays everyone; gauntlet: the first player plays each of the others.")
 @click.option("-n", "--games", type=click.IntRange(min=1, max=MAX_GAMES), default=None,
-              help="Games per pairing (default: 10, or each opening twice).")
+              help=f"Games per pairing (default: 10, or each opening twice); with --sprt the most games the test "
+                   f"may take (default: {SPRT_GAMES}).")
 @click.option("--openings", default="none", show_default=True, metavar="none|N-ply|FILE|NAME",
               help="Start positions: none, every N-ply opening (e.g. 3-ply: the checkers ballots), "
                    "a file of games (PDN for checkers) or of positions, one per line, or games the game ships "
@@ -79,29 +88,37 @@ def default_out_dir(config: TournamentConfig) -> Path:
                    "anchor: intervals of each player's difference to the anchor.")
 @click.option("--prior-draws", type=click.FloatRange(min=0), default=1.0, show_default=True,
               help="Virtual draws added to every pairing that played (keeps perfect scores finite).")
+@click.option("--sprt", "sprt_text", default=None, metavar=SPRT_FORM,
+              help="Two players only: stop when a sequential probability ratio test decides whether the first "
+                   "is at least elo1 stronger (H1) or at most elo0 (H0), logistic Elo, alpha and beta its error "
+                   "rates (default 0.05), e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05; -n is then the most games.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def tournament_command(players, game_spec, player_options, fmt, games, openings, opening_plies, simulations,
                        seconds, move_limit, time_control, max_plies, seed, workers, out_dir, anchor, intervals,
-                       relative_to, prior_draws, quiet):
+                       relative_to, prior_draws, sprt_text, quiet):
     """Rate players by a round-robin or gauntlet; resumable, parallel, every game saved.
 
     \b
     plyground tournament --game tictactoe random mcts:simulations=100 mcts:simulations=1000
     plyground tournament --game checkers -p random -p m100=mcts:simulations=100 \\
         -p m1000=mcts:simulations=1000 --openings 3-ply -n 20 --out runs/ladder
+    plyground tournament --game checkers new=alphabeta:eval=nnue old=alphabeta --openings 3-ply \\
+        --seconds 0.1 --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 -n 2000
     """
     notices.set_quiet(quiet)
     check_time_control(time_control, seconds)
     entrants = parse_entrants(list(player_options) + list(players))
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least two players: give specs as arguments or with --player")
+    test = None if sprt_text is None else Sprt.parse(sprt_text)     # a bad test stops before the game is built
     game = get_registry().make_game(game_spec)
     chosen = choose_openings(game, openings, seed, opening_plies)
-    config = TournamentConfig(game=game_spec, entrants=entrants,
-                              games_per_pairing=games or (2 * len(chosen) if chosen else 10),
+    default_games = SPRT_GAMES if test is not None else 2 * len(chosen) if chosen else 10
+    config = TournamentConfig(game=game_spec, entrants=entrants, games_per_pairing=games or default_games,
                               format=fmt, openings=chosen, openings_source=_describe_openings(openings, opening_plies),
                               simulations=simulations, seconds=seconds, max_plies=max_plies, seed=seed,
-                              move_limit=move_limit, time_control=None if time_control is None else str(time_control))
+                              move_limit=move_limit, time_control=None if time_control is None else str(time_control),
+                              sprt=None if test is None else str(test))
     if anchor is not None:
         config.entrant(anchor)   # an unknown anchor stops the run before any game
     out_dir = out_dir or default_out_dir(config)
@@ -111,9 +128,14 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
         if quiet:
             return
         used = max(1, min(workers, pending))
-        click.echo(f"{counted(config.total_games, 'game')} ({counted(len(config.pairings()), 'pairing')} x "
-                   f"{config.games_per_pairing}) "
-                   f"in {out_dir}: {run.resumed} stored, {pending} to play on {used} worker(s)", err=True)
+        if run.sprt is None:
+            games_text = (f"{counted(config.total_games, 'game')} ({counted(len(config.pairings()), 'pairing')} x "
+                          f"{config.games_per_pairing})")
+        else:
+            games_text = f"at most {counted(config.total_games, 'game')} (SPRT {config.sprt})"
+        to_play = (f"{pending} to play on {used} worker(s)" if run.sprt is None or not run.sprt.decided
+                   else f"the test has decided ({run.sprt.decision}), nothing to play")
+        click.echo(f"{games_text} in {out_dir}: {run.resumed} stored, {to_play}", err=True)
         if time_control is not None and pending:
             click.echo(time_control_note(time_control), err=True)
 
@@ -141,14 +163,17 @@ def report(run: TournamentRun, game, *, anchor: str | None, intervals: str = "cu
     config, results = run.config, run.results
     ratings = rate(config, results, anchor, method=intervals, relative_to=relative_to, prior_draws=prior_draws)
     unfinished = sum(not r.record.finished for r in results)
-    click.echo(f"{config.game}: {len(results)} of {counted(config.total_games, 'game')}"
+    click.echo(f"{config.game}: {len(results)} of {'at most ' if run.sprt is not None else ''}"
+               f"{counted(config.total_games, 'game')}"
                + (f" ({unfinished} unfinished, not counted)" if unfinished else ""))
+    if run.sprt is not None:
+        click.echo(run.sprt.summary_lines(config.games_per_pairing, config.entrants[0].name))
     click.echo(format_table(ratings))
     click.echo("")
     click.echo(format_crosstable(ratings, crosstable(config, results)))
     if run.out_dir is not None:
         click.echo("")
-        path = write_summary(run.out_dir, summary(config, results, ratings))
+        path = write_summary(run.out_dir, summary(config, results, ratings, run.sprt))
         click.echo(f"summary: {path}")
         title = f"{config.game}: {counted(len(results), 'game')}, seed {config.seed}"
         plot = plot_ratings(ratings, run.out_dir / PLOT_FILE, title)

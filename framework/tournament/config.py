@@ -18,6 +18,7 @@ from ..errors import UsageError
 from ..match import DEFAULT_MOVE_LIMIT
 from ..options import Spec
 from ..protocols import Budget
+from ..stats import Sprt
 
 FORMATS = ("round-robin", "gauntlet")
 #: The most games one match or tournament plays: every game is scheduled and its result kept in memory
@@ -91,6 +92,9 @@ class TournamentConfig:
     seed: int = 0
     move_limit: float | None = DEFAULT_MOVE_LIMIT   # seconds a bot may take for one move (then it forfeits)
     time_control: str | None = None      # chess clocks (plyground.clock), e.g. "10+0.1"; None: none
+    #: A sequential probability ratio test (``elo0=0,elo1=5,alpha=0.05,beta=0.05``) that stops the tournament
+    #: when it decides; ``games_per_pairing`` is then the most games it may take.  None: every game is played.
+    sprt: str | None = None
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -113,6 +117,18 @@ class TournamentConfig:
         if self.openings and self.games_per_pairing % 2:
             raise UsageError(f"with openings the games per pairing must be even (each opening is played "
                              f"twice, colours reversed), not {self.games_per_pairing}")
+        if self.sprt is not None:
+            self.sprt = str(Sprt.parse(self.sprt))        # one spelling: the same test is the same tournament
+            if len(self.entrants) != 2:
+                raise UsageError(f"--sprt tests one player against another: give exactly two players, not "
+                                 f"{len(self.entrants)} ({', '.join(e.name for e in self.entrants)})")
+            if self.games_per_pairing % 2:
+                raise UsageError(f"with --sprt the games must be even (the test counts pairs of games, colours "
+                                 f"reversed), not {self.games_per_pairing}")
+
+    @property
+    def sprt_test(self) -> Sprt | None:
+        return None if self.sprt is None else Sprt.parse(self.sprt)
 
     @property
     def budget(self) -> Budget:
@@ -158,8 +174,9 @@ class TournamentConfig:
         """
         data = self.to_json()
         data.pop("openings_source")
-        if data.get("time_control") is None:
-            data.pop("time_control", None)     # a tournament stored before clocks existed is the same one
+        for added in ("time_control", "sprt"):
+            if data.get(added) is None:
+                data.pop(added, None)          # a tournament stored before the setting existed is the same one
         return data
 
     def fingerprint(self) -> str:

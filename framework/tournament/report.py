@@ -9,6 +9,7 @@ from ..options import Spec
 from ..ratings import Ratings, Results, fit_ratings
 from ..recordio import atomic_write_text
 from .config import TournamentConfig
+from .sprt import SprtTally
 from .store import GameResult
 
 SUMMARY_FILE = "summary.json"
@@ -114,15 +115,20 @@ def format_crosstable(ratings: Ratings, table: dict[str, dict[str, dict]]) -> st
 
 # ------------------------------------------------------------------ files
 
-def summary(config: TournamentConfig, results: Sequence[GameResult], ratings: Ratings) -> dict:
+def summary(config: TournamentConfig, results: Sequence[GameResult], ratings: Ratings,
+            sprt: SprtTally | None = None) -> dict:
+    """What ``summary.json`` holds; ``sprt``: the tournament's test (``config.sprt``) over ``results``."""
     specs = {e.name: e.spec for e in config.entrants}
     rated = ratings.to_json()
     for p in rated["players"]:
         p["spec"] = specs[p["name"]]
     unfinished = sum(not r.record.finished for r in results)
-    return {"fingerprint": config.fingerprint(), "tournament": config.to_json() | {"openings": len(config.openings)},
+    data = {"fingerprint": config.fingerprint(), "tournament": config.to_json() | {"openings": len(config.openings)},
             "games": {"scheduled": config.total_games, "stored": len(results), "unfinished": unfinished},
             "ratings": rated, "crosstable": crosstable(config, results)}
+    if sprt is not None:
+        data["sprt"] = sprt.to_json()
+    return data
 
 
 def write_summary(directory: Path, data: dict) -> Path:

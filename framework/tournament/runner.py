@@ -14,6 +14,7 @@ from ..recordio import atomic_write_text, describe_os_error, record_from_json
 from ..registry import get_registry
 from ..stopping import interrupt_of
 from .config import GameTask, TournamentConfig, schedule
+from .sprt import SprtTally
 from .store import GameResult, ResultStore
 from ..workers import LocalActorPool, WorkerError
 from .worker import TournamentJob, TournamentSetup, play_task
@@ -28,6 +29,7 @@ class Progress:
     total: int
     played_now: int          # games finished by this run
     elapsed: float           # seconds since this run started playing
+    sprt: SprtTally | None = None    # the tournament's test, after this game (``--sprt``)
 
     @property
     def eta(self) -> float | None:
@@ -50,6 +52,8 @@ class TournamentRun:
     #: What stopped the run early (Ctrl-C, or a SIGTERM a command made one), for a caller to raise again;
     #: ``results`` then holds the games finished before it.
     interruption: KeyboardInterrupt | None = None
+    #: The tournament's sequential test over every stored game (``config.sprt``), None without one.
+    sprt: SprtTally | None = None
 
     @property
     def interrupted(self) -> bool:
@@ -57,7 +61,8 @@ class TournamentRun:
 
     @property
     def complete(self) -> bool:
-        return len(self.results) == self.config.total_games
+        """Every game is stored, or the tournament's test has decided (then no more are played)."""
+        return len(self.results) == self.config.total_games or (self.sprt is not None and self.sprt.decided)
 
 
 #: What to do about a player that needs a person when there is no interactive renderer (``plyground
@@ -96,6 +101,10 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     it holds at least every game in the results.  Ctrl-C stops the run and
     returns what finished, with ``interrupted`` set.  Every player is built once first (:func:`check_players`;
     ``humans_advice``: what to say of a person with no interactive renderer).
+
+    With a test (``config.sprt``, :mod:`.sprt`) it is read from the stored games first (a resumed run goes on
+    from there, and plays nothing once it has decided) and after every game; when it decides, no further game
+    starts and the games being played are abandoned (not stored: the decision does not need them).
     """
     game = check_players(config, renderer, humans_advice)
     tasks = schedule(config)
@@ -104,10 +113,19 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     done = store.open() if store is not None else {}
     try:
         run.resumed = len(done)
-        pending = [(pos, t) for pos, t in enumerate(tasks) if t.key not in done]
+        finished: dict[int, GameResult] = {pos: done[t.key] for pos, t in enumerate(tasks) if t.key in done}
+        test = config.sprt_test
+        if test is not None:
+            run.sprt = tally = SprtTally(test)
+            for pos in sorted(finished):
+                tally.add(finished[pos])
+
+        def decided() -> bool:
+            return run.sprt is not None and run.sprt.decided
+
+        pending = [] if decided() else [(pos, t) for pos, t in enumerate(tasks) if t.key not in done]
         if on_start is not None:
             on_start(run, len(pending))
-        finished: dict[int, GameResult] = {pos: done[t.key] for pos, t in enumerate(tasks) if t.key in done}
         started = time.perf_counter()
         event = f"plyground tournament {config.fingerprint()[:10]}"
 
@@ -120,21 +138,26 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                 sink(record)
             finished[pos] = result
             run.played += 1
+            if run.sprt is not None:
+                run.sprt.add(result)
             if on_game is not None:
-                on_game(Progress(result, len(finished), len(tasks), run.played, time.perf_counter() - started))
+                on_game(Progress(result, len(finished), len(tasks), run.played, time.perf_counter() - started,
+                                 run.sprt))
 
         workers = max(1, min(workers, len(pending)))
         failure: BaseException | None = None
         try:
             if workers == 1 or renderer is not None:
                 for pos, task in pending:
+                    if decided():
+                        break
                     record = play_task(task, renderer)
                     if not record.finished and record.reason.endswith(" quit"):
                         run.stopped = record.reason      # a person quit: stop, and do not store the game
                         break
                     finish(pos, task, record)
             else:
-                _run_parallel(pending, workers, finish)
+                _run_parallel(pending, workers, finish, decided)
         except BaseException as exc:
             interruption = interrupt_of(exc)
             if interruption is None:
@@ -156,16 +179,21 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     return run
 
 
-def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish) -> None:
+def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish, stop: Callable[[], bool]) -> None:
     """Play ``pending`` on ``workers`` worker processes (:mod:`plyground.workers`, the pool that plays
-    self-play too), handing each record to ``finish`` as it ends.  A worker that dies (killed, a plugin
-    calling os._exit) stops the run with one line naming the games in flight."""
+    self-play too), handing each record to ``finish`` as it ends, until ``stop()`` says so after one (the
+    games still being played are then abandoned).  A worker that dies (killed, a plugin calling os._exit) stops
+    the run with one line naming the games in flight."""
     context = multiprocessing.get_context("spawn")
     compile_noted = context.Value("b", 0)    # the workers compile at once: one note for all of them
     pool = LocalActorPool(TournamentSetup(notices.announcing(), compile_noted), workers)
     try:
-        for job, (_, position, record_json) in pool.run(TournamentJob(pos, task) for pos, task in pending):
+        messages = pool.run(TournamentJob(pos, task) for pos, task in pending)
+        for job, (_, position, record_json) in messages:
             finish(position, job.task, record_from_json(record_json))
+            if stop():
+                messages.close()         # the pool stops every worker at once, abandoning the games in flight
+                break
     except WorkerError as exc:
         if exc.died:
             lost = ", ".join(job.describe() for job in sorted(exc.busy, key=lambda job: job.position))

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from plyground.capabilities import endgame_oracle, nnue_learning
-from plyground.errors import ModelFileError
+from plyground.errors import ModelFileError, UsageError
+from plyground.options import jsonable_options
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.alphabeta import nnue
 from plyground.protocols import Budget
@@ -16,6 +17,7 @@ from plyground.registry import get_registry
 from plyground.plugins.trainers.nnue.examples import Examples, GameRecords, examples_of, expert_examples
 from plyground.plugins.trainers.nnue.learner import Learner
 from plyground.plugins.trainers.nnue.selfplay import SelfPlaySetup
+from plyground.plugins.trainers.nnue.trainer import GATE_SPRT, NnueTrainer
 
 
 @pytest.fixture(scope="module")
@@ -184,11 +186,21 @@ def test_a_run_trains_plays_its_matches_and_continues_when_rerun_with_more_gener
     assert curve[0]["vs_today"]["wins"] + curve[0]["vs_today"]["draws"] + curve[0]["vs_today"]["losses"] == 2
     state = json.loads((run / "state.json").read_text())
     assert state["generation"] == 1 and state["phase"] == "selfplay" and state["cpu_seconds"] > 0
+    # The gate is the default SPRT against the best (today's engine at first): one pair cannot decide it.
+    gate = curve[0]["gate_sprt"]
+    assert gate["test"] == GATE_SPRT and gate["games"] == 2 and gate["decision"] == "continue"
+    assert curve[0]["accepted"] is False and state["best"] is None
+    assert f"generation 0: the gate against learned: SPRT {GATE_SPRT}, at most 2 games" in output
+    assert "generation 0: SPRT against learned: no decision in 2 games, so not accepted; LLR " in output
+    assert (run / "matches" / "gen-000-gate" / "results.jsonl").exists() and not (run / "matches" / "gen-000").exists()
 
     code, output = _train(cli, tmp_path, "--set", "generations=2")
     assert code == 0, output
     curve = [json.loads(line) for line in (run / "curve.jsonl").read_text().splitlines()]
     assert [r["generation"] for r in curve] == [0, 1]
+    # Generation 1: the gate against the best (still today's), a plain match against generation 0.
+    assert curve[1]["gate_sprt"]["games"] == 2 and curve[1]["vs_gen0"]["draws"] is not None
+    assert (run / "matches" / "gen-001-gate").is_dir() and (run / "matches" / "gen-001").is_dir()
     assert GameRecords.load(run / "games" / "gen-001.npz").games == 4
     net, meta = nnue.load(run / "nets" / "gen-001.npz")
     assert meta["generation"] == 1 and net.hidden == 32
@@ -202,9 +214,35 @@ def test_a_run_trains_plays_its_matches_and_continues_when_rerun_with_more_gener
     assert code != 0 and "was started with depth=2, not 3" in output
 
 
+def test_gate_sprt_none_keeps_the_fixed_score_gate(cli, tmp_path):
+    code, output = _train(cli, tmp_path, "--set", "generations=1", "--set", "gate_sprt=none", "--set", "gate=0")
+    assert code == 0, output
+    run = tmp_path / "run"
+    [row] = [json.loads(line) for line in (run / "curve.jsonl").read_text().splitlines()]
+    assert row["gate_sprt"] is None and row["accepted"] is True        # any score is at least gate=0
+    assert json.loads((run / "state.json").read_text())["best"] == 0
+    assert (run / "matches" / "gen-000").is_dir() and not (run / "matches" / "gen-000-gate").exists()
+    assert "SPRT" not in output
+
+
+def test_a_run_started_before_the_sprt_gate_keeps_its_fixed_score_gate(game, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    old = {name: value for name, value in jsonable_options(NnueTrainer(game, run).config).items()
+           if name != "gate_sprt"}
+    (run / "config.json").write_text(json.dumps(old))
+    assert NnueTrainer(game, run).config["gate_sprt"] == "none"
+    with pytest.raises(UsageError, match="was started with gate_sprt="):
+        NnueTrainer(game, run, gate_sprt=GATE_SPRT)
+    assert NnueTrainer(game, tmp_path / "new").config["gate_sprt"] == GATE_SPRT
+
+
 @pytest.mark.parametrize("options, message", [
     (("--set", "random_plies_min=9", "--set", "random_plies_max=3"), "random_plies_min=9 is more than"),
     (("--set", "match_games=3"), "match_games=3 is odd"),
+    (("--set", "gate_sprt=elo0=5,elo1=1"), "nnue: gate_sprt: bad SPRT 'elo0=5,elo1=1,alpha=0.05,beta=0.05': elo0 "
+                                           "must be less than elo1"),
+    (("--set", "gate_sprt=elo1=5"), "elo0 is missing; expected elo0=E0,elo1=E1,alpha=A,beta=B"),
     (("--set", "endgame=12"), "endgame='12' is not valid"),
 ])
 def test_bad_options_are_refused_with_what_would_do(cli, tmp_path, options, message):

@@ -11,7 +11,10 @@ Generation after generation:
 3. **Matches.** The new network plays the best engine so far, generation 0
    and the game's linear evaluation ("today's engine") at equal time per
    move, from the 2-ply openings with both colours (``plyground.tournament``).
-   It becomes the best when it scores at least ``gate`` against the best.
+   It becomes the best when a sequential probability ratio test against the
+   best accepts that it is stronger (``gate_sprt``; at most ``match_games``
+   games, stopping when the test decides), or, with ``gate_sprt=none``, when
+   it scores at least ``gate`` against the best in ``match_games`` games.
 
 The game brings its inputs and quiet-position test (the ``NnueLearning``
 capability: checkers has it) and its compiled search; all else is the same for
@@ -25,7 +28,8 @@ game):
     nets/gen-NNN.npz     each generation's network (alphabeta:eval=PATH)
     best.npz             the best network (alphabeta:eval={run}/best.npz)
     training.npz         the training checkpoint of the generation in progress
-    matches/gen-NNN/     each generation's matches (every game, resumable)
+    matches/gen-NNN/     each generation's matches (every game, resumable); with gate_sprt, those but the gate's
+    matches/gen-NNN-gate/  the gate's match against the best so far, decided by the SPRT
     metrics.jsonl        one line per training epoch and per self-play batch
     curve.jsonl          one line per generation: match scores against wall and CPU time
     curve.png            the curve
@@ -48,12 +52,12 @@ from plyground.errors import UsageError
 from plyground.negamax.nnue import MAX_DENSE, MAX_HIDDEN
 from plyground.options import Option, game_spec, jsonable_options
 from plyground.protocols import Game, Trainer
-from plyground.stats import Score
+from plyground.stats import H1_ACCEPTED, Score, Sprt
 from plyground.storage import (RunLock, append_json_line, copy_file, read_json, read_json_lines, write_json,
                                write_json_lines)
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
-from plyground.tournament.runner import run_tournament
+from plyground.tournament.runner import TournamentRun, run_tournament
 from plyground.workers import LocalActorPool, available_cores
 
 from .examples import Examples, GameRecords, examples_of, expert_examples
@@ -63,7 +67,12 @@ from .selfplay import GameJob, SelfPlaySetup
 #: Options that define a run: a rerun in the same directory must not change them.
 _FIXED = ("hidden", "dense", "games", "depth", "nodes", "random_plies_min", "random_plies_max", "window",
           "expert_games", "expert_every", "blend", "epochs", "batch", "lr", "seed", "match_games",
-          "match_seconds", "gate")
+          "match_seconds", "gate", "gate_sprt")
+#: What a run started before an option existed used.
+_ADDED = {"gate_sprt": "none"}
+#: The gate's default test.  At the default 40 games it takes a clear gain to pass: no test of a few Elo can
+#: decide in 20 pairs (a clean sweep moves the LLR by 20 ln(s1/s0), 0.57 for elo1=10, short of the bound 2.94).
+GATE_SPRT = "elo0=0,elo1=100,alpha=0.05,beta=0.05"
 TODAY = "learned"
 #: How every side of the generations' matches searches: as today's engine did when #54 was filed (the exact
 #: search, a draw worth 0 to both sides), as deep as the time allows.
@@ -99,8 +108,11 @@ class NnueTrainer(Trainer):
         Option("match_games", int, 40, "games of each match (even: every opening twice, colours reversed)",
                min=2, max=100_000),
         Option("match_seconds", float, 0.1, "seconds a move in the matches (both sides)", min=0.001, max=600.0),
-        Option("gate", float, 0.5, "score against the best engine so far a generation needs to become the best",
-               min=0.0, max=1.0),
+        Option("gate", float, 0.5, "with gate_sprt=none: the score against the best engine so far a generation "
+               "needs to become the best", min=0.0, max=1.0),
+        Option("gate_sprt", str, GATE_SPRT, "the sequential probability ratio test against the best engine so far "
+               "that a generation must pass (H1 accepted) to become the best, elo0=E0,elo1=E1,alpha=A,beta=B in "
+               "logistic Elo, match_games the most games; none: the fixed-score gate"),
         Option("workers", int, 0, "games played at once (0: one per core)", min=0, max=1024),
         Option("batch_games", int, 100, "self-play games between saves", min=1, max=100_000),
         ENDGAME_OPTION,
@@ -118,8 +130,12 @@ class NnueTrainer(Trainer):
             raise UsageError(f"nnue: match_games={cfg['match_games']} is odd; each opening is played twice, "
                              f"colours reversed (give an even number)")
         parse_endgame(cfg["endgame"], game)
+        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
+        if previous is not None and "gate_sprt" not in previous and "gate_sprt" not in options:
+            cfg["gate_sprt"] = _ADDED["gate_sprt"]    # a run started before the SPRT gate keeps the gate it had
+        self.gate_test = _gate_test(cfg["gate_sprt"])
         self.workers = cfg["workers"] or available_cores()
-        self.check_run_options(_FIXED)
+        self.check_run_options(_FIXED, _ADDED)
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -253,38 +269,63 @@ class NnueTrainer(Trainer):
                 + [(TODAY, TODAY)])
 
     def _matches(self, g: int) -> bool:
+        """Play generation ``g``'s matches (:attr:`scores` gets its score against each engine); True when it
+        becomes the best: the gate's SPRT accepted H1 against the best so far, or (``gate_sprt=none``) it
+        scored at least ``gate`` against it."""
         cfg = self.config
-        name = f"gen-{g}"
         opponents = self._opponents(g)
+        best = opponents[0][0]
+        self.scores, self.gate = {}, None
+        where = f"at {cfg['match_seconds']} s a move"
+        if self.gate_test is None:
+            self.log(f"generation {g}: matches against {', '.join(n for n, _ in opponents)}: {cfg['match_games']} "
+                     f"games each {where}")
+            self._match(g, opponents, "match", f"gen-{g:03d}")
+            return self.scores[best].score >= cfg["gate"]
+        self.log(f"generation {g}: the gate against {best}: SPRT {self.gate_test}, at most {cfg['match_games']} "
+                 f"games {where}")
+        gate = self._match(g, opponents[:1], "gate", f"gen-{g:03d}-gate", self.gate_test)
+        self.gate = gate.sprt
+        verdict = (f"{gate.sprt.decision} after {2 * gate.sprt.pairs} games" if gate.sprt.decided else
+                   f"no decision in {cfg['match_games']} games, so not accepted")
+        self.log(f"generation {g}: SPRT against {best}: {verdict}; {gate.sprt.result}")
+        if opponents[1:]:
+            self.log(f"generation {g}: matches against {', '.join(n for n, _ in opponents[1:])}: "
+                     f"{cfg['match_games']} games each {where}")
+            self._match(g, opponents[1:], "match", f"gen-{g:03d}")
+        return gate.sprt.decision == H1_ACCEPTED
+
+    def _match(self, g: int, opponents: list[tuple[str, str]], what: str, folder: str,
+               test: Sprt | None = None) -> TournamentRun:
+        """Generation ``g`` against ``opponents`` (name, eval), ``match_games`` games each (a gauntlet stored in
+        matches/``folder``, resumable), or, with ``test`` (one opponent), until the test decides; each score
+        goes to :attr:`scores` and the log."""
+        cfg = self.config
         # Every side searches as today's engine did (exact, a draw worth 0): the matches compare evaluations.
         entrants = [Entrant(n, f"alphabeta:eval={e},{SEARCH_AS_TODAY}")
-                    for n, e in [(name, str(self._net_path(g)))] + opponents]
+                    for n, e in [(f"gen-{g}", str(self._net_path(g)))] + opponents]
         config = TournamentConfig(game=game_spec(self.game), entrants=entrants, games_per_pairing=cfg["match_games"],
                                   format="gauntlet", openings=choose_openings(self.game, "2-ply", cfg["seed"]),
-                                  openings_source="2-ply", seconds=cfg["match_seconds"], seed=cfg["seed"] + g)
-        self.log(f"generation {g}: matches against {', '.join(n for n, _ in opponents)}: {cfg['match_games']} games "
-                 f"each at {cfg['match_seconds']} s a move")
-        out_dir = self.run_dir / "matches" / f"gen-{g:03d}"
+                                  openings_source="2-ply", seconds=cfg["match_seconds"], seed=cfg["seed"] + g,
+                                  sprt=None if test is None else str(test))
 
         def on_game(p) -> None:
-            if p.done % 10 == 0 or p.done == p.total:
-                self.log(f"generation {g}: match game {p.done}/{p.total}; ETA {format_duration(p.eta)}")
+            if p.done % 10 == 0 or p.done == p.total or (p.sprt is not None and p.sprt.decided):
+                test_text = f"; {p.sprt.progress_text()}" if p.sprt is not None else ""
+                self.log(f"generation {g}: {what} game {p.done}/{p.total}{test_text}; ETA {format_duration(p.eta)}")
 
-        run = run_tournament(config, out_dir, workers=self.workers, on_game=on_game)
+        run = run_tournament(config, self.run_dir / "matches" / folder, workers=self.workers, on_game=on_game)
         if not run.complete:            # interrupted: go on stopping, as the interrupt asked (Ctrl-C, SIGTERM)
             raise run.interruption or KeyboardInterrupt()
         self._checkpoint_clock()
-        self.scores = {}
         for opponent, _ in opponents:
             points = [r.score_a for r in run.results if r.b == opponent and r.score_a is not None]
             wins, draws, losses = points.count(1.0), points.count(0.5), points.count(0.0)
-            self.scores[opponent] = Score(wins, draws, losses)
-            s = self.scores[opponent]
+            self.scores[opponent] = s = Score(wins, draws, losses)
             lo, hi = s.interval()
             self.log(f"generation {g} against {opponent}: {s.score:.1%} (+{wins} ={draws} -{losses}; 95% "
                      f"{lo:.0%}-{hi:.0%})")
-        best = opponents[0][0]
-        return self.scores[best].score >= cfg["gate"]
+        return run
 
     # ------------------------------------------------------------ the curve
     def _curve_row(self, g: int, accepted: bool) -> None:
@@ -303,6 +344,7 @@ class NnueTrainer(Trainer):
             "cpu_hours": round(self.state["cpu_seconds"] / 3600, 4),
             "vs_today": row(scores.get(TODAY)), "vs_gen0": row(scores.get("gen-0")),
             "vs_best": row(scores.get(best_name)), "best_before": best_name, "accepted": accepted,
+            "gate_sprt": None if self.gate is None else self.gate.to_json(),
             "match_seconds": self.config["match_seconds"], "match_games": self.config["match_games"]}])
         from .plots import plot_curve
         problem = plot_curve(self.run_dir / "curve.jsonl", self.run_dir / "curve.png", self.game.name)
@@ -334,6 +376,16 @@ class NnueTrainer(Trainer):
 
     def _metric(self, row: dict) -> None:
         append_json_line(self.run_dir / "metrics.jsonl", row)
+
+
+def _gate_test(text: str) -> Sprt | None:
+    """The gate's test from option ``gate_sprt`` (None: ``none``, the fixed-score gate)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return Sprt.parse(text)
+    except UsageError as exc:
+        raise UsageError(f"nnue: gate_sprt: {exc}; or none for the fixed-score gate (option gate)") from None
 
 
 def _cpu_seconds() -> float:
