@@ -352,6 +352,3 @@ def _phi(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def expected_score(elo_difference: float) -> float:
-    """Expected score of the player ``elo_difference`` points stronger."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))

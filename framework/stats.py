@@ -53,6 +53,11 @@ class Score:
         return (elo_from_score(lo), elo_from_score(hi))
 
 
+def expected_score(elo_difference: float) -> float:
+    """Expected score of the player ``elo_difference`` points stronger (the logistic model)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo_difference / 400.0))
+
+
 def elo_from_score(score: float) -> float:
     """Elo difference implied by an expected score (±inf at 0 and 1)."""
     if score <= 0.0:
@@ -98,7 +103,6 @@ def sprt_llr(counts: Sequence[float], elo0: float, elo1: float) -> float:
         raise ValueError(f"SPRT counts are 3 (losses, draws, wins) or 5 (game pairs by points), not {len(counts)}")
     if not any(counts):
         return 0.0
-    from .ratings import expected_score     # (ratings imports this module)
     filled = [c if c > 0 else _EMPTY_COUNT for c in counts]
     n = sum(filled)
     top = len(filled) - 1
