@@ -13,8 +13,9 @@ with one :class:`WorkerError` naming the worker and the job it was playing.
 Any way out of a run other than finishing it - Ctrl-C, an error, a killed
 parent - stops every worker, so none is left running.
 
-Backends: worker processes on this machine (:class:`LocalActorPool`, here);
-the AlphaZero trainer adds Ray actors (``plugins/trainers/alphazero/actors_ray.py``).
+Backends (:data:`BACKENDS`, chosen by :func:`actor_pool`): worker processes on
+this machine (:class:`LocalActorPool`, here), or Ray actors on this machine or a
+cluster (:mod:`plyground.workers_ray`, with the ``distributed`` extra).
 :class:`InProcess` plays the jobs in this process, one after the other.
 """
 from __future__ import annotations
@@ -29,10 +30,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait as wait_for_connections
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
-from .errors import PlygroundError
+from .errors import PlygroundError, UsageError
 
 #: Seconds a worker gets to finish cleanly before it is killed.
 _GRACE = 5.0
+#: Where workers run: processes on this machine, or Ray actors (on this machine or a cluster).
+BACKENDS = ("local", "ray")
 
 
 class Job(Protocol):
@@ -198,6 +201,29 @@ class ActorPool:
         """Stop the workers (``abort``: at once, without letting them finish)."""
         self._stop(abort)
         self.workers = []
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    """A UsageError, before anything starts, for an unknown backend, an address without Ray, or Ray missing."""
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown backend '{backend}'; valid backends: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        from .workers_ray import import_ray      # an optional extra: imported only where it is asked for
+        import_ray()
+    elif address is not None:
+        raise UsageError(f"address={address} is for the ray backend; set backend=ray or leave address out")
+
+
+def actor_pool(backend: str, size: int, address: str | None, setup: ActorSetup,
+               log: Callable[[str], None] | None = None, prepare: Callable[[Any, set], Any] | None = None
+               ) -> ActorPool:
+    """The pool of ``backend`` (:data:`BACKENDS`): ``size`` workers built from ``setup`` (0: one per core here,
+    or per CPU of the Ray cluster); ``address`` joins a running Ray cluster (``HOST:6379`` or ``auto``)."""
+    check_backend(backend, address)
+    if backend == "ray":
+        from .workers_ray import RayActorPool
+        return RayActorPool(setup, size, address, log, prepare)
+    return LocalActorPool(setup, size or available_cores(), log, prepare)
 
 
 # ------------------------------------------------------------------ the local backend

@@ -18,7 +18,7 @@ from ..wording import counted
 from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
-from ..workers import available_cores
+from ..workers import BACKENDS, available_cores, check_backend
 from .runner import Progress, TournamentRun, games_file_path, run_tournament
 
 
@@ -76,7 +76,14 @@ def default_out_dir(config: TournamentConfig) -> Path:
 @click.option("--max-plies", type=click.IntRange(min=1), default=None, help="Adjudicate a draw after this many plies.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; every game's seed derives from it.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Games played at once in worker processes (default: the cores available).")
+              help="Games played at once in worker processes (default: the cores available; with --backend ray, "
+                   "the CPUs of the Ray cluster).")
+@click.option("--backend", type=click.Choice(BACKENDS), default="local", show_default=True,
+              help="Where the games are played: worker processes here, or Ray actors on this machine or a cluster "
+                   "(pip install 'plyground[distributed]'; docs/distributed.md).  A player's files (eval=PATH) "
+                   "must be at the same path on every machine.")
+@click.option("--address", default=None, help="--backend ray: the address of a running Ray cluster (HOST:6379 or "
+              "auto); none: ray.init() decides (RAY_ADDRESS, a cluster started here, else a new instance).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Results directory; rerunning the same command resumes it "
                    "(default: runs/tournament-GAME-FINGERPRINT).")
@@ -94,8 +101,8 @@ def default_out_dir(config: TournamentConfig) -> Path:
                    "rates (default 0.05), e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05; -n is then the most games.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def tournament_command(players, game_spec, player_options, fmt, games, openings, opening_plies, simulations,
-                       seconds, move_limit, time_control, max_plies, seed, workers, out_dir, anchor, intervals,
-                       relative_to, prior_draws, sprt_text, quiet):
+                       seconds, move_limit, time_control, max_plies, seed, workers, backend, address, out_dir, anchor,
+                       intervals, relative_to, prior_draws, sprt_text, quiet):
     """Rate players by a round-robin or gauntlet; resumable, parallel, every game saved.
 
     \b
@@ -107,6 +114,7 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
     """
     notices.set_quiet(quiet)
     check_time_control(time_control, seconds)
+    check_backend(backend, address)
     entrants = parse_entrants(list(player_options) + list(players))
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least two players: give specs as arguments or with --player")
@@ -122,12 +130,12 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
     if anchor is not None:
         config.entrant(anchor)   # an unknown anchor stops the run before any game
     out_dir = out_dir or default_out_dir(config)
-    workers = workers or available_cores()
+    workers = workers or (0 if backend == "ray" else available_cores())
 
     def started(run: TournamentRun, pending: int) -> None:
         if quiet:
             return
-        used = max(1, min(workers, pending))
+        used = "all the Ray cluster's" if not workers else max(1, min(workers, pending))
         if run.sprt is None:
             games_text = (f"{counted(config.total_games, 'game')} ({counted(len(config.pairings()), 'pairing')} x "
                           f"{config.games_per_pairing})")
@@ -143,7 +151,8 @@ def tournament_command(players, game_spec, player_options, fmt, games, openings,
         if not quiet:
             click.echo(progress_line(p), err=True)
 
-    run = run_tournament(config, out_dir, workers=workers, on_game=progress, on_start=started)
+    run = run_tournament(config, out_dir, workers=workers, backend=backend, address=address, on_game=progress,
+                         on_start=started)
     if run.interrupted:
         click.echo(f"\nstopped; {counted(len(run.results), 'finished game')} stored in {out_dir}: "
                    f"rerun the same command to resume", err=True)

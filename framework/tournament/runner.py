@@ -16,7 +16,7 @@ from ..stopping import interrupt_of
 from .config import GameTask, TournamentConfig, schedule
 from .sprt import SprtTally
 from .store import GameResult, ResultStore
-from ..workers import LocalActorPool, WorkerError
+from ..workers import WorkerError, actor_pool
 from .worker import TournamentJob, TournamentSetup, play_task
 
 
@@ -86,6 +86,7 @@ def check_players(config: TournamentConfig, renderer: Renderer | None = None, ad
 
 
 def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, workers: int = 1,
+                   backend: str = "local", address: str | None = None,
                    renderer: Renderer | None = None,
                    sink: Callable[[GameRecord], None] | None = None,
                    on_game: Callable[[Progress], None] | None = None,
@@ -96,7 +97,9 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     With ``out_dir`` each game is appended (fsync'd) to ``results.jsonl`` as
     it finishes and the games file is rewritten at the end, so an interrupted
     run resumes where it stopped.  ``workers > 1`` plays games in that many
-    spawned processes (a renderer forces one, in this process).  ``sink``
+    spawned processes (a renderer forces one, in this process); ``backend="ray"`` plays them on Ray actors
+    (:mod:`plyground.workers_ray`; ``address``: a running cluster), ``workers`` of them (0: one per CPU of the
+    cluster).  ``sink``
     gets each record before the game counts as finished (a ``--save`` file), so
     it holds at least every game in the results.  Ctrl-C stops the run and
     returns what finished, with ``interrupted`` set.  Every player is built once first (:func:`check_players`;
@@ -144,10 +147,10 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                 on_game(Progress(result, len(finished), len(tasks), run.played, time.perf_counter() - started,
                                  run.sprt))
 
-        workers = max(1, min(workers, len(pending)))
+        workers = min(workers, len(pending)) if backend == "ray" else max(1, min(workers, len(pending)))
         failure: BaseException | None = None
         try:
-            if workers == 1 or renderer is not None:
+            if (workers == 1 and backend == "local") or renderer is not None or not pending:
                 for pos, task in pending:
                     if decided():
                         break
@@ -157,7 +160,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
                         break
                     finish(pos, task, record)
             else:
-                _run_parallel(pending, workers, finish, decided)
+                _run_parallel(pending, workers, finish, decided, backend, address)
         except BaseException as exc:
             interruption = interrupt_of(exc)
             if interruption is None:
@@ -179,14 +182,19 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     return run
 
 
-def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish, stop: Callable[[], bool]) -> None:
-    """Play ``pending`` on ``workers`` worker processes (:mod:`plyground.workers`, the pool that plays
+def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish, stop: Callable[[], bool],
+                  backend: str = "local", address: str | None = None) -> None:
+    """Play ``pending`` on ``workers`` workers of ``backend`` (:mod:`plyground.workers`, the pool that plays
     self-play too), handing each record to ``finish`` as it ends, until ``stop()`` says so after one (the
     games still being played are then abandoned).  A worker that dies (killed, a plugin calling os._exit) stops
     the run with one line naming the games in flight."""
-    context = multiprocessing.get_context("spawn")
-    compile_noted = context.Value("b", 0)    # the workers compile at once: one note for all of them
-    pool = LocalActorPool(TournamentSetup(notices.announcing(), compile_noted), workers)
+    if backend == "local":
+        context = multiprocessing.get_context("spawn")
+        compile_noted = context.Value("b", 0)    # the workers compile at once: one note for all of them
+        setup = TournamentSetup(notices.announcing(), compile_noted)
+    else:                                        # (a shared flag does not cross machines: Ray's actors say nothing)
+        setup = TournamentSetup()
+    pool = actor_pool(backend, workers, address, setup)
     try:
         messages = pool.run(TournamentJob(pos, task) for pos, task in pending)
         for job, (_, position, record_json) in messages:

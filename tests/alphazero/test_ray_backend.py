@@ -8,7 +8,7 @@ from plyground.storage import read_json_lines
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.plugins.trainers.alphazero.actors_ray import MISSING
+from plyground.workers_ray import MISSING
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 
 TINY = ("--set", "network=mlp:hidden=8,layers=1", "--set", "iterations=1", "--set", "selfplay_games=6",

@@ -7,7 +7,7 @@ and streams back each job's messages as ``(job, message)``:
   process (``workers=1``): a failure is raised here, as it happens;
 * :class:`plyground.workers.LocalActorPool` - worker processes on this machine
   (the pool that plays tournaments too);
-* :class:`~.actors_ray.RayActorPool` - Ray actors, on this machine or a cluster.
+* :class:`~plyground.workers_ray.RayActorPool` - Ray actors, on this machine or a cluster.
 
 The :class:`Arena` turns a phase's games into jobs for its executor and the
 messages back into games: self-play games as they finish (with their
@@ -22,15 +22,13 @@ from typing import Callable, Iterable, Iterator, Protocol, Sequence
 from plyground.protocols import Game, GameRecord
 from plyground.recordio import record_from_json
 
-from plyground.errors import UsageError
-from plyground.workers import ActorPool, InProcess, LocalActorPool, available_cores
+from plyground.workers import ActorPool, InProcess, actor_pool, available_cores, check_backend
 
 from .actors import ActorSetup, Job, MatchJob, ModelBlob, SelfPlayJob, add_stats, selfplay_groups, with_models_known
 from .batched import BatchStats
 from .examples import Examples
 
 
-BACKENDS = ("local", "ray")
 
 
 class Executor(Protocol):
@@ -51,16 +49,10 @@ def make_actor_pool(backend: str, workers: int, address: str | None, setup: Call
                     log: Callable[[str], None]) -> ActorPool | None:
     """The pool for ``backend``, its workers built from ``setup()``; ``None`` where the work stays in this
     process (one local worker: ``setup`` is not called)."""
-    if backend not in BACKENDS:
-        raise UsageError(f"unknown backend '{backend}'; valid backends: {', '.join(BACKENDS)}")
-    if backend == "ray":
-        from .actors_ray import RayActorPool, import_ray
-        import_ray()
-        return RayActorPool(setup(), workers, address, log)
-    if address is not None:
-        raise UsageError(f"address={address} is for the ray backend; set backend=ray or leave address out")
-    count = workers or available_cores()
-    return LocalActorPool(setup(), count, log, prepare=with_models_known) if count > 1 else None
+    check_backend(backend, address)
+    if backend == "local" and (workers or available_cores()) <= 1:
+        return None
+    return actor_pool(backend, workers, address, setup(), log, prepare=with_models_known)
 
 
 class Arena:

@@ -50,7 +50,7 @@ from plyground.players.alphazero.networks import (NETWORK_RUNTIME_OPTIONS, RUNTI
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.capabilities import endgame_oracle
 from plyground.players.alphazero.settings import SEARCH_KIND_OPTIONS, trainer_search_options
-from plyground.workers import InProcess
+from plyground.workers import InProcess, check_backend
 
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, match_seed
 from .arena import Arena, make_actor_pool
@@ -211,9 +211,7 @@ class AlphaZeroTrainer(Trainer):
         if options["address"] is not None and options["backend"] != "ray":
             raise UsageError(f"trainer {self.name}: address={options['address']} is for backend=ray; set "
                              f"backend=ray or leave address out")
-        if options["backend"] == "ray":
-            from .actors_ray import import_ray
-            import_ray()                      # without the extra: one line now, before the run starts
+        check_backend(options["backend"], options["address"])    # Ray missing: one line now, before the run
         cfg = self.config
         # the roles: how games are played (workers build their own from the game and the options), who trains
         # the network, who judges the new one, and the phases that drive them

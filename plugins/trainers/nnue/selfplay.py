@@ -7,8 +7,9 @@ move (for the side to move, in the evaluation's unit: a man), and its result
 for the first player.  A position the endgame database holds ends the game
 with its exact result (the rest would be the database's moves).
 
-Games are played in worker processes (:class:`plyground.workers.LocalActorPool`):
-:class:`SelfPlaySetup` is what a worker builds its player from, and each
+Games are played by the workers of :func:`plyground.workers.actor_pool` (processes here, or Ray actors):
+:class:`SelfPlaySetup` is what a worker builds its player from (the network's bytes travel in it, so a worker
+on another machine needs no file of the run), and each
 :class:`GameJob` is one game, its randomness from its own seed, so a game is
 the same whichever worker plays it and whenever.
 """
@@ -16,7 +17,9 @@ from __future__ import annotations
 
 import math
 import random
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterator
 
 import numpy as np
@@ -51,6 +54,7 @@ class SelfPlaySetup:
     endgame: str
     random_plies: tuple[int, int]
     max_plies: int
+    network: bytes | None = None   # the model file's bytes, read where ``evaluation`` names a file
 
     def build(self) -> "SelfPlayActor":
         return SelfPlayActor(self)
@@ -60,7 +64,13 @@ class SelfPlayActor:
     def __init__(self, setup: SelfPlaySetup) -> None:
         self.setup = setup
         self.game = get_registry().make_game(setup.game)
-        weights, _ = load_evaluation(self.game, setup.evaluation)
+        if setup.network is None:
+            weights, _ = load_evaluation(self.game, setup.evaluation)
+        else:                         # the file travelled as bytes: read from a copy here
+            with tempfile.TemporaryDirectory(prefix="plyground-selfplay-") as folder:
+                copy = Path(folder) / Path(setup.evaluation).name
+                copy.write_bytes(setup.network)
+                weights, _ = load_evaluation(self.game, str(copy))
         self.oracle = endgame_oracle(self.game, setup.endgame)
         self.kernels = kernels_of(self.game)
         self.unit = nnue_learning(self.game).output_scale

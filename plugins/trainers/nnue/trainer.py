@@ -58,7 +58,7 @@ from plyground.storage import (RunLock, append_json_line, copy_file, read_json, 
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
 from plyground.tournament.runner import TournamentRun, run_tournament
-from plyground.workers import LocalActorPool, available_cores
+from plyground.workers import BACKENDS, actor_pool, available_cores, check_backend
 
 from .examples import Examples, GameRecords, examples_of, expert_examples
 from .learner import Learner
@@ -113,7 +113,14 @@ class NnueTrainer(Trainer):
         Option("gate_sprt", str, GATE_SPRT, "the sequential probability ratio test against the best engine so far "
                "that a generation must pass (H1 accepted) to become the best, elo0=E0,elo1=E1,alpha=A,beta=B in "
                "logistic Elo, match_games the most games; none: the fixed-score gate"),
-        Option("workers", int, 0, "games played at once (0: one per core)", min=0, max=1024),
+        Option("workers", int, 0, "games played at once (0: one per core, or per CPU of the Ray cluster)", min=0,
+               max=1024),
+        Option("backend", str, "local", "where the games are played: worker processes here, or Ray actors on this "
+               "machine or a cluster (pip install 'plyground[distributed]'; docs/distributed.md): self-play needs "
+               "only plyground on each machine (the network travels with the work); the matches need the run "
+               "directory at the same path on each (a shared folder)", choices=BACKENDS),
+        Option("address", str, None, "backend=ray: address of a running Ray cluster, e.g. 10.0.0.5:6379 or auto "
+               "(none: ray.init() decides)", optional=True),
         Option("batch_games", int, 100, "self-play games between saves", min=1, max=100_000),
         ENDGAME_OPTION,
     )
@@ -134,7 +141,8 @@ class NnueTrainer(Trainer):
         if previous is not None and "gate_sprt" not in previous and "gate_sprt" not in options:
             cfg["gate_sprt"] = _ADDED["gate_sprt"]    # a run started before the SPRT gate keeps the gate it had
         self.gate_test = _gate_test(cfg["gate_sprt"])
-        self.workers = cfg["workers"] or available_cores()
+        check_backend(cfg["backend"], cfg["address"])
+        self.workers = cfg["workers"] or (0 if cfg["backend"] == "ray" else available_cores())
         self.check_run_options(_FIXED, _ADDED)
 
     @classmethod
@@ -193,13 +201,14 @@ class NnueTrainer(Trainer):
         if records.games >= cfg["games"]:
             return
         evaluation = TODAY if self.state["best"] is None else str(self._net_path(self.state["best"]))
+        network = None if self.state["best"] is None else self._net_path(self.state["best"]).read_bytes()
         setup = SelfPlaySetup(game_spec(self.game), evaluation,
                               cfg["depth"], cfg["nodes"], cfg["endgame"],
-                              (cfg["random_plies_min"], cfg["random_plies_max"]), 400)
+                              (cfg["random_plies_min"], cfg["random_plies_max"]), 400, network)
         self.log(f"generation {g}: self-play of {cfg['games']} games with eval={_short(evaluation)} at depth "
                  f"{cfg['depth']} in {self.workers} workers" + (f" ({records.games} played already)"
                                                                  if records.games else ""))
-        pool = LocalActorPool(setup, self.workers, log=self.log)
+        pool = actor_pool(cfg["backend"], self.workers, cfg["address"], setup, log=self.log)
         started, first = time.perf_counter(), records.games
         try:
             while records.games < cfg["games"]:
@@ -314,7 +323,8 @@ class NnueTrainer(Trainer):
                 test_text = f"; {p.sprt.progress_text()}" if p.sprt is not None else ""
                 self.log(f"generation {g}: {what} game {p.done}/{p.total}{test_text}; ETA {format_duration(p.eta)}")
 
-        run = run_tournament(config, self.run_dir / "matches" / folder, workers=self.workers, on_game=on_game)
+        run = run_tournament(config, self.run_dir / "matches" / folder, workers=self.workers,
+                             backend=cfg["backend"], address=cfg["address"], on_game=on_game)
         if not run.complete:            # interrupted: go on stopping, as the interrupt asked (Ctrl-C, SIGTERM)
             raise run.interruption or KeyboardInterrupt()
         self._checkpoint_clock()

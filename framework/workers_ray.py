@@ -1,4 +1,5 @@
-"""The ``ray`` backend: the same actors as Ray actors, on a local Ray instance or a cluster.
+"""The ``ray`` backend of :mod:`plyground.workers`: the same actors as Ray actors, on a local Ray instance or a
+cluster (AlphaZero's and the NNUE trainer's self-play, ``plyground tournament``'s games).
 
 ``backend=ray`` with ``address=HOST:6379`` (or ``auto``) joins a running
 cluster, started with ``ray start --head`` and ``ray start --address=HOST:6379``
@@ -6,9 +7,9 @@ on the other machines (docs/distributed.md); with no address Ray decides as
 ``ray.init()`` does (``RAY_ADDRESS``, else a cluster started on this machine by
 ``ray start``, else a new Ray instance for the run).  If this process already
 called ``ray.init`` (a test, a notebook), that instance is used and left running.
-Each actor takes one CPU, builds its own :class:`~.actors.GameActor` and
-streams its messages back through a Ray generator; networks travel as bytes,
-so the machines need plyground installed but not the run directory.
+Each actor takes one CPU, builds its own actor from the setup (``setup.build()``) and
+streams its messages back through a Ray generator; what a job needs travels with it
+(networks as bytes), so the machines need plyground installed but not the run directory.
 """
 from __future__ import annotations
 
@@ -16,10 +17,8 @@ import os
 import socket
 from typing import Callable, Iterator, Sequence
 
-from plyground.errors import UsageError
-from plyground.workers import ActorPool, Worker, failure_message, job_messages
-
-from .actors import ActorSetup, GameActor, Job, with_models_known
+from .errors import UsageError
+from .workers import Actor, ActorPool, ActorSetup, Job, Worker, failure_message, job_messages
 
 MISSING = "the ray backend needs the optional extra: pip install 'plyground[distributed]'"
 
@@ -36,10 +35,10 @@ def import_ray():
 
 
 class RayActor:
-    """The Ray actor class: a :class:`GameActor` on one BLAS thread, its messages as a generator."""
+    """The Ray actor class: the setup's actor, its messages as a generator."""
 
     def __init__(self, setup: ActorSetup) -> None:
-        self.actor: GameActor | None = None
+        self.actor: Actor | None = None
         self.failure: tuple | None = None
         try:
             self.actor = setup.build()
@@ -62,7 +61,8 @@ class RayActorPool(ActorPool):
 
     backend = "ray"
 
-    def __init__(self, setup: ActorSetup, size: int, address: str | None, log: Callable[[str], None]) -> None:
+    def __init__(self, setup: ActorSetup, size: int, address: str | None, log: Callable[[str], None] | None = None,
+                 prepare: Callable | None = None) -> None:
         ray = self._ray = import_ray()
         self._owns_ray = not ray.is_initialized()
         if self._owns_ray:
@@ -73,9 +73,9 @@ class RayActorPool(ActorPool):
                 where = f"the Ray cluster at {address}" if address else "a local Ray instance"
                 raise UsageError(f"cannot start or reach {where}: {exc}") from None
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        super().__init__(setup, size or max(1, cpus), log, prepare=with_models_known)
+        super().__init__(setup, size or max(1, cpus), log, prepare=prepare)
         self._remote = ray.remote(num_cpus=1)(RayActor)
-        log(f"ray: a cluster of {cpus} CPUs ({address or 'this machine'}); up to {self.size} actors")
+        self.log(f"ray: a cluster of {cpus} CPUs ({address or 'this machine'}); up to {self.size} actors")
 
     def _start(self, workers: list[Worker]) -> None:
         ray = self._ray
