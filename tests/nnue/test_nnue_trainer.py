@@ -254,3 +254,20 @@ def test_bad_options_are_refused_with_what_would_do(cli, tmp_path, options, mess
 def test_a_game_without_an_nnue_is_refused(cli, tmp_path):
     code, out, err = cli("train", "nnue", "--game", "tictactoe", "--run", tmp_path / "r")
     assert code != 0 and "no NNUE evaluation" in out + err
+
+
+def test_a_run_may_start_from_a_network_and_compare_with_a_pinned_one(cli, tmp_path):
+    """first_eval: generation 0's self-play by a given network (here the bundled one, pinned as a file);
+    baseline: today's engine in the matches and the curve, named 'today'."""
+    import shutil
+    from plyground.players.alphabeta.player import load_evaluation
+    pinned = tmp_path / "pinned.npz"
+    shutil.copy(load_evaluation(CheckersGame(), "nnue")[1]["path"], pinned)
+    code, output = _train(cli, tmp_path, "--set", "generations=1", "--set", f"first_eval={pinned}",
+                          "--set", f"baseline={pinned}", "--set", "gate_sprt=none")
+    assert code == 0, output
+    assert "self-play of 4 games with eval=pinned.npz" in output
+    row = json.loads((tmp_path / "run" / "curve.jsonl").read_text().splitlines()[-1])
+    assert row["vs_today"] is not None and row["best_before"] == "today"
+    code, output = _train(cli, tmp_path / "other", "--set", "first_eval=/no/such/net.npz")
+    assert code == 2 and "nnue: first_eval='/no/such/net.npz'" in output

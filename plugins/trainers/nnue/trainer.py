@@ -48,7 +48,7 @@ from plyground.bundled_data import records_file
 from plyground.capabilities import (ENDGAME_OPTION, endgame_oracle, kernels_of, nnue_learning, parse_endgame,
                                     winning_chances_slope)
 from plyground.durations import format_duration
-from plyground.errors import UsageError
+from plyground.errors import ModelFileError, UsageError
 from plyground.negamax.nnue import MAX_DENSE, MAX_HIDDEN
 from plyground.options import Option, game_spec, jsonable_options
 from plyground.protocols import Game, Trainer
@@ -59,6 +59,7 @@ from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
 from plyground.tournament.runner import TournamentRun, run_tournament
 from plyground.workers import BACKENDS, actor_pool, available_cores, check_backend
+from plyground.players.alphabeta.player import load_evaluation
 
 from .examples import Examples, GameRecords, examples_of, expert_examples
 from .learner import Learner
@@ -67,9 +68,9 @@ from .selfplay import GameJob, SelfPlaySetup
 #: Options that define a run: a rerun in the same directory must not change them.
 _FIXED = ("hidden", "dense", "games", "depth", "nodes", "random_plies_min", "random_plies_max", "window",
           "expert_games", "expert_every", "blend", "epochs", "batch", "lr", "seed", "match_games",
-          "match_seconds", "gate", "gate_sprt")
+          "match_seconds", "gate", "gate_sprt", "first_eval", "baseline")
 #: What a run started before an option existed used.
-_ADDED = {"gate_sprt": "none"}
+_ADDED = {"gate_sprt": "none", "first_eval": "learned", "baseline": "learned"}
 #: The gate's default test.  At the default 40 games it takes a clear gain to pass: no test of a few Elo can
 #: decide in 20 pairs (a clean sweep moves the LLR by 20 ln(s1/s0), 0.57 for elo1=10, short of the bound 2.94).
 GATE_SPRT = "elo0=0,elo1=100,alpha=0.05,beta=0.05"
@@ -113,6 +114,11 @@ class NnueTrainer(Trainer):
         Option("gate_sprt", str, GATE_SPRT, "the sequential probability ratio test against the best engine so far "
                "that a generation must pass (H1 accepted) to become the best, elo0=E0,elo1=E1,alpha=A,beta=B in "
                "logistic Elo, match_games the most games; none: the fixed-score gate"),
+        Option("first_eval", str, "learned", "the evaluation that plays generation 0's self-play (until a "
+               "generation is the best): 'learned' (the game's linear evaluation), 'nnue' (its bundled network) or "
+               "a network file"),
+        Option("baseline", str, "learned", "today's engine, which every generation also plays (the curve's "
+               "'today' series): 'learned', 'nnue' or a network file (e.g. a pinned copy of the shipped network)"),
         Option("workers", int, 0, "games played at once (0: one per core, or per CPU of the Ray cluster)", min=0,
                max=1024),
         Option("backend", str, "local", "where the games are played: worker processes here, or Ray actors on this "
@@ -141,6 +147,11 @@ class NnueTrainer(Trainer):
         if previous is not None and "gate_sprt" not in previous and "gate_sprt" not in options:
             cfg["gate_sprt"] = _ADDED["gate_sprt"]    # a run started before the SPRT gate keeps the gate it had
         self.gate_test = _gate_test(cfg["gate_sprt"])
+        for name in ("first_eval", "baseline"):          # a wrong file stops the run before any game
+            try:
+                load_evaluation(game, cfg[name])
+            except (UsageError, ModelFileError) as exc:
+                raise UsageError(f"nnue: {name}={cfg[name]!r}: {exc}") from None
         check_backend(cfg["backend"], cfg["address"])
         self.workers = cfg["workers"] or (0 if cfg["backend"] == "ray" else available_cores())
         self.check_run_options(_FIXED, _ADDED)
@@ -200,8 +211,12 @@ class NnueTrainer(Trainer):
         records = GameRecords.load(path) if path.exists() else GameRecords.empty()
         if records.games >= cfg["games"]:
             return
-        evaluation = TODAY if self.state["best"] is None else str(self._net_path(self.state["best"]))
-        network = None if self.state["best"] is None else self._net_path(self.state["best"]).read_bytes()
+        if self.state["best"] is None:
+            evaluation = cfg["first_eval"]
+            network = Path(evaluation).read_bytes() if evaluation not in ("learned", "nnue") else None
+        else:
+            evaluation = str(self._net_path(self.state["best"]))
+            network = self._net_path(self.state["best"]).read_bytes()
         setup = SelfPlaySetup(game_spec(self.game), evaluation,
                               cfg["depth"], cfg["nodes"], cfg["endgame"],
                               (cfg["random_plies_min"], cfg["random_plies_max"]), 400, network)
@@ -272,10 +287,16 @@ class NnueTrainer(Trainer):
     def _opponents(self, g: int) -> list[tuple[str, str]]:
         """(name, eval) of the engines generation ``g`` plays: the best so far, generation 0, today's."""
         best = self.state["best"]
+        today = (self._today_name(), self.config["baseline"])
         if best is None:
-            return [(TODAY, TODAY)] + ([("gen-0", str(self._net_path(0)))] if g > 0 else [])
+            return [today] + ([("gen-0", str(self._net_path(0)))] if g > 0 else [])
         return ([(f"gen-{best}", str(self._net_path(best)))] + ([("gen-0", str(self._net_path(0)))] if best != 0 else [])
-                + [(TODAY, TODAY)])
+                + [today])
+
+    def _today_name(self) -> str:
+        """The name today's engine plays under: 'learned' (as in the runs before the baseline option) or
+        'today'."""
+        return TODAY if self.config["baseline"] == TODAY else "today"
 
     def _matches(self, g: int) -> bool:
         """Play generation ``g``'s matches (:attr:`scores` gets its score against each engine); True when it
@@ -352,7 +373,7 @@ class NnueTrainer(Trainer):
         write_json_lines(path, rows + [{
             "generation": g, "wall_hours": round(self.state["wall_seconds"] / 3600, 4),
             "cpu_hours": round(self.state["cpu_seconds"] / 3600, 4),
-            "vs_today": row(scores.get(TODAY)), "vs_gen0": row(scores.get("gen-0")),
+            "vs_today": row(scores.get(self._today_name())), "vs_gen0": row(scores.get("gen-0")),
             "vs_best": row(scores.get(best_name)), "best_before": best_name, "accepted": accepted,
             "gate_sprt": None if self.gate is None else self.gate.to_json(),
             "match_seconds": self.config["match_seconds"], "match_games": self.config["match_games"]}])
@@ -429,4 +450,4 @@ def _seed(seed: int, generation: int, index: int) -> int:
 
 
 def _short(evaluation: str) -> str:
-    return evaluation if evaluation == TODAY else Path(evaluation).name
+    return evaluation if evaluation in ("learned", "nnue") else Path(evaluation).name
