@@ -100,9 +100,11 @@ SEVEN = "W:WK1,K3,K5,K7:BK32,K30,K28"
 def test_a_database_too_large_for_memory_is_refused_before_anything_is_allocated(cli, tmp_path):
     # 7 pieces: 124,909,766,240 entries of 3 bytes; numpy once said "Unable to allocate 116 GiB" instead.
     need = "a 7-piece endgame database needs 374.7 GB of memory (124,909,766,240 entries); this machine has "
-    for args in (["build", "--pieces", "7"], ["probe", "--fen", SEVEN]):
-        code, _, err = cli("endgame", *args, "--dir", tmp_path / "none")
-        assert code == 2 and need in err and "Unable to allocate" not in err, err
+    code, _, err = cli("endgame", "probe", "--fen", SEVEN, "--dir", tmp_path / "none")
+    assert code == 2 and need in err and "Unable to allocate" not in err, err
+    # built slice by slice: every 6-piece slice held (22 GB), and the largest 7-piece slice with what it reads
+    code, _, err = cli("endgame", "build", "--pieces", "7", "--dir", tmp_path / "none")
+    assert code == 2 and "building the 7-piece endgame database slice by slice needs 98.2 GB of memory" in err, err
     code, _, err = cli("match", "--game", "checkers", "--black", "alphabeta:endgame=7", "--white", "random",
                        "-n", "1")
     assert code == 2 and need in err, err
@@ -119,10 +121,10 @@ def test_a_position_where_a_side_has_no_pieces_is_no_probe(cli, built, fen, empt
 
 
 def test_ctrl_c_ends_a_build_at_once_and_keeps_every_slice_written(tmp_path):
-    """A slice is one compiled call, which Python's Ctrl-C handler would wait for: the build ends at once.
-    The signal is sent as slice 19's line comes out; slice 20 (0m1k-1m2k, the longest of the 4-piece build,
-    seconds) is being solved then, and the process must end by the signal, not after that slice with
-    Python's KeyboardInterrupt.  Every file in the folder is a whole slice."""
+    """A slice is solved by compiled calls, which Python's Ctrl-C handler would wait for: the build ends at
+    once.  The signal is sent as slice 42's line comes out (the first 5-piece slice); slice 43 (0m2k-0m3k,
+    4.9 million entries, a second or more) is being solved then, and the process must end by the signal,
+    not after that slice with Python's KeyboardInterrupt.  Every file in the folder is a whole slice."""
     import os
     import signal
     import subprocess
@@ -131,13 +133,13 @@ def test_ctrl_c_ends_a_build_at_once_and_keeps_every_slice_written(tmp_path):
     from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 
     from plyground.storage import load_npz
-    proc = subprocess.Popen([sys.executable, "-m", "plyground", "endgame", "build", "--pieces", "4", "--dir",
+    proc = subprocess.Popen([sys.executable, "-m", "plyground", "endgame", "build", "--pieces", "5", "--dir",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=ctrl_c_as_at_a_terminal)
-    rest, _ = interrupt_when_seen(proc, lambda out: "endgame: slice 19/41 " in out, settle=0)
+    rest, _ = interrupt_when_seen(proc, lambda out: "endgame: slice 42/85 " in out, settle=0)
     assert proc.returncode == -signal.SIGINT, rest
     files = sorted(tmp_path.iterdir())
-    assert len(files) == 19 and all(path.name.startswith("slice-") and path.suffix == ".npz" for path in files)
+    assert len(files) == 42 and all(path.name.startswith("slice-") and path.suffix == ".npz" for path in files)
     for path in files:                                       # each is read back whole
         assert {"wld", "dist"} <= set(load_npz(path)), path
 

@@ -17,8 +17,11 @@ def register(cli) -> None:
     @click.option("--pieces", type=click.IntRange(2, 8), default=4, show_default=True,
                   help="Solve every position with at most this many pieces.")
     @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None, help=DIR_HELP)
-    def build_command(pieces, directory):
-        """Solve (or finish solving: slices already on disk are kept) the N-piece database."""
+    @click.option("--threads", type=click.IntRange(1, None), default=None,
+                  help="Threads solving (default: one per core).")
+    def build_command(pieces, directory, threads):
+        """Solve (or finish solving: slices already on disk are kept) the N-piece database.  Up to 5 pieces it
+        is held whole in memory; 6 pieces is built slice by slice (a few GB), each slice written when solved."""
         from plyground.stopping import ctrl_c_ends_the_process
 
         from . import store
@@ -26,8 +29,8 @@ def register(cli) -> None:
         # 5-piece slice, more for the larger ones): Ctrl-C ends the build at once; the slices on disk are kept
         # (a file being written is finished first) and the next build goes on from them.
         with ctrl_c_ends_the_process():
-            db = store.build(pieces, directory, log=lambda line: click.echo(line, err=True))
-        counts = db.counts()
+            store.build(pieces, directory, log=lambda line: click.echo(line, err=True), threads=threads)
+        counts = store.counts(pieces, directory)
         click.echo(f"{pieces} pieces: {sum(counts.values()):,} positions (either side to move): "
                    f"{counts['win']:,} wins, {counts['loss']:,} losses, {counts['draw']:,} draws for the side "
                    f"to move; in {directory or store.default_directory()}")

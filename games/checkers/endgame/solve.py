@@ -1,4 +1,4 @@
-"""Retrograde analysis of checkers endgames, slice by slice, in compiled code.
+"""Retrograde analysis of checkers endgames, slice by slice: the database in memory, and the reference solver.
 
 Every position of every slice (``index.py``), with either side to move,
 gets a result -- win, loss or draw for the side to move -- and for wins
@@ -14,29 +14,29 @@ order), by distance steps: at step d a position is
 * lost in d when every move leads to a won position and the longest of
   those wins is d - 1.
 
-Positions of the slice resolved at step d only satisfy these conditions for
-step d + 1, so one array serves all steps.  A first pass looks at every
-position once: it settles those with no move (lost in 0) and notes, for each
-capture or crowning into a solved slice, the step one after that move's
-distance.  After it, step d looks only at positions that step d can settle:
-the predecessors (by quiet moves unmade) of the positions settled at step
-d - 1, and the positions noted for step d.  Steps stop when one settles
-nothing and no note is left; what is left is a draw (neither side can force
-a result).  So a position is looked at about once per move that reaches a
-result, not once per step: the 4-piece build takes 14 s instead of 145 s
-with a rescan of the slice at every step.  The draw rules of play
-(repetition, the 40-move rule) are not part of the database, as in
-Chinook's.
+What no step settles is a draw (neither side can force a result).  The draw
+rules of play (repetition, the 40-move rule) are not part of the database,
+as in Chinook's.
 
-Results are kept as int8 (:data:`WIN`, :data:`LOSS`, :data:`DRAW`,
-:data:`HOLE` for an index that is no position) and distances as int16, in
-one flat array over all slices: slice s, side to move c, index i is entry
+:meth:`Database.solve` runs the fast solver of ``retrograde.py`` (counters,
+every core, a slice copied from its mirror slice when that one is solved).
+:func:`solve_slice` here is the first compiled solver, kept as the
+reference the fast one is checked against (byte for byte: tests and
+``benchmarks/endgame_build.py``): a first pass looks at every position once,
+settling those with no move (lost in 0) and noting, for each capture or
+crowning into a solved slice, the step one after that move's distance; then
+step d looks only at positions that step d can settle -- the predecessors (by
+quiet moves unmade) of the positions settled at step d - 1, each checked
+forward with its moves, and the positions noted for step d.
+
+Results are kept as int8 and distances as int16 (``codes.py``), in one flat
+array over the slices held: slice s, side to move c, index i is entry
 ``offsets[s] + c * sizes[s] + i``.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -47,10 +47,10 @@ from plyground.memory import available_memory, format_bytes
 from ..bits import lowest_square, popcount
 from ..board import FULL, STEP
 from ..kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, generate
+from . import retrograde
+from .codes import DRAW, HOLE, LOSS, RESULT_NAMES, UNKNOWN, WIN, lookup  # noqa: F401 - solve.lookup etc.
 from .index import position_at, position_index, slice_size, slices
 
-UNKNOWN, WIN, LOSS, DRAW, HOLE = 0, 1, 2, 3, 4
-RESULT_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 #: Bytes of memory per index entry: its result (int8) and its distance (int16).
 ENTRY_BYTES = 3
 
@@ -60,34 +60,22 @@ def entries(pieces: int) -> int:
     return sum(2 * slice_size(*s) for s in slices(pieces))
 
 
-def check_fits_in_memory(pieces: int) -> None:
-    """UsageError when the ``pieces``-piece database cannot be held in this machine's memory, naming what it
-    needs and the largest that fits -- asked before any array is allocated (7 pieces: 375 GB)."""
+def check_fits_in_memory(pieces: int, windowed: bool = False) -> None:
+    """UsageError when the ``pieces``-piece database cannot be held in this machine's memory (``windowed``:
+    built slice by slice, :func:`windowed_bytes`), naming what it needs and the largest that fits -- asked
+    before any array is allocated (7 pieces: 375 GB whole, 31 GB slice by slice)."""
     available = available_memory()
-    needed = entries(pieces) * ENTRY_BYTES
+    needed = windowed_bytes(pieces) if windowed else entries(pieces) * ENTRY_BYTES
     if available is None or needed <= available:
         return
+    if windowed:
+        raise UsageError(f"building the {pieces}-piece endgame database slice by slice needs {format_bytes(needed)} "
+                         f"of memory (every smaller slice, and the {window_entries(pieces):,} entries of the "
+                         f"largest slice and what it reads); this machine has {format_bytes(available)} available")
     fits = [p for p in range(2, pieces) if entries(p) * ENTRY_BYTES <= available]
     largest = f"; the largest that fits is {fits[-1]} pieces" if fits else ""
     raise UsageError(f"a {pieces}-piece endgame database needs {format_bytes(needed)} of memory "
                      f"({entries(pieces):,} entries); this machine has {format_bytes(available)} available{largest}")
-
-
-@njit(cache=True)
-def lookup(pos, offsets, sizes, result, dist):
-    """(result, distance) of the position ``pos`` (kernel layout) for its side to move.
-
-    A side to move without a piece has lost (distance 0); ``offsets[bm, bk, wm, wk]`` is -1 for a
-    slice that is not built (the caller's bug: the build order rules it out).
-    """
-    bm, bk = popcount(pos[0]), popcount(pos[1])
-    wm, wk = popcount(pos[2]), popcount(pos[3])
-    side = pos[SIDE]
-    if (bm + bk == 0 and side == 0) or (wm + wk == 0 and side == 1):
-        return LOSS, 0
-    start = offsets[bm, bk, wm, wk]
-    entry = start + side * sizes[bm, bk, wm, wk] + position_index(pos[0], pos[1], pos[2], pos[3], bk, wm, wk)
-    return result[entry], dist[entry]
 
 
 @njit(cache=True)
@@ -267,30 +255,83 @@ def solve_slice(bm, bk, wm, wk, offsets, sizes, result, dist, farthest_before):
     return step, farthest
 
 
+def layer(pieces: int) -> list[tuple[int, int, int, int]]:
+    """The slices of exactly ``pieces`` pieces, in build order."""
+    return [s for s in slices(pieces) if sum(s) == pieces]
+
+
+def needs(s: tuple[int, int, int, int], order: list) -> list[tuple[int, int, int, int]]:
+    """The slices of ``s``'s own layer that solving it reads, in build ``order``: its mirror slice when that
+    one comes first (``s`` is copied from it), else the slices a crowning leads to (captures lead to
+    smaller layers)."""
+    mirrored = retrograde.mirror(s)
+    if mirrored != s and order.index(mirrored) < order.index(s):
+        return [mirrored]
+    bm, bk, wm, wk = s
+    return [c for c in ((bm - 1, bk + 1, wm, wk), (bm, bk, wm - 1, wk + 1)) if min(c) >= 0]
+
+
+def window_entries(pieces: int) -> int:
+    """Entries a windowed build of ``pieces`` pieces holds at once for its top layer: the most that one
+    slice and what it reads take (:func:`needs`)."""
+    order = slices(pieces)
+    return max(2 * (slice_size(*s) + sum(slice_size(*n) for n in needs(s, order))) for s in layer(pieces))
+
+
+def windowed_bytes(pieces: int) -> int:
+    """Memory a windowed build of ``pieces`` pieces needs: every smaller slice, the window, and the largest
+    slice's counters, lists of entries by step and packed copy (at most 7 bytes an entry)."""
+    largest = max(2 * slice_size(*s) for s in layer(pieces))
+    return (entries(pieces - 1) + window_entries(pieces)) * ENTRY_BYTES + 7 * largest
+
+
 @dataclass
 class Database:
-    """The solved slices of up to ``pieces`` pieces, in memory (see the module docstring for the layout)."""
+    """Solved slices in memory (see the module docstring for the layout): every slice of up to ``pieces``
+    pieces, or -- a *windowed* database, for a build too large to hold -- every slice of fewer pieces and,
+    from entry ``window`` on, the few slices of ``pieces`` pieces that one solve needs (:meth:`place`)."""
 
     pieces: int
     offsets: np.ndarray
     sizes: np.ndarray
     result: np.ndarray
     dist: np.ndarray
+    #: The slices whose results are held.
+    solved: set = field(default_factory=set)
+    #: Where the window starts (-1: the database is whole).
+    window: int = -1
 
     @classmethod
-    def empty(cls, pieces: int) -> "Database":
-        """Every slice of up to ``pieces`` pieces laid out (see the module docstring), nothing solved yet;
-        a UsageError, before any allocation, when it cannot fit in memory."""
-        check_fits_in_memory(pieces)
+    def empty(cls, pieces: int, windowed: bool = False) -> "Database":
+        """Every slice of up to ``pieces`` pieces laid out (see the module docstring), nothing solved yet --
+        ``windowed``: those of fewer pieces, then room for :func:`window_entries`; a UsageError, before any
+        allocation, when it cannot fit in memory."""
+        check_fits_in_memory(pieces, windowed)
         dim = pieces + 1
         offsets = np.full((dim,) * 4, -1, dtype=np.int64)
         sizes = np.zeros((dim,) * 4, dtype=np.int64)
         total = 0
         for s in slices(pieces):
-            offsets[s] = total
             sizes[s] = slice_size(*s)
-            total += 2 * sizes[s]
-        return cls(pieces, offsets, sizes, np.full(total, HOLE, dtype=np.int8), np.zeros(total, dtype=np.int16))
+            if not windowed or sum(s) < pieces:
+                offsets[s] = total
+                total += 2 * sizes[s]
+        window = total if windowed else -1
+        if windowed:
+            total += window_entries(pieces)
+        return cls(pieces, offsets, sizes, np.full(total, HOLE, dtype=np.int8), np.zeros(total, dtype=np.int16),
+                   window=window)
+
+    def place(self, held: list) -> None:
+        """Lay out the top-layer slices ``held`` in the window, in order; no other top-layer slice is held."""
+        at = self.window
+        for s in layer(self.pieces):
+            self.offsets[s] = -1
+            self.solved.discard(s)
+        for s in held:
+            self.offsets[s] = at
+            at += 2 * int(self.sizes[s])
+        assert at <= len(self.result), "the window is too small for these slices"
 
     def part(self, s: tuple[int, int, int, int]) -> slice:
         """The entries of slice ``s`` (both sides to move) in ``result`` and ``dist``."""
@@ -303,11 +344,22 @@ class Database:
             raise ValueError("not a position of this database")
         return RESULT_NAMES[int(r)], int(d) if r != DRAW else 0
 
-    def solve(self, s: tuple[int, int, int, int], farthest_before: int) -> tuple[int, int, float]:
+    def solve(self, s: tuple[int, int, int, int], farthest_before: int, pool=None,
+              reference: bool = False) -> tuple[int, int, float]:
         """Solve slice ``s`` in place (every slice it leads to is solved, and ``farthest_before`` is the
-        longest distance among them); (steps, its longest distance, seconds taken)."""
+        longest distance among them); (steps, its longest distance, seconds taken).  The fast solver on
+        ``pool``'s threads (:func:`retrograde.workers`; None: this thread), or a copy of the mirror slice
+        when that one is solved; ``reference``: the reference solver (one thread)."""
         started = time.perf_counter()
-        steps, far = solve_slice(*s, self.offsets, self.sizes, self.result, self.dist, farthest_before)
+        if reference:
+            steps, far = solve_slice(*s, self.offsets, self.sizes, self.result, self.dist, farthest_before)
+        elif retrograde.mirror(s) in self.solved:
+            steps, far = retrograde.mirror_slice(s, self.offsets, self.sizes, self.result, self.dist,
+                                                 farthest_before, pool)
+        else:
+            steps, far = retrograde.solve_slice(s, self.offsets, self.sizes, self.result, self.dist,
+                                                farthest_before, pool)
+        self.solved.add(tuple(s))
         return steps, far, time.perf_counter() - started
 
     def counts(self, s: tuple[int, int, int, int] | None = None) -> dict[str, int]:
@@ -316,13 +368,15 @@ class Database:
         return {name: int(np.count_nonzero(results == code)) for code, name in RESULT_NAMES.items()}
 
 
-def build(pieces: int, log=None) -> Database:
-    """Solve every slice of 2..``pieces`` pieces in memory."""
+def build(pieces: int, log=None, threads: int | None = None, reference: bool = False) -> Database:
+    """Solve every slice of 2..``pieces`` pieces in memory (``threads``: default one per core;
+    ``reference``: with the reference solver)."""
     db = Database.empty(pieces)
     farthest = 0
-    for s in slices(pieces):
-        steps, far, seconds = db.solve(s, farthest)
-        farthest = max(farthest, far)
-        if log is not None:
-            log(f"slice {s}: {db.sizes[s]:,} entries, {steps} steps, farthest {far} plies, {seconds:.2f} s")
+    with retrograde.workers(threads) as pool:
+        for s in slices(pieces):
+            steps, far, seconds = db.solve(s, farthest, pool, reference)
+            farthest = max(farthest, far)
+            if log is not None:
+                log(f"slice {s}: {db.sizes[s]:,} entries, {steps} steps, farthest {far} plies, {seconds:.2f} s")
     return db

@@ -2,7 +2,13 @@
 
 ``build(pieces, directory)`` solves the slices in order and writes each as
 soon as it is solved (atomically: a slice file is whole or absent); run it
-again and the slices already on disk are loaded instead of solved.
+again and the slices already on disk are loaded instead of solved (a slice
+that was being solved when the build stopped is solved again).  Up to
+:data:`HELD_WHOLE` pieces the whole database is held in memory; above, the
+build is *windowed*: every smaller slice stays in memory, and a slice of the
+top layer is held only while it is solved, with the slices it reads (its
+mirror slice, or the slices its crownings lead to), read back from disk --
+so 6 pieces needs a few GB instead of 22.
 ``open_database(pieces, directory)`` loads a finished build for probing.
 A slice file holds, for both sides to move, the results of its entries
 packed four to a byte (2 bits: hole, win, loss, draw) and the distances of
@@ -17,19 +23,24 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.stopping import ctrl_c_held
-from plyground.storage import METADATA_KEY, check_format, load_npz, pop_metadata, save_npz
+from plyground.recordio import atomic_writer
+from plyground.storage import METADATA_KEY, check_format, json_array, load_npz, pop_metadata
 
-from . import solve
+from . import retrograde, solve
 from .index import slices
 
 FORMAT = "plyground-checkers-endgame"
+#: Databases of up to this many pieces are built whole in memory (5: 1.1 GB); larger ones slice by slice.
+HELD_WHOLE = 5
 #: 3: the metadata holds the arrays' SHA-256 (version 2's files have none: ``build`` solves them again)
 FORMAT_VERSION = 3
 
@@ -51,33 +62,75 @@ def slice_path(directory: Path, s: tuple[int, int, int, int]) -> Path:
     return Path(directory) / f"slice-{bm}{bk}{wm}{wk}.npz"
 
 
+@njit(cache=True, nogil=True)
+def _packed(result, dist):
+    """The 2-bit codes of ``result`` four to a byte, and the distances of its wins and losses (uint16)."""
+    n = result.shape[0]
+    packed = np.zeros(-(-n // 4), dtype=np.uint8)
+    decided = 0
+    for e in range(n):
+        r = result[e]
+        code = 1 if r == solve.WIN else 2 if r == solve.LOSS else 3 if r == solve.DRAW else 0
+        packed[e >> 2] |= code << (2 * (e & 3))
+        decided += code == 1 or code == 2
+    out = np.empty(decided, dtype=np.uint16)
+    k = 0
+    for e in range(n):
+        if result[e] == solve.WIN or result[e] == solve.LOSS:
+            out[k] = dist[e]
+            k += 1
+    return packed, out
+
+
 def pack(result: np.ndarray, dist: np.ndarray) -> dict[str, np.ndarray]:
     """A solved slice's arrays as stored: 2-bit results, distances of the decided positions."""
-    codes = np.zeros(-(-len(result) // 4) * 4, dtype=np.uint8)
-    for value, code in _PACKED.items():
-        codes[:len(result)][result == value] = code
-    packed = codes[0::4] | codes[1::4] << 2 | codes[2::4] << 4 | codes[3::4] << 6
-    decided = dist[(result == solve.WIN) | (result == solve.LOSS)]
+    packed, decided = _packed(result, dist)
     small = decided.size == 0 or decided.max() < 256
-    return {"wld": packed, "dist": decided.astype(np.uint8 if small else np.uint16)}
+    return {"wld": packed, "dist": decided.astype(np.uint8) if small else decided}
+
+
+@njit(cache=True, nogil=True)
+def _unpack_into(packed, stored, result, dist):
+    """Fill ``result`` and ``dist`` from stored arrays (:func:`pack`); False, leaving them half written,
+    when the stored distances are not one per decided entry."""
+    n = result.shape[0]
+    decided = 0
+    for e in range(n):
+        code = (packed[e >> 2] >> (2 * (e & 3))) & 3
+        decided += code == 1 or code == 2
+    if decided != stored.shape[0]:
+        return False
+    k = 0
+    for e in range(n):
+        code = (packed[e >> 2] >> (2 * (e & 3))) & 3
+        result[e] = _UNPACKED[code]
+        if code == 1 or code == 2:
+            dist[e] = stored[k]
+            k += 1
+        else:
+            dist[e] = 0
+    return True
 
 
 def unpack(arrays: dict, entries: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(results, distances) of ``entries`` entries from stored arrays; None if they do not fit."""
-    packed = arrays.get("wld")
-    if packed is None or packed.dtype != np.uint8 or packed.shape != (-(-entries // 4),):
+    packed, stored = arrays.get("wld"), arrays.get("dist")
+    if packed is None or packed.dtype != np.uint8 or packed.shape != (-(-entries // 4),) or stored is None \
+            or stored.ndim != 1:
         return None
-    codes = np.empty(4 * len(packed), dtype=np.uint8)
-    for k in range(4):
-        codes[k::4] = packed >> (2 * k) & 3
-    result = _UNPACKED[codes[:entries]]
-    decided = (result == solve.WIN) | (result == solve.LOSS)
-    stored = arrays.get("dist")
-    if stored is None or stored.shape != (int(np.count_nonzero(decided)),):
-        return None
-    dist = np.zeros(entries, dtype=np.int16)
-    dist[decided] = stored
-    return result, dist
+    result, dist = np.empty(entries, dtype=np.int8), np.empty(entries, dtype=np.int16)
+    return (result, dist) if _unpack_into(packed, stored, result, dist) else None
+
+
+def _save_slice(path: Path, arrays: dict[str, np.ndarray], metadata: dict, level: int = 1) -> None:
+    """``arrays`` and ``metadata`` as an ``.npz`` (what ``storage.save_npz`` writes and ``load_npz`` reads),
+    written atomically, deflated at ``level``: at 1 a quarter of the time of ``np.savez_compressed``'s 6
+    (which took a third of the 5-piece build) for a tenth more disk."""
+    with atomic_writer(Path(path), "wb") as handle, \
+            zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
+        for name, array in {**arrays, METADATA_KEY: json_array(metadata, sort_keys=True)}.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asarray(array), allow_pickle=False)
 
 
 def checksum(arrays: dict, s, farthest) -> str:
@@ -114,58 +167,75 @@ def _load_slice(db: solve.Database, s, path: Path, advice: str = "") -> dict:
         raise ModelFileError(f"{path} does not hold slice {s} (it says {meta.get('slice')!r}){advice}")
     if meta.get("sha256") != checksum(arrays, s, meta.get("farthest")):
         raise ModelFileError(f"{label} is damaged: its content does not match its checksum{advice}")
-    unpacked = unpack(arrays, entries)
-    if unpacked is None:
+    if not _unpack_into(arrays["wld"], arrays["dist"], db.result[part], db.dist[part]):
         raise ModelFileError(f"{path} does not hold slice {s} of the expected size{advice}")
-    db.result[part], db.dist[part] = unpacked
+    db.solved.add(tuple(s))
     return meta
 
 
-def build(pieces: int, directory: Path | None = None, log=print) -> solve.Database:
-    """Solve (or load, when already on disk) every slice of up to ``pieces`` pieces, writing each."""
+def build(pieces: int, directory: Path | None = None, log=print, threads: int | None = None,
+          reference: bool = False) -> solve.Database | None:
+    """Solve (or load, when already on disk) every slice of up to ``pieces`` pieces, writing each; the
+    database, or None for a windowed build (above :data:`HELD_WHOLE` pieces: it is never whole in memory).
+    ``threads``: the solver's (default one per core); ``reference``: the builder as it was before the fast
+    solver, for benchmarks -- the reference solver, files deflated at level 6."""
     if not 2 <= pieces <= 8:
         raise UsageError(f"--pieces must be between 2 and 8, not {pieces}")
-    solve.check_fits_in_memory(pieces)     # before a folder is made for it
+    log = log or (lambda line: None)
+    windowed = pieces > HELD_WHOLE
+    solve.check_fits_in_memory(pieces, windowed)     # before a folder is made for it
     directory = Path(directory) if directory else default_directory()
     directory.mkdir(parents=True, exist_ok=True)
-    db = solve.Database.empty(pieces)
+    db = solve.Database.empty(pieces, windowed)
     order = slices(pieces)
-    total_entries = len(db.result)
+    sizes = {s: 2 * int(db.sizes[s]) for s in order}
+    total_entries = sum(sizes.values())
     done_entries, solved_entries, solved_seconds = 0, 0, 0.0
     farthest = 0
     started = time.perf_counter()
-    for n, s in enumerate(order, start=1):
-        path = slice_path(directory, s)
-        part = db.part(s)
-        entries = part.stop - part.start
-        meta = None
-        if path.exists():
-            try:
-                meta = _load_slice(db, s, path)
-            except ModelFileError as exc:     # damaged, altered or an older plyground's: solved again, replaced
-                log(f"endgame: {exc}; solving it again")
-        if meta is not None:
-            farthest = max(farthest, int(meta["farthest"]))
-            how = "on disk"
-        else:
-            steps, far, seconds = db.solve(s, farthest)
-            farthest = max(farthest, far)
-            arrays = pack(db.result[part], db.dist[part])
-            with ctrl_c_held():      # a slice file is written whole; a Ctrl-C meanwhile acts once it is
-                save_npz(path, arrays,
-                         {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
-                          "farthest": far, "seconds": seconds, "counts": db.counts(s),
-                          "sha256": checksum(arrays, s, far)}, compress=True)
-            solved_entries += entries
-            solved_seconds += seconds
-            how = f"solved in {seconds:.1f} s"
-        done_entries += entries
-        rate = solved_entries / solved_seconds if solved_seconds else 0.0
-        eta = (total_entries - done_entries) / rate if rate else 0.0
-        log(f"endgame: slice {n}/{len(order)} {_name(s)} {how}; {done_entries / total_entries:.1%} of "
-            f"{total_entries:,} entries, elapsed {format_duration(time.perf_counter() - started)}, "
-            f"ETA {format_duration(eta)}")
-    return db
+    with retrograde.workers(threads) as pool:
+        for n, s in enumerate(order, start=1):
+            path = slice_path(directory, s)
+            top = windowed and sum(s) == pieces
+            if top:
+                db.place([s])                       # a finished slice is checked in the window
+            meta = None
+            if path.exists():
+                try:
+                    meta = _load_slice(db, s, path)
+                except ModelFileError as exc:     # damaged, altered or an older plyground's: solved again, replaced
+                    log(f"endgame: {exc}; solving it again")
+            if meta is not None:
+                farthest = max(farthest, int(meta["farthest"]))
+                how = "on disk"
+            else:
+                began = time.perf_counter()
+                if top:
+                    needed = solve.needs(s, order)
+                    db.place([s] + needed)
+                    for other in needed:
+                        _load_slice(db, other, slice_path(directory, other),
+                                    f"; delete it and build again: plyground endgame build --pieces {pieces} "
+                                    f"--dir {directory}")
+                steps, far, seconds = db.solve(s, farthest, pool, reference)
+                farthest = max(farthest, far)
+                part = db.part(s)
+                arrays = pack(db.result[part], db.dist[part])
+                with ctrl_c_held():      # a slice file is written whole; a Ctrl-C meanwhile acts once it is
+                    _save_slice(path, arrays,
+                                {"format": FORMAT, "format_version": FORMAT_VERSION, "slice": list(s), "steps": steps,
+                                 "farthest": far, "seconds": seconds, "counts": db.counts(s),
+                                 "sha256": checksum(arrays, s, far)}, level=6 if reference else 1)
+                solved_entries += sizes[s]
+                solved_seconds += time.perf_counter() - began
+                how = f"solved in {seconds:.1f} s"
+            done_entries += sizes[s]
+            rate = solved_entries / solved_seconds if solved_seconds else 0.0
+            eta = (total_entries - done_entries) / rate if rate else 0.0
+            log(f"endgame: slice {n}/{len(order)} {_name(s)} {how}; {done_entries / total_entries:.1%} of "
+                f"{total_entries:,} entries, elapsed {format_duration(time.perf_counter() - started)}, "
+                f"ETA {format_duration(eta)}")
+    return None if windowed else db
 
 
 def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
@@ -181,6 +251,19 @@ def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
     for s in slices(pieces):
         _load_slice(db, s, slice_path(directory, s), advice)
     return db
+
+
+def counts(pieces: int, directory: Path | None = None) -> dict[str, int]:
+    """Wins, losses and draws for the side to move over a finished build's slice files (their metadata:
+    nothing else is read, so it works for a database too large to hold)."""
+    directory = Path(directory) if directory else default_directory()
+    total = {name: 0 for name in solve.RESULT_NAMES.values()}
+    for s in slices(pieces):
+        path = slice_path(directory, s)
+        meta = pop_metadata(load_npz(path, names=(METADATA_KEY,)), str(path)) or {}
+        for name in total:
+            total[name] += int(meta.get("counts", {}).get(name, 0))
+    return total
 
 
 def _name(s) -> str:
