@@ -17,6 +17,7 @@ from plyground.resume import load_unfinished
 from plyground.session import GameSession
 
 from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
+from quiet_threads import assert_all_ended, threads_now
 from renderer_helpers import wait_turn
 
 
@@ -31,12 +32,6 @@ def _play(driver, screen, move: str) -> None:
     """Click a checkers move such as ``11-15`` (squares numbered from 1, as PDN does)."""
     for square in re.split("[-x]", move):
         driver.click(screen.view.square_center(int(square) - 1))
-
-
-def _cpu_busy_seconds(seconds: float) -> float:
-    cpu = time.process_time()
-    time.sleep(seconds)
-    return time.process_time() - cpu
 
 
 def test_analysis_view_shows_the_bots_line_and_a_hint_shows_top_moves(make_renderer, registry, tmp_path):
@@ -97,6 +92,7 @@ def test_take_back_while_the_bot_thinks_stops_it_at_once(make_renderer, registry
     renderer, d = make_renderer()
     _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=40"])
     wait_turn(d, screen)
+    before = threads_now()
     _play(d, screen, "11-15")
     d.until(lambda: screen.thinking is not None, what="the bot thinking")
     d.until(lambda: screen.analysis is not None and "thinking" in screen.analysis[0], what="its search shown live")
@@ -105,7 +101,7 @@ def test_take_back_while_the_bot_thinks_stops_it_at_once(make_renderer, registry
     wait_turn(d, screen)                                     # depth 40: only the take-back ends the search
     assert screen.moves == [] and screen.state.ply == 0      # the person's 11-15 is taken back
     assert screen.analysis is None                           # and the stopped search's "best so far" with it
-    assert _cpu_busy_seconds(0.3) < 0.1                      # and nothing searches any more
+    assert_all_ended(before, "the bot's search")             # and nothing searches any more
     d.click(screen.buttons["leave"].rect.center)
 
 
@@ -130,6 +126,7 @@ def test_leaving_while_the_bot_thinks_frees_the_cpu_within_a_second(make_rendere
     game = registry.make_game("checkers")    # compile the search first: compiling cannot be stopped
     registry.make_player("mcts", game).choose_move(game.new_initial_state(), Budget(simulations=10))
     renderer, d = make_renderer()
+    before = threads_now()
     _, screen = _start(renderer, registry, "checkers", ["mcts:simulations=1000000000",
                                                         "mcts:simulations=1000000000"])
     d.until(lambda: screen.thinking is not None, what="the bot thinking")
@@ -137,7 +134,7 @@ def test_leaving_while_the_bot_thinks_frees_the_cpu_within_a_second(make_rendere
     thread = renderer.game_thread
     d.click(screen.buttons["leave"].rect.center)
     assert thread.wait(1.0), "the game thread still runs a second after leaving"
-    assert _cpu_busy_seconds(0.3) < 0.1
+    assert_all_ended(before, "the game left")
 
 
 def test_save_mid_game_and_resume_it_in_the_window(make_renderer, registry, tmp_path):

@@ -16,6 +16,7 @@ from plyground.protocols import Budget
 from plyground.review import open_review
 from plyground.session import GameSession
 
+from quiet_threads import assert_all_ended, threads_now
 from renderer_helpers import wait_turn
 
 
@@ -136,6 +137,7 @@ def test_infinite_analysis_follows_the_reviewed_position_until_stopped(make_rend
                if min(len(review.position(q).legal_moves()) for q in (p, p + 1)) > 1)
     for _ in range(ply):
         d.key(pygame.K_RIGHT)
+    before = threads_now()
     d.key(pygame.K_i)                                   # analyse the position shown until stopped
     assert screen.analysing and screen.buttons["analyse"].label == "Stop analysis (I)"
     d.until(lambda: screen.analysis is not None and screen.analysis[0].startswith("analysis"),
@@ -153,9 +155,7 @@ def test_infinite_analysis_follows_the_reviewed_position_until_stopped(make_rend
     assert screen.arrow_cells == screen.view.move_cells(review.position(ply + 1), best) != []
     d.key(pygame.K_i)                                   # stopped: the search ends, its last findings stay
     assert not screen.analysing and not screen._hint_thread.is_alive()
-    cpu = time.process_time()
-    time.sleep(0.3)
-    assert time.process_time() - cpu < 0.1              # nothing searches any more
+    assert_all_ended(before, "the analysis")            # nothing searches any more
     assert screen.analysis[0] == f"analysis from mcts at ply {ply + 1}"
     d.click(screen.buttons["leave"].rect.center)
 
@@ -165,6 +165,7 @@ def test_infinite_analysis_of_your_position_in_a_game_then_your_move(make_render
     game, screen = _start(renderer, registry, "checkers", ["human:hint=mcts", "alphabeta:eval=learned,depth=2"])
     wait_turn(d, screen)
     position = screen.state.to_text()
+    before = threads_now()
     d.key(pygame.K_i)                                   # analyse the position you are to move in
     assert screen.analysing and screen.input is None
     shown = set()
@@ -177,9 +178,7 @@ def test_infinite_analysis_of_your_position_in_a_game_then_your_move(make_render
     d.key(pygame.K_i)                                   # stopped: asked for your move again, nothing searches
     wait_turn(d, screen)
     assert not screen.analysing and screen.moves == []
-    cpu = time.process_time()
-    time.sleep(0.3)
-    assert time.process_time() - cpu < 0.1
+    assert_all_ended(before, "the analysis")
     _play(d, screen, "9-13")                            # and the game goes on
     wait_turn(d, screen)
     assert screen.moves[0] == "9-13" and len(screen.moves) == 2
