@@ -3,9 +3,11 @@
 Players describe their last search in their own words (``Player.analysis``):
 alpha-beta gives a value, depth and principal variation; MCTS and AlphaZero
 visit counts (and priors); UCI engines a score and a PV; ``bayes`` the
-beliefs about each move and why it chose one.  This module is the one place
-that turns any of them into lines a person reads, so the console and the
-window say the same thing.
+beliefs about each move and why it chose one; a move from an opening book
+says so (``engine: "book"``, and under ``book`` the position's book moves:
+``move``, ``games``, ``score``).  This module is the one place that turns any
+of them into lines a person reads, so the console and the window say the same
+thing.
 """
 from __future__ import annotations
 
@@ -118,6 +120,10 @@ def analysis_lines(analysis: dict[str, Any] | None, mover: str | None = None,
     elif best is not None and best != move:        # an engine held below its strength played another move
         lines.append(f"plays {move}, below its best (its level)")
         lines.append(f"best move {best}")
+    elif analysis.get("book") and move is not None:  # played from an opening book, not searched
+        lines.append(f"book move {move}")
+        lines.append("book: " + _book_moves(analysis["book"]))
+        return lines
     elif move is not None:
         lines.append(f"best move {move}" + (" (forced: the only legal move)" if analysis.get("forced") else ""))
     evaluation = _evaluation(analysis, mover, viewpoint)
@@ -189,6 +195,12 @@ def _effort(analysis: dict) -> str:
     if seconds:
         parts.append(f"{seconds:.2f} s")
     return ", ".join(parts)
+
+
+def _book_moves(moves: list) -> str:
+    """An opening book's moves for the position: each with the games that played it and its score for its side."""
+    return ", ".join(f"{m.get('move')} ({m.get('games', 0):,} games, {100 * m.get('score', 0.5):.0f}%)"
+                     for m in moves[:TOP_MOVES] if isinstance(m, dict))
 
 
 def _top_moves(analysis: dict) -> str:

@@ -35,6 +35,8 @@ endgame databases      :class:`EndgameDatabases`  :func:`endgame_oracle` (the ``
                                                   :data:`ENDGAME_OPTION`, :func:`parse_endgame`)
 positions a perfect    :class:`SolvedPositions`   :func:`solved_positions` (scored by
 player has labelled                               :mod:`plyground.mistakes`)
+positions kept in      :class:`StableHashes`      :func:`stable_hash`, :func:`has_stable_hashes`
+files by hash                                     (opening books: :mod:`plyground.book`)
 its own alpha-beta     :class:`AlphaBetaEngines`  :func:`alphabeta_engine` (an
 evaluation and search                             :class:`AlphaBetaEngine`; the learned
                                                   weights by :func:`bundled_model`)
@@ -69,7 +71,8 @@ __all__ = ["RecordReader", "RecordWriter", "RecordRecognizer", "RECOGNIZED_HEAD"
            "BundledModels", "bundled_model",
            "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle",
            "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets",
-           "AlphaBetaEngine", "AlphaBetaEngines", "alphabeta_engine", "EvaluationLearning", "evaluation_learning"]
+           "AlphaBetaEngine", "AlphaBetaEngines", "alphabeta_engine", "EvaluationLearning", "evaluation_learning",
+           "StableHashes", "stable_hash", "has_stable_hashes"]
 
 
 # ------------------------------------------------------------------ game records
@@ -275,6 +278,37 @@ def _declared_state_class(cls: type) -> type | None:
     except Exception:  # noqa: BLE001 - an annotation that does not resolve: the caller makes a state instead
         return None
     return declared if isinstance(declared, type) and declared is not State else None
+
+
+# ------------------------------------------------------------------ positions kept in files (opening books)
+
+@runtime_checkable
+class StableHashes(Protocol):
+    """States with a hash of their position that is the same in every process, on every machine, so a file may
+    keep it: an opening book (:mod:`plyground.book`).  ``key()`` need not be (chess's is Python's ``hash`` of
+    a tuple, which changes from run to run).  Checkers: its Zobrist key, drawn from a fixed seed; chess:
+    Polyglot's Zobrist hash."""
+
+    def zobrist(self) -> int:
+        """The position's hash as an unsigned 64-bit number: the pieces, the side to move and whatever else
+        makes two positions the same under the rules (not the move counters)."""
+
+
+def stable_hash(state: State) -> int | None:
+    """``state``'s hash that is the same everywhere (:class:`StableHashes`), or None: its game has none."""
+    return int(state.zobrist()) & 0xFFFFFFFFFFFFFFFF if isinstance(state, StableHashes) else None
+
+
+def has_stable_hashes(game: Game) -> bool:
+    """Whether ``game``'s states have a hash a file may keep (asked of the state class its
+    ``new_initial_state`` declares, else of an initial state)."""
+    declared = _declared_state_class(type(game))
+    if declared is not None:
+        return issubclass(declared, StableHashes)
+    try:
+        return isinstance(game.new_initial_state(), StableHashes)
+    except Exception:  # noqa: BLE001 - a game that cannot start has no abilities; the layers report why
+        return False
 
 
 # ------------------------------------------------------------------ learning

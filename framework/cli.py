@@ -518,6 +518,10 @@ from .analyse_command import analyse_command  # noqa: E402  (plyground analyse: 
 
 cli.add_command(analyse_command)
 
+from .book_command import book_command  # noqa: E402  (plyground book: opening books)
+
+cli.add_command(book_command)
+
 
 # ------------------------------------------------------------------ entry point
 

@@ -397,6 +397,7 @@ class EngineServer:
         is quitting: the search answers at once)."""
         player = self.ready_player()
         player.stop_signal.clear()
+        player.analysing = infinite         # infinite analysis searches (no opening book answers it)
         if self._quitting or self._stop_waiting:
             player.stop_signal.set()
         self._stop_waiting = False

@@ -452,6 +452,10 @@ class Player(Plugin):
     #: Set by the match runner while a renderer shows the search live (:meth:`report_progress`); None
     #: otherwise.  A class attribute, so players that skip ``__init__`` have it too.
     progress: "Callable[[dict], None] | None" = None
+    #: Set by whoever asks the player to judge positions rather than to play them (a game report's judge, a
+    #: hint, an engine's infinite analysis, an opening book's check): a player that would answer some
+    #: positions without searching them (from an opening book) searches them then.
+    analysing: bool = False
     _progress_at: float = 0.0
 
     @classmethod

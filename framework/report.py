@@ -247,6 +247,7 @@ def analyse(review: GameReview, engine: Player, budget: Budget, engine_name: str
     slope = winning_chances_slope(game)
     total = review.plies + 1
     started = time.perf_counter()
+    engine.analysing = True          # a judge searches every position (no opening book answers for it)
     engine.reset()
     verdicts = []
     # One live position walked through the game, none kept: a State carries the game's history, so keeping every

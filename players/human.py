@@ -94,6 +94,7 @@ class HumanPlayer(Player):
             registry = get_registry()
             spec = self.config["hint"] or registry.default_opponent(self.game)
             self._hinter = registry.make_player(spec, self.game)
+            self._hinter.analysing = True      # a hint searches the position (no opening book answers it)
         return self._hinter
 
     def reset(self, seed=None) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from plyground.book import BOOK_MODEL
 from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError
 from plyground.options import Option
@@ -147,6 +148,12 @@ class CheckersState(CachedRulesState):
 
     def key(self) -> int:
         return self._hash & _MASK64
+
+    def zobrist(self) -> int:
+        """The StableHashes ability: :meth:`key`, a Zobrist key of the pieces and the side to move whose numbers
+        come from a fixed seed (board.ZOBRIST), so it is the same in every process and on every machine (an
+        opening book keeps it)."""
+        return self.key()
 
     # ---------------------------------------------------------- history
     def history(self) -> list[int]:
@@ -328,6 +335,8 @@ class CheckersGame(Game):
 
     def bundled_models(self) -> dict[str, Path]:
         """The BundledModels ability: ``alphabeta``'s linear evaluation learned from the ACF archive
-        (docs/bonanza.md) and its NNUE network taught by self-play (docs/nnue.md), when one ships."""
+        (docs/bonanza.md), its NNUE network taught by self-play (docs/nnue.md), when one ships, and the opening
+        book built from the ACF archive (``book``: plyground.book, docs/checkers.md)."""
         weights = Path(__file__).with_name("alphabeta") / "weights"
-        return {"alphabeta": weights / "checkers.npz", "alphabeta-nnue": weights / "checkers-nnue.npz"}
+        return {"alphabeta": weights / "checkers.npz", "alphabeta-nnue": weights / "checkers-nnue.npz",
+                BOOK_MODEL: Path(__file__).with_name("data") / "acf-book.npz"}

@@ -9,7 +9,9 @@ import numpy as np
 
 from plyground import protocols
 from plyground.analysis import pv_text
+from plyground.book import BOOK_OPTION_HELP, open_book
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
+from plyground.draws import answer_by_analysis
 from plyground.errors import ModelFileError, MoveError, UsageError
 from plyground.negamax.bounds import MATE, MATE_BOUND, SearchTimeout, stopped_result
 from plyground.wording import counted
@@ -70,6 +72,7 @@ class AlphaBetaPlayer(SearchPlayer):
                "none = the game's choice (checkers 0.15, chess 0; the compiled search only, elsewhere 0)",
                min=-10.0, max=10.0, optional=True, remote=True),
         ENDGAME_OPTION,
+        Option("book", str, "auto", BOOK_OPTION_HELP, remote=("auto", "none")),
     )
 
     def __init__(self, game: Game, **options: Any) -> None:
@@ -78,6 +81,9 @@ class AlphaBetaPlayer(SearchPlayer):
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
+        #: The opening book (plyground.book), or None; read now, so a bad file fails before any game starts.
+        self.book = open_book(game, options["book"])
+        self._warming_up = False             # the warm-up searches: the book would answer it without a search
         self._compiler = None                # a child process compiling the search (warm_up_soon)
         self._fallback = None                # the State-API search meanwhile (and for good if the child failed)
         own = alphabeta_engine(game)
@@ -131,6 +137,15 @@ class AlphaBetaPlayer(SearchPlayer):
         if self._fallback is not None:
             self._fallback.clear()
 
+    def warm_up(self) -> None:
+        """The search's warm-up (:meth:`SearchPlayer.warm_up`), searched even where the book holds the initial
+        position: it is there to compile the search."""
+        self._warming_up = True
+        try:
+            super().warm_up()
+        finally:
+            self._warming_up = False
+
     def close(self) -> None:
         if self._compiler is not None:
             from . import background
@@ -143,10 +158,18 @@ class AlphaBetaPlayer(SearchPlayer):
         legal = state.legal_moves()
         if not legal:
             raise MoveError(f"alphabeta was asked to move in a finished game ({state.to_text()})")
+        started = time.perf_counter()
+        if len(legal) > 1 and self.book is not None and not (self.analysing or self._warming_up):
+            chosen = self.book.choose(state, self._rng)
+            if chosen is not None:
+                move, entry, entries = chosen
+                self._analysis = {"move": entry.move, "value": None, "depth": 0, "nodes": 0, "pv": [entry.move],
+                                  "seconds": time.perf_counter() - started, "engine": "book",
+                                  "book": [e.to_json() for e in entries]}
+                return move
         engine = self._search_engine()
         seconds = self.config["seconds"] if budget.seconds is None else budget.seconds
         nodes = self.config["nodes"] if budget.simulations is None else budget.simulations
-        started = time.perf_counter()
         if len(legal) == 1:
             self._analysis = {"move": state.move_to_text(legal[0]), "value": None, "depth": 0, "nodes": 0,
                               "pv": [], "seconds": 0.0, "engine": engine.kind, "forced": True}
@@ -164,6 +187,24 @@ class AlphaBetaPlayer(SearchPlayer):
             raise RuntimeError(f"alphabeta: the search proposed {move!r}, which is not legal in {state.to_text()}")
         self._analysis = self._describe(state, result, started, engine)
         return move
+
+    def answer_draw(self, state: State) -> tuple[bool, str]:
+        """By the last search's value (:meth:`Player.answer_draw`); after a move from the book, which has no value,
+        the position (the opponent to move) is searched first, as a judge searches it, and its value taken for
+        this side."""
+        if not self._analysis or self._analysis.get("engine") != "book" or state.is_terminal():
+            return super().answer_draw(state)
+        saved, analysing = self._analysis, self.analysing
+        self.analysing = True
+        try:
+            self.choose_move(state.clone(), Budget())
+            theirs = self._analysis or {}
+        finally:
+            self.analysing, self._analysis = analysing, saved
+        value = theirs.get("value")
+        if value is None:               # the opponent's one legal move: no value either
+            return answer_by_analysis(None)
+        return answer_by_analysis({"value": -value, "score": score_text(-value, self._unit())})
 
     def _describe(self, state: State, result: dict, started: float, engine) -> dict:
         """The engine's result (its move a Move) as the analysis: the move as text, the score in words."""

@@ -232,19 +232,19 @@ def test_the_compiled_evaluation_matches_the_feature_vector(game):
 # ------------------------------------------------------------ limits
 
 def test_depth_time_and_node_limits(game):
-    state = game.new_initial_state()
-    player = AlphaBetaPlayer(game, depth=5)
+    state = game.new_initial_state()      # in the opening book: book=none, so that every player here searches it
+    player = AlphaBetaPlayer(game, depth=5, book="none")
     player.choose_move(state.clone())
     assert player.analysis()["depth"] == 5
-    by_nodes = AlphaBetaPlayer(game, depth=40, nodes=5000)
+    by_nodes = AlphaBetaPlayer(game, depth=40, nodes=5000, book="none")
     move = by_nodes.choose_move(state.clone())
     info = by_nodes.analysis()
     assert move in state.legal_moves() and info["depth"] < 40 and info["nodes"] <= 5000 + 1
-    timed = AlphaBetaPlayer(game, depth=64)
+    timed = AlphaBetaPlayer(game, depth=64, book="none")
     move = timed.choose_move(state.clone(), Budget(seconds=0.05))
     assert move in state.legal_moves() and timed.analysis()["depth"] < 64
     # The match's simulation budget is a node limit for this player.
-    budgeted = AlphaBetaPlayer(game, depth=40)
+    budgeted = AlphaBetaPlayer(game, depth=40, book="none")
     budgeted.choose_move(state.clone(), Budget(simulations=2000))
     assert budgeted.analysis()["nodes"] <= 2001
 

@@ -7,7 +7,7 @@ from plyground.registry import get_registry
 
 
 @pytest.mark.parametrize("spec,expected", [
-    ("alphabeta:eval=learned,depth=5", ["best move ", "evaluation ", " men for Black", "depth 5", "line: "]),
+    ("alphabeta:eval=learned,depth=5,book=none", ["best move ", "evaluation ", " men for Black", "depth 5", "line: "]),
     ("mcts:simulations=400,seed=1", ["best move ", "evaluation ", "400 simulations", "top moves: "]),
     ("alphazero:simulations=64,seed=1", ["best move ", "64 simulations", "top moves: ", "(prior "]),
 ])

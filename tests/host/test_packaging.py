@@ -33,5 +33,6 @@ def test_the_wheel_carries_the_learned_checkers_evaluation(tmp_path):
         entry_points = archive.read(listing).decode()
     assert "plyground/games/checkers/alphabeta/weights/checkers.npz" in names          # eval=learned
     assert "plyground/games/checkers/data/acf.pdn.xz" in names                        # --openings acf
+    assert "plyground/games/checkers/data/acf-book.npz" in names                      # alphabeta's book=auto
     assert "hub = plyground.games.checkers.hub.plugin" in entry_points.splitlines()
     assert "plyground/games/checkers/hub/plugin.py" in names

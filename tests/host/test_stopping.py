@@ -18,10 +18,11 @@ from plyground.registry import get_registry
 from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 from quiet_threads import assert_all_ended, threads_now
 
-#: Bots given budgets they would need minutes (or forever) to use up.
+#: Bots given budgets they would need minutes (or forever) to use up (alphabeta with book=none: its opening book
+#: would answer the first moves at once).
 ENDLESS = [
-    ("checkers", "alphabeta:eval=learned,depth=40"),            # compiled, without the GIL
-    ("checkers", "alphabeta:eval=learned,depth=40,kernels=false"),  # the Python search
+    ("checkers", "alphabeta:eval=learned,depth=40,book=none"),            # compiled, without the GIL
+    ("checkers", "alphabeta:eval=learned,depth=40,book=none,kernels=false"),  # the Python search
     ("checkers", "mcts:simulations=1000000000"),               # compiled
     ("tictactoe", "mcts:simulations=1000000000,solver=false"),  # the Python search
     ("checkers", "alphazero:simulations=10000000"),
@@ -122,7 +123,7 @@ class InterruptsEachThought(Renderer):
 def test_undo_while_the_bot_thinks_takes_back_the_persons_move_and_quit_leaves():
     registry = get_registry()
     game = registry.make_game("checkers")
-    bot = registry.make_player("alphabeta:eval=learned,depth=40", game)
+    bot = registry.make_player("alphabeta:eval=learned,depth=40,book=none", game)
     person = ScriptedPerson(game, ["11-15", "9-13"])
     record = _guarded(lambda: play_game(game, [person, bot], names=("me", "bot"), move_limit_seconds=None,
                                         renderer=InterruptsEachThought([Command.UNDO, Command.QUIT])))
@@ -134,7 +135,7 @@ def test_ctrl_c_while_a_bot_thinks_ends_the_console_game_at_once(tmp_path):
     env = dict(os.environ, PYTHONUNBUFFERED="1", PLYGROUND_GAMES=str(tmp_path))
     proc = subprocess.Popen(
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
-         "--black", "alphabeta:eval=learned,depth=40", "--white", "alphabeta:eval=learned,depth=40",
+         "--black", "alphabeta:eval=learned,depth=40,book=none", "--white", "alphabeta:eval=learned,depth=40,book=none",
          "--move-limit", "3600"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
         cwd=tmp_path, preexec_fn=ctrl_c_as_at_a_terminal)
@@ -152,7 +153,7 @@ def _ctrl_c_while_the_bot_thinks(cwd, games, typed: str, *more: str) -> str:
     env = dict(os.environ, PYTHONUNBUFFERED="1", PLYGROUND_GAMES=str(games))
     proc = subprocess.Popen(
         [sys.executable, "-m", "plyground", "play", "--game", "checkers", "--renderer", "console",
-         "--white", "alphabeta:eval=learned,depth=40", "--move-limit", "3600", *more],
+         "--white", "alphabeta:eval=learned,depth=40,book=none", "--move-limit", "3600", *more],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, cwd=cwd,
         preexec_fn=ctrl_c_as_at_a_terminal)
     proc.stdin.write(typed)

@@ -32,7 +32,7 @@ def test_pydraughts_plays_a_full_game_against_the_engine(tmp_path):
     from draughts.PDN import PDNWriter
     from draughts.engine import HubEngine, Limit
 
-    engine = HubEngine([PLYGROUND, "hub", "alphabeta:depth=4"])
+    engine = HubEngine([PLYGROUND, "hub", "alphabeta:depth=4,book=none"])   # every move searched: no opening book
     try:
         assert engine.id["name"] == "plyground-alphabeta"
         assert engine.variants == {"english"} and {"depth", "eval", "variant"} <= engine.options

@@ -71,14 +71,14 @@ def test_an_engine_script_named_with_dot_slash_runs_from_the_current_folder(game
 
 
 def test_engine_parameters_are_set_and_checked(game):
-    player = HubPlayer(game, command="plyground hub alphabeta", params="depth=2; eval=material")
+    player = HubPlayer(game, command="plyground hub alphabeta", params="depth=2; eval=material; book=none")
     try:
         state = game.new_initial_state()
         player.choose_move(state, Budget())
         analysis = player.analysis()
         assert analysis["depth"] == 2 and analysis["score"].endswith(" men") and analysis["pv"]
         with pytest.raises(UsageError, match="engine plyground-alphabeta has no parameter 'colour'; its "
-                                             "parameters: contempt, depth, endgame, eval, kernels"):
+                                             "parameters: book, contempt, depth, endgame, eval, kernels"):
             player.engine.set_param("colour", "red")
         with pytest.raises(UsageError, match=r"engine parameter 'depth' must be in \[1, 64\], not 0"):
             player.engine.set_param("depth", 0)

@@ -21,7 +21,8 @@ def network_file(tmp_path_factory):
 def test_a_one_ply_search_takes_the_child_the_network_likes_best(network_file, kernels):
     registry = get_registry()
     game = registry.make_game("checkers")
-    player = registry.make_player(f"alphabeta:eval={network_file},depth=1,kernels={str(kernels).lower()}", game)
+    player = registry.make_player(f"alphabeta:eval={network_file},depth=1,kernels={str(kernels).lower()},"
+                                  f"book=none", game)
     state = game.new_initial_state()
     E = nnue.quantize(nnue.load(network_file)[0])
     to_pos = game.kernels().state_to_pos

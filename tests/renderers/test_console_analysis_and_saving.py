@@ -11,7 +11,7 @@ from plyground.registry import get_registry
 
 from console_helpers import answers, play_in_console
 
-AB = "alphabeta:eval=learned,depth=6"
+AB = "alphabeta:eval=learned,depth=6,book=none"     # searched replies, not the opening book's
 
 
 def test_analysis_shows_the_bots_evaluation_depth_and_line():

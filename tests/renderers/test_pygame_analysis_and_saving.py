@@ -37,7 +37,7 @@ def _play(driver, screen, move: str) -> None:
 def test_analysis_view_shows_the_bots_line_and_a_hint_shows_top_moves(make_renderer, registry, tmp_path):
     renderer, d = make_renderer(save_dir=str(tmp_path))
     _, screen = _start(renderer, registry, "checkers",
-                       ["human:hint=alphazero,hint_seconds=0.3", "alphabeta:eval=learned,depth=6"])
+                       ["human:hint=alphazero,hint_seconds=0.3", "alphabeta:eval=learned,depth=6,book=none"])
     wait_turn(d, screen)
     _play(d, screen, "9-13")                           # the reply leaves Black a choice (no forced capture)
     wait_turn(d, screen)
@@ -45,7 +45,7 @@ def test_analysis_view_shows_the_bots_line_and_a_hint_shows_top_moves(make_rende
     d.key(pygame.K_a)                                  # the analysis view, by its key
     assert screen.show_analysis
     title, lines = screen.analysis
-    assert title == "alphabeta:eval=learned,depth=6"
+    assert title == "alphabeta:eval=learned,depth=6,book=none"   # a search shown, not an opening book's move
     assert any(line.startswith("line: ") and screen.moves[1] in line for line in lines), lines
     assert any("depth 6" in line for line in lines), lines
     d.frames(2)                                        # drawn without error
@@ -90,7 +90,7 @@ def test_a_hint_in_a_resumed_game_warms_its_bot_before_its_timed_search(make_ren
 
 def test_take_back_while_the_bot_thinks_stops_it_at_once(make_renderer, registry):
     renderer, d = make_renderer()
-    _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=40"])
+    _, screen = _start(renderer, registry, "checkers", ["human", "alphabeta:eval=learned,depth=40,book=none"])
     wait_turn(d, screen)
     before = threads_now()
     _play(d, screen, "11-15")
@@ -257,7 +257,7 @@ def test_ctrl_c_in_a_window_game_keeps_it_under_a_new_name(tmp_path):
     earlier.write_text('[Event "x"]\n[Black "me"]\n[White "you"]\n[Result "*"]\n\n1. 11-15 *\n')
     kept = earlier.read_bytes()
     start = tmp_path / "start.pdn"        # Black has moved: the bot, White, thinks at once
-    start.write_text('[Event "x"]\n[Black "human"]\n[White "alphabeta:eval=learned,depth=40"]\n[Result "*"]\n\n'
+    start.write_text('[Event "x"]\n[Black "human"]\n[White "alphabeta:eval=learned,depth=40,book=none"]\n[Result "*"]\n\n'
                      '1. 9-13 *\n')
     env = dict(os.environ, PLYGROUND_GAMES=str(games), PYTHONUNBUFFERED="1", SDL_VIDEODRIVER="dummy")
     proc = subprocess.Popen([sys.executable, "-c", _WATCHED, "play", "--renderer", "pygame", "--resume", str(start),

@@ -12,7 +12,6 @@ import time
 import pygame
 import pytest
 
-from plyground.protocols import Budget
 from plyground.review import open_review
 from plyground.session import GameSession
 
@@ -62,10 +61,10 @@ def _watch_think(d, screen, seconds_at_most: float = 30.0) -> list[tuple[float, 
 
 
 @pytest.mark.parametrize("bot", ["mcts:simulations=1000000000,seconds=3",
-                                 "alphabeta:eval=learned,depth=60,seconds=3"])
+                                 "alphabeta:eval=learned,depth=60,seconds=3,book=none"])   # no book: it thinks
 def test_the_analysis_view_follows_a_bot_as_it_thinks(make_renderer, registry, bot):
     game = registry.make_game("checkers")    # compile the search first: the think then searches all along
-    registry.make_player(bot.split(":")[0], game).choose_move(game.new_initial_state(), Budget(seconds=0.2))
+    registry.make_player(bot.split(":")[0], game).warm_up()      # a search (an opening book does not compile it)
     renderer, d = make_renderer()
     _, screen = _start(renderer, registry, "checkers", ["human", bot])
     wait_turn(d, screen)

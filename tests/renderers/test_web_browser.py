@@ -288,7 +288,7 @@ def test_play_and_match_from_the_command_line_in_the_browser(browser, save_dir, 
 
 def test_live_analysis_while_the_bot_thinks(browser, save_dir):
     renderer = make_web_renderer(save_dir)
-    served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=64,seconds=3")).start()
+    served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=64,seconds=3,book=none")).start()   # it thinks
     page = Page(browser, renderer).open()
     try:
         until(lambda: "Your move" in page.text("status"), "the person's move")

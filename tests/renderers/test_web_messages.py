@@ -194,7 +194,7 @@ def test_hostile_messages_get_one_clear_answer_and_the_game_goes_on(save_dir):
 def test_a_page_closed_while_the_bot_searches_stops_the_search_and_keeps_the_game(save_dir):
     renderer = make_web_renderer(save_dir, leave_after=0.2)
     # The bot would search for 60 s; closing the page must stop it long before.
-    served = ServedGame(renderer, "checkers", ("human", "alphabeta:seconds=60,depth=60")).start()
+    served = ServedGame(renderer, "checkers", ("human", "alphabeta:seconds=60,depth=60,book=none")).start()
     url = renderer.url
     base, _ = page_address(url)
 
