@@ -77,7 +77,7 @@ GATE_SPRT = "elo0=0,elo1=100,alpha=0.05,beta=0.05"
 TODAY = "learned"
 #: How every side of the generations' matches searches: as today's engine did when #54 was filed (the exact
 #: search, a draw worth 0 to both sides), as deep as the time allows.
-SEARCH_AS_TODAY = "depth=64,search=exact,contempt=0"
+SEARCH_AS_TODAY = "depth=64,search=exact,contempt=0,book=none"   # from set openings: no opening book
 
 
 class NnueTrainer(Trainer):
