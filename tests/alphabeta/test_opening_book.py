@@ -201,6 +201,18 @@ def test_a_game_report_searches_the_positions_of_the_book(checkers, tmp_path):
     assert judge.analysing and all(verdict.first is not None for verdict in report.positions[:3])
 
 
+def test_a_bootstrap_teacher_labels_positions_of_the_book_with_a_search(checkers, tmp_path):
+    from plyground.plugins.trainers.alphazero import bootstrap
+    settings = bootstrap.BootstrapSettings(games=tmp_path, teacher="alphabeta:eval=learned,depth=2", positions=1,
+                                           epochs=1, seed=1)
+    labeller = bootstrap.Labeller(checkers, tmp_path, settings, lambda line: None)
+    try:
+        row = labeller._label(bootstrap.Position(checkers.new_initial_state(), None, float("nan")))
+    finally:
+        labeller.teacher.close()
+    assert isinstance(row[3], float)                       # a search value (a book move has none)
+
+
 # ------------------------------------------------------------------ bad books
 
 def test_bad_books_are_one_line_naming_the_option(checkers, tmp_path, cli):

@@ -131,6 +131,7 @@ class Labeller:
         self.game, self.folder, self.settings, self.log = game, Path(folder), settings, log
         self.chunk_positions = chunk_positions
         self.teacher = get_registry().make_player(settings.teacher, game)
+        self.teacher.analysing = True        # it labels positions: searched, never answered from an opening book
 
     def chunk_paths(self) -> list[Path]:
         return sorted(self.folder.glob("labels-*.npz"))
