@@ -29,7 +29,7 @@ OPENINGS = {
 def measure(game_name: str, depth: int) -> None:
     registry = get_registry()
     game = registry.make_game(game_name)
-    player = registry.make_player(f"alphabeta:eval=learned,depth={depth}", game)
+    player = registry.make_player(f"alphabeta:eval=learned,depth={depth},book=none", game)   # searched, not the book
     player.warm_up()
     nodes_total = seconds_total = 0.0
     for line in OPENINGS[game_name]:

@@ -30,11 +30,11 @@ def main() -> None:
             state.apply(state.parse_move(text))
         starts.append(state)
     evals = [("material", "material")] + ([("learned", args.eval)] if args.eval else [])
-    AlphaBetaPlayer(game, depth=2).choose_move(starts[0].clone())       # load the compiled code
+    AlphaBetaPlayer(game, depth=2, book="none").choose_move(starts[0].clone())       # load the compiled code
     for label, spec in evals:
         nodes = seconds = 0.0
         for state in starts:
-            player = AlphaBetaPlayer(game, depth=args.depth, eval=spec)
+            player = AlphaBetaPlayer(game, depth=args.depth, eval=spec, book="none")   # searched, not the book
             t = time.perf_counter()
             player.choose_move(state.clone())
             seconds += time.perf_counter() - t

@@ -107,9 +107,9 @@ def main() -> None:
     parser.add_argument("--eval", required=True, help="learned weights (DIR/eval.npz from `plyground train bonanza`)")
     parser.add_argument("--depth", type=int, default=6, help="search depth of both alpha-beta players")
     parser.add_argument("--player", default=None, help="spec of the player under test "
-                        "(default alphabeta:eval=EVAL,depth=DEPTH)")
-    parser.add_argument("--opponent", default="material", help="'material' (alphabeta:depth=DEPTH) or any player "
-                        "spec, e.g. mcts:simulations=1000")
+                        "(default alphabeta:eval=EVAL,depth=DEPTH,book=none)")
+    parser.add_argument("--opponent", default="material", help="'material' (alphabeta:depth=DEPTH,book=none) or "
+                        "any player spec, e.g. mcts:simulations=1000")
     parser.add_argument("--games", type=int, default=None, help="games to play (even; default: every opening twice)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this many plies")
@@ -117,8 +117,9 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write every game's result here")
     args = parser.parse_args()
 
-    spec_a = args.player or f"alphabeta:eval={args.eval},depth={args.depth}"
-    spec_b = f"alphabeta:depth={args.depth}" if args.opponent == "material" else args.opponent
+    # From set openings: no opening book (it would play on from them instead of the evaluations under test).
+    spec_a = args.player or f"alphabeta:eval={args.eval},depth={args.depth},book=none"
+    spec_b = f"alphabeta:depth={args.depth},book=none" if args.opponent == "material" else args.opponent
     game = make_game()
     make_player(spec_a, game), make_player(spec_b, game)          # fail early on bad specs or files
     openings = three_ply_openings(game)

@@ -23,7 +23,7 @@ import tempfile
 import time
 
 CASES = [
-    ("checkers", "alphabeta:eval=learned,depth=8"),
+    ("checkers", "alphabeta:eval=learned,depth=8,book=none"),      # a search, as before the opening book
     ("checkers", "mcts"),
     ("checkers", "alphazero"),
     ("chess", "mcts:simulations=300,max_playout_plies=30"),

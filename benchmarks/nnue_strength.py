@@ -48,7 +48,9 @@ def main() -> None:
 
     from plyground.games.checkers import CheckersGame
     game = CheckersGame()
-    player = f"alphabeta:eval={args.eval},depth=64,search={args.search}" + (f",{args.options}" if args.options else "")
+    # From set openings: no opening book on either side (SEARCH_AS_TODAY says book=none for the opponent).
+    player = f"alphabeta:eval={args.eval},depth=64,search={args.search},book=none" + \
+        (f",{args.options}" if args.options else "")
     rows = []
     for seconds, games in matches:
         config = TournamentConfig(game="checkers", entrants=[Entrant("nnue", player), Entrant("opponent", args.opponent)],

@@ -23,10 +23,11 @@ from plyground.protocols import Budget, Command
 from plyground.registry import get_registry
 from plyground.stopping import STOP_WITHIN
 
-#: Bots given budgets they would need minutes (or for ever) to use up: every search loop, compiled and not.
+#: Bots given budgets they would need minutes (or for ever) to use up: every search loop, compiled and not
+#: (book=none: checkers' opening book would answer the initial position at once).
 ENDLESS = [
-    ("checkers", "alphabeta:eval=learned,depth=40"),
-    ("checkers", "alphabeta:eval=learned,depth=40,kernels=false"),
+    ("checkers", "alphabeta:eval=learned,depth=40,book=none"),
+    ("checkers", "alphabeta:eval=learned,depth=40,kernels=false,book=none"),
     ("checkers", "mcts:simulations=1000000000"),
     ("tictactoe", "mcts:simulations=1000000000,solver=false"),
     ("checkers", "alphazero:simulations=10000000"),

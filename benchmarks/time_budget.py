@@ -79,7 +79,9 @@ def main() -> None:
         game = get_registry().make_game(name)
         for seconds in args.seconds or [0.1, 1.0]:
             positions = args.positions if seconds < 0.5 else max(5, args.positions // 3)
-            for spec in (f"alphabeta:seconds={seconds:g}", f"alphabeta:seconds={seconds:g},depth=10"):
+            # book=none: positions of the opening are searched too (the book would answer them at once)
+            for spec in (f"alphabeta:seconds={seconds:g},book=none",
+                         f"alphabeta:seconds={seconds:g},depth=10,book=none"):
                 used, depths = shares(game, spec, seconds, positions, args.seed)
                 print(f"{name:9} {seconds:>8g}s {spec:38} {statistics.mean(used):6.1%} "
                       f"{statistics.median(used):6.1%} {min(used):6.1%} {max(used):6.1%} "

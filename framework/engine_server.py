@@ -392,12 +392,14 @@ class EngineServer:
         return state
 
     # ------------------------------------------------------------ searching
-    def start_search(self, think: Callable[..., None], *args: Any, infinite: bool = False) -> None:
+    def start_search(self, think: Callable[..., None], *args: Any, infinite: bool = False,
+                     analysing: bool = False) -> None:
         """Run ``think(player, *args)`` on a thread with the player's stop signal cleared (set when the engine
-        is quitting: the search answers at once)."""
+        is quitting: the search answers at once).  An infinite search, or one the client asks as analysis
+        (``analysing``: Hub's ``go analyze``), judges the position: the player searches it (no opening book)."""
         player = self.ready_player()
         player.stop_signal.clear()
-        player.analysing = infinite         # infinite analysis searches (no opening book answers it)
+        player.analysing = infinite or analysing
         if self._quitting or self._stop_waiting:
             player.stop_signal.set()
         self._stop_waiting = False

@@ -8,6 +8,7 @@ import pytest
 
 from engine_session import PLYGROUND, assert_short_errors
 from hub_helpers import START, EngineSession
+from plyground.book import open_book
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import read_pdn
 from plyground.protocols import Budget
@@ -241,3 +242,20 @@ def test_alphabeta_searches_a_position_past_our_no_progress_draw():
             assert any(line.startswith("info depth=4 ") for line in lines), lines
     finally:
         assert "Traceback" not in engine.close()
+
+
+def test_alphabeta_thinks_from_its_opening_book_and_analyses_by_searching():
+    """'go think' in the book: a book move at once, its info the move and the time; 'go analyze': a search."""
+    checkers = CheckersGame()
+    book_moves = {e.move for e in open_book(checkers, "auto").moves(checkers.new_initial_state())}
+    engine = EngineSession("alphabeta:depth=3")
+    try:
+        engine.send(f"pos pos={START}", "level move-time=5", "go think")
+        lines = engine.until("done", timeout=60)
+        assert lines[-1].split("=")[1] in book_moves, lines
+        assert lines[0].startswith("info ") and "pv=" in lines[0] and "depth=" not in lines[0], lines
+        engine.send("level depth=3", "go analyze")      # analysis: a search, with its depth and score
+        lines = engine.until("done", timeout=60)
+        assert "depth=" in lines[-2] and "score=" in lines[-2]
+    finally:
+        engine.close()

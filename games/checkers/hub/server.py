@@ -245,7 +245,8 @@ class HubServer(EngineServer):
         # A client waits for 'done' whatever happens: when the search cannot start, the first legal move.
         first = protocol.state_move(state, state.legal_moves()[0])
         with self.answering("go", lambda: self.send("done", {"move": first}), only_on_failure=True):
-            self.start_search(self._think, state, self.level, infinite=self.level.infinite)
+            self.start_search(self._think, state, self.level, infinite=self.level.infinite,
+                              analysing="analyze" in args)
 
     def _ping(self, _: dict) -> None:
         self.send("pong")
