@@ -168,3 +168,36 @@ def test_probes_agree_with_an_independent_solver(four, s, sample):
     wrong = [text for text in positions if db.probe(state_to_pos(GAME.new_state(text))) != truth[text]]
     assert not wrong, (len(wrong), wrong[:3], [truth[t] for t in wrong[:3]])
     assert {result for result, _ in truth.values()} == {"win", "loss", "draw"}
+
+
+def test_a_packed_database_holds_every_result_and_the_smaller_slices_distances(four, monkeypatch):
+    """Opened packed above 3 pieces (as 6 pieces is opened: results in 2 bits, the largest slices without
+    their distances): the same results, the distances of up to 3 pieces, and for 4 pieces the distance read
+    from the slice file when asked (``probe``), else DISTANCE_NOT_HELD -- which the players' searches see."""
+    from plyground.games.checkers.endgame.oracle import EndgameOracle, known_outcome, result_words
+    from plyground.games.checkers.kernels import state_to_pos
+    whole, directory = four
+    monkeypatch.setattr(store, "HELD_WHOLE", 3)
+    packed = store.open_database(4, directory)
+    assert packed.packed_from == 4 and packed.result.nbytes < whole.result.nbytes / 3
+    oracle, exact = EndgameOracle(packed, directory), EndgameOracle(packed, directory, stored_distances=True)
+    rng = np.random.default_rng(11)
+    boards = np.zeros(4, dtype=np.int64)
+    checked = 0
+    for s in index.slices(4):
+        for i in rng.integers(0, 2 * whole.sizes[s], 40):
+            side, k = divmod(int(i), int(whole.sizes[s]))
+            if not index.position_at(k, *s, boards):
+                continue
+            pos = np.array([*boards, side, 0, 0], dtype=np.int64)
+            result, plies = whole.probe(pos)
+            held = sum(s) < 4 or result == "draw"
+            assert packed.probe(pos) == (result, plies if held else solve.DISTANCE_NOT_HELD), (s, i)
+            o, far = known_outcome(pos, *oracle.tables)
+            assert (o == 2) == (result == "draw") and far == (plies if held else solve.DISTANCE_NOT_HELD)
+            checked += 1
+    assert checked > 1000
+    state = GAME.new_state("W:W20,K15:B12,K28")                  # First Position
+    assert exact.words(state) == "win in 81 plies" and oracle.words(state) == "win"
+    assert [state.move_to_text(m) for m in exact.perfect_moves(state)] == ["15-19"]
+    assert result_words("loss", solve.DISTANCE_NOT_HELD) == "loss"

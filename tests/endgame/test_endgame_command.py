@@ -99,7 +99,8 @@ SEVEN = "W:WK1,K3,K5,K7:BK32,K30,K28"
 
 def test_a_database_too_large_for_memory_is_refused_before_anything_is_allocated(cli, tmp_path):
     # 7 pieces: 124,909,766,240 entries of 3 bytes; numpy once said "Unable to allocate 116 GiB" instead.
-    need = "a 7-piece endgame database needs 374.7 GB of memory (124,909,766,240 entries); this machine has "
+    # held packed above 5 pieces: 2 bits an entry, and the 6-piece slices' distances
+    need = "a 7-piece endgame database needs 46.2 GB of memory (124,909,766,240 entries); this machine has "
     code, _, err = cli("endgame", "probe", "--fen", SEVEN, "--dir", tmp_path / "none")
     assert code == 2 and need in err and "Unable to allocate" not in err, err
     # built slice by slice: every 6-piece slice held (22 GB), and the largest 7-piece slice with what it reads

@@ -59,7 +59,8 @@ def register(cli) -> None:
         if on_board > pieces:
             raise UsageError(f"the position has {on_board} pieces; a {pieces}-piece database cannot tell "
                              f"(use --pieces {on_board} after building it)")
-        oracle = EndgameOracle(store.open_database(pieces, directory), directory)
+        directory = directory or store.default_directory()
+        oracle = EndgameOracle(store.open_database(pieces, directory), directory, stored_distances=True)
         side = game.side_names[state.current_player()]
         click.echo(f"{state.to_text()} ({side} to move): {oracle.words(state)}")
         for move in state.legal_moves():

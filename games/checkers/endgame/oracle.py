@@ -32,7 +32,7 @@ from ..bits import popcount
 from ..game import CheckersGame
 from ..kernels import SIDE, state_to_pos
 from . import solve, store
-from .index import slices
+from .index import position_index, slices
 #: Databases built on first use when asked for: small enough to take seconds (4 pieces: about 15 s).
 BUILT_ON_DEMAND = 4
 
@@ -42,20 +42,24 @@ _LOADING = threading.Lock()
 
 def no_tables() -> tuple:
     """The compiled searches' arguments when there is no database (``pieces`` 0: never probed)."""
-    return (np.zeros(1, dtype=np.int64), np.full((1, 1, 1, 1), -1, dtype=np.int64),
+    return (np.zeros(2, dtype=np.int64), np.full((1, 1, 1, 1), -1, dtype=np.int64),
             np.zeros((1, 1, 1, 1), dtype=np.int64), np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int16))
 
 
 @njit(cache=True)
 def known_outcome(pos, pieces, offsets, sizes, result, dist):
     """(outcome, plies) of a position the database holds: outcome 0 or 1 (that player wins) or 2 (draw),
-    plies to the end with best play; (-1, 0) when it has more than ``pieces[0]`` pieces."""
+    plies to the end with best play; (-1, 0) when it has more than ``pieces[0]`` pieces.  ``pieces[1]``:
+    the database is packed (6 pieces), its largest positions' wins and losses ``DISTANCE_NOT_HELD`` plies."""
     if pieces[0] == 0:
         return -1, 0
     on_board = popcount(pos[0]) + popcount(pos[1]) + popcount(pos[2]) + popcount(pos[3])
     if on_board > pieces[0]:
         return -1, 0
-    r, d = solve.lookup(pos, offsets, sizes, result, dist)
+    if pieces.shape[0] > 1 and pieces[1] > 0:
+        r, d = solve.packed_lookup(pos, offsets, sizes, result, dist)
+    else:
+        r, d = solve.lookup(pos, offsets, sizes, result, dist)
     if r == solve.WIN:
         return pos[SIDE], d
     if r == solve.LOSS:
@@ -73,8 +77,12 @@ def known_outcome_in(pos, tables):
 
 
 def result_words(result: str, plies: int) -> str:
-    """"win in 33 plies", "loss in 1 ply", "draw"."""
-    return "draw" if result == "draw" else f"{result} in {plies} {'ply' if plies == 1 else 'plies'}"
+    """"win in 33 plies", "loss in 1 ply", "draw"; "win" when the database holds no distance (6 pieces)."""
+    if result == "draw":
+        return "draw"
+    if plies >= solve.DISTANCE_NOT_HELD:
+        return result
+    return f"{result} in {plies} {'ply' if plies == 1 else 'plies'}"
 
 
 def pieces_on_board(state) -> int:
@@ -92,12 +100,16 @@ def sides_without_pieces(state) -> list[int]:
 class EndgameOracle:
     """Exact results of the positions of one database (see the module docstring)."""
 
-    def __init__(self, db: solve.Database, directory: Path) -> None:
+    def __init__(self, db: solve.Database, directory: Path, stored_distances: bool = False) -> None:
         self.db = db
         self.pieces = db.pieces
         self.directory = directory
+        #: A packed database's distances not held in memory are read from the slice files (``probe``: a
+        #: second or so for each slice; players do without them).
+        self.stored_distances = stored_distances
         #: (pieces, offsets, sizes, result, dist): what compiled code passes to :func:`known_outcome`.
-        self.tables = (np.array([db.pieces], dtype=np.int64), db.offsets, db.sizes, db.result, db.dist)
+        self.tables = (np.array([db.pieces, db.packed_from], dtype=np.int64), db.offsets, db.sizes, db.result,
+                       db.dist)
         #: ``(pos, tables) -> (outcome, plies)`` compiled: what a compiled search calls.
         self.compiled_outcome = known_outcome_in
 
@@ -121,13 +133,23 @@ class EndgameOracle:
 
     def result(self, state) -> tuple[str, int] | None:
         """("win" | "loss" | "draw", plies to the end) for the side to move at ``state``; None when the
-        database does not hold it."""
-        o, plies = self.outcome(state_to_pos(state))
+        database does not hold it.  A packed database's 6-piece wins and losses: ``DISTANCE_NOT_HELD`` plies,
+        unless :attr:`stored_distances`."""
+        pos = state_to_pos(state)
+        o, plies = self.outcome(pos)
         if o < 0:
             return None
         if o == 2:
             return "draw", 0
+        if plies == solve.DISTANCE_NOT_HELD and self.stored_distances:
+            plies = self._stored_distance(pos)
         return ("win" if o == state.current_player() else "loss"), plies
+
+    def _stored_distance(self, pos: np.ndarray) -> int:
+        s = tuple(int(board).bit_count() for board in pos[:4])
+        size = int(self.db.sizes[s])
+        entry = int(pos[SIDE]) * size + int(position_index(*(int(b) for b in pos[:4]), s[1], s[2], s[3]))
+        return store.stored_distance(self.directory, s, entry)
 
     def words(self, state) -> str | None:
         """"win in 33 plies" / "loss in 4 plies" / "draw" for the side to move; None when not held."""
@@ -141,7 +163,7 @@ class EndgameOracle:
         after.apply(move)
         theirs, plies = self.result(after)
         mine = {"win": "loss", "loss": "win", "draw": "draw"}[theirs]
-        return mine, (0 if mine == "draw" else plies + 1)
+        return mine, (0 if mine == "draw" else plies + (plies < solve.DISTANCE_NOT_HELD))
 
     def perfect_moves(self, state) -> list | None:
         """The moves of ``state`` that keep its database result the best way -- a win by the fewest plies,

@@ -48,7 +48,8 @@ from ..bits import lowest_square, popcount
 from ..board import FULL, STEP
 from ..kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, generate
 from . import retrograde
-from .codes import DRAW, HOLE, LOSS, RESULT_NAMES, UNKNOWN, WIN, lookup  # noqa: F401 - solve.lookup etc.
+from .codes import (DISTANCE_NOT_HELD, DRAW, HOLE, LOSS, RESULT_NAMES, UNKNOWN, WIN,  # noqa: F401 - solve.lookup etc.
+                    lookup, packed_lookup)
 from .index import position_at, position_index, slice_size, slices
 
 #: Bytes of memory per index entry: its result (int8) and its distance (int16).
@@ -60,12 +61,14 @@ def entries(pieces: int) -> int:
     return sum(2 * slice_size(*s) for s in slices(pieces))
 
 
-def check_fits_in_memory(pieces: int, windowed: bool = False) -> None:
+def check_fits_in_memory(pieces: int, windowed: bool = False, needed: int | None = None) -> None:
     """UsageError when the ``pieces``-piece database cannot be held in this machine's memory (``windowed``:
-    built slice by slice, :func:`windowed_bytes`), naming what it needs and the largest that fits -- asked
-    before any array is allocated (7 pieces: 375 GB whole, 31 GB slice by slice)."""
+    built slice by slice, :func:`windowed_bytes`; ``needed``: held in that many bytes), naming what it needs
+    and the largest that fits -- asked before any array is allocated (7 pieces: 375 GB whole, 98 GB slice by
+    slice)."""
     available = available_memory()
-    needed = windowed_bytes(pieces) if windowed else entries(pieces) * ENTRY_BYTES
+    if needed is None:
+        needed = windowed_bytes(pieces) if windowed else entries(pieces) * ENTRY_BYTES
     if available is None or needed <= available:
         return
     if windowed:
@@ -285,6 +288,14 @@ def windowed_bytes(pieces: int) -> int:
     return (entries(pieces - 1) + window_entries(pieces)) * ENTRY_BYTES + 7 * largest
 
 
+def packed_bytes(pieces: int) -> int:
+    """Memory a packed database of ``pieces`` pieces takes (:meth:`Database.packed`): 2 bits an entry (each
+    slice padded to whole bytes), and 2 bytes an entry of the smaller slices for their distances."""
+    padded = [4 * -(-2 * slice_size(*s) // 4) for s in slices(pieces)]
+    smaller = sum(n for s, n in zip(slices(pieces), padded) if sum(s) < pieces)
+    return sum(padded) // 4 + 2 * smaller
+
+
 @dataclass
 class Database:
     """Solved slices in memory (see the module docstring for the layout): every slice of up to ``pieces``
@@ -300,6 +311,8 @@ class Database:
     solved: set = field(default_factory=set)
     #: Where the window starts (-1: the database is whole).
     window: int = -1
+    #: A packed database (:meth:`packed`): the slices of this many pieces hold results without distances.
+    packed_from: int = 0
 
     @classmethod
     def empty(cls, pieces: int, windowed: bool = False) -> "Database":
@@ -322,6 +335,24 @@ class Database:
         return cls(pieces, offsets, sizes, np.full(total, HOLE, dtype=np.int8), np.zeros(total, dtype=np.int16),
                    window=window)
 
+    @classmethod
+    def packed(cls, pieces: int) -> "Database":
+        """Every slice of up to ``pieces`` pieces laid out packed (``codes.packed_lookup``): ``result`` the
+        2-bit codes of every entry, slice after slice as the slice files hold them (each padded to a whole
+        byte), ``dist`` the distances of the slices of fewer pieces; a UsageError, before any allocation,
+        when it cannot fit in memory."""
+        dim = pieces + 1
+        offsets = np.full((dim,) * 4, -1, dtype=np.int64)
+        sizes = np.zeros((dim,) * 4, dtype=np.int64)
+        total = 0
+        for s in slices(pieces):
+            offsets[s], sizes[s] = total, slice_size(*s)
+            total += 4 * -(-2 * int(sizes[s]) // 4)
+        distances = int(offsets[layer(pieces)[0]])
+        check_fits_in_memory(pieces, needed=packed_bytes(pieces))
+        return cls(pieces, offsets, sizes, np.zeros(total // 4, dtype=np.int8), np.zeros(distances, dtype=np.int16),
+                   packed_from=pieces)
+
     def place(self, held: list) -> None:
         """Lay out the top-layer slices ``held`` in the window, in order; no other top-layer slice is held."""
         at = self.window
@@ -338,8 +369,10 @@ class Database:
         return slice(int(self.offsets[s]), int(self.offsets[s] + 2 * self.sizes[s]))
 
     def probe(self, pos: np.ndarray) -> tuple[str, int]:
-        """("win" | "loss" | "draw", distance in plies) for the side to move of a kernel position."""
-        r, d = lookup(np.asarray(pos, dtype=np.int64), self.offsets, self.sizes, self.result, self.dist)
+        """("win" | "loss" | "draw", distance in plies) for the side to move of a kernel position (a packed
+        database's largest slices: :data:`DISTANCE_NOT_HELD`)."""
+        find = packed_lookup if self.packed_from else lookup
+        r, d = find(np.asarray(pos, dtype=np.int64), self.offsets, self.sizes, self.result, self.dist)
         if r == HOLE or r == UNKNOWN:
             raise ValueError("not a position of this database")
         return RESULT_NAMES[int(r)], int(d) if r != DRAW else 0

@@ -47,6 +47,8 @@ FORMAT_VERSION = 3
 #: The 2-bit code of each result on disk (a hole is 0, so long runs of holes compress away).
 _PACKED = {solve.HOLE: 0, solve.WIN: 1, solve.LOSS: 2, solve.DRAW: 3}
 _UNPACKED = np.array([solve.HOLE, solve.WIN, solve.LOSS, solve.DRAW], dtype=np.int8)
+#: Wins and losses among the four entries of each byte of 2-bit codes.
+_DECIDED_IN_BYTE = np.array([sum((b >> (2 * k) & 3) in (1, 2) for k in range(4)) for b in range(256)], dtype=np.int64)
 
 
 def default_directory() -> Path:
@@ -167,7 +169,15 @@ def _load_slice(db: solve.Database, s, path: Path, advice: str = "") -> dict:
         raise ModelFileError(f"{path} does not hold slice {s} (it says {meta.get('slice')!r}){advice}")
     if meta.get("sha256") != checksum(arrays, s, meta.get("farthest")):
         raise ModelFileError(f"{label} is damaged: its content does not match its checksum{advice}")
-    if not _unpack_into(arrays["wld"], arrays["dist"], db.result[part], db.dist[part]):
+    if db.packed_from:
+        wld = arrays["wld"]
+        start = part.start // 4
+        db.result[start:start + len(wld)] = wld.view(np.int8)
+        if part.stop <= len(db.dist):                      # a smaller slice: its distances are held
+            results = np.empty(entries, dtype=np.int8)
+            if not _unpack_into(wld, arrays["dist"], results, db.dist[part]):
+                raise ModelFileError(f"{path} does not hold slice {s} of the expected size{advice}")
+    elif not _unpack_into(arrays["wld"], arrays["dist"], db.result[part], db.dist[part]):
         raise ModelFileError(f"{path} does not hold slice {s} of the expected size{advice}")
     db.solved.add(tuple(s))
     return meta
@@ -239,18 +249,42 @@ def build(pieces: int, directory: Path | None = None, log=print, threads: int | 
 
 
 def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
-    """A finished build of up to ``pieces`` pieces from ``directory``; UsageError naming what is missing."""
+    """A finished build of up to ``pieces`` pieces from ``directory``; UsageError naming what is missing.
+    Above :data:`HELD_WHOLE` pieces it is packed (``solve.Database.packed``: 6 pieces in 2.6 GB, the
+    distances of the 6-piece positions left on disk: :func:`stored_distance`)."""
     directory = Path(directory) if directory else default_directory()
-    solve.check_fits_in_memory(pieces)     # 7 pieces: no use looking for files this machine cannot hold
+    packed = pieces > HELD_WHOLE
+    # 7 pieces: no use looking for files this machine cannot hold
+    solve.check_fits_in_memory(pieces, needed=solve.packed_bytes(pieces) if packed else None)
     for s in slices(pieces):        # every file is looked for before memory for all of them is allocated
         if not slice_path(directory, s).exists():
             raise UsageError(f"no {pieces}-piece endgame database in {directory} (slice {_name(s)} is missing); "
                              f"build it with: plyground endgame build --pieces {pieces} --dir {directory}")
-    db = solve.Database.empty(pieces)
+    db = solve.Database.packed(pieces) if packed else solve.Database.empty(pieces)
     advice = f"; build solves it again: plyground endgame build --pieces {pieces} --dir {directory}"
     for s in slices(pieces):
         _load_slice(db, s, slice_path(directory, s), advice)
     return db
+
+
+_STORED: dict = {}
+
+
+def stored_distance(directory: Path, s, entry: int) -> int:
+    """The distance of entry ``entry`` (side * size + index) of slice ``s`` as its file holds it (0 for a
+    draw): what a packed database does not hold in memory.  The last slice read is kept."""
+    path = slice_path(directory, s)
+    if _STORED.get("path") != path:
+        arrays = load_npz(path, names=("wld", "dist"))
+        _STORED.clear()
+        _STORED.update(path=path, wld=arrays["wld"], dist=arrays["dist"])
+    wld, dist = _STORED["wld"], _STORED["dist"]
+    code = int(wld[entry >> 2]) >> (2 * (entry & 3)) & 3
+    if code not in (1, 2):
+        return 0
+    before = int(_DECIDED_IN_BYTE[wld[:entry >> 2]].sum())
+    before += sum(1 for k in range(entry & 3) if (int(wld[entry >> 2]) >> (2 * k) & 3) in (1, 2))
+    return int(dist[before])
 
 
 def counts(pieces: int, directory: Path | None = None) -> dict[str, int]:
