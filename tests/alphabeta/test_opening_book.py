@@ -5,7 +5,6 @@ naming the option.  The match with and without the book: ``python benchmarks/ope
 from __future__ import annotations
 
 import collections
-import math
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -158,7 +157,7 @@ def test_the_analysis_says_book(checkers):
     finally:
         player.close()
     assert analysis["engine"] == "book" and analysis["move"] == checkers.new_initial_state().move_to_text(move)
-    assert analysis["book"][0]["games"] > 0 and math.isclose(sum(1 for _ in analysis["book"]), 7)
+    assert analysis["book"][0]["games"] > 0 and len(analysis["book"]) == 7        # the seven first moves
     lines = analysis_lines(analysis, "Black")
     assert lines[0] == f"book move {analysis['move']}" and lines[1].startswith("book: 11-15 (")
 
