@@ -240,8 +240,9 @@ class CheckersGame(Game):
     # still weaker than MCTS.
     default_opponents = ("alphabeta:eval=nnue,depth=8", "mcts", "alphazero", "random")
     levels = {
-        "easy": ("alphabeta:eval=material,depth=1",),
-        "medium": ("alphabeta:eval=learned,depth=3",),
+        # The easy levels play without the opening book: a beginner's opponent should not open like a master.
+        "easy": ("alphabeta:eval=material,depth=1,book=none",),
+        "medium": ("alphabeta:eval=learned,depth=3,book=none",),
         "hard": ("alphabeta:eval=learned,depth=5",),
         "strongest": default_opponents[:1],               # the default opponent of `plyground play`
     }

@@ -21,7 +21,7 @@ def test_a_level_chosen_in_the_menu_is_the_player_the_game_gets(make_renderer, r
     choose(d, menu.level_choice, "easy")
     d.click(menu.buttons["start"].rect.center)
     assert renderer.screen is renderer.game_screen, menu.error
-    assert renderer.game_screen.names == ("human", "alphabeta:depth=1,eval=material")
+    assert renderer.game_screen.names == ("human", "alphabeta:depth=1,eval=material,book=none")
     bot = renderer.game_thread.session.players[1]
     assert bot.name == "alphabeta" and bot.config["depth"] == 1 and bot.config["eval"] == "material"
 
