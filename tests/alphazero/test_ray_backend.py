@@ -1,11 +1,11 @@
 """`--backend ray`: the trainer's actors as Ray actors on a local Ray instance started here."""
-import importlib.util
 import json
 import sys
 
 import numpy as np
 from plyground.storage import read_json_lines
 import pytest
+from ray_helpers import local_ray, needs_ray  # noqa: F401 - local_ray is a fixture
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.workers_ray import MISSING
@@ -16,17 +16,6 @@ TINY = ("--set", "network=mlp:hidden=8,layers=1", "--set", "iterations=1", "--se
         "--set", "evaluation_games=2", "--set", "epochs=1", "--set", "batch_size=8", "--set", "save_every=2",
         "--set", "plots=false")
 
-needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                               reason="ray is not installed (pip install 'plyground[distributed]'; CI installs it)")
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    """A Ray instance of two CPUs for this module; the trainer uses it instead of starting its own."""
-    import ray
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="warning")
-    yield ray
-    ray.shutdown()
 
 
 def chunk_arrays(run_dir):

@@ -4,11 +4,11 @@ self-play worker that gets its network as bytes (what lets a worker on another m
 files).  AlphaZero's own Ray tests: tests/alphazero/test_ray_backend.py."""
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import numpy as np
 import pytest
+from ray_helpers import local_ray, needs_ray  # noqa: F401 - local_ray is a fixture
 
 from plyground.errors import UsageError
 from plyground.players.alphabeta.player import load_evaluation
@@ -16,17 +16,6 @@ from plyground.plugins.trainers.nnue.selfplay import SelfPlaySetup
 from plyground.registry import get_registry
 from plyground.workers import actor_pool
 
-needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
-                               reason="ray is not installed (pip install 'plyground[distributed]'; CI installs it)")
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    """A Ray instance of two CPUs for this module; the commands use it instead of starting their own."""
-    import ray
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="warning")
-    yield ray
-    ray.shutdown()
 
 
 def _setup(**changes) -> SelfPlaySetup:
