@@ -10,6 +10,7 @@ import pytest
 
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.endgame import index, retrograde, solve, store
+from plyground.games.checkers.kernels import state_to_pos
 from plyground.storage import load_npz, pop_metadata
 
 GAME = CheckersGame()
@@ -56,7 +57,8 @@ def test_a_windowed_build_writes_the_same_slices_and_resumes(four, tmp_path, mon
     monkeypatch.setattr(store, "HELD_WHOLE", 3)
     lines = []
     assert store.build(4, tmp_path, log=lines.append) is None
-    assert len(lines) == len(index.slices(4)) and "ETA" in lines[-1]
+    assert len(lines) == len(index.slices(4)) + 1 and "ETA" in lines[-2]
+    assert lines[-1].startswith("endgame: packed for probing (packed-4.npz, distances-4.npy) in ")
     for s in index.slices(4):
         assert stored(tmp_path, s)[1]["sha256"] == stored(whole, s)[1]["sha256"], s
     mirrored, crowned = (1, 1, 1, 1), (2, 0, 1, 1)     # 1m1k-1m1k solved; 2m0k-1m1k: mirror 1m1k-2m0k first
@@ -164,39 +166,73 @@ def test_probes_agree_with_an_independent_solver(four, s, sample):
     if sample:
         positions = [positions[i] for i in np.random.default_rng(7).choice(len(positions), sample, replace=False)]
     truth = solve_by_hand(positions)
-    from plyground.games.checkers.kernels import state_to_pos
     wrong = [text for text in positions if db.probe(state_to_pos(GAME.new_state(text))) != truth[text]]
     assert not wrong, (len(wrong), wrong[:3], [truth[t] for t in wrong[:3]])
     assert {result for result, _ in truth.values()} == {"win", "loss", "draw"}
 
 
-def test_a_packed_database_holds_every_result_and_the_smaller_slices_distances(four, monkeypatch):
-    """Opened packed above 3 pieces (as 6 pieces is opened: results in 2 bits, the largest slices without
-    their distances): the same results, the distances of up to 3 pieces, and for 4 pieces the distance read
-    from the slice file when asked (``probe``), else DISTANCE_NOT_HELD -- which the players' searches see."""
+def sample_positions(db, pieces, per_slice=40, seed=11):
+    """Kernel positions of random entries of every slice of up to ``pieces`` pieces (holes skipped)."""
+    rng = np.random.default_rng(seed)
+    boards = np.zeros(4, dtype=np.int64)
+    for s in index.slices(pieces):
+        for i in rng.integers(0, 2 * db.sizes[s], per_slice):
+            side, k = divmod(int(i), int(db.sizes[s]))
+            if index.position_at(k, *s, boards):
+                yield s, np.array([*boards, side, 0, 0], dtype=np.int64)
+
+
+def test_a_packed_database_holds_every_result_and_maps_every_distance(four, monkeypatch, tmp_path):
+    """Opened packed above 3 pieces (as 6 pieces is opened): results in 2 bits, and every distance mapped
+    from a distances file made on first opening -- the whole database's results and distances, in the
+    compiled lookup too.  The packed arrays and the distances are kept for the next opening, unless a slice
+    file changed."""
+    from plyground.games.checkers.endgame.oracle import EndgameOracle, known_outcome
+    whole, built = four
+    for path in built.glob("slice-*.npz"):
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    monkeypatch.setattr(store, "HELD_WHOLE", 3)
+    packed = store.open_database(4, tmp_path)
+    assert packed.packed_from == 4 and packed.result.nbytes < whole.result.nbytes / 3
+    assert store.packed_path(tmp_path, 4).exists() and store.distances_path(tmp_path, 4).exists()
+    oracle = EndgameOracle(packed, tmp_path)
+    checked = 0
+    for s, pos in sample_positions(whole, 4):
+        expected = whole.probe(pos)
+        assert packed.probe(pos) == expected, s
+        o, plies = known_outcome(pos, *oracle.tables)
+        assert (o == 2) == (expected[0] == "draw") and plies == expected[1]
+        checked += 1
+    assert checked > 1000
+    state = GAME.new_state("W:W20,K15:B12,K28")                  # First Position
+    assert oracle.words(state) == "win in 81 plies"
+    again = store.open_database(4, tmp_path)
+    assert (again.result == packed.result).all() and (again.dist == packed.dist).all()
+    assert store._read_packed(4, tmp_path, store._stamp(4, tmp_path)) is not None
+    slice_file = store.slice_path(tmp_path, (0, 1, 0, 3))
+    slice_file.write_bytes(slice_file.read_bytes())                   # a slice file written again
+    assert store._read_packed(4, tmp_path, store._stamp(4, tmp_path)) is None
+    assert (store.open_database(4, tmp_path).dist == packed.dist).all()
+
+
+def test_without_its_distances_file_a_packed_database_holds_the_smaller_slices_distances(four, monkeypatch,
+                                                                                        tmp_path):
+    """Where the distances file cannot be made, the largest slices' wins and losses are DISTANCE_NOT_HELD
+    plies away in the searches; ``probe`` reads their distances from the slice files."""
     from plyground.games.checkers.endgame.oracle import EndgameOracle, known_outcome, result_words
-    from plyground.games.checkers.kernels import state_to_pos
     whole, directory = four
     monkeypatch.setattr(store, "HELD_WHOLE", 3)
+    monkeypatch.setattr(store, "distances_path", lambda folder, pieces: tmp_path / "no such folder" / "d.npy")
+    monkeypatch.setattr(store, "packed_path", lambda folder, pieces: tmp_path / "packed.npz")
     packed = store.open_database(4, directory)
-    assert packed.packed_from == 4 and packed.result.nbytes < whole.result.nbytes / 3
+    assert len(packed.dist) < 4 * len(packed.result)
     oracle, exact = EndgameOracle(packed, directory), EndgameOracle(packed, directory, stored_distances=True)
-    rng = np.random.default_rng(11)
-    boards = np.zeros(4, dtype=np.int64)
-    checked = 0
-    for s in index.slices(4):
-        for i in rng.integers(0, 2 * whole.sizes[s], 40):
-            side, k = divmod(int(i), int(whole.sizes[s]))
-            if not index.position_at(k, *s, boards):
-                continue
-            pos = np.array([*boards, side, 0, 0], dtype=np.int64)
-            result, plies = whole.probe(pos)
-            held = sum(s) < 4 or result == "draw"
-            assert packed.probe(pos) == (result, plies if held else solve.DISTANCE_NOT_HELD), (s, i)
-            o, far = known_outcome(pos, *oracle.tables)
-            assert (o == 2) == (result == "draw") and far == (plies if held else solve.DISTANCE_NOT_HELD)
-            checked += 1
-    assert checked > 1000
+    for s, pos in sample_positions(whole, 4, per_slice=10):
+        result, plies = whole.probe(pos)
+        held = sum(s) < 4 or result == "draw"
+        assert packed.probe(pos) == (result, plies if held else solve.DISTANCE_NOT_HELD), s
+        o, far = known_outcome(pos, *oracle.tables)
+        assert (o == 2) == (result == "draw") and far == (plies if held else solve.DISTANCE_NOT_HELD)
     state = GAME.new_state("W:W20,K15:B12,K28")                  # First Position
     assert exact.words(state) == "win in 81 plies" and oracle.words(state) == "win"
     assert [state.move_to_text(m) for m in exact.perfect_moves(state)] == ["15-19"]

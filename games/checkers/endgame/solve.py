@@ -48,8 +48,8 @@ from ..bits import lowest_square, popcount
 from ..board import FULL, STEP
 from ..kernels import MAX_MOVES, POS_SIZE, SIDE, apply_move, generate
 from . import retrograde
-from .codes import (DISTANCE_NOT_HELD, DRAW, HOLE, LOSS, RESULT_NAMES, UNKNOWN, WIN,  # noqa: F401 - solve.lookup etc.
-                    lookup, packed_lookup)
+from .codes import DISTANCE_NOT_HELD  # noqa: F401 - solve.DISTANCE_NOT_HELD, as solve.WIN etc.
+from .codes import DRAW, HOLE, LOSS, RESULT_NAMES, UNKNOWN, WIN, lookup, packed_lookup
 from .index import position_at, position_index, slice_size, slices
 
 #: Bytes of memory per index entry: its result (int8) and its distance (int16).
@@ -336,11 +336,12 @@ class Database:
                    window=window)
 
     @classmethod
-    def packed(cls, pieces: int) -> "Database":
+    def packed(cls, pieces: int, result: np.ndarray | None = None, dist: np.ndarray | None = None) -> "Database":
         """Every slice of up to ``pieces`` pieces laid out packed (``codes.packed_lookup``): ``result`` the
         2-bit codes of every entry, slice after slice as the slice files hold them (each padded to a whole
-        byte), ``dist`` the distances of the slices of fewer pieces; a UsageError, before any allocation,
-        when it cannot fit in memory."""
+        byte), ``dist`` the distances of the slices of fewer pieces -- zeros, or the arrays given (a
+        ValueError when they do not fit the layout); a UsageError, before any allocation, when it cannot fit
+        in memory."""
         dim = pieces + 1
         offsets = np.full((dim,) * 4, -1, dtype=np.int64)
         sizes = np.zeros((dim,) * 4, dtype=np.int64)
@@ -349,9 +350,14 @@ class Database:
             offsets[s], sizes[s] = total, slice_size(*s)
             total += 4 * -(-2 * int(sizes[s]) // 4)
         distances = int(offsets[layer(pieces)[0]])
-        check_fits_in_memory(pieces, needed=packed_bytes(pieces))
-        return cls(pieces, offsets, sizes, np.zeros(total // 4, dtype=np.int8), np.zeros(distances, dtype=np.int16),
-                   packed_from=pieces)
+        if result is None or dist is None:
+            check_fits_in_memory(pieces, needed=packed_bytes(pieces))
+            result, dist = np.zeros(total // 4, dtype=np.int8), np.zeros(distances, dtype=np.int16)
+        elif result.shape != (total // 4,) or result.dtype != np.int8 or dist.shape != (distances,) \
+                or dist.dtype != np.int16:
+            raise ValueError(f"arrays of {result.shape} {result.dtype} and {dist.shape} {dist.dtype} are not a packed "
+                             f"{pieces}-piece database ({total // 4,} int8 and {distances,} int16)")
+        return cls(pieces, offsets, sizes, result, dist, solved=set(slices(pieces)), packed_from=pieces)
 
     def place(self, held: list) -> None:
         """Lay out the top-layer slices ``held`` in the window, in order; no other top-layer slice is held."""

@@ -21,6 +21,7 @@ Compressed, that is under 2 bits per position with the distances (docs/endgame.m
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import time
 import zipfile
@@ -33,7 +34,7 @@ from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.stopping import ctrl_c_held
 from plyground.recordio import atomic_writer
-from plyground.storage import METADATA_KEY, check_format, json_array, load_npz, pop_metadata
+from plyground.storage import METADATA_KEY, check_format, json_array, load_npz, pop_metadata, save_npz
 
 from . import retrograde, solve
 from .index import slices
@@ -145,10 +146,11 @@ def checksum(arrays: dict, s, farthest) -> str:
     return digest.hexdigest()
 
 
-def _load_slice(db: solve.Database, s, path: Path, advice: str = "") -> dict:
+def _load_slice(db: solve.Database, s, path: Path, advice: str = "", distances=None) -> dict:
     """Read slice ``s`` from ``path`` into ``db``; a ModelFileError naming the file, ending in ``advice``, when
     it is damaged, altered, of another slice or written by an older plyground.  Its arrays' declared sizes are
-    checked before they are read, their checksum before they are used."""
+    checked before they are read, their checksum before they are used.  ``distances``: (file descriptor,
+    offset) of a packed database's distances file being made, where its distances go (one byte an entry)."""
     part = db.part(s)
     entries = part.stop - part.start
     label = f"endgame slice file {path}"
@@ -173,10 +175,14 @@ def _load_slice(db: solve.Database, s, path: Path, advice: str = "") -> dict:
         wld = arrays["wld"]
         start = part.start // 4
         db.result[start:start + len(wld)] = wld.view(np.int8)
-        if part.stop <= len(db.dist):                      # a smaller slice: its distances are held
-            results = np.empty(entries, dtype=np.int8)
-            if not _unpack_into(wld, arrays["dist"], results, db.dist[part]):
+        if part.stop <= len(db.dist) or distances is not None:
+            results, dist = np.empty(entries, dtype=np.int8), np.empty(entries, dtype=np.int16)
+            if not _unpack_into(wld, arrays["dist"], results, dist):
                 raise ModelFileError(f"{path} does not hold slice {s} of the expected size{advice}")
+            if part.stop <= len(db.dist):                       # a smaller slice: its distances are held
+                db.dist[part] = dist
+            if distances is not None:
+                os.pwrite(distances[0], dist.astype(np.uint8).tobytes(), distances[1] + part.start)
     elif not _unpack_into(arrays["wld"], arrays["dist"], db.result[part], db.dist[part]):
         raise ModelFileError(f"{path} does not hold slice {s} of the expected size{advice}")
     db.solved.add(tuple(s))
@@ -186,7 +192,8 @@ def _load_slice(db: solve.Database, s, path: Path, advice: str = "") -> dict:
 def build(pieces: int, directory: Path | None = None, log=print, threads: int | None = None,
           reference: bool = False) -> solve.Database | None:
     """Solve (or load, when already on disk) every slice of up to ``pieces`` pieces, writing each; the
-    database, or None for a windowed build (above :data:`HELD_WHOLE` pieces: it is never whole in memory).
+    database, or None for a windowed build (above :data:`HELD_WHOLE` pieces: it is never whole in memory;
+    it ends by making the packed and distances files :func:`open_database` reads).
     ``threads``: the solver's (default one per core); ``reference``: the builder as it was before the fast
     solver, for benchmarks -- the reference solver, files deflated at level 6."""
     if not 2 <= pieces <= 8:
@@ -245,13 +252,22 @@ def build(pieces: int, directory: Path | None = None, log=print, threads: int | 
             log(f"endgame: slice {n}/{len(order)} {_name(s)} {how}; {done_entries / total_entries:.1%} of "
                 f"{total_entries:,} entries, elapsed {format_duration(time.perf_counter() - started)}, "
                 f"ETA {format_duration(eta)}")
-    return None if windowed else db
+    if not windowed:
+        return db
+    db = None                                       # the window's memory back before the packed database's
+    if _read_packed(pieces, directory, _stamp(pieces, directory)) is None:
+        began = time.perf_counter()
+        open_database(pieces, directory)
+        log(f"endgame: packed for probing ({packed_path(directory, pieces).name}, "
+            f"{distances_path(directory, pieces).name}) in {format_duration(time.perf_counter() - began)}")
+    return None
 
 
 def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
     """A finished build of up to ``pieces`` pieces from ``directory``; UsageError naming what is missing.
     Above :data:`HELD_WHOLE` pieces it is packed (``solve.Database.packed``: 6 pieces in 2.6 GB, the
-    distances of the 6-piece positions left on disk: :func:`stored_distance`)."""
+    distances of the 6-piece positions left on disk: :func:`stored_distance`), and kept in one more file
+    (:func:`packed_path`) that later opens read instead of the slice files."""
     directory = Path(directory) if directory else default_directory()
     packed = pieces > HELD_WHOLE
     # 7 pieces: no use looking for files this machine cannot hold
@@ -260,11 +276,156 @@ def open_database(pieces: int, directory: Path | None = None) -> solve.Database:
         if not slice_path(directory, s).exists():
             raise UsageError(f"no {pieces}-piece endgame database in {directory} (slice {_name(s)} is missing); "
                              f"build it with: plyground endgame build --pieces {pieces} --dir {directory}")
-    db = solve.Database.packed(pieces) if packed else solve.Database.empty(pieces)
+    distances = None
+    if packed:
+        stamp = _stamp(pieces, directory)
+        db = _read_packed(pieces, directory, stamp)
+        if db is not None:
+            return db
+        db = solve.Database.packed(pieces)
+        distances = _new_distances(pieces, directory, 4 * len(db.result))
+    else:
+        db = solve.Database.empty(pieces)
     advice = f"; build solves it again: plyground endgame build --pieces {pieces} --dir {directory}"
-    for s in slices(pieces):
-        _load_slice(db, s, slice_path(directory, s), advice)
+    try:
+        with retrograde.workers() as pool:              # inflating and hashing let other threads run
+            list((map if pool is None else pool.map)(
+                lambda s: _load_slice(db, s, slice_path(directory, s), advice, distances), slices(pieces)))
+        if distances is not None:
+            os.fsync(distances[0])
+    except BaseException:
+        if distances is not None:
+            _unfinished(distances_path(directory, pieces)).unlink(missing_ok=True)
+        raise
+    finally:
+        if distances is not None:
+            os.close(distances[0])
+    if packed:
+        _write_packed(db, directory, stamp, distances is not None)
     return db
+
+
+PACKED_FORMAT = "plyground-checkers-endgame-packed"
+
+
+def packed_path(directory: Path, pieces: int) -> Path:
+    """The packed database :func:`open_database` keeps beside the slice files (6 pieces: 2.6 GB,
+    uncompressed, opened in seconds instead of a minute of inflating the slices)."""
+    return Path(directory) / f"packed-{pieces}.npz"
+
+
+def distances_path(directory: Path, pieces: int) -> Path:
+    """Every entry's distance, one byte each, in the packed layout (6 pieces: 7.5 GB): mapped from disk, not
+    read, so that the searches know the 6-piece distances at the cost of the pages they touch."""
+    return Path(directory) / f"distances-{pieces}.npy"
+
+
+def _stamp(pieces: int, directory: Path) -> list:
+    """Each slice file's name, size and modification time: a packed file made from other files is not used."""
+    out = []
+    for s in slices(pieces):
+        info = slice_path(directory, s).stat()
+        out.append([slice_path(directory, s).name, info.st_size, info.st_mtime_ns])
+    return out
+
+
+def _file_stamp(path: Path) -> list | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return [path.name, info.st_size, info.st_mtime_ns]
+
+
+def _packed_digest(result: np.ndarray, dist: np.ndarray, stamp: list) -> str:
+    digest = hashlib.sha256(repr(stamp).encode())
+    digest.update(result.data)
+    digest.update(dist.data)
+    return digest.hexdigest()
+
+
+def _mapped_distances(path: Path, entries: int) -> np.ndarray | None:
+    """The distances file mapped read-only, if it holds one byte an entry; else None."""
+    try:
+        mapped = np.load(path, mmap_mode="r")
+    except (OSError, ValueError):
+        return None
+    if mapped.shape != (entries,) or mapped.dtype != np.uint8:
+        return None
+    return np.asarray(mapped)
+
+
+def _read_packed(pieces: int, directory: Path, stamp: list) -> solve.Database | None:
+    """The packed database kept by an earlier :func:`open_database`, when it was made from these very slice
+    files and matches its SHA-256 -- with every distance mapped from the distances file when that file is the
+    one made with it; None otherwise (it is made again)."""
+    path = packed_path(directory, pieces)
+    if not path.exists():
+        return None
+    try:
+        arrays = load_npz(path, names=("result", "dist", METADATA_KEY))
+        meta = pop_metadata(arrays, str(path)) or {}
+        result, dist = arrays.get("result"), arrays.get("dist")
+        if meta.get("format") != PACKED_FORMAT or meta.get("stamp") != stamp or result is None or dist is None \
+                or meta.get("sha256") != _packed_digest(result, dist, stamp):
+            return None
+        db = solve.Database.packed(pieces, result, dist)
+    except (ModelFileError, ValueError):
+        return None
+    kept = distances_path(directory, pieces)
+    if meta.get("distances") is not None and meta.get("distances") == _file_stamp(kept):
+        mapped = _mapped_distances(kept, 4 * len(result))
+        if mapped is not None:
+            db.dist = mapped
+    return db
+
+
+def _new_distances(pieces: int, directory: Path, entries: int) -> tuple[int, int] | None:
+    """(descriptor, where the data starts) of a new distances file (:func:`distances_path`, a ``.npy`` of
+    uint8, written under a temporary name) for ``entries`` entries; None when a distance does not fit a byte
+    or the folder does not take the file."""
+    if max(int(_metadata(slice_path(directory, s)).get("farthest", 256)) for s in slices(pieces)) > 255:
+        return None
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)),
+                                                  "fortran_order": False, "shape": (entries,)})
+    try:
+        fd = os.open(_unfinished(distances_path(directory, pieces)), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    except OSError:
+        return None
+    try:
+        os.pwrite(fd, header.getvalue(), 0)
+        os.ftruncate(fd, len(header.getvalue()) + entries)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd, len(header.getvalue())
+
+
+def _unfinished(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp")
+
+
+def _write_packed(db: solve.Database, directory: Path, stamp: list, with_distances: bool) -> None:
+    """Keep ``db`` for the next :func:`open_database` (and the distances file made with it, which it then
+    maps); a folder that cannot take them is left as it is."""
+    kept = distances_path(directory, db.pieces)
+    try:
+        if with_distances:
+            os.replace(_unfinished(kept), kept)
+        save_npz(packed_path(directory, db.pieces), {"result": db.result, "dist": db.dist},
+                 {"format": PACKED_FORMAT, "stamp": stamp, "sha256": _packed_digest(db.result, db.dist, stamp),
+                  "distances": _file_stamp(kept) if with_distances else None})
+    except OSError:
+        return
+    mapped = _mapped_distances(kept, 4 * len(db.result)) if with_distances else None
+    if mapped is not None:
+        db.dist = mapped
+
+
+def _metadata(path: Path) -> dict:
+    """A slice file's metadata alone (nothing else is inflated)."""
+    return pop_metadata(load_npz(path, names=(METADATA_KEY,)), str(path)) or {}
 
 
 _STORED: dict = {}
@@ -293,8 +454,7 @@ def counts(pieces: int, directory: Path | None = None) -> dict[str, int]:
     directory = Path(directory) if directory else default_directory()
     total = {name: 0 for name in solve.RESULT_NAMES.values()}
     for s in slices(pieces):
-        path = slice_path(directory, s)
-        meta = pop_metadata(load_npz(path, names=(METADATA_KEY,)), str(path)) or {}
+        meta = _metadata(slice_path(directory, s))
         for name in total:
             total[name] += int(meta.get("counts", {}).get(name, 0))
     return total
