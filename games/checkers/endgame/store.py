@@ -225,6 +225,8 @@ def build(pieces: int, directory: Path | None = None, log=print, threads: int | 
             if meta is not None:
                 farthest = max(farthest, int(meta["farthest"]))
                 how = "on disk"
+                solved_entries += sizes[s]              # the ETA from the time it took then
+                solved_seconds += float(meta.get("seconds", 0.0))
             else:
                 began = time.perf_counter()
                 if top:
