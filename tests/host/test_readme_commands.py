@@ -15,7 +15,7 @@ Two checks:
   renderer's page server: they must neither fail nor print an error before.
 
 Not run (``SKIPPED``; still checked for files): installs, the test suite itself,
-training (minutes to hours), the 8-minute endgame build and the probe that
+training (minutes to hours), the endgame builds (minutes, gigabytes) and the probe that
 needs it, Stockfish when it is not installed, and whatever plays a model that
 a skipped command would have written.
 """
@@ -44,7 +44,7 @@ SKIPPED = {
     "plyground alphazero anneal": "needs the self-play run that the skipped training writes",
     "plyground alphazero pack": "packs the run that the skipped training writes",
     "plyground alphazero unpack": "unpacks the pack of the run that the skipped training writes",
-    "plyground endgame build": "builds the 5-piece database: 8 minutes and 126 MB",
+    "plyground endgame build": "builds the 5- or 6-piece database: minutes and gigabytes",
     "plyground endgame probe": "needs the database of the skipped build before it",
 }
 #: Short budgets for commands that would run long: (pattern, replacement), applied to the command text.
