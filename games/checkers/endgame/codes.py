@@ -27,19 +27,28 @@ DISTANCE_NOT_HELD = 1000
 
 
 @njit(cache=True)
+def entry_of(pos, offsets, sizes):
+    """The index entry of the position ``pos`` (kernel layout) for its side to move; -1 when that side has no
+    piece (it has lost)."""
+    bm, bk = popcount(pos[0]), popcount(pos[1])
+    wm, wk = popcount(pos[2]), popcount(pos[3])
+    side = pos[SIDE]
+    if (bm + bk == 0 and side == 0) or (wm + wk == 0 and side == 1):
+        return -1
+    return offsets[bm, bk, wm, wk] + side * sizes[bm, bk, wm, wk] + position_index(pos[0], pos[1], pos[2], pos[3],
+                                                                                   bk, wm, wk)
+
+
+@njit(cache=True)
 def lookup(pos, offsets, sizes, result, dist):
     """(result, distance) of the position ``pos`` (kernel layout) for its side to move.
 
     A side to move without a piece has lost (distance 0); ``offsets[bm, bk, wm, wk]`` is -1 for a
     slice that is not held (the caller's bug: the build order rules it out).
     """
-    bm, bk = popcount(pos[0]), popcount(pos[1])
-    wm, wk = popcount(pos[2]), popcount(pos[3])
-    side = pos[SIDE]
-    if (bm + bk == 0 and side == 0) or (wm + wk == 0 and side == 1):
+    entry = entry_of(pos, offsets, sizes)
+    if entry < 0:
         return LOSS, 0
-    start = offsets[bm, bk, wm, wk]
-    entry = start + side * sizes[bm, bk, wm, wk] + position_index(pos[0], pos[1], pos[2], pos[3], bk, wm, wk)
     return result[entry], dist[entry]
 
 
@@ -48,13 +57,9 @@ def packed_lookup(pos, offsets, sizes, codes, dist):
     """:func:`lookup` in a packed database: ``codes`` holds every slice's 2-bit results, four entries a
     byte (a slice file's ``wld`` array, as int8), ``dist`` the distances of the entries below its length
     (the smaller slices'); a win or loss beyond it is :data:`DISTANCE_NOT_HELD` plies away."""
-    bm, bk = popcount(pos[0]), popcount(pos[1])
-    wm, wk = popcount(pos[2]), popcount(pos[3])
-    side = pos[SIDE]
-    if (bm + bk == 0 and side == 0) or (wm + wk == 0 and side == 1):
+    entry = entry_of(pos, offsets, sizes)
+    if entry < 0:
         return LOSS, 0
-    start = offsets[bm, bk, wm, wk]
-    entry = start + side * sizes[bm, bk, wm, wk] + position_index(pos[0], pos[1], pos[2], pos[3], bk, wm, wk)
     r = CODE_RESULT[(codes[entry >> 2] >> (2 * (entry & 3))) & 3]
     if r != WIN and r != LOSS:
         return r, 0
