@@ -11,7 +11,7 @@ from plyground.resume import load_unfinished
 from plyground.review import open_review
 
 from plyground.plugins.web.browser import PageDriver as Page, until
-from web_helpers import ServedGame, make_web_renderer
+from web_helpers import ServedGame, game_page, make_web_renderer
 
 pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 pytest.importorskip("selenium", reason="the browser tests need selenium (the dev extra)")
@@ -36,14 +36,11 @@ def _multijump_scene(game):
 
 
 def test_a_checkers_game_in_the_browser(browser, save_dir):
-    renderer = make_web_renderer(save_dir)
-    game_spec = "checkers"
     from plyground.registry import get_registry
-    checkers = get_registry().make_game(game_spec)
+    checkers = get_registry().make_game("checkers")
     start, jump_text, cells = _multijump_scene(checkers)
-    served = ServedGame(renderer, game_spec, ("human", "alphabeta:depth=3"), start=start).start()
-    page = Page(browser, renderer).open()
-    try:
+    players = ("human", "alphabeta:depth=3")
+    with game_page(browser, save_dir, "checkers", players, start=start) as (renderer, served, page):
         until(lambda: "Your move" in page.text("status"), "the page to show the person's move")
         assert page.board_svg().count("<circle") > 20          # the pieces, drawn by the view as SVG
         # The token was needed once: the address bar (history, bookmarks) no longer holds it (issue #72).
@@ -111,15 +108,11 @@ def test_a_checkers_game_in_the_browser(browser, save_dir):
         page.button("play")
         thread.join(30)
         assert result["from"] is not None and result["from"].ply == start.ply + 1
-    finally:
-        renderer.close()
 
 
 def test_a_chess_promotion_in_the_browser(browser, save_dir):
-    renderer = make_web_renderer(save_dir, "chess")
-    served = ServedGame(renderer, "chess", ("human", "random"), start="8/P6k/8/8/8/8/8/4K3 w - - 0 1").start()
-    page = Page(browser, renderer).open()
-    try:
+    promotion = "8/P6k/8/8/8/8/8/4K3 w - - 0 1"
+    with game_page(browser, save_dir, "chess", ("human", "random"), start=promotion) as (renderer, served, page):
         until(lambda: "Your move" in page.text("status"), "the person's move")
         with renderer.lock:
             view = renderer.screen.view
@@ -142,8 +135,6 @@ def test_a_chess_promotion_in_the_browser(browser, save_dir):
         page.button("leave")
         served.finish()
         assert served.record.moves[2] == "a8=N"
-    finally:
-        renderer.close()
 
 
 def test_the_start_page_starts_a_game(browser, save_dir):
@@ -287,10 +278,8 @@ def test_play_and_match_from_the_command_line_in_the_browser(browser, save_dir, 
 
 
 def test_live_analysis_while_the_bot_thinks(browser, save_dir):
-    renderer = make_web_renderer(save_dir)
-    served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=64,seconds=3,book=none")).start()   # it thinks
-    page = Page(browser, renderer).open()
-    try:
+    thinker = "alphabeta:depth=64,seconds=3,book=none"     # it thinks
+    with game_page(browser, save_dir, "checkers", ("human", thinker)) as (renderer, served, page):
         until(lambda: "Your move" in page.text("status"), "the person's move")
         page.button("analysis")                # the analysis view on (A)
         with renderer.lock:
@@ -305,8 +294,6 @@ def test_live_analysis_while_the_bot_thinks(browser, save_dir):
         until(lambda: "Your move" in page.text("status"), "the bot's move")
         page.button("leave")
         served.finish()
-    finally:
-        renderer.close()
 
 
 def test_a_phone_plays_by_taps_with_the_panel_under_the_board(save_dir):

@@ -8,124 +8,13 @@ import pytest
 from plyground.recordio import record_reader
 from plyground.resume import game_so_far, load_unfinished
 
-from plyground.plugins.web.browser import PageDriver as Page, until
-from web_helpers import ServedGame, make_web_renderer
+from plyground.plugins.web.browser import until
+from web_helpers import game_page, make_web_renderer
 
 pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 pytest.importorskip("selenium", reason="the browser tests need selenium (the dev extra)")
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-
-
-def _e4(renderer, page) -> None:
-    """Two people at one board (no bot: nothing left to chance): White plays e2-e4 by two clicks."""
-    until(lambda: "Your move" in page.text("status") or "to move" in page.text("status"), "the first move asked")
-    with renderer.lock:
-        view = renderer.screen.view
-        e2, e4 = view.square_cell(12), view.square_cell(28)
-    page.click_cell(e2)
-    page.click_cell(e4)
-    until(lambda: page.moves() == ["e4"], "e4 on the page")
-
-
-def _origin(renderer) -> str:
-    return renderer.url.split("/?token=")[0]
-
-
-def test_download_game_saves_the_game_so_far_as_pgn(browser, save_dir, tmp_path):
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    renderer = make_web_renderer(save_dir, "chess")
-    served = ServedGame(renderer, "chess", ("human", "human")).start()
-    page = Page(browser, renderer).open()
-    try:
-        _e4(renderer, page)
-        until(lambda: page.script("return document.getElementById('download-game').textContent;")
-              == "Download game (PGN)", "the Download game (PGN) button")
-        page.script("document.getElementById('download-game').click();")
-        saved = until(lambda: [p for p in downloads.iterdir() if p.suffix == ".pgn"], "the downloaded file")
-        assert saved[0].name.startswith("chess-")
-        text = saved[0].read_text()
-        with renderer.lock:
-            expected = served.game.format_records([game_so_far(renderer.screen.live_record, saved=False)])
-        assert text == expected
-        assert '[Result "*"]' in text and "\n1. e4 " in text
-        assert [list(r.moves) for r in record_reader(served.game)(text)] == [["e4"]]    # --resume reads it back
-        assert "Downloaded as " in page.text("tools-note")
-        page.button("leave")
-        served.finish()
-    finally:
-        renderer.close()
-
-
-def test_copy_position_puts_the_fen_on_the_clipboard(browser, save_dir):
-    renderer = make_web_renderer(save_dir, "chess")
-    served = ServedGame(renderer, "chess", ("human", "human")).start()
-    page = Page(browser, renderer).open()
-    try:
-        browser.execute_cdp_cmd("Browser.grantPermissions", {
-            "origin": _origin(renderer), "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
-        _e4(renderer, page)
-        assert page.script("return document.getElementById('copy-position').textContent;") == "Copy position (FEN)"
-        page.script("document.getElementById('copy-position').click();")
-        until(lambda: "copied" in page.text("tools-note"), "the position copied")
-        copied = browser.execute_async_script(
-            "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('refused: ' + e));")
-        assert copied == AFTER_E4
-        assert served.game.new_state(copied).to_text() == AFTER_E4      # what --fen takes
-        page.button("leave")
-        served.finish()
-    finally:
-        renderer.close()
-
-
-def test_copy_position_without_the_clipboard_selects_the_text(browser, save_dir):
-    renderer = make_web_renderer(save_dir, "chess")
-    served = ServedGame(renderer, "chess", ("human", "human")).start()
-    page = Page(browser, renderer).open()
-    try:
-        _e4(renderer, page)
-        page.script("Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true});"
-                    "document.getElementById('copy-position').click();")
-        until(lambda: "selected" in page.text("tools-note"), "the position selected")
-        box = page.script("const b = document.getElementById('position-text');"
-                          "return [b.hidden, b.value, b.value.substring(b.selectionStart, b.selectionEnd)];")
-        assert box == [False, AFTER_E4, AFTER_E4]
-        page.button("leave")
-        served.finish()
-    finally:
-        renderer.close()
-
-
-def test_new_game_keeps_the_game_going_on_and_starts_again(browser, save_dir):
-    """New game on a game begun as ``plyground play`` begins it: the game so far kept (as leaving keeps it), a new
-    one with the same players; the command's record is the new game's."""
-    renderer = make_web_renderer(save_dir, "chess")
-    served = ServedGame(renderer, "chess", ("human", "human")).start()
-    page = Page(browser, renderer).open()
-    try:
-        _e4(renderer, page)
-        with renderer.lock:
-            first, players = renderer.screen, [id(p) for p in renderer.game_thread.session.players]
-        page.button("new")
-        until(lambda: page.moves() == [] and "saved in" in page.text("message"), "the new game, the old one kept")
-        with renderer.lock:
-            assert renderer.screen is not first and renderer.screen.names == ("human", "human")
-            assert [id(p) for p in renderer.game_thread.session.players] == players
-        kept = load_unfinished(served.game, renderer.saved_game_path(served.game))
-        assert list(kept.moves) == ["e4"]
-        with renderer.lock:
-            view = renderer.screen.view
-            d2, d4 = view.square_cell(11), view.square_cell(27)
-        page.click_cell(d2)
-        page.click_cell(d4)
-        until(lambda: page.moves() == ["d4"], "d4 in the new game")
-        page.button("leave")
-        served.finish()
-        assert list(served.record.moves) == ["d4"]
-    finally:
-        renderer.close()
 
 
 def _play_by_clicks(renderer, page, moves: list[str]) -> None:
@@ -144,11 +33,89 @@ def _play_by_clicks(renderer, page, moves: list[str]) -> None:
         until(lambda: len(page.moves()) == n + 1, f"{text} on the page")
 
 
+def _e4(renderer, page) -> None:
+    """Two people at one board (no bot: nothing left to chance): White plays e2-e4 by two clicks."""
+    _play_by_clicks(renderer, page, ["e4"])
+    assert page.moves() == ["e4"]
+
+
+def _origin(renderer) -> str:
+    return renderer.url.split("/?token=")[0]
+
+
+def test_download_game_saves_the_game_so_far_as_pgn(browser, save_dir, tmp_path):
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    with game_page(browser, save_dir, "chess", ("human", "human")) as (renderer, served, page):
+        _e4(renderer, page)
+        until(lambda: page.script("return document.getElementById('download-game').textContent;")
+              == "Download game (PGN)", "the Download game (PGN) button")
+        page.script("document.getElementById('download-game').click();")
+        saved = until(lambda: [p for p in downloads.iterdir() if p.suffix == ".pgn"], "the downloaded file")
+        assert saved[0].name.startswith("chess-")
+        text = saved[0].read_text()
+        with renderer.lock:
+            expected = served.game.format_records([game_so_far(renderer.screen.live_record, saved=False)])
+        assert text == expected
+        assert '[Result "*"]' in text and "\n1. e4 " in text
+        assert [list(r.moves) for r in record_reader(served.game)(text)] == [["e4"]]    # --resume reads it back
+        assert "Downloaded as " in page.text("tools-note")
+        page.button("leave")
+        served.finish()
+
+
+def test_copy_position_puts_the_fen_on_the_clipboard(browser, save_dir):
+    with game_page(browser, save_dir, "chess", ("human", "human")) as (renderer, served, page):
+        browser.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": _origin(renderer), "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        _e4(renderer, page)
+        assert page.script("return document.getElementById('copy-position').textContent;") == "Copy position (FEN)"
+        page.script("document.getElementById('copy-position').click();")
+        until(lambda: "copied" in page.text("tools-note"), "the position copied")
+        copied = browser.execute_async_script(
+            "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('refused: ' + e));")
+        assert copied == AFTER_E4
+        assert served.game.new_state(copied).to_text() == AFTER_E4      # what --fen takes
+        page.button("leave")
+        served.finish()
+
+
+def test_copy_position_without_the_clipboard_selects_the_text(browser, save_dir):
+    with game_page(browser, save_dir, "chess", ("human", "human")) as (renderer, served, page):
+        _e4(renderer, page)
+        page.script("Object.defineProperty(navigator, 'clipboard', {value: undefined, configurable: true});"
+                    "document.getElementById('copy-position').click();")
+        until(lambda: "selected" in page.text("tools-note"), "the position selected")
+        box = page.script("const b = document.getElementById('position-text');"
+                          "return [b.hidden, b.value, b.value.substring(b.selectionStart, b.selectionEnd)];")
+        assert box == [False, AFTER_E4, AFTER_E4]
+        page.button("leave")
+        served.finish()
+
+
+def test_new_game_keeps_the_game_going_on_and_starts_again(browser, save_dir):
+    """New game on a game begun as ``plyground play`` begins it: the game so far kept (as leaving keeps it), a new
+    one with the same players; the command's record is the new game's."""
+    with game_page(browser, save_dir, "chess", ("human", "human")) as (renderer, served, page):
+        _e4(renderer, page)
+        with renderer.lock:
+            first, players = renderer.screen, [id(p) for p in renderer.game_thread.session.players]
+        page.button("new")
+        until(lambda: page.moves() == [] and "saved in" in page.text("message"), "the new game, the old one kept")
+        with renderer.lock:
+            assert renderer.screen is not first and renderer.screen.names == ("human", "human")
+            assert [id(p) for p in renderer.game_thread.session.players] == players
+        kept = load_unfinished(served.game, renderer.saved_game_path(served.game))
+        assert list(kept.moves) == ["e4"]
+        _play_by_clicks(renderer, page, ["d4"])
+        page.button("leave")
+        served.finish()
+        assert list(served.record.moves) == ["d4"]
+
+
 def test_offer_draw_to_a_bot_in_an_even_position_ends_the_game_as_a_draw(browser, save_dir):
-    renderer = make_web_renderer(save_dir, "checkers")
-    served = ServedGame(renderer, "checkers", ("human", "alphabeta:depth=4")).start()
-    page = Page(browser, renderer).open()
-    try:
+    with game_page(browser, save_dir, "checkers", ("human", "alphabeta:depth=4")) as (renderer, served, page):
         until(lambda: renderer.screen.input is not None and page.board_svg(), "the person's turn on the page")
         with renderer.lock:
             view = renderer.screen.view
@@ -162,18 +129,13 @@ def test_offer_draw_to_a_bot_in_an_even_position_ends_the_game_as_a_draw(browser
         served.finish()
         assert served.record.returns == (0.0, 0.0) and served.record.reason == "draw by agreement"
         assert served.record.finished and len(served.record.moves) == 2
-    finally:
-        renderer.close()
 
 
 def test_claim_draw_after_a_threefold_repetition_ends_the_game(browser, save_dir):
     """Chess where the game leaves the threefold claim to the players (repetitions=0): the knights go out and back
     twice, the third time the start position stands Claim draw takes the place of Offer draw, and claiming ends
     the game."""
-    renderer = make_web_renderer(save_dir, "chess")
-    served = ServedGame(renderer, "chess:repetitions=0", ("human", "human")).start()
-    page = Page(browser, renderer).open()
-    try:
+    with game_page(browser, save_dir, "chess:repetitions=0", ("human", "human")) as (renderer, served, page):
         shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"]
         _play_by_clicks(renderer, page, shuffle)
         names = page.script("return [...document.querySelectorAll('#buttons button')].map(b => b.dataset.name);")
@@ -186,8 +148,6 @@ def test_claim_draw_after_a_threefold_repetition_ends_the_game(browser, save_dir
         assert served.record.returns == (0.0, 0.0)
         assert served.record.reason == "draw claimed: threefold repetition"
         assert len(served.record.moves) == 8
-    finally:
-        renderer.close()
 
 
 def test_a_game_a_match_shows_offers_no_new_game_and_no_draw(save_dir):

@@ -50,8 +50,14 @@ def _press(renderer, cell, button: int = 0) -> dict:
     return renderer.snapshot()
 
 
+def _square_cell(renderer, square: int):
+    """The cell of the editor's board where the game's ``square`` is drawn."""
+    with renderer.lock:
+        return renderer.editor.view.square_cell(square)
+
+
 def _chess_cell(renderer, name: str):
-    return renderer.editor.view.square_cell(chess.parse_square(name))
+    return _square_cell(renderer, chess.parse_square(name))
 
 
 def test_set_up_position_opens_the_editor_on_the_start_position_given(save_dir):
@@ -132,9 +138,7 @@ def test_clicks_put_pieces_take_them_away_and_are_refused_with_the_reason(save_d
         _set_up(renderer, "checkers")
         shown = _press(renderer, (0, 0))
         assert shown["status"] == "Pieces stand on the dark squares only."
-        with renderer.lock:
-            empty = renderer.editor.view.square_cell(14)                      # 15, empty at the start
-        shown = _press(renderer, empty)                                       # Black's man, chosen at first
+        shown = _press(renderer, _square_cell(renderer, 14))       # 15, empty at the start; Black's man, chosen first
         assert shown["status"] == "Black has 12 pieces already: a side has at most 12."
 
 
@@ -142,12 +146,9 @@ def test_play_starts_the_players_chosen_from_the_position_set_up(save_dir):
     with StartPage(save_dir) as served:
         renderer = served.renderer
         _set_up(renderer, "checkers", players=("human", "random"))
-        with renderer.lock:
-            view = renderer.editor.view
-            first, taken = view.square_cell(8), view.square_cell(9)           # 9 and 10: two of Black's men
         _send(renderer, {"type": "piece", "symbol": "B"})
-        _press(renderer, first)                                              # a king where a man stood
-        _press(renderer, taken, button=2)
+        _press(renderer, _square_cell(renderer, 8))               # 9: a king where a man of Black's stood
+        _press(renderer, _square_cell(renderer, 9), button=2)     # 10: Black's man taken away
         setup = renderer.snapshot()["text"]
         assert "K9" in setup and ",10," not in setup
         _send(renderer, {"type": "button", "name": "play"})
@@ -164,14 +165,12 @@ def test_analyse_opens_a_review_of_the_position_with_its_analysis_running(save_d
     with StartPage(save_dir) as served:
         renderer = served.renderer
         _set_up(renderer, "checkers", players=("human", "alphabeta:depth=2"))
-        with renderer.lock:
-            view = renderer.editor.view
         _send(renderer, {"type": "button", "name": "clear"})
         _send(renderer, {"type": "piece", "symbol": "W"})
-        _press(renderer, view.square_cell(0))
+        _press(renderer, _square_cell(renderer, 0))
         _send(renderer, {"type": "piece", "symbol": "b"})
-        _press(renderer, view.square_cell(17))
-        _press(renderer, view.square_cell(26))
+        _press(renderer, _square_cell(renderer, 17))
+        _press(renderer, _square_cell(renderer, 26))
         setup = renderer.snapshot()["text"]
         assert setup == "B:WK1:B18,27"
         _send(renderer, {"type": "button", "name": "analyse"})

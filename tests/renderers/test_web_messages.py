@@ -11,7 +11,8 @@ import pytest
 from plyground.registry import get_registry
 from plyground.resume import load_unfinished
 
-from web_helpers import ServedGame, http_session, make_web_renderer, open_page, page_address, websocket
+from web_helpers import (ServedGame, http_session, make_web_renderer, open_page, page_address, page_socket,
+                         websocket)
 
 aiohttp = pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 
@@ -195,19 +196,15 @@ def test_a_page_closed_while_the_bot_searches_stops_the_search_and_keeps_the_gam
     renderer = make_web_renderer(save_dir, leave_after=0.2)
     # The bot would search for 60 s; closing the page must stop it long before.
     served = ServedGame(renderer, "checkers", ("human", "alphabeta:seconds=60,depth=60,book=none")).start()
-    url = renderer.url
-    base, _ = page_address(url)
 
     async def move_then_close() -> None:
-        async with http_session(aiohttp) as http:
-            await open_page(http, url)
-            async with websocket(http, base) as ws:
-                await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
-                                     "the person's move")
-                await _click_11_15(ws, renderer)
-                await _receive_until(ws, lambda d: d.get("type") == "game" and "thinking" in d["status"],
-                                     "the bot thinking")
-            # the page is closed here, mid-search
+        async with page_socket(aiohttp, renderer.url) as ws:
+            await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
+                                 "the person's move")
+            await _click_11_15(ws, renderer)
+            await _receive_until(ws, lambda d: d.get("type") == "game" and "thinking" in d["status"],
+                                 "the bot thinking")
+        # the page is closed here, mid-search
 
     try:
         asyncio.run(move_then_close())
@@ -232,21 +229,17 @@ def test_a_page_closed_in_a_game_its_start_page_began_names_the_file_it_is_kept_
     menu = threading.Thread(target=renderer.run_menu, daemon=True)
     menu.start()
     until(lambda: renderer.server is not None and renderer.menu is not None, "the start page")
-    url = renderer.url
-    base, _ = page_address(url)
 
     async def start_move_then_close() -> None:
-        async with http_session(aiohttp) as http:
-            await open_page(http, url)
-            async with websocket(http, base) as ws:
-                await ws.send_str(json.dumps({"type": "start", "game": "checkers",
-                                              "players": ["human", "random"]}))
-                await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
-                                     "the person's move")
-                await _click_11_15(ws, renderer)
-                await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"]
-                                     and len(renderer.screen.moves) == 2, "the bot's reply")
-            # the page is closed here, mid-game
+        async with page_socket(aiohttp, renderer.url) as ws:
+            await ws.send_str(json.dumps({"type": "start", "game": "checkers",
+                                          "players": ["human", "random"]}))
+            await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"],
+                                 "the person's move")
+            await _click_11_15(ws, renderer)
+            await _receive_until(ws, lambda d: d.get("type") == "game" and "Your move" in d["status"]
+                                 and len(renderer.screen.moves) == 2, "the bot's reply")
+        # the page is closed here, mid-game
 
     try:
         asyncio.run(start_move_then_close())
@@ -264,25 +257,21 @@ def test_take_back_after_the_bots_reply_clears_its_search_from_the_page(save_dir
     reply taken back."""
     renderer = make_web_renderer(save_dir, leave_after=0.2)
     served = ServedGame(renderer, "checkers", ("human", "alphabeta:eval=learned,depth=4")).start()
-    url = renderer.url
-    base, _ = page_address(url)
     turn = "Your move"
 
     async def move_then_take_back() -> dict:
-        async with http_session(aiohttp) as http:
-            await open_page(http, url)
-            async with websocket(http, base) as ws:
-                await _receive_until(ws, lambda d: d.get("type") == "game" and turn in d["status"], "your move")
-                await ws.send_str(json.dumps({"type": "key", "key": "A"}))       # the analysis panel
-                await _click_11_15(ws, renderer)
-                replied = await _receive_until(
-                    ws, lambda d: d.get("type") == "game" and turn in d["status"] and len(d["moves"]) == 1
-                    and d["moves"][0][1][1] is not None, "the bot's reply")
-                assert replied["analysis"]["title"] == "alphabeta:eval=learned,depth=4", replied["analysis"]
-                await ws.send_str(json.dumps({"type": "button", "name": "undo"}))
-                return await _receive_until(
-                    ws, lambda d: d.get("type") == "game" and turn in d["status"] and d["moves"] == [],
-                    "the moves taken back")
+        async with page_socket(aiohttp, renderer.url) as ws:
+            await _receive_until(ws, lambda d: d.get("type") == "game" and turn in d["status"], "your move")
+            await ws.send_str(json.dumps({"type": "key", "key": "A"}))       # the analysis panel
+            await _click_11_15(ws, renderer)
+            replied = await _receive_until(
+                ws, lambda d: d.get("type") == "game" and turn in d["status"] and len(d["moves"]) == 1
+                and d["moves"][0][1][1] is not None, "the bot's reply")
+            assert replied["analysis"]["title"] == "alphabeta:eval=learned,depth=4", replied["analysis"]
+            await ws.send_str(json.dumps({"type": "button", "name": "undo"}))
+            return await _receive_until(
+                ws, lambda d: d.get("type") == "game" and turn in d["status"] and d["moves"] == [],
+                "the moves taken back")
 
     try:
         taken_back = asyncio.run(move_then_take_back())

@@ -26,7 +26,8 @@ from plyground.protocols import GameRecord
 from plyground.registry import get_registry
 from plyground.resume import save_unfinished
 
-from web_helpers import ServedGame, http_session, make_web_renderer, open_page, page_address, websocket
+from web_helpers import (ServedGame, http_session, make_web_renderer, open_page, page_address, page_socket,
+                         websocket)
 
 aiohttp = pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
 
@@ -128,21 +129,18 @@ def test_the_start_page_seats_no_option_that_names_a_program_a_path_or_a_file(sa
                   ("checkers", "nosuchplayer", None, "unknown player")]
         (tmp_path / "engine.sh").write_text(f"#!/bin/sh\ntouch {tmp_path / 'CANARY'}\n")
         (tmp_path / "engine.sh").chmod(0o755)
-        base, _ = page_address(served.renderer.url)
         reasons: dict[str, str] = {}
 
         async def send_all() -> None:
-            async with http_session(aiohttp) as http:
-                await open_page(http, served.renderer.url)
-                async with websocket(http, base) as ws:
-                    for game, spec, option, kind in cases:
-                        for players in ([spec, "human"], ["human", spec]):
-                            answer = await _answer(ws, {"type": "start", "game": game, "players": players})
-                            assert answer["type"] == "refused", (spec, answer.get("type"), answer.get("progress"))
-                            if option is not None:
-                                assert option in answer["reason"] or Spec.parse(spec).name in answer["reason"], \
-                                    (spec, answer["reason"])
-                            reasons[spec] = answer["reason"]
+            async with page_socket(aiohttp, served.renderer.url) as ws:
+                for game, spec, option, kind in cases:
+                    for players in ([spec, "human"], ["human", spec]):
+                        answer = await _answer(ws, {"type": "start", "game": game, "players": players})
+                        assert answer["type"] == "refused", (spec, answer.get("type"), answer.get("progress"))
+                        if option is not None:
+                            assert option in answer["reason"] or Spec.parse(spec).name in answer["reason"], \
+                                (spec, answer["reason"])
+                        reasons[spec] = answer["reason"]
 
         asyncio.run(send_all())
         assert served.registry.built == [], "a player was built from the page"
@@ -158,15 +156,12 @@ def test_the_start_page_seats_what_a_player_at_the_board_may_choose(save_dir):
     """The other side of the check: a level's spec and a player with page-safe options are built and played."""
     with StartPage(save_dir) as served:
         levels = served.renderer.menu._game_choices("checkers")["levels"]
-        base, _ = page_address(served.renderer.url)
 
         async def start() -> dict:
-            async with http_session(aiohttp) as http:
-                await open_page(http, served.renderer.url)
-                async with websocket(http, base) as ws:
-                    answer = await _answer(ws, {"type": "start", "game": "checkers",
-                                                "players": ["human", levels["easy"] + ",seconds=1"]})
-                    assert answer["type"] != "refused", answer
+            async with page_socket(aiohttp, served.renderer.url) as ws:
+                answer = await _answer(ws, {"type": "start", "game": "checkers",
+                                            "players": ["human", levels["easy"] + ",seconds=1"]})
+                assert answer["type"] != "refused", answer
         asyncio.run(start())
         until(lambda: served.renderer.screen is not None, "the game the page started")
         assert served.registry.built == ["human", levels["easy"] + ",seconds=1"]
@@ -179,13 +174,10 @@ def test_resume_saved_refuses_a_saved_game_whose_player_names_a_program(save_dir
                         moves=["11-15"], finished=False)
     path = save_unfinished(game, record, save_dir / "checkers-saved.pdn")
     with StartPage(save_dir) as served:
-        base, _ = page_address(served.renderer.url)
 
         async def resume() -> dict:
-            async with http_session(aiohttp) as http:
-                await open_page(http, served.renderer.url)
-                async with websocket(http, base) as ws:
-                    return await _answer(ws, {"type": "resume", "game": "checkers"})
+            async with page_socket(aiohttp, served.renderer.url) as ws:
+                return await _answer(ws, {"type": "resume", "game": "checkers"})
         answer = asyncio.run(resume())
         assert answer["type"] == "refused" and "'command'" in answer["reason"] and path.name in answer["reason"]
         assert "plyground play --resume" in answer["reason"]
@@ -358,27 +350,25 @@ def test_a_page_that_never_reads_holds_up_no_other(save_dir):
     talker.start()
 
     async def flip_and_watch() -> int:
-        async with http_session(aiohttp) as http:
-            await open_page(http, url)
-            async with websocket(http, base) as ws:
-                board = json.loads((await ws.receive(timeout=30)).data)["board"]     # the page as it opens
-                seen = 0
-                for _ in range(300):      # each flip's picture seen before the next (one picture shows both)
-                    await ws.send_str(json.dumps({"type": "key", "key": "F"}))
+        async with page_socket(aiohttp, url) as ws:
+            board = json.loads((await ws.receive(timeout=30)).data)["board"]     # the page as it opens
+            seen = 0
+            for _ in range(300):      # each flip's picture seen before the next (one picture shows both)
+                await ws.send_str(json.dumps({"type": "key", "key": "F"}))
 
-                    async def changed():
-                        while True:
-                            msg = await ws.receive()
-                            assert msg.type == aiohttp.WSMsgType.TEXT, (msg.type, msg.data)
-                            data = json.loads(msg.data)
-                            if data.get("type") == "game" and data["board"] != board:
-                                return data["board"]
-                    try:
-                        board = await asyncio.wait_for(changed(), 30)
-                    except asyncio.TimeoutError:
-                        raise AssertionError(f"flip {seen + 1}: no change seen in 30 s") from None
-                    seen += 1
-                return seen
+                async def changed():
+                    while True:
+                        msg = await ws.receive()
+                        assert msg.type == aiohttp.WSMsgType.TEXT, (msg.type, msg.data)
+                        data = json.loads(msg.data)
+                        if data.get("type") == "game" and data["board"] != board:
+                            return data["board"]
+                try:
+                    board = await asyncio.wait_for(changed(), 30)
+                except asyncio.TimeoutError:
+                    raise AssertionError(f"flip {seen + 1}: no change seen in 30 s") from None
+                seen += 1
+            return seen
 
     try:
         assert asyncio.run(flip_and_watch()) == 300

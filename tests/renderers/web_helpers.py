@@ -6,10 +6,11 @@ at the screen point of a cell's centre (the view's own geometry, mapped through 
 from __future__ import annotations
 
 import threading
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from plyground.plugins.web.browser import chromium, until
+from plyground.plugins.web.browser import PageDriver, chromium, until
 from plyground.registry import get_registry
 from plyground.session import GameSession, PlaySettings
 
@@ -62,6 +63,18 @@ class ServedGame:
         self.session.close_players()
 
 
+@contextmanager
+def game_page(browser, save_dir: Path, game_spec: str, players: tuple[str, str], *, start=None):
+    """``game_spec`` played by ``players`` as ``plyground play --renderer web`` plays it, its page open in
+    ``browser``: (renderer, :class:`ServedGame`, page); the renderer closed at the end, whatever happened."""
+    renderer = make_web_renderer(save_dir, game_spec.partition(":")[0])
+    try:
+        served = ServedGame(renderer, game_spec, players, start=start).start()
+        yield renderer, served, PageDriver(browser, renderer).open()
+    finally:
+        renderer.close()
+
+
 def page_address(url: str) -> tuple[str, str]:
     """The printed address split into the server's base (``http://host:port``) and the token."""
     base, token = url.split("/?token=")
@@ -85,3 +98,14 @@ def websocket(http, base: str, **options):
     """Connect to the page's WebSocket as the page does: from its own origin, with the cookie."""
     host = base.split("://", 1)[1]
     return http.ws_connect(f"{base}/ws", headers={"Origin": f"http://{host}"}, **options)
+
+
+@asynccontextmanager
+async def page_socket(aiohttp, url: str):
+    """The page of the printed address as a browser opens it: loaded (the token becomes its cookie), then its
+    WebSocket connected; the socket, closed at the end as a closed page closes it."""
+    base, _ = page_address(url)
+    async with http_session(aiohttp) as http:
+        await open_page(http, url)
+        async with websocket(http, base) as ws:
+            yield ws
