@@ -90,6 +90,9 @@ def plugins_command(as_json):
         if "adds_kinds" in row:
             parts.append(f"adds kinds: {', '.join(row['adds_kinds'])}")
         table.append((row["name"], row["distribution"], row["version"], "; ".join(parts) or "(commands only)"))
+    for name, (info, by) in sorted(plugins.blocked_plugins().items()):
+        table.append((name, info.distribution, info.version,
+                      f"(blocked by PLYGROUND_DISABLE_PLUGINS: {', '.join(by)})"))
     widths = [max(len(line[i]) for line in table) for i in range(3)]
     for line in table:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(line, widths)) + "  " + line[3])
@@ -125,6 +128,8 @@ def list_command(kind, as_json):
         return
     for entry in entries:
         click.echo(f"{entry.name}: {entry.description}")
+        if entry.plugin != entry.name:
+            click.echo(f"    from plugin {entry.plugin}")
         if entry.name in opponents:
             click.echo(f"    default opponent here: {opponents[entry.name]} (plyground play's, and the window's "
                        f"default level)")

@@ -36,6 +36,17 @@ class Kind:
     hookspecs: object = None
 
 
+#: The host's own kinds, each registered through one of the hooks below and known by its ``name`` (what users
+#: type).  The plugin manager asks these hooks which names a plugin provides (``PLYGROUND_DISABLE_PLUGINS``
+#: takes them); the registry collects their classes.
+HOST_KINDS = (
+    Kind("games", "game", "register_games", "plyground.protocols:Game"),
+    Kind("players", "player", "register_players", "plyground.protocols:Player"),
+    Kind("renderers", "renderer", "register_renderers", "plyground.protocols:Renderer"),
+    Kind("trainers", "trainer", "register_trainers", "plyground.protocols:Trainer"),
+)
+
+
 @hookspec
 def register_games() -> list[type]:
     """Return Game subclasses this plugin provides."""

@@ -4,8 +4,14 @@
 ``plyground --help`` and the tests stay fast.  A plugin that fails to import,
 implements a misspelled hook, or raises while registering is reported with one
 warning naming the plugin, its distribution and version, and the error; the rest
-keep working.  ``PLYGROUND_STRICT_PLUGINS=1`` makes that a failure instead, and
-``PLYGROUND_DISABLE_PLUGINS=a,b`` blocks plugins before they load.
+keep working.  ``PLYGROUND_STRICT_PLUGINS=1`` makes that a failure instead.
+
+``PLYGROUND_DISABLE_PLUGINS=a,b`` blocks plugins by the names users know them by:
+a plugin's own (entry-point) name blocks it before it is imported, and a name a
+plugin registers (the trainer ``alphazero``, the player ``stockfish``, the
+network ``resnet``) blocks every plugin that registers it, once they are
+imported and before any of their classes is used.  A name that is neither is
+warned about, naming the valid ones.
 
 A plugin that consumes a kind of class (networks, bayes adapters, board views)
 declares it with ``register_kinds``; its hookspec is added here, before any
@@ -22,7 +28,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError
-from .hookspecs import Kind
+from .hookspecs import HOST_KINDS, Kind
 
 GROUP = "plyground"
 
@@ -46,6 +52,8 @@ _failures: list[str] = []
 #: Kinds that plugins consume and declared through ``register_kinds``: kind name -> (Kind, plugin name).
 _kinds: dict[str, tuple[Kind, str]] = {}
 _kinds_read: set[str] = set()        # plugins whose register_kinds was read
+#: Plugins PLYGROUND_DISABLE_PLUGINS blocks: plugin name -> (where it came from, the given names that block it).
+_blocked: dict[str, tuple["PluginInfo", tuple[str, ...]]] = {}
 
 
 def strict() -> bool:
@@ -53,6 +61,7 @@ def strict() -> bool:
 
 
 def disabled() -> set[str]:
+    """The names ``PLYGROUND_DISABLE_PLUGINS`` gives: plugins' own names or names plugins register."""
     raw = os.environ.get("PLYGROUND_DISABLE_PLUGINS", "")
     return {name.strip() for name in raw.split(",") if name.strip()}
 
@@ -78,11 +87,15 @@ def load_plugins() -> None:
     _loaded = True
     blocked = disabled()
     registered = []
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
-        if ep.name in blocked or ep.name in _infos:
+    points = sorted(entry_points(group=GROUP), key=lambda e: e.name)
+    for ep in points:
+        if ep.name in _infos:
             continue
         dist = ep.dist
         info = PluginInfo(ep.name, ep.value, dist.name if dist else "?", dist.version if dist else "?")
+        if ep.name in blocked:
+            _blocked[ep.name] = (info, (ep.name,))
+            continue
         try:
             module = ep.load()
         except Exception as exc:  # any import-time failure of third-party code
@@ -94,6 +107,72 @@ def load_plugins() -> None:
     for module, info in registered:
         if pm.is_registered(module):
             _check_hooks_known(module, info)
+    _block_by_registered_names(blocked, {ep.name for ep in points})
+
+
+def _block_by_registered_names(wanted: set[str], plugin_names: set[str]) -> None:
+    """Block every loaded plugin that registers one of the names ``wanted`` (``alphazero`` blocks the plugin
+    of that name and ``alphazero-trainer``, which registers the trainer ``alphazero``); warn about a name that
+    is neither a plugin's nor registered by one, naming the valid ones."""
+    if not wanted:
+        return
+    provided = {name: names_registered(name) for name in list(_infos)}
+    for name, names in provided.items():
+        hits = tuple(sorted(wanted & names))
+        if hits:
+            pm.unregister(pm.get_plugin(name))
+            _blocked[name] = (_infos[name], hits)
+            _forget(name)
+    known = set().union(*provided.values())
+    for name in sorted(wanted - known - plugin_names):
+        valid = ", ".join(sorted(plugin_names | known))
+        print(f"plyground: warning: PLYGROUND_DISABLE_PLUGINS names '{name}', which is no plugin's name and no "
+              f"name a plugin registers, so it blocks nothing; valid names: {valid} (a plugin's name, or a name it "
+              f"registers: plyground plugins lists both)", file=sys.stderr)
+
+
+def names_registered(plugin: str) -> set[str]:
+    """The names plugin ``plugin`` registers in the kinds known by name (games, players, renderers, trainers,
+    networks): what users type, asked of its hooks.  A hook that fails gives none (the registry reports it)."""
+    module = pm.get_plugin(plugin)
+    hooks = {kind.hook for kind in HOST_KINDS} | {kind.hook for kind, _ in _kinds.values() if kind.key == "name"}
+    names: set[str] = set()
+    callers = (pm.get_hookcallers(module) or []) if module is not None else []
+    for caller in callers:
+        if caller.name not in hooks:
+            continue
+        for impl in caller.get_hookimpls():
+            if impl.plugin is module:
+                try:
+                    classes = list(impl.function() or [])
+                except Exception:  # noqa: BLE001 - the plugin's own registration code; the registry reports it
+                    continue
+                names.update(name for name in (getattr(cls, "name", None) for cls in classes) if isinstance(name, str))
+    return names
+
+
+def blocked_plugins() -> dict[str, tuple[PluginInfo, tuple[str, ...]]]:
+    """The plugins PLYGROUND_DISABLE_PLUGINS blocks: name -> (where it came from, the given names that block it:
+    its own, or names it registers)."""
+    load_plugins()
+    return dict(_blocked)
+
+
+def missing_name(what: str, name: str) -> str:
+    """How a message begins about a ``what`` (``"trainer"``) called ``name`` that no loaded plugin registers:
+    ``unknown trainer 'x'``, or why PLYGROUND_DISABLE_PLUGINS leaves it out."""
+    blocked = blocked_plugins()
+    by_name = [plugin for plugin, (_, names) in blocked.items() if name in names]
+    if by_name:
+        return f"{what} '{name}' is blocked: PLYGROUND_DISABLE_PLUGINS={name} blocks {_plugins_text(by_name)}"
+    if blocked:
+        return f"unknown {what} '{name}' (PLYGROUND_DISABLE_PLUGINS blocks {_plugins_text(blocked)})"
+    return f"unknown {what} '{name}'"
+
+
+def _plugins_text(names) -> str:
+    names = list(names)
+    return f"plugin{'s' if len(names) > 1 else ''} {', '.join(names)}"
 
 
 def register(module: object, info: PluginInfo) -> bool:

@@ -14,16 +14,10 @@ from typing import Iterable, Iterator
 
 from . import plugin_manager as plugins
 from .errors import PluginError, UnsupportedGame, UsageError
-from .hookspecs import Kind
+from .hookspecs import HOST_KINDS, Kind
 from .options import Option, Spec, resolve_options
-from .protocols import PLAYABLE, Game, Player, Renderer, Trainer, unsupported_reason
+from .protocols import PLAYABLE, Game, Player, Renderer, unsupported_reason
 
-HOST_KINDS = (
-    Kind("games", "game", "register_games", Game),
-    Kind("players", "player", "register_players", Player),
-    Kind("renderers", "renderer", "register_renderers", Renderer),
-    Kind("trainers", "trainer", "register_trainers", Trainer),
-)
 #: The host's kinds by name (kinds plugins add are in ``Registry.kinds``).
 KINDS: dict[str, Kind] = {kind.name: kind for kind in HOST_KINDS}
 #: The command line's default game (the one the host names): ``plyground play`` with no --game plays it.
@@ -125,7 +119,7 @@ class Registry:
         entry = self.find(kind, name)
         if entry is None:
             valid = ", ".join(self.names(kind)) or "(none installed)"
-            raise UsageError(f"unknown {self._kind(kind).singular} '{name}'; valid {kind}: {valid}")
+            raise UsageError(f"{plugins.missing_name(self._kind(kind).singular, name)}; valid {kind}: {valid}")
         return entry
 
     def __iter__(self) -> Iterator[Entry]:
