@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
+import sys
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import pygame
 
@@ -190,3 +194,16 @@ class GatedBot(Player):
         if self.per_move:
             self.go.clear()
         return state.legal_moves()[0]
+
+
+def saved_random_match(folder: Path, name: str, *, seed: int, game: str = "checkers",
+                       max_plies: int | None = None) -> Path:
+    """``folder/name``: one finished game of two random players (``seed``; cut at ``max_plies``), written by
+    ``plyground match --save`` in a process of its own."""
+    cut = ("--max-plies", str(max_plies)) if max_plies is not None else ()
+    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--game", game, "--black", "random",
+                           "--white", "random", "-n", "1", "--seed", str(seed), *cut, "--save", name],
+                          capture_output=True, text=True, cwd=folder, timeout=120,
+                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
+    assert done.returncode == 0, done.stderr
+    return folder / name

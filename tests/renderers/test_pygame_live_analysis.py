@@ -3,10 +3,7 @@ a hint cleared when the position changes, and infinite analysis of a reviewed po
 (SDL dummy driver), real searches."""
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import time
 
 import pygame
@@ -16,7 +13,7 @@ from plyground.review import open_review
 from plyground.session import GameSession
 
 from quiet_threads import assert_all_ended, threads_now
-from renderer_helpers import wait_turn
+from renderer_helpers import saved_random_match, wait_turn
 
 
 def _start(renderer, registry, game_name, specs):
@@ -113,13 +110,7 @@ def test_a_hint_is_drawn_on_the_board_and_cleared_by_a_take_back(make_renderer, 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
     """A finished random checkers game, written by ``plyground match --save``."""
-    folder = tmp_path_factory.mktemp("live-review")
-    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--game", "checkers", "--black", "random",
-                           "--white", "random", "-n", "1", "--seed", "3", "--save", "games.pdn"],
-                          capture_output=True, text=True, cwd=folder, timeout=120,
-                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
-    assert done.returncode == 0, done.stderr
-    return folder / "games.pdn"
+    return saved_random_match(tmp_path_factory.mktemp("live-review"), "games.pdn", seed=3)
 
 
 def test_infinite_analysis_follows_the_reviewed_position_until_stopped(make_renderer, registry, recorded):

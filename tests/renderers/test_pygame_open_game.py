@@ -1,27 +1,18 @@
 """The menu's Open game: a recorded game reviewed from the window's menu, by real pygame events (SDL dummy)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pygame
 
 from plyground.recordio import record_reader
 from plyground.registry import get_registry
 
-from renderer_helpers import open_menu
+from renderer_helpers import open_menu, saved_random_match
 
 
 def _saved_match(folder, name: str) -> list[str]:
     """A finished random checkers game written by ``plyground match --save`` to ``folder/name``; its moves."""
-    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--game", "checkers", "--black", "random",
-                           "--white", "random", "-n", "1", "--seed", "5", "--save", name],
-                          capture_output=True, text=True, cwd=folder, timeout=120,
-                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
-    assert done.returncode == 0, done.stderr
-    game = get_registry().make_game("checkers")
-    return record_reader(game)((folder / name).read_text())[-1].moves
+    saved = saved_random_match(folder, name, seed=5)
+    return record_reader(get_registry().make_game("checkers"))(saved.read_text())[-1].moves
 
 
 def test_open_game_lists_the_saved_games_reviews_one_and_plays_from_a_position(make_renderer, registry, tmp_path):

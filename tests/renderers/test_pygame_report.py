@@ -4,9 +4,6 @@ move list the marks and best moves, and the evaluation graph, whose points a cli
 (SDL dummy driver), a game written by ``plyground match --save`` with a fixed seed, a depth-1 judge."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pygame
@@ -17,6 +14,8 @@ from plyground.review import open_review
 from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.plugins.pygame_gui.report_view import GRAPH_DARK, GRAPH_LIGHT
 
+from renderer_helpers import saved_random_match
+
 #: The judge of these tests: the default judge's engine, one ply deep (seconds at most).
 JUDGE = "alphabeta:contempt=0,depth=1"
 
@@ -24,13 +23,7 @@ JUDGE = "alphabeta:contempt=0,depth=1"
 @pytest.fixture(scope="module")
 def random_game(tmp_path_factory) -> Path:
     """games.pdn: one finished checkers game of two random players (seed 1), as ``plyground match --save`` writes."""
-    folder = tmp_path_factory.mktemp("window-report")
-    done = subprocess.run([sys.executable, "-m", "plyground", "match", "--black", "random", "--white", "random",
-                           "-n", "1", "--seed", "1", "--game", "checkers", "--save", "games.pdn"],
-                          capture_output=True, text=True, cwd=folder, timeout=120,
-                          env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
-    assert done.returncode == 0, done.stderr
-    return folder / "games.pdn"
+    return saved_random_match(tmp_path_factory.mktemp("window-report"), "games.pdn", seed=1)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ move list of a live game -- Left/Right/Home/End, clicks on moves, Play from here
 events (SDL dummy driver) on records written by ``plyground match --save``."""
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from plyground.recordio import record_reader
 from plyground.review import open_review
 from plyground.session import GameSession
 
-from renderer_helpers import wait_turn
+from renderer_helpers import saved_random_match, wait_turn
 
 HINTER = "human:hint=alphabeta,hint_seconds=0.3"
 
@@ -28,12 +27,8 @@ def saved(tmp_path_factory) -> Path:
     """A folder with games.pdn (one finished random checkers game) and game.pgn (a random chess game cut at
     40 plies), both written by ``plyground match --save`` with a fixed seed."""
     folder = tmp_path_factory.mktemp("window-review")
-    for args in (("--game", "checkers", "--save", "games.pdn"),
-                 ("--game", "chess", "--max-plies", "40", "--save", "game.pgn")):
-        done = subprocess.run([sys.executable, "-m", "plyground", "match", "--black", "random", "--white", "random",
-                               "-n", "1", "--seed", "1", *args], capture_output=True, text=True, cwd=folder,
-                              timeout=120, env=dict(os.environ, PLYGROUND_GAMES=str(folder / "games")))
-        assert done.returncode == 0, done.stderr
+    saved_random_match(folder, "games.pdn", seed=1)
+    saved_random_match(folder, "game.pgn", seed=1, game="chess", max_plies=40)
     return folder
 
 
