@@ -14,6 +14,8 @@ from plyground.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.protocols import Budget
 
+from move_helpers import random_play
+
 MATE = compiled.MATE
 
 
@@ -56,11 +58,7 @@ def sample_positions(game, count, seed, min_plies=6, max_plies=70):
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(rng.randint(min_plies, max_plies)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
+        state = random_play(game.new_initial_state(), rng.randint(min_plies, max_plies), rng)
         if not state.is_terminal():
             found.append(kernels.state_to_pos(state))
     return found
@@ -295,11 +293,7 @@ def test_principal_variation_search_with_aspiration_windows_keeps_the_exact_valu
     rng = random.Random(23)
     states = []
     while len(states) < 10:
-        state = game.new_initial_state()
-        for _ in range(rng.randint(10, 60)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
+        state = random_play(game.new_initial_state(), rng.randint(10, 60), rng)
         if not state.is_terminal() and len(state.legal_moves()) > 1:
             states.append(state)
     for state in states:

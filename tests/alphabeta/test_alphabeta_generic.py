@@ -11,6 +11,7 @@ from plyground.negamax.bounds import MATE
 from plyground.players.search.alphabeta import AlphaBetaSearch
 from plyground.players.random_player import RandomPlayer
 
+from move_helpers import random_play
 from testgames import DoubleTake, DoubleTakeState
 
 
@@ -39,11 +40,7 @@ def ttt_positions(plies, count, seed):
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        state = game.new_initial_state()
-        for _ in range(plies):
-            state.apply(rng.choice(state.legal_moves()))
-            if state.is_terminal():
-                break
+        state = random_play(game.new_initial_state(), plies, rng)
         if not state.is_terminal():
             out.append(state)
     return out

@@ -38,6 +38,8 @@ from plyground.players.search.alphabeta import AlphaBetaSearch
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 
+from move_helpers import random_play
+
 #: The settings under which the two searches must agree (the module's docstring says why each).
 AGREEING = dict(search="exact", quiescence=False, contempt=0.0)
 
@@ -95,11 +97,7 @@ def sampled(game, count: int, seed: int) -> list:
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        state = game.new_initial_state()
-        for _ in range(rng.randint(6, 70)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
+        state = random_play(game.new_initial_state(), rng.randint(6, 70), rng)
         if not state.is_terminal() and len(state.legal_moves()) > 1:
             found.append(game.new_state(state.to_text()))
     return found
@@ -149,12 +147,7 @@ def test_chess_searches_agree_one_ply_deep_in_the_middle_game():
     rng = random.Random(6)
     compared = 0
     while compared < 8:
-        state = game.new_initial_state()
-        for _ in range(rng.randint(10, 50)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal_moves()))
-        state = game.new_state(state.to_text())
+        state = game.new_state(random_play(game.new_initial_state(), rng.randint(10, 50), rng).to_text())
         if state.is_terminal() or checks_within(state, 1):
             continue
         for evaluation in ("material", "learned"):

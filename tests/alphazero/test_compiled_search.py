@@ -18,17 +18,11 @@ from plyground.players.search.tree import EXPANDED, LOSS, UNKNOWN, WIN
 from plyground.errors import UsageError
 from plyground.registry import get_registry
 
+from move_helpers import random_play
 from search_pairs import assert_same_tree, linear_evaluator, pair
 
 def random_position(game, plies: int, seed: int):
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        moves = state.legal_moves()
-        state.apply(moves[rng.integers(len(moves))])
-    return state
+    return random_play(game.new_initial_state(), plies, np.random.default_rng(seed))
 
 
 @pytest.mark.parametrize("kind", ["puct", "gumbel"])
@@ -222,7 +216,7 @@ def test_gumbel_plays_a_proven_win_its_scores_rank_second():
     game = get_registry().make_game("tictactoe")
     state = game.new_state("XX./OO./... X")
     for search in pair(game, "gumbel", evaluate=favouring(game, {5: 3.0, 2: 1.0}), leaf_batch=1,
-                       gumbel_scale=0.0, c_scale=0.01):
+                       gumbel_scale=0.0, gumbel_c_scale=0.01):
         search.set_root(state.clone(), reuse=False)
         search.run(3)
         children = search.root_children()

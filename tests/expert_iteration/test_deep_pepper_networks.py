@@ -11,6 +11,7 @@ from plyground.plugins.trainers.expert_iteration.networks import DeepPepperFullN
 from plyground.registry import get_registry
 
 from float_bounds import forward_rtol, gamma
+from move_helpers import random_play
 
 SMALL_PARTS = {"h1a": 16, "h1b": 16, "h1c": 12, "h2p": 32, "h2e": 8}
 SMALL_FULL = {"h1": 24, "h2p": 32, "h2e": 8}
@@ -26,13 +27,7 @@ def observations(n=6, seed=0):
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
-        state = game.new_initial_state()
-        for _ in range(int(rng.integers(0, 12))):
-            moves = state.legal_moves()
-            if state.is_terminal():
-                break
-            state.apply(moves[int(rng.integers(len(moves)))])
-        out.append(state.observation())
+        out.append(random_play(game.new_initial_state(), int(rng.integers(0, 12)), rng).observation())
     return np.stack(out).astype(np.float32)
 
 
