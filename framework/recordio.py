@@ -9,6 +9,7 @@ already holds records of the same game in the same format.
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import re
 import stat
@@ -299,6 +300,31 @@ def _wrap(tokens: list[str], width: int = 79) -> str:
             current = f"{current} {token}" if current else token
     lines.append(current)
     return "\n".join(lines)
+
+
+class TextRecords:
+    """What a game whose records are text in a format of its own (checkers: PDN, chess: PGN) takes from the
+    module that writes and recognizes that format (``records_module``: its ``format_records``, ``format_record``
+    and ``recognizes``), imported at first use so that the plugins load without it: the game's
+    ``format_records``, and its AnnotatedRecords and RecordRecognizer abilities."""
+
+    records_module: str = ""
+
+    def format_records(self, records: Sequence[GameRecord]) -> str:
+        """The records as text in the game's format (tags, numbered moves, result)."""
+        return self._records().format_records(records)
+
+    def format_annotated_record(self, record: GameRecord, notes) -> str:
+        """The AnnotatedRecords ability: one game in the game's format with each move's NAGs and comment
+        (``notes``: a :class:`MoveNote` or None a move), as ``plyground analyse`` writes it."""
+        return self._records().format_record(record, notes=notes)
+
+    def recognizes_records(self, head: str) -> bool:
+        """The RecordRecognizer ability: whether ``head`` begins with a game of this game in its format."""
+        return self._records().recognizes(head)
+
+    def _records(self):
+        return importlib.import_module(self.records_module)
 
 
 def write_records(game: Game, records: Sequence[GameRecord], path: Path, append: bool = False) -> None:

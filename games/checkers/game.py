@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError
 from plyground.options import Option
 from plyground.protocols import Game, GameRecord
+from plyground.recordio import TextRecords
 
 from . import encoding, kernels, notation, picture
 from .kernels import NO_PROGRESS, PLY, SIDE
@@ -217,7 +218,7 @@ class CheckersState(CachedRulesState):
         return [m for m in self.legal_moves() if encoding.action_index(side, m) == index]
 
 
-class CheckersGame(Game):
+class CheckersGame(TextRecords, Game):
     name = "checkers"
     description = "English checkers (American draughts): forced captures, multi-jumps, short kings."
     options = (
@@ -230,6 +231,7 @@ class CheckersGame(Game):
     )
     side_names = ("Black", "White")
     record_suffix = ".pdn"
+    records_module = "plyground.games.checkers.pdn"
     #: The WinningChances ability: a man up (an evaluation of +100) scores 3 to 1, an expected score of 75%
     #: (slope ln 3); two men up 90%, three 96%.  Chess's pawn curve (lichess) would call a man up 59%, far
     #: too little for checkers, where a clean man is usually the game.
@@ -289,26 +291,15 @@ class CheckersGame(Game):
             raise ValueError(f"perft depth must be >= 0, not {depth}")
         return int(kernels.perft(state._pos.copy(), depth, True))
 
-    def format_records(self, records: Sequence[GameRecord]) -> str:
-        """PDN text of the records (tags, numbered moves, result)."""
-        from .pdn import format_records
-        return format_records(records)
-
-    def format_annotated_record(self, record: GameRecord, notes) -> str:
-        """The AnnotatedRecords ability: one game as PDN with each move's NAGs and comment (``notes``: a
-        :class:`plyground.recordio.MoveNote` or None a move), as ``plyground analyse`` writes it."""
-        from .pdn import format_record
-        return format_record(record, notes=notes)
-
-    def recognizes_records(self, head: str) -> bool:
-        """The RecordRecognizer ability: whether ``head`` begins with a PDN game of this game."""
-        from .pdn import recognizes
-        return recognizes(head)
-
     def read_records(self, text: str) -> list[GameRecord]:
         """GameRecords from PDN text (the inverse of format_records); RecordError names game and line."""
         from .pdn import read_records
         return read_records(text)
+
+    def stream_records(self, source: str | Path, *, strict: bool = True):
+        """The RecordStreams ability: a PdnReader over ``source`` (a Path: the file; else PDN text), game by game."""
+        from .pdn import read_pdn
+        return read_pdn(source, strict=strict)
 
     def endgame_oracle(self, spec: str | int, directory: Path | None = None, log=None):
         """The EndgameDatabases ability: the database of ``spec`` ("auto" or a number of pieces) as an

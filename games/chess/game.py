@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import chess
 import numpy as np
@@ -27,6 +27,7 @@ from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError, PositionError
 from plyground.options import Option
 from plyground.protocols import Game, GameRecord
+from plyground.recordio import TextRecords
 
 from . import encoding, notation, picture
 
@@ -332,7 +333,7 @@ class ChessState(CachedRulesState):
         return moves[0]
 
 
-class ChessGame(Game):
+class ChessGame(TextRecords, Game):
     name = "chess"
     description = "Chess (FIDE rules, python-chess): SAN/UCI moves, FEN, PGN; UCI engines such as Stockfish play it."
     options = (
@@ -350,6 +351,7 @@ class ChessGame(Game):
     )
     side_names = ("White", "Black")
     record_suffix = ".pgn"
+    records_module = "plyground.games.chess.pgn"
     #: The WinningChances ability: lichess's curve, a pawn up 59%, a knight up 76%.
     winning_chances_slope = 0.368208
     #: Stockfish when installed; else our own engine: alpha-beta with the evaluation learned from master games
@@ -412,27 +414,20 @@ class ChessGame(Game):
             raise ValueError(f"perft depth must be >= 0, not {depth}")
         return _perft(state._board.copy(stack=False), depth)
 
-    def format_records(self, records: Sequence[GameRecord]) -> str:
-        """PGN text of the records (tags, SAN moves, result)."""
-        from .pgn import format_records
-        return format_records(records)
-
-    def format_annotated_record(self, record: GameRecord, notes) -> str:
-        """The AnnotatedRecords ability: one game as PGN with each move's NAGs and comment (``notes``: a
-        :class:`plyground.recordio.MoveNote` or None a move), as ``plyground analyse`` writes it."""
-        from .pgn import format_record
-        return format_record(record, notes=notes)
-
-    def recognizes_records(self, head: str) -> bool:
-        """The RecordRecognizer ability: whether ``head`` begins with a PGN game of this game."""
-        from .pgn import recognizes
-        return recognizes(head)
-
     def read_records(self, text: str, plies: int | None = None) -> list[GameRecord]:
         """GameRecords from PGN text (the inverse of format_records); RecordError names game and line.
         ``plies``: only each game's first N moves are read (and kept)."""
         from .pgn import read_records
         return read_records(text, plies=plies)
+
+    def stream_records(self, source: str | Path, *, strict: bool = True):
+        """The RecordStreams ability: a PgnReader over ``source`` (a Path: the file; else PGN text), game by game."""
+        from .pgn import read_pgn
+        return read_pgn(source, strict=strict)
+
+    def feature_layouts(self) -> dict:
+        """The FeatureLayouts ability: Deep Pepper's 353 features (``encoding=deep_pepper``), part by part."""
+        return {encoding.DEEP_PEPPER_LAYOUT.name: encoding.DEEP_PEPPER_LAYOUT}
 
     def bundled_records(self) -> dict:
         """No games ship with the package (master games have no licence to redistribute them)."""
