@@ -25,7 +25,7 @@ from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
 
 from .app import SaveFolders
-from .views import has_view, view_for
+from .views import no_view_reason, view_for
 
 
 #: The smallest window (width, height): the game screen's panel holds its buttons, messages and moves without
@@ -72,10 +72,7 @@ class PygameRenderer(SaveFolders, Renderer):
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        if has_view(game):
-            return None
-        return (f"there is no pygame view for {game.name} (a plugin registers one with the "
-                f"register_board_views hook; see docs/plugins.md)")
+        return no_view_reason(game, "pygame view")
 
     # ------------------------------------------------------------ the window and its loop
     def open_window(self) -> None:

@@ -30,7 +30,7 @@ from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
 from plyground.plugins.pygame_gui.app import SaveFolders
 from plyground.plugins.pygame_gui.link import GameAbandoned, GameLink, GameThread, LinkRenderer
-from plyground.plugins.pygame_gui.views import has_view, view_for
+from plyground.plugins.pygame_gui.views import no_view_reason, view_for
 
 from .messages import Refused
 from .server import WebServer
@@ -99,10 +99,7 @@ class WebRenderer(SaveFolders, Renderer):
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
-        if has_view(game):
-            return None
-        return (f"there is no board view for {game.name} (a plugin registers one with the register_board_views "
-                f"hook; see docs/plugins.md)")
+        return no_view_reason(game)
 
     # ------------------------------------------------------------ the server
     @property

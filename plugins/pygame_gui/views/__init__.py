@@ -29,3 +29,12 @@ def view_for(game: Game):
 def has_view(game_cls: Game | type) -> bool:
     """Whether a game (class or instance) can be shown."""
     return view_class(game_cls) is not None
+
+
+def no_view_reason(game: Game | type, view: str = "board view") -> str | None:
+    """Why a renderer that draws games through their views cannot show ``game`` (the renderers'
+    ``unsupported_reason``), ``view`` naming what it lacks; None when a view is registered for it."""
+    if has_view(game):
+        return None
+    return (f"there is no {view} for {game.name} (a plugin registers one with the register_board_views hook; "
+            f"see docs/plugins.md)")
