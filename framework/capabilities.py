@@ -1,52 +1,21 @@
-"""The optional abilities of games and their states, named in one place.
+"""The optional abilities of games and their states -- capabilities -- named in one place.
 
 The layers of :mod:`plyground.protocols` (playable, searchable, learnable) say
-what a game must implement to be used at all.  Beyond them a game may have
-abilities only some code wants: reading its own records back, telling a UCI
-engine its positions, compiled kernels, a position layout other code reads.
-Each is a runtime-checkable protocol here, with a function that asks for it;
-code that wants an ability asks this module, never a game's name or
-``hasattr``.  A game gains an ability by implementing the protocol's methods.
+what a game must implement to be used at all.  Beyond them a game may offer
+capabilities only some code wants: reading its own records back, telling a UCI
+engine its positions, compiled kernels, its own alpha-beta engine, the layout
+of its feature vectors.  Each is a row of :data:`CAPABILITIES` (docs/capabilities.md,
+the page a game's author reads): a name, the runtime-checkable protocol here
+that says what it is, and where the host finds it -- on the game, on its
+states, made by the game (its kernels, its alpha-beta engine) or made by that
+engine (its learning kits).  A game gains a capability by implementing the
+protocol's members; nothing registers it.
 
-=====================  =========================  ===========================================
-ability                protocol                   ask with
-=====================  =========================  ===========================================
-read its records       :class:`RecordReader`      :func:`record_reader`, :func:`reads_records`
-know its record files  :class:`RecordRecognizer`  :func:`recognizes_records` (the file's suffix otherwise:
-by what they hold                                 :func:`plyground.resume.game_of_record_file`)
-write its records      :class:`RecordWriter`      every Game (JSON lines unless it overrides)
-write them annotated   :class:`AnnotatedRecords`  :func:`annotated_record_writer` (``plyground analyse``;
-                                                  JSON lines with notes otherwise)
-evaluations to         :class:`WinningChances`    :func:`winning_chances_slope` (lichess's pawn curve
-expected score                                    otherwise)
-UCI positions          :class:`UciPositions`      :func:`supports_uci`
-learner encodings      (``Game`` attributes)      :func:`supports_learning`
-compiled kernels       :class:`CompiledKernels`   :func:`kernels_of`, :func:`missing_kernel_attributes`
-position layout        :class:`PositionLayout`    :func:`has_position_layout`
-actions to moves       :class:`ActionDecoder`,    :func:`decodes_actions`,
-                       :class:`SharedActions`     :func:`shares_action_indices`
-list its moves         :class:`MovesListing`      :func:`legal_moves_text` (sorted otherwise)
-name players in its    (``players=`` of           :func:`pictures_name_players`
-picture's status line  ``render_text``)
-games shipped by name  :class:`BundledRecords`    :func:`bundled_records`, :func:`records_advice`
-                                                  (resolved by :mod:`plyground.bundled_data`)
-models it ships        :class:`BundledModels`     :func:`bundled_model`
-endgame databases      :class:`EndgameDatabases`  :func:`endgame_oracle` (the ``endgame`` option:
-                                                  :data:`ENDGAME_OPTION`, :func:`parse_endgame`)
-positions a perfect    :class:`SolvedPositions`   :func:`solved_positions` (scored by
-player has labelled                               :mod:`plyground.mistakes`)
-positions kept in      :class:`StableHashes`      :func:`stable_hash`, :func:`has_stable_hashes`
-files by hash                                     (opening books: :mod:`plyground.book`)
-its own alpha-beta     :class:`AlphaBetaEngines`  :func:`alphabeta_engine` (an
-evaluation and search                             :class:`AlphaBetaEngine`; the learned
-                                                  weights by :func:`bundled_model`)
-learn that evaluation  ``learning()`` of the      :func:`evaluation_learning` (an
-from expert games      engine                     :class:`EvaluationLearning`, for the
-                                                  ``bonanza`` trainer; plyground.expert)
-teach its NNUE from    ``nnue_learning()`` of     :func:`nnue_learning` (an
-its own games          the engine                 :class:`NnueLearning`, for the ``nnue``
-                                                  trainer; plyground.negamax.nnue)
-=====================  =========================  ===========================================
+:func:`capability` is the one accessor: ``capability(game, "record-reader")`` is
+what offers it, or None.  The functions beside each protocol (:func:`record_reader`,
+:func:`alphabeta_engine`, ...) are built on it and give their callers the shape
+they want (a reader cut to N plies, a default).  Code that wants a capability
+asks here, never a game's name or ``hasattr``.
 """
 from __future__ import annotations
 
@@ -60,6 +29,7 @@ from .board_text import sorted_moves_line
 from .errors import UsageError
 from .options import Option
 from .protocols import Game, GameRecord, Move, State
+from .recordio import RecordTextReader
 
 __all__ = ["RecordReader", "RecordWriter", "RecordRecognizer", "RECOGNIZED_HEAD", "recognizes_records", "UciPositions", "CompiledKernels", "PositionLayout",
            "ActionDecoder", "SharedActions", "AnnotatedRecords", "WinningChances", "record_reader",
@@ -72,7 +42,9 @@ __all__ = ["RecordReader", "RecordWriter", "RecordRecognizer", "RECOGNIZED_HEAD"
            "EndgameDatabases", "ENDGAME_OPTION", "parse_endgame", "endgame_oracle",
            "SolvedPosition", "SolvedPositions", "solved_positions", "solved_position_sets",
            "AlphaBetaEngine", "AlphaBetaEngines", "alphabeta_engine", "EvaluationLearning", "evaluation_learning",
-           "StableHashes", "stable_hash", "has_stable_hashes"]
+           "StableHashes", "stable_hash", "has_stable_hashes", "RecordStreams", "record_stream",
+           "FeatureLayout", "FeatureLayouts", "feature_layout", "NnueLearning", "nnue_learning",
+           "Capability", "CAPABILITIES", "capability", "capabilities_of"]
 
 
 # ------------------------------------------------------------------ game records
@@ -104,7 +76,7 @@ def record_reader(game: Game, plies: int | None = None) -> Callable[[str], list[
 
     ``plies``: each record keeps only its first N moves (openings), read alone by a reader whose
     ``read_records`` takes ``plies``."""
-    if not isinstance(game, RecordReader):
+    if capability(game, "record-reader") is None:
         return None
     if plies is None:
         return game.read_records
@@ -124,6 +96,24 @@ def reads_records(game: Game) -> bool:
 
 
 @runtime_checkable
+class RecordStreams(Protocol):
+    """A game that reads a file of its records game by game (checkers: PDN, chess: PGN), so a large file is not
+    read whole to use its first games, and a game it cannot read can be skipped (Deep Pepper's pretraining
+    positions)."""
+
+    def stream_records(self, source: str | Path, *, strict: bool = True) -> RecordTextReader:
+        """A reader over ``source`` (a Path: that file, read with the checks of
+        :func:`plyground.recordio.read_record_file`; else the text itself) that yields the games one at a time,
+        each with ``to_record()``; ``strict=False`` skips a game it cannot read and keeps its error in the
+        reader's ``errors``, ``strict=True`` raises it (``RecordError`` naming the game and line)."""
+
+
+def record_stream(game: Game, source: str | Path, *, strict: bool = True) -> RecordTextReader | None:
+    """A reader of ``game``'s records in ``source``, game by game (:class:`RecordStreams`), or None."""
+    return game.stream_records(source, strict=strict) if capability(game, "record-streams") is not None else None
+
+
+@runtime_checkable
 class RecordRecognizer(Protocol):
     """A game that knows a file of its records by what it holds, not by its name (checkers: a PDN game of
     GameType 21 whose moves, such as 11-15, replay; chess: PGN whose moves, such as e4, do), so a file is
@@ -140,7 +130,7 @@ RECOGNIZED_HEAD = 65_536
 
 def recognizes_records(game: Game, head: str) -> bool:
     """Whether ``game`` (with the RecordRecognizer ability) says ``head`` begins with one of its records."""
-    return isinstance(game, RecordRecognizer) and bool(game.recognizes_records(head))
+    return capability(game, "record-recognizer") is not None and bool(game.recognizes_records(head))
 
 
 @runtime_checkable
@@ -155,7 +145,7 @@ class AnnotatedRecords(Protocol):
 
 def annotated_record_writer(game: Game) -> Callable[[GameRecord, Sequence[Any]], str] | None:
     """The game's writer of annotated records, or None (its records are JSON lines, or carry no comments)."""
-    return game.format_annotated_record if isinstance(game, AnnotatedRecords) else None
+    return game.format_annotated_record if capability(game, "annotated-records") is not None else None
 
 
 #: Lichess's winning-chances slope for chess: an evaluation of ``x`` pawns (100 centipawns a pawn) gives the
@@ -175,7 +165,7 @@ class WinningChances(Protocol):
 
 def winning_chances_slope(game: Game) -> float:
     """The game's slope of evaluation to expected score (:class:`WinningChances`), else lichess's chess one."""
-    return float(game.winning_chances_slope) if isinstance(game, WinningChances) else LICHESS_SLOPE
+    return float(game.winning_chances_slope) if capability(game, "winning-chances") is not None else LICHESS_SLOPE
 
 
 @runtime_checkable
@@ -192,7 +182,7 @@ class BundledRecords(Protocol):
 
 def bundled_records(game: Game) -> Mapping[str, Path]:
     """The record files ``game`` ships, by name (empty when it ships none)."""
-    return game.bundled_records() if isinstance(game, BundledRecords) else {}
+    return game.bundled_records() if capability(game, "bundled-records") is not None else {}
 
 
 @runtime_checkable
@@ -206,13 +196,13 @@ class BundledModels(Protocol):
 
 def bundled_model(game: Game, player: str) -> Path | None:
     """The model ``game`` ships for ``player``, or None (it ships none: the player's own folder may)."""
-    path = game.bundled_models().get(player) if isinstance(game, BundledModels) else None
+    path = game.bundled_models().get(player) if capability(game, "bundled-models") is not None else None
     return Path(path) if path is not None and Path(path).is_file() else None
 
 
 def records_advice(game: Game) -> str:
     """Where records of ``game`` come from, for a message about a missing file ("" when the game does not say)."""
-    return game.records_advice if isinstance(game, BundledRecords) else ""
+    return game.records_advice if capability(game, "bundled-records") is not None else ""
 
 
 # ------------------------------------------------------------------ console pictures
@@ -228,18 +218,22 @@ class MovesListing(Protocol):
 
 def legal_moves_text(game: Game, state: State) -> str:
     """The game's own line of legal moves, or one with their texts sorted (so a list never looks random)."""
-    return game.legal_moves_text(state) if isinstance(game, MovesListing) else sorted_moves_line(state)
+    return game.legal_moves_text(state) if capability(game, "moves-listing") is not None else sorted_moves_line(state)
 
 
 def pictures_name_players(game: Game) -> bool:
     """Whether ``game.render_text`` takes ``players`` (the names by side) and names them in its
-    picture's status line (``Black (random) to move``), so a console needs no turn line of its own.
+    picture's status line (``Black (random) to move``), so a console needs no turn line of its own."""
+    return capability(game, "players-in-picture") is not None
 
-    A keyword parameter cannot be a runtime-checkable protocol, hence the signature is asked."""
+
+def _render_text_takes_players(game: Game) -> Game | None:
+    """``game`` if its ``render_text`` takes ``players``: a keyword parameter cannot be a runtime-checkable
+    protocol, hence the signature is asked."""
     try:
-        return "players" in inspect.signature(game.render_text).parameters
+        return game if "players" in inspect.signature(game.render_text).parameters else None
     except (TypeError, ValueError):   # a callable without a signature: assume the plain one
-        return False
+        return None
 
 
 # ------------------------------------------------------------------ chess engines
@@ -257,17 +251,8 @@ class UciPositions(Protocol):
 
 
 def supports_uci(game: Game) -> bool:
-    """Whether ``game``'s states speak UCI (a game whose starting position cannot be made does not).  The state
-    class its ``new_initial_state`` declares answers where there is one, so that asking makes no position (a
-    checkers position compiles its hash kernel: ``plyground uci`` looks through every game)."""
-    declared = _declared_state_class(type(game))
-    if declared is not None:
-        return issubclass(declared, UciPositions)
-    try:
-        state = game.new_initial_state()
-    except Exception:  # noqa: BLE001 - a game that cannot start has no abilities; the layers report why
-        return False
-    return isinstance(state, UciPositions)
+    """Whether ``game``'s states speak UCI (a game whose starting position cannot be made does not)."""
+    return capability(game, "uci-positions") is not None
 
 
 def _declared_state_class(cls: type) -> type | None:
@@ -296,19 +281,12 @@ class StableHashes(Protocol):
 
 def stable_hash(state: State) -> int | None:
     """``state``'s hash that is the same everywhere (:class:`StableHashes`), or None: its game has none."""
-    return int(state.zobrist()) & 0xFFFFFFFFFFFFFFFF if isinstance(state, StableHashes) else None
+    return int(state.zobrist()) & 0xFFFFFFFFFFFFFFFF if capability(state, "stable-hashes") is not None else None
 
 
 def has_stable_hashes(game: Game) -> bool:
-    """Whether ``game``'s states have a hash a file may keep (asked of the state class its
-    ``new_initial_state`` declares, else of an initial state)."""
-    declared = _declared_state_class(type(game))
-    if declared is not None:
-        return issubclass(declared, StableHashes)
-    try:
-        return isinstance(game.new_initial_state(), StableHashes)
-    except Exception:  # noqa: BLE001 - a game that cannot start has no abilities; the layers report why
-        return False
+    """Whether ``game``'s states have a hash a file may keep."""
+    return capability(game, "stable-hashes") is not None
 
 
 # ------------------------------------------------------------------ learning
@@ -316,7 +294,7 @@ def has_stable_hashes(game: Game) -> bool:
 def supports_learning(game: Game) -> bool:
     """Whether ``game`` declares learner encodings (``observation_shape`` and ``num_actions``);
     ``protocols.unsupported_reason(game, LEARNABLE)`` also checks that its states implement them."""
-    return game.supports_learning
+    return capability(game, "learner-encodings") is not None
 
 
 @runtime_checkable
@@ -335,11 +313,11 @@ class SharedActions(Protocol):
 
 
 def decodes_actions(state: State) -> bool:
-    return isinstance(state, ActionDecoder)
+    return capability(state, "action-decoder") is not None
 
 
 def shares_action_indices(state: State) -> bool:
-    return isinstance(state, SharedActions)
+    return capability(state, "shared-actions") is not None
 
 
 # ------------------------------------------------------------------ compiled kernels (docs/kernels.md)
@@ -382,8 +360,7 @@ LEARNER_KERNEL_ATTRIBUTES = ("encode", "action_of", "position_key")
 
 def kernels_of(game: Game) -> CompiledKernels | None:
     """The game's complete compiled kernels, or ``None`` (no kernels, or an incomplete object)."""
-    kernels = game.kernels()
-    return kernels if isinstance(kernels, CompiledKernels) else None
+    return capability(game, "compiled-kernels")
 
 
 @runtime_checkable
@@ -403,7 +380,8 @@ class PositionLayout(Protocol):
 
 def has_position_layout(game: Game, layout: str) -> bool:
     """Whether ``game`` declares position arrays in ``layout`` and has the kernels that make them."""
-    return isinstance(game, PositionLayout) and game.position_layout == layout and kernels_of(game) is not None
+    return (capability(game, "position-layout") is not None and game.position_layout == layout
+            and kernels_of(game) is not None)
 
 
 # ------------------------------------------------------------------ endgame databases (docs/endgame.md)
@@ -444,7 +422,7 @@ ENDGAME_OPTION = Option(
 def parse_endgame(spec: Any, game: Game | None = None) -> str | int:
     """'auto', 'off' or a number of pieces from an ``endgame`` option value (UsageError otherwise); with
     ``game`` a number must also be one the game's databases can hold."""
-    pieces = game.endgame_pieces if isinstance(game, EndgameDatabases) else None
+    pieces = game.endgame_pieces if capability(game, "endgame-databases") is not None else None
     text = str(spec).strip().lower()
     if text in ("auto", "off"):
         return text
@@ -466,7 +444,7 @@ def endgame_oracle(game: Game, spec: Any, directory: Path | None = None,
     wanted = parse_endgame(spec, game)
     if wanted == "off":
         return None
-    if isinstance(game, EndgameDatabases):
+    if capability(game, "endgame-databases") is not None:
         return game.endgame_oracle(wanted, directory, log)
     if wanted == "auto":
         return None
@@ -478,9 +456,7 @@ def endgame_oracle(game: Game, spec: Any, directory: Path | None = None,
 
 def _games_with_endgame_databases() -> list[str]:
     """The installed games that have endgame databases (for a message)."""
-    from .registry import get_registry
-    # A runtime-checkable protocol also matches a class that has its attributes: no game is made.
-    return [entry.name for entry in get_registry().entries("games") if isinstance(entry.cls, EndgameDatabases)]
+    return _games_offering("endgame-databases")
 
 
 # ------------------------------------------------------------------ solved positions (plyground.mistakes)
@@ -516,7 +492,7 @@ class SolvedPositions(Protocol):
 
 def solved_position_sets(game: Game) -> Sequence[str]:
     """The names of ``game``'s sets of solved positions (empty: it has none)."""
-    return tuple(game.solved_position_sets) if isinstance(game, SolvedPositions) else ()
+    return tuple(game.solved_position_sets) if capability(game, "solved-positions") is not None else ()
 
 
 def solved_positions(game: Game, name: str, per_class: int | None = None) -> dict[str, list[SolvedPosition]]:
@@ -531,8 +507,7 @@ def solved_positions(game: Game, name: str, per_class: int | None = None) -> dic
 
 
 def _games_with_solved_positions() -> list[str]:
-    from .registry import get_registry
-    return [entry.name for entry in get_registry().entries("games") if isinstance(entry.cls, SolvedPositions)]
+    return _games_offering("solved-positions")
 
 
 # ------------------------------------------------------------------ alpha-beta (docs/bonanza.md)
@@ -573,8 +548,7 @@ class AlphaBetaEngines(Protocol):
 
 def alphabeta_engine(game: Game) -> AlphaBetaEngine | None:
     """The evaluation and compiled search ``game`` brings for the ``alphabeta`` player, or None."""
-    engine = game.alphabeta_engine() if isinstance(game, AlphaBetaEngines) else None
-    return engine if isinstance(engine, AlphaBetaEngine) else None
+    return capability(game, "alphabeta-engine")
 
 
 @runtime_checkable
@@ -618,9 +592,7 @@ class EvaluationLearning(Protocol):
 def evaluation_learning(game: Game) -> EvaluationLearning | None:
     """What the ``bonanza`` trainer needs to learn ``game``'s evaluation, or None (the game has no evaluation
     of its own, or cannot learn it)."""
-    own = alphabeta_engine(game)
-    kit = own.learning() if own is not None and callable(getattr(own, "learning", None)) else None
-    return kit if isinstance(kit, EvaluationLearning) else None
+    return capability(game, "evaluation-learning")
 
 
 @runtime_checkable
@@ -664,6 +636,163 @@ class NnueLearning(Protocol):
 
 def nnue_learning(game: Game) -> NnueLearning | None:
     """What the ``nnue`` trainer needs to teach ``game``'s NNUE evaluation, or None (the game has none)."""
-    own = alphabeta_engine(game)
-    kit = own.nnue_learning() if own is not None and callable(getattr(own, "nnue_learning", None)) else None
-    return kit if isinstance(kit, NnueLearning) else None
+    return capability(game, "nnue-learning")
+
+
+# ------------------------------------------------------------------ feature layouts (Deep Pepper's networks)
+
+@dataclass(frozen=True)
+class FeatureLayout:
+    """A learner encoding that is a flat vector of hand-made features, described part by part, so that a network
+    made for it reads its layout from the game that offers it (chess: Deep Pepper's 353 features, which the
+    ``deep-pepper-parts`` and ``deep-pepper-full`` networks split and scale)."""
+
+    #: The encoding's name among the game's layouts, e.g. ``"deep-pepper"``.
+    name: str
+    #: ``(part, start, stop)`` in order, together the whole vector (Deep Pepper: global, piece-centric and
+    #: square-centric features).
+    parts: tuple[tuple[str, int, int], ...]
+    #: One factor per feature that brings its usual values into [0, 1] (counts by their most, values by the
+    #: largest piece value, ...).
+    scale: tuple[float, ...]
+
+    @property
+    def size(self) -> int:
+        return self.parts[-1][2]
+
+
+@runtime_checkable
+class FeatureLayouts(Protocol):
+    """A game whose learner encodings include flat feature vectors laid out as a :class:`FeatureLayout`."""
+
+    def feature_layouts(self) -> Mapping[str, FeatureLayout]:
+        """The layouts of its feature encodings by name (they do not depend on the game's options)."""
+
+
+def feature_layout(name: str, size: int | None = None) -> FeatureLayout | None:
+    """The feature layout ``name`` (of ``size`` features, when given) as an installed game offers it, or None.
+
+    Asked by a network that is built from an observation shape alone (the network families know no game): the
+    games whose class offers :class:`FeatureLayouts` are made with their default options and asked."""
+    from .registry import get_registry
+    for entry in get_registry().entries("games"):
+        if capability(entry.cls, "feature-layouts") is not None:
+            layout = entry.cls().feature_layouts().get(name)
+            if layout is not None and (size is None or layout.size == size):
+                return layout
+    return None
+
+
+# ------------------------------------------------------------------ the table: every capability, one accessor
+
+@dataclass(frozen=True)
+class Capability:
+    """One row of docs/capabilities.md: what a game may offer and where the host finds it."""
+
+    #: How docs/capabilities.md and :func:`capability` name it (``"record-reader"``).
+    name: str
+    #: The runtime-checkable protocol that says what it is (None: a signature, or the Game's attributes).
+    protocol: type | None
+    #: Where the host finds it: ``"game"``, ``"state"``, ``"made by the game"`` or ``"made by its alpha-beta
+    #: engine"``.
+    found: str
+    #: ``subject -> what offers it, or None``.
+    find: Callable[[Any], Any]
+
+
+def _on_the_game(protocol: type) -> Callable[[Any], Any]:
+    """Found on the game: its class implements the protocol (asked of a game class too, no game is made)."""
+    return lambda game: game if isinstance(game, protocol) else None
+
+
+def _on_its_states(protocol: type) -> Callable[[Any], Any]:
+    """Found on the states: asked of a state, that state; asked of a game, the state class its
+    ``new_initial_state`` declares, so that asking makes no position (a checkers position compiles its hash
+    kernel: ``plyground uci`` looks through every game), else its initial position."""
+    def find(subject: Any) -> Any:
+        if isinstance(subject, State):
+            return subject if isinstance(subject, protocol) else None
+        declared = _declared_state_class(type(subject))
+        if declared is not None:
+            return declared if issubclass(declared, protocol) else None
+        try:
+            state = subject.new_initial_state()
+        except Exception:  # noqa: BLE001 - a game that cannot start has no capabilities; the layers report why
+            return None
+        return state if isinstance(state, protocol) else None
+    return find
+
+
+def _made_by(method: str, protocol: type, maker: Callable[[Any], Any] = lambda game: game) -> Callable[[Any], Any]:
+    """Made on request: ``maker(game).method()`` (the game's kernels, its alpha-beta engine, that engine's
+    learning kits) when it has the method, kept when the product implements the protocol."""
+    def find(game: Any) -> Any:
+        source = maker(game)
+        make = getattr(source, method, None) if source is not None else None
+        product = make() if callable(make) else None
+        return product if isinstance(product, protocol) else None
+    return find
+
+
+def _its_alphabeta_engine(game: Any) -> Any:
+    return capability(game, "alphabeta-engine")
+
+
+def _row(name: str, protocol: type | None, found: str, find: Callable[[Any], Any] | None = None) -> Capability:
+    finders = {"game": _on_the_game, "state": _on_its_states}
+    return Capability(name, protocol, found, find if find is not None else finders[found](protocol))
+
+
+#: Every capability a game may offer, in the order of docs/capabilities.md (a test checks the page lists each).
+CAPABILITIES: dict[str, Capability] = {row.name: row for row in (
+    _row("record-reader", RecordReader, "game"),
+    _row("record-streams", RecordStreams, "game"),
+    _row("record-recognizer", RecordRecognizer, "game"),
+    _row("record-writer", RecordWriter, "game"),
+    _row("annotated-records", AnnotatedRecords, "game"),
+    _row("bundled-records", BundledRecords, "game"),
+    _row("bundled-models", BundledModels, "game"),
+    _row("moves-listing", MovesListing, "game"),
+    _row("players-in-picture", None, "game", _render_text_takes_players),
+    _row("winning-chances", WinningChances, "game"),
+    _row("uci-positions", UciPositions, "state"),
+    _row("stable-hashes", StableHashes, "state"),
+    _row("learner-encodings", None, "game", lambda game: game if game.supports_learning else None),
+    _row("action-decoder", ActionDecoder, "state"),
+    _row("shared-actions", SharedActions, "state"),
+    _row("feature-layouts", FeatureLayouts, "game"),
+    _row("compiled-kernels", CompiledKernels, "made by the game", _made_by("kernels", CompiledKernels)),
+    _row("position-layout", PositionLayout, "game"),
+    _row("endgame-databases", EndgameDatabases, "game"),
+    _row("solved-positions", SolvedPositions, "game"),
+    _row("alphabeta-engine", AlphaBetaEngine, "made by the game",
+         _made_by("alphabeta_engine", AlphaBetaEngine, _on_the_game(AlphaBetaEngines))),
+    _row("evaluation-learning", EvaluationLearning, "made by its alpha-beta engine",
+         _made_by("learning", EvaluationLearning, _its_alphabeta_engine)),
+    _row("nnue-learning", NnueLearning, "made by its alpha-beta engine",
+         _made_by("nnue_learning", NnueLearning, _its_alphabeta_engine)),
+)}
+
+
+def capability(subject: Any, name: str) -> Any | None:
+    """What offers the capability ``name`` (a key of :data:`CAPABILITIES`) for ``subject``, or None.
+
+    ``subject`` is a game (or a game class, for the capabilities found on the game: no game is made), or a state
+    for those its states hold.  The answer is the game or state itself when it has the capability (for a game
+    asked about its states: the state class it declares, or its initial position), or what the game makes on
+    request (its kernels, its alpha-beta engine, that engine's learning kits)."""
+    row = CAPABILITIES.get(name)
+    if row is None:
+        raise ValueError(f"unknown capability {name!r}; capabilities: {', '.join(CAPABILITIES)}")
+    return row.find(subject)
+
+
+def capabilities_of(game: Game) -> list[str]:
+    """The names of the capabilities ``game`` offers, in the table's order (the conformance kit reports them)."""
+    return [name for name in CAPABILITIES if capability(game, name) is not None]
+
+
+def _games_offering(name: str) -> list[str]:
+    """The installed games that offer capability ``name`` (for a message), asked of their classes."""
+    from .registry import get_registry
+    return [entry.name for entry in get_registry().entries("games") if capability(entry.cls, name) is not None]

@@ -72,8 +72,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .capabilities import (LEARNER_KERNEL_ATTRIBUTES, decodes_actions, missing_kernel_attributes, record_reader,
-                           shares_action_indices)
+from .capabilities import (LEARNER_KERNEL_ATTRIBUTES, capabilities_of, decodes_actions, missing_kernel_attributes,
+                           record_reader, shares_action_indices)
 from .errors import MoveError
 from .protocols import LEARNABLE, PLAYABLE, SEARCHABLE, Game, GameRecord, State, unsupported_reason
 
@@ -98,12 +98,15 @@ class ConformanceReport:
     finished: int = 0            # playouts that reached the end of the game (the rest hit max_plies)
     kernel_positions: int = 0    # positions where the compiled kernels were compared with the State
     skipped: list[str] = field(default_factory=list)   # checks the game gives nothing to run on
+    #: The capabilities the game offers (docs/capabilities.md), whether or not a check here uses them.
+    capabilities: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
         text = (f"{self.game} ({', '.join(self.layers)}): {self.playouts} random playouts "
                 f"({self.finished} to the end), {self.positions} positions, "
                 f"{self.moves} moves applied and undone"
                 + (f", {self.kernel_positions} positions compared with the kernels" if self.kernel_positions else ""))
+        text += f"; capabilities: {', '.join(self.capabilities) or 'none'}"
         return text + (f"; not checked: {'; '.join(self.skipped)}" if self.skipped else "")
 
 
@@ -140,7 +143,7 @@ def check_game(game: Game | str, playouts: int = 50, seed: int = 0, max_plies: i
         from .registry import get_registry
         game = get_registry().make_game(game)
     layers = layers_of(game)
-    report = ConformanceReport(game.name, [layer.name for layer in layers])
+    report = ConformanceReport(game.name, [layer.name for layer in layers], capabilities=capabilities_of(game))
     searchable, learnable = SEARCHABLE in layers, LEARNABLE in layers
     _check_declarations(game, layers)
     if not searchable:

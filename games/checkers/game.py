@@ -296,6 +296,11 @@ class CheckersGame(TextRecords, Game):
         from .pdn import read_records
         return read_records(text)
 
+    def stream_records(self, source: str | Path, *, strict: bool = True):
+        """The RecordStreams ability: a PdnReader over ``source`` (a Path: the file; else PDN text), game by game."""
+        from .pdn import read_pdn
+        return read_pdn(source, strict=strict)
+
     def endgame_oracle(self, spec: str | int, directory: Path | None = None, log=None):
         """The EndgameDatabases ability: the database of ``spec`` ("auto" or a number of pieces) as an
         ``EndgameOracle`` (endgame/oracle.py), or None when ``auto`` finds none built."""

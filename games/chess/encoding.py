@@ -41,6 +41,8 @@ from __future__ import annotations
 import chess
 import numpy as np
 
+from plyground.capabilities import FeatureLayout
+
 NUM_PLANES = 21
 PLANES_SHAPE = (NUM_PLANES, 8, 8)
 NUM_ACTIONS = 64 * 73
@@ -155,6 +157,26 @@ SLIDER_SLOTS = ((chess.QUEEN, chess.WHITE, 1, QUEEN_DIRECTIONS), (chess.QUEEN, c
                 (chess.BISHOP, chess.WHITE, 2, _BISHOP_DIRECTIONS), (chess.BISHOP, chess.BLACK, 2, _BISHOP_DIRECTIONS))
 #: Start index of each part of the vector.
 GLOBAL_START, PIECES_START, SLIDERS_START, SQUARES_START = 0, 17, 177, 225
+
+
+def _deep_pepper_scale() -> tuple[float, ...]:
+    """Per-feature factors that bring the 353 features into [0, 1]: piece counts by 8, attacker and defender
+    values by 10, slider reach by 7 (what Deep Pepper's networks multiply their input by, ``normalize``)."""
+    scale = np.ones(DEEP_PEPPER_SIZE, dtype=np.float32)
+    scale[5:PIECES_START] = 1 / 8                   # piece counts
+    for slot in range(PIECES_START, SLIDERS_START, 5):
+        scale[slot + 3:slot + 5] = 1 / 10           # [present, file, rank, attacker, defender]: piece values
+    scale[SLIDERS_START:SQUARES_START] = 1 / 7      # squares a slider reaches in one direction
+    scale[SQUARES_START:] = 1 / 10                  # cheapest attacker / defender of each square
+    return tuple(scale.tolist())
+
+
+#: The FeatureLayouts ability (plyground.capabilities): the vector as the paper's networks split it, global
+#: (0-16), piece-centric (17-224: piece slots and slider reach) and square-centric (225-352), and its scale.
+DEEP_PEPPER_LAYOUT = FeatureLayout("deep_pepper", (("global", GLOBAL_START, PIECES_START),
+                                                   ("piece-centric", PIECES_START, SQUARES_START),
+                                                   ("square-centric", SQUARES_START, DEEP_PEPPER_SIZE)),
+                                   _deep_pepper_scale())
 
 
 def lowest_attacker_value(board: chess.Board, color: chess.Color, square: int) -> float:

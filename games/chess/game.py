@@ -420,6 +420,15 @@ class ChessGame(TextRecords, Game):
         from .pgn import read_records
         return read_records(text, plies=plies)
 
+    def stream_records(self, source: str | Path, *, strict: bool = True):
+        """The RecordStreams ability: a PgnReader over ``source`` (a Path: the file; else PGN text), game by game."""
+        from .pgn import read_pgn
+        return read_pgn(source, strict=strict)
+
+    def feature_layouts(self) -> dict:
+        """The FeatureLayouts ability: Deep Pepper's 353 features (``encoding=deep_pepper``), part by part."""
+        return {encoding.DEEP_PEPPER_LAYOUT.name: encoding.DEEP_PEPPER_LAYOUT}
+
     def bundled_records(self) -> dict:
         """No games ship with the package (master games have no licence to redistribute them)."""
         return {}

@@ -1,9 +1,10 @@
 """The Deep Pepper networks scale their 353 inputs into [0, 1], so the tanh value unit keeps learning."""
 import numpy as np
 
+from plyground.capabilities import feature_layout
 from plyground.games.chess.game import ChessGame
 from plyground.players.alphazero.networks import build_network, load_model, save_model
-from plyground.plugins.trainers.expert_iteration.networks import feature_scale
+from plyground.plugins.trainers.expert_iteration.networks import DeepPepperPartsNetwork, feature_scale
 
 TRAINING = {"optimizer": "adam", "lr": 1e-3, "weight_decay": 1e-4, "seed": 0}
 NETWORK = "deep-pepper-parts:h1a=16,h1b=128,h1c=128,h2p=64,h2e=64"
@@ -33,6 +34,17 @@ def test_scaled_features_lie_in_the_unit_interval():
     scaled = observations * feature_scale(353)
     assert scaled.min() >= 0.0 and scaled.max() <= 1.0 and scaled.max() == 1.0
     assert feature_scale(100) is None                   # another input size is not scaled
+
+
+def test_the_networks_read_the_layout_the_chess_game_offers():
+    """Issue #75 point 4: the networks import no game; the chess game offers its features' layout (the
+    feature-layouts capability), part by part with each feature's scale."""
+    layout = feature_layout("deep_pepper")
+    assert layout == ChessGame().feature_layouts()["deep_pepper"] and layout.size == 353
+    assert [(start, stop) for _, start, stop in layout.parts] == [(0, 17), (17, 225), (225, 353)]
+    assert DeepPepperPartsNetwork.build((353,), 10).model.trunk.bounds == tuple(stop for *_, stop in layout.parts)
+    np.testing.assert_array_equal(feature_scale(353), np.asarray(layout.scale, np.float32))
+    assert feature_layout("deep_pepper", size=100) is None and feature_layout("no-such-layout") is None
 
 
 def test_unscaled_inputs_start_the_value_unit_saturated():

@@ -29,6 +29,20 @@ def test_record_reading_is_the_read_records_ability():
         assert isinstance(game, capabilities.RecordWriter)          # every game writes (JSON lines by default)
 
 
+def test_record_streams_read_a_file_game_by_game_and_can_skip_what_they_cannot_read(tmp_path):
+    from plyground.errors import RecordError
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n1. e4 e5 2. Ke3 *\n\n[Event "c"]\n\n1. d4 1-0\n')
+    reader = capabilities.record_stream(ChessGame(), pgn, strict=False)
+    assert [game.to_record().moves for game in reader] == [["e4", "e5"], ["d4"]]
+    assert [error.game_number for error in reader.errors] == [2] and str(pgn) in str(reader.errors[0])
+    with pytest.raises(RecordError, match="game 2"):
+        list(capabilities.record_stream(ChessGame(), pgn))
+    pdn = '[Event "x"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n'         # text, not a file
+    assert [game.to_record().moves for game in capabilities.record_stream(CheckersGame(), pdn)] == [["11-15", "23-19"]]
+    assert capabilities.record_stream(TicTacToe(), pgn) is None
+
+
 def test_uci_is_an_ability_of_states_not_a_game_name():
     assert capabilities.supports_uci(ChessGame())
     assert not capabilities.supports_uci(CheckersGame())

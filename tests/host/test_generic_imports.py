@@ -2,9 +2,10 @@
 
 * the layers: a module imports only its own layer and the layers below it, framework (``plyground``) <
   games (``plyground.games``) < players (``plyground.players``) < plugins (``plyground.plugins``);
-* generic code never imports a particular game: no module under players/ or framework/ imports
+* generic code never imports a particular game: no module under framework/, players/ or plugins/ imports
   ``plyground.games`` (absolutely, relatively, or by name through importlib); a game offers its own parts
-  through ``plyground.capabilities`` (issue #36, "A house a newcomer can read")."""
+  through ``plyground.capabilities`` (issue #36, "A house a newcomer can read"; plugins/ since issue #75
+  point 4, when Deep Pepper's chess layout became the game's FeatureLayouts capability)."""
 from __future__ import annotations
 
 import ast
@@ -12,7 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 #: The generic folders and the package each one is installed as (setup.py's PACKAGE_DIRS).
-GENERIC = {"framework": "plyground", "players": "plyground.players"}
+GENERIC = {"framework": "plyground", "players": "plyground.players", "plugins": "plyground.plugins"}
 GAMES = "plyground.games"
 #: Every folder, lowest layer first, with its package.
 LAYERS = {"framework": "plyground", "games": "plyground.games", "players": "plyground.players",
@@ -96,7 +97,7 @@ def game_imports(folders=tuple(GENERIC)) -> list[str]:
     return [f"{where}: {module}" for where, module in offenders.items()]
 
 
-def test_no_module_under_players_or_framework_imports_a_game():
+def test_no_module_under_framework_players_or_plugins_imports_a_game():
     offenders = game_imports()
     assert offenders == [], ("generic code imports a particular game; let the game offer the part through "
                              "plyground.capabilities instead:\n" + "\n".join(offenders))
@@ -120,6 +121,11 @@ def test_the_check_sees_every_form_of_import(tmp_path):
     assert _games_imported(player_module, ["plyground", "players", "somewhere"]) == [
         "plyground.games.chess", "plyground.games.checkers", "plyground.games.checkers.kernels", "plyground.games",
         "plyground.games.checkers", "plyground.games.checkers.bits", "plyground.games.chess.game"]
+    trainer_module = tmp_path / "networks.py"           # as if it were plugins/trainers/expert_iteration/
+    trainer_module.write_text("from plyground.games.chess.encoding import DEEP_PEPPER_SIZE\n"
+                              "from plyground.capabilities import feature_layout\n", encoding="utf-8")
+    assert _games_imported(trainer_module, ["plyground", "plugins", "trainers", "expert_iteration"]) == [
+        "plyground.games.chess.encoding", "plyground.games.chess.encoding.DEEP_PEPPER_SIZE"]
     framework_module = tmp_path / "host.py"             # as if it were framework/host.py
     framework_module.write_text("from .games.tictactoe import TicTacToe\nfrom .options import Option\n",
                                 encoding="utf-8")

@@ -2,8 +2,10 @@
 
 The input is the 353-feature vector of ``chess:encoding=deep_pepper``, split
 into global (0-16), piece-centric (17-224) and square-centric (225-352)
-features (``games/chess/encoding.py``; the paper's "218 piece-centric" is a
-typo for 208: 17 + 208 + 128 = 353).
+features (the paper's "218 piece-centric" is a typo for 208: 17 + 208 + 128
+= 353).  The chess game offers that layout, part by part with each feature's
+scale, as its ``deep_pepper`` feature layout (the FeatureLayouts capability,
+docs/capabilities.md); nothing here imports the game.
 
 * ``deep-pepper-parts``: each part feeds its own first layer (``h1a``,
   ``h1b``, ``h1c`` units); their outputs are concatenated and feed a policy
@@ -19,9 +21,9 @@ typo for 208: 17 + 208 + 128 = 353).
 The policy output is the game's action space (4672 for chess here; the paper's
 5120 was its own move indexing).
 
-``normalize`` (on by default) divides each of the 353 features by its
-largest usual value (piece counts by 8, attacker and defender values by 10,
-slider reach by 7), so every input lies in [0, 1].  Unscaled, the first
+``normalize`` (on by default) scales each of the 353 features by the
+layout's factor for it (piece counts divided by 8, attacker and defender
+values by 10, slider reach by 7), so every input lies in [0, 1].  Unscaled, the first
 layers' outputs are large enough that the tanh value unit starts saturated
 for many positions; Adam then pushes it to a constant ±1 within the first
 few steps and its gradient vanishes for good (seen in pretraining: value loss
@@ -36,6 +38,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from plyground.capabilities import feature_layout
 from plyground.errors import OptionError
 from plyground.options import Option
 from plyground.plugins.autograd import networks as autograd_networks
@@ -44,11 +47,12 @@ from plyground.plugins.autograd.backend import array_module, device_of
 from plyground.plugins.autograd.networks import RUNTIME_OPTIONS, TRAINING_OPTIONS, AutogradNetwork
 from plyground.plugins.autograd.nn import Linear, Module, ReLU, Sequential, Tanh
 from plyground.plugins.autograd.tensor import Tensor
-from plyground.games.chess.encoding import DEEP_PEPPER_SIZE, PIECES_START, SLIDERS_START, SQUARES_START
 
 #: The paper's split of the 353 features (appendix 7.1.1): global, piece-centric, the rest square-centric.
 GLOBAL_FEATURES = 17
 PIECE_FEATURES = 208
+#: The feature layout the networks are made for, by the name of the game's encoding that gives it.
+LAYOUT = "deep_pepper"
 
 
 class _PartsLayer(Module):
@@ -74,16 +78,10 @@ class _PartsLayer(Module):
 
 
 def feature_scale(size: int) -> np.ndarray | None:
-    """Per-feature factors that bring the 353 Deep Pepper features into [0, 1] (None for another size)."""
-    if size != DEEP_PEPPER_SIZE:
-        return None
-    scale = np.ones(size, dtype=np.float32)
-    scale[5:PIECES_START] = 1 / 8                   # piece counts
-    for slot in range(PIECES_START, SLIDERS_START, 5):
-        scale[slot + 3:slot + 5] = 1 / 10           # [present, file, rank, attacker, defender]: piece values
-    scale[SLIDERS_START:SQUARES_START] = 1 / 7      # squares a slider reaches in one direction
-    scale[SQUARES_START:] = 1 / 10                  # cheapest attacker / defender of each square
-    return scale
+    """Per-feature factors that bring the Deep Pepper features into [0, 1], from the installed game that offers
+    their layout (None for an input of another size)."""
+    layout = feature_layout(LAYOUT, size)
+    return None if layout is None else np.asarray(layout.scale, dtype=np.float32)
 
 
 class DeepPepperModel(Module):

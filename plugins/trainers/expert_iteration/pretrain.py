@@ -37,6 +37,7 @@ from typing import Any, Callable, ContextManager, Iterator
 import numpy as np
 
 from plyground.bundled_data import records_file
+from plyground.capabilities import record_stream, records_advice
 from plyground.durations import format_duration
 from plyground.errors import UsageError
 from plyground.storage import array_json, load_npz, save_npz
@@ -88,33 +89,37 @@ def label_position(evaluator: StockfishEvaluator, state: Any, num_actions: int, 
     return np.array(state.observation(), np.float32, copy=True), policy, value, moves, probabilities
 
 
-def pgn_positions(game: Any, path: str | Path, log: Callable[[str], None] = lambda line: None) -> Iterator[Any]:
-    """Every non-terminal position of the main lines of a PGN file's games (states of ``game``); unreadable
-    games are reported through ``log`` and skipped; a file without a single move is a UsageError."""
-    from plyground.games.chess.pgn import read_pgn
-    reader = read_pgn(records_file(game, path, "pretrain_pgn"), strict=False)
+def record_positions(game: Any, path: str | Path, log: Callable[[str], None] = lambda line: None) -> Iterator[Any]:
+    """Every non-terminal position of the main lines of a record file's games (PGN for chess), read game by game
+    through the game's RecordStreams capability; unreadable games are reported through ``log`` and skipped; a
+    file without a single move is a UsageError."""
+    reader = record_stream(game, records_file(game, path, "pretrain_pgn"), strict=False)
+    if reader is None:
+        raise UsageError(f"pretrain_pgn {path}: {game.name} cannot read its record files game by game; give no "
+                         f"pretrain_pgn to pretrain on Stockfish self-play")
     games = with_moves = reported = 0
-    for pgn_game in reader:
+    for read in reader:
         for error in reader.errors[reported:]:
             log(f"pretraining: skipped an unreadable game: {error}")
         reported = len(reader.errors)
+        record = read.to_record()
         games += 1
-        with_moves += bool(pgn_game.uci_moves)
-        state = game.new_state(pgn_game.fen)
-        for move in pgn_game.uci_moves:
+        with_moves += bool(record.moves)
+        state = game.new_state(record.start)
+        for move in record.moves:
             if state.is_terminal():
                 break
             yield state
-            state.apply(move)
+            state.apply(state.parse_move(move))
     for error in reader.errors[reported:]:
         log(f"pretraining: skipped an unreadable game: {error}")
     if not with_moves:
         errors = reader.errors
         detail = f"{games} without moves, {len(errors)} unreadable" if games or errors else "it holds no games"
         first = f"; the first: {errors[0]}" if errors else ""
-        raise UsageError(f"pretrain_pgn {path} holds no games with moves ({detail}{first}); give a PGN file of "
-                         f"chess games (e.g. master games from https://www.pgnmentor.com/files.html), or none for "
-                         f"Stockfish self-play")
+        raise UsageError(f"pretrain_pgn {path} holds no games with moves ({detail}{first}); "
+                         f"{records_advice(game) or f'give a file of {game.name} games'}, or none for Stockfish "
+                         f"self-play")
 
 
 @dataclass(frozen=True)
@@ -133,7 +138,7 @@ class _PgnPositions:
     """The positions of a PGN file in file order, after the ``skip`` already labelled."""
 
     def __init__(self, game: Any, path: str, skip: int, log: Callable[[str], None]) -> None:
-        self._states = pgn_positions(game, path, log)
+        self._states = record_positions(game, path, log)
         self._skip = skip
 
     def next_state(self) -> Any | None:
