@@ -28,7 +28,8 @@ import numpy as np
 
 from plyground.players.alphazero.compute import compute_threads
 from plyground.plugins.trainers.alphazero.examples import Examples
-from plyground.plugins.trainers.alphazero.learner import Learner, LearnerSettings, accuracy
+from plyground.plugins.trainers.alphazero.learner import Learner, accuracy
+from plyground.plugins.trainers.alphazero.settings import AlphaZeroSettings
 from plyground.options import Spec
 from plyground.players.alphazero.networks import build_network, save_model
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
@@ -84,7 +85,8 @@ def main() -> None:
             network = build_network(game, spec, TRAINING)
             params = sum(int(np.prod(p.shape)) for p in network.model.parameters())
             speed = evaluations_per_second(network, test.observations, args.batch)
-            learner = Learner(game, LearnerSettings(args.epochs, 256, 1, True, spec, 0), lambda line: None)
+            settings = AlphaZeroSettings(epochs=args.epochs, batch_size=256, replay_window=1, network=spec, seed=0)
+            learner = Learner(game, settings, lambda line: None)
             started = time.perf_counter()
             learner.fit(network, train, [], args.epochs, seed_parts=(0,), save=lambda losses: None, prefix="")
             trained = time.perf_counter() - started

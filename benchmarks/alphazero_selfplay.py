@@ -24,6 +24,7 @@ from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, p
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.networks import build_network, load_model, network_evaluator
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 BUNDLED = Path(__file__).resolve().parents[1] / "players" / "alphazero" / "models" / "checkers.npz"
@@ -50,8 +51,9 @@ def run(mode: str, game, network, args) -> tuple[BatchStats, int]:
     timed = TimedEvaluator(network_evaluator(network))
 
     def make_search() -> PUCTSearch:
-        return PUCTSearch(timed, c_puct=1.5, fpu=0.2, leaf_batch=args.leaf_batch, dirichlet_alpha=1.0,
-                          dirichlet_epsilon=0.25, cache_size=100_000, repetition_draws=True, pass_forced=False)
+        return PUCTSearch(timed, SearchSettings(c_puct=1.5, fpu=0.2, leaf_batch=args.leaf_batch, dirichlet_alpha=1.0,
+                                                dirichlet_epsilon=0.25, cache_size=100_000, repetition_draws=True,
+                                                pass_forced=False))
 
     specs = [GameSpec(g, np.random.default_rng([args.seed, 1, g])) for g in range(args.games)]
     plies = 0

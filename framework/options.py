@@ -6,10 +6,13 @@ same parsing and validation here, so every front end gives the same messages.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import types
+import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeVar
 
 from .errors import OptionError
 
@@ -148,6 +151,63 @@ def resolve_options(declared: Iterable[Option], given: Mapping[str, Any], owner:
     for name, raw in given.items():
         values[name] = by_name[name].check(raw, owner)
     return values
+
+
+# ------------------------------------------------------------------ settings declared as dataclasses
+
+_OPTION = "option"
+_Settings = TypeVar("_Settings")
+
+
+def setting(default: Any, help: str, **limits: Any) -> Any:
+    """A field of a settings dataclass that is also an option: its default, help and ``limits`` (``min``,
+    ``max``, ``choices``, ``remote``, as :class:`Option` takes them).  The option's name and type are the
+    field's; an ``X | None`` field takes none (:func:`options_of`)."""
+    return dataclasses.field(default=default, metadata={_OPTION: dict(help=help, **limits)})
+
+
+def setting_like(option: Option, **changes: Any) -> Any:
+    """A settings field declared as ``option`` is (default, help, limits), with ``changes`` to them."""
+    declared = dict(default=option.default, help=option.help, min=option.min, max=option.max,
+                    choices=option.choices, remote=option.remote)
+    return setting(**{**declared, **changes})
+
+
+def options_of(cls: type) -> tuple[Option, ...]:
+    """The options of the settings dataclass ``cls``: one for each field declared with :func:`setting`, in
+    the fields' order (fields without one are settings no user types)."""
+    hints = typing.get_type_hints(cls)
+    options = []
+    for field in dataclasses.fields(cls):
+        declared = field.metadata.get(_OPTION)
+        if declared is not None:
+            kind, optional = _option_type(hints[field.name])
+            options.append(Option(field.name, kind, field.default, optional=optional, **declared))
+    return tuple(options)
+
+
+def _option_type(hint: Any) -> tuple[type, bool]:
+    """``int`` -> (int, False); ``int | None`` -> (int, True)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        kinds = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        if len(kinds) != 1:
+            raise TypeError(f"a setting is of one type, or of one type or None: {hint}")
+        return kinds[0], True
+    return hint, False
+
+
+def settings_from(cls: type[_Settings], options: Mapping[str, Any], **changes: Any) -> _Settings:
+    """The settings ``cls`` from resolved ``options`` (the values of its fields; other keys are another
+    part's), ``changes`` winning; a field the options do not name keeps its default."""
+    names = {field.name for field in dataclasses.fields(cls)}
+    return cls(**{**{name: value for name, value in options.items() if name in names}, **changes})
+
+
+def option_values(settings: Any) -> dict[str, Any]:
+    """The options among the fields of the settings dataclass instance ``settings``, by name (what a plugin
+    with those options is given to be set up the same)."""
+    return {field.name: getattr(settings, field.name) for field in dataclasses.fields(settings)
+            if _OPTION in field.metadata}
 
 
 def remote_refusal(declared: Iterable[Option], given: Mapping[str, str], owner: str) -> str | None:

@@ -14,6 +14,7 @@ from plyground.players.search.gumbel import GumbelSearch
 from plyground.players.search.evaluators import RandomPlayout
 from plyground.players.search.kernel_playout import seed_compiled
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.players.search.uct import UCTSearch
 from plyground.players.search.uct_compiled import FastSearch
 
@@ -41,15 +42,15 @@ def pair(game, kind: str = "puct", evaluate=None, **settings):
     evaluate = linear_evaluator(game) if evaluate is None else evaluate
     common = dict(c_puct=1.5, fpu=0.2, leaf_batch=8, cache_size=100_000, repetition_draws=True, pass_forced=True)
     if kind == "gumbel":
-        common.update(simulations=200, gumbel_scale=1.0, max_considered=8)
+        common.update(simulations=200, gumbel_scale=1.0, gumbel_actions=8)
         classes = GumbelSearch, CompiledGumbelSearch
     else:
         common.update(dirichlet_alpha=0.3, dirichlet_epsilon=0.25)
         classes = PUCTSearch, CompiledPUCTSearch
-    common.update(settings)
-    state_api = classes[0](evaluate, rng=np.random.default_rng(7), **common)
-    compiled = classes[1](evaluate, rng=np.random.default_rng(7), kernels=compiled_kernels(game),
-                          observation_shape=game.observation_shape, **common)
+    both = SearchSettings(**{**common, **settings})
+    state_api = classes[0](evaluate, both, rng=np.random.default_rng(7))
+    compiled = classes[1](evaluate, both, rng=np.random.default_rng(7), kernels=compiled_kernels(game),
+                          observation_shape=game.observation_shape)
     return state_api, compiled
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from plyground.analysis import pv_text
 from plyground.errors import PlygroundError, UsageError
-from plyground.options import MAX_SECONDS, Option
+from plyground.options import MAX_SECONDS, Option, settings_from
 from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, State, missing_state_api
 from plyground.wording import counted
 
@@ -15,9 +15,10 @@ from ..search.gumbel import GumbelRoot
 from ..search.player import SearchPlayer
 from ..search.puct import PUCTSearch
 from ..search.root import move_budget
+from ..search.settings import SearchSettings
 from .compute import limit_blas
 from .networks import NETWORK_RUNTIME_OPTIONS, load_model, network_evaluator, resolve_model_path
-from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, SearchSettings
+from .settings import DIRICHLET_EPSILON, SEARCH_KIND_OPTIONS, SEARCH_OPTIONS, build_search
 
 #: The State methods the search calls, beyond the learner encodings.
 REQUIRED_STATE_API = SEARCH_STATE_API + ("observation", "action_index")
@@ -62,7 +63,7 @@ class AlphaZeroPlayer(SearchPlayer):
             self.model_path = None
         self.network = network
         # Another player's priors are mixed in through the State API: that search has no compiled loop.
-        self.settings = SearchSettings.from_options(options, **({"compiled": False} if options["prior"] else {}))
+        self.settings = settings_from(SearchSettings, options, **({"compiled": False} if options["prior"] else {}))
         self._get_engine()                      # built now: the search holds the network's evaluator
         if options["prior"]:
             self._mix_priors_of(options["prior"], options["prior_weight"])
@@ -73,7 +74,7 @@ class AlphaZeroPlayer(SearchPlayer):
 
     def _build_engine(self) -> PUCTSearch:
         evaluate = limit_blas(network_evaluator(self.network), self.config["threads"])
-        search = self.settings.build(evaluate, rng=self._rng, game=self.game)
+        search = build_search(self.settings, evaluate, rng=self._rng, game=self.game)
         search.stop = self.stop_signal
         return search
 

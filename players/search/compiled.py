@@ -51,6 +51,7 @@ from .loop import MAX_PASSES
 from .priors import priors_from_legal
 from .puct import PUCTSearch
 from .rules import puct_descend
+from .settings import SearchSettings
 from .tree import (DRAW, EXPANDED, LOSS, NO_NODE, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, backup,
                    backup_proven, prove)
 
@@ -456,7 +457,8 @@ class CompiledPUCTSearch(PUCTSearch):
               "proof", "code", "pkey", "parent")
     LISTS = False
 
-    def __init__(self, evaluate: Evaluate, *, kernels, observation_shape: tuple[int, ...], **puct: Any) -> None:
+    def __init__(self, evaluate: Evaluate, settings: SearchSettings = SearchSettings(), *, kernels,
+                 observation_shape: tuple[int, ...], rng: np.random.Generator | None = None) -> None:
         self.k = kernels
         self.observation_shape = tuple(int(d) for d in observation_shape)
         self._oracle = None
@@ -469,10 +471,10 @@ class CompiledPUCTSearch(PUCTSearch):
         self._root_value = np.zeros(1, dtype=np.float64)
         self._pathbuf = np.empty(512, dtype=np.int64)
         self._no_queue = np.zeros(0, dtype=np.int64)
-        super().__init__(evaluate, **puct)
+        super().__init__(evaluate, settings, rng=rng)
         self._leaf_capacity = 0
         self._leaf_buffers(self.leaf_batch)
-        # the cache_size PUCTSearch was given (or its default), as a compiled cache
+        # the settings' cache_size, as a compiled cache
         self._cache = LeafCache(self.evaluator.cache.size, min(CACHE_WIDTH, int(kernels.max_moves)))
         self.evaluator = BatchEvaluator(evaluate, self)       # the network and its counters; the cache is ours
 

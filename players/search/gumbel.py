@@ -6,7 +6,7 @@ Gumbel search changes only what happens at the root:
 
 * **Gumbel-top-k**: a Gumbel sample g(a) per legal root move (scale
   ``gumbel_scale``; 0 gives the deterministic choice used in play); the m =
-  min(``max_considered``, legal moves, budget) moves with the largest
+  min(``gumbel_actions``, legal moves, budget) moves with the largest
   g(a) + logits(a) are *considered*; the others get no simulation.
 * **Sequential halving**: the budget is split over ceil(log2 m) phases; a
   phase gives each remaining move ``budget // (phases * remaining)``
@@ -49,6 +49,7 @@ sample) and 0 otherwise; :meth:`set_root` receives that temperature.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -61,9 +62,8 @@ from plyground.protocols import State
 from .evaluators import Evaluate, Leaf
 from .puct import PUCTSearch
 from .results import proven_choice
+from .settings import Q_NORMALISATIONS, SearchSettings
 from .tree import EXPANDED
-
-Q_NORMALISATIONS = ("range", "minmax")
 
 
 def halving_schedule(budget: int, considered: int) -> list[tuple[int, int]]:
@@ -120,30 +120,28 @@ class GumbelRoot:
 
     kind = "gumbel"
 
-    def __init__(self, evaluate: Evaluate, *, simulations: int = 200, max_considered: int = 16,
-                 c_visit: float = 50.0, c_scale: float = 1.0, gumbel_scale: float | None = None,
-                 q_normalisation: str = "range", **puct: Any) -> None:
-        """``**puct``: :class:`PUCTSearch`'s settings.  The defaults here are the ``alphazero`` player's: its
-        ``simulations`` and ``gumbel_*`` options take theirs from this signature."""
-        if "dirichlet_epsilon" in puct or "dirichlet_alpha" in puct:
-            raise UsageError("the Gumbel search has no Dirichlet noise: its Gumbel noise explores instead "
-                             "(gumbel_scale)")
-        if max_considered < 1:
-            raise UsageError(f"gumbel: bad number of considered moves {max_considered!r}: expected at least 1")
+    def __init__(self, evaluate: Evaluate, settings: SearchSettings = SearchSettings(), **search: Any) -> None:
+        """The root rule with ``settings`` (its ``simulations``, the ``gumbel_*`` fields and
+        ``q_normalisation``; the PUCT fields for below the root; no Dirichlet noise whatever they say);
+        ``**search``: what the PUCT search under it takes besides (``rng``; the compiled one's kernels)."""
+        if settings.gumbel_actions < 1:
+            raise UsageError(f"gumbel: bad number of considered moves {settings.gumbel_actions!r}: expected at "
+                             f"least 1")
+        c_visit, c_scale, gumbel_scale = settings.gumbel_c_visit, settings.gumbel_c_scale, settings.gumbel_scale
         if c_visit < 0 or c_scale < 0:
             raise UsageError(f"gumbel: c_visit and c_scale must be >= 0, got {c_visit!r} and {c_scale!r}")
         if gumbel_scale is not None and gumbel_scale < 0:
             raise UsageError(f"gumbel: bad gumbel_scale {gumbel_scale!r}: expected a number >= 0 or none")
-        if q_normalisation not in Q_NORMALISATIONS:
-            raise UsageError(f"gumbel: unknown q normalisation {q_normalisation!r}: expected one of "
+        if settings.q_normalisation not in Q_NORMALISATIONS:
+            raise UsageError(f"gumbel: unknown q normalisation {settings.q_normalisation!r}: expected one of "
                              f"{', '.join(Q_NORMALISATIONS)}")
-        self.simulations = max(1, int(simulations))
-        self.max_considered = int(max_considered)
+        self.simulations = max(1, int(settings.simulations))
+        self.max_considered = int(settings.gumbel_actions)
         self.c_visit, self.c_scale = float(c_visit), float(c_scale)
         self.gumbel_scale = gumbel_scale
-        self.q_normalisation = q_normalisation
+        self.q_normalisation = settings.q_normalisation
         self._temperature = 0.0
-        super().__init__(evaluate, dirichlet_epsilon=0.0, **puct)
+        super().__init__(evaluate, dataclasses.replace(settings, dirichlet_epsilon=0.0), **search)
 
     # ------------------------------------------------------------ the root
     def clear(self) -> None:

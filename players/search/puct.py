@@ -31,6 +31,7 @@ from .loop import StateSearch
 from .root import position_key as _key
 from .root import root_signature as _signature
 from .rules import PUCT
+from .settings import SearchSettings
 from .results import proven_choice
 from .tree import DRAW, EXPANDED, LOSS, PENDING, TERMINAL, UNEXPANDED, UNKNOWN, WIN, Tree, backup_proven
 
@@ -54,25 +55,24 @@ class PUCTSearch(StateSearch):
     compiled = False            # the simulations run through the State API (see .compiled for the other loop)
     proofs = True               # finished games prove nodes: selection and the final choice read them (.loop)
 
-    def __init__(self, evaluate: Evaluate, *, c_puct: float = 1.5, fpu: float = 0.2, leaf_batch: int = 8,
-                 dirichlet_alpha: float = 0.3, dirichlet_epsilon: float = 0.0, cache_size: int = 100_000,
-                 repetition_draws: bool = True, pass_forced: bool = True, virtual_loss: float = 1.0,
-                 policy_temperature: float = 1.0, rng: np.random.Generator | None = None) -> None:
-        """The one place the search's defaults are written: the ``alphazero`` player's options of the same
-        names take theirs from this signature (``players/alphazero/settings.py``)."""
-        self.rule = PUCT(c_puct, fpu, virtual_loss)
-        self.evaluator = NetworkEvaluator(evaluate, cache_size)
+    def __init__(self, evaluate: Evaluate, settings: SearchSettings = SearchSettings(), *,
+                 rng: np.random.Generator | None = None) -> None:
+        """A search over the network ``evaluate`` with ``settings`` (the budget and the kind of search are
+        the caller's: :meth:`run` takes the simulations)."""
+        self.settings = settings
+        self.rule = PUCT(settings.c_puct, settings.fpu, settings.virtual_loss)
+        self.evaluator = NetworkEvaluator(evaluate, settings.cache_size)
         #: Softmax temperature of the priors (above 1: flatter, the search looks wider; the cache keeps the
         #: network's own logits).
-        self.policy_temperature = float(policy_temperature)
+        self.policy_temperature = float(settings.policy_temperature)
         if not self.policy_temperature > 0:
-            raise UsageError(f"bad policy_temperature {policy_temperature!r}: expected a number above 0 (1: the "
-                             f"network's own priors)")
-        self.leaf_batch = max(1, int(leaf_batch))
-        self.dirichlet_alpha = dirichlet_alpha
-        self.dirichlet_epsilon = dirichlet_epsilon
-        self.repetition_draws = repetition_draws
-        self.pass_forced = pass_forced
+            raise UsageError(f"bad policy_temperature {settings.policy_temperature!r}: expected a number above 0 "
+                             f"(1: the network's own priors)")
+        self.leaf_batch = max(1, int(settings.leaf_batch))
+        self.dirichlet_alpha = settings.dirichlet_alpha
+        self.dirichlet_epsilon = settings.dirichlet_epsilon
+        self.repetition_draws = settings.repetition_draws
+        self.pass_forced = settings.pass_forced
         #: Keys of the positions of the current game before the root (for ``repetition_draws``).
         self.history: set = set()
         self.rng = rng if rng is not None else np.random.default_rng()

@@ -7,7 +7,12 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.batched import BatchStats, GameSpec, play_selfplay_games
 from plyground.players.alphazero.networks import build_network, network_evaluator
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings
+
+#: The self-play searches' settings (root noise on).
+SETTINGS = SearchSettings(leaf_batch=4, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, cache_size=10_000,
+                          repetition_draws=True)
 
 
 def batched_run(game, network, games, parallel, settings, seed=0):
@@ -15,8 +20,7 @@ def batched_run(game, network, games, parallel, settings, seed=0):
     stats = BatchStats()
 
     def make_search():
-        return PUCTSearch(evaluate, leaf_batch=4, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, cache_size=10_000,
-                          repetition_draws=True)
+        return PUCTSearch(evaluate, SETTINGS)
 
     specs = [GameSpec(g, np.random.default_rng([seed, 1, g])) for g in range(games)]
     out = sorted(play_selfplay_games(game, specs, make_search, evaluate, settings, parallel_games=parallel,
@@ -75,8 +79,7 @@ def test_one_game_at_a_time_through_the_driver_matches_the_single_game_loop():
     network = build_network(game, "mlp:hidden=16,layers=1", {"seed": 1})
     settings = SelfPlaySettings(simulations=16, temperature_plies=9)
     batched, _ = batched_run(game, network, games=1, parallel=1, settings=settings)
-    search = PUCTSearch(network_evaluator(network), leaf_batch=4, dirichlet_alpha=1.0, dirichlet_epsilon=0.25,
-                        cache_size=10_000, repetition_draws=True, rng=np.random.default_rng([0, 1, 0]))
+    search = PUCTSearch(network_evaluator(network), SETTINGS, rng=np.random.default_rng([0, 1, 0]))
     _, record = play_selfplay_game(game, search, search.rng, settings)
     assert batched[0][2].moves == record.moves
 

@@ -6,6 +6,7 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.examples import Examples, make_step, visit_policy
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 from aztestgames import UniformEvaluator
@@ -92,7 +93,7 @@ def test_shared_action_indices_add_their_visits():
 
 def test_self_play_examples_match_the_game_record():
     game = TicTacToe()
-    search = PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, rng=np.random.default_rng(3))
+    search = PUCTSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25), rng=np.random.default_rng(3))
     examples, record = play_selfplay_game(game, search, np.random.default_rng(3),
                                           SelfPlaySettings(simulations=24, temperature_plies=9))
     assert record.finished and len(examples) == len(record.moves)

@@ -6,6 +6,7 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.search.priors import move_priors
 from plyground.players.search.puct import choose_from_visits, PUCTSearch
+from plyground.players.search.settings import SearchSettings
 
 from aztestgames import LearnableDoubleTake, UniformEvaluator
 from move_helpers import play
@@ -14,7 +15,7 @@ from testgames import doubletake_move_values, doubletake_value, expanded_nodes
 
 def search_for(game, simulations, **kwargs):
     evaluator = UniformEvaluator(game.num_actions)
-    search = PUCTSearch(evaluator, rng=np.random.default_rng(0), **kwargs)
+    search = PUCTSearch(evaluator, SearchSettings(**kwargs), rng=np.random.default_rng(0))
     return search, evaluator
 
 
@@ -148,7 +149,7 @@ def test_compaction_keeps_the_subtree_statistics():
 def test_dirichlet_noise_changes_only_the_root_priors():
     game = TicTacToe()
     quiet, _ = search_for(game, 50)
-    noisy = PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, dirichlet_alpha=0.3,
+    noisy = PUCTSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25, dirichlet_alpha=0.3),
                        rng=np.random.default_rng(5))
     for search in (quiet, noisy):
         search.set_root(game.new_initial_state())
@@ -185,8 +186,8 @@ def test_a_return_to_an_earlier_position_is_valued_as_a_draw(repetition_draws):
     root = game.new_state("B:WK32:BK1")
     move = root.parse_move("1-6")
     earlier = play(root.clone(), "1-6")        # this position occurred before in the game
-    search = PUCTSearch(ConstantEvaluator(game.num_actions, -0.5), repetition_draws=repetition_draws,
-                        cache_size=0, rng=np.random.default_rng(0))
+    search = PUCTSearch(ConstantEvaluator(game.num_actions, -0.5),
+                        SearchSettings(repetition_draws=repetition_draws, cache_size=0), rng=np.random.default_rng(0))
     search.new_game()
     search.note_position(earlier)
     search.set_root(root)
@@ -225,7 +226,7 @@ def test_a_position_with_one_legal_move_costs_no_evaluation(pass_forced):
     root = game.new_initial_state()
     root.apply(root.parse_move("11-15"))         # White's 22-18, 23-18 or 24-19 leaves Black one capture
     evaluator = RecordingEvaluator(game.num_actions)
-    search = PUCTSearch(evaluator, pass_forced=pass_forced, cache_size=0, rng=np.random.default_rng(0))
+    search = PUCTSearch(evaluator, SearchSettings(pass_forced=pass_forced, cache_size=0), rng=np.random.default_rng(0))
     search.set_root(root)
     search.run(600)
     assert search.vloss[:search.size].sum() == 0 and search.root_visits() == 600
@@ -254,7 +255,7 @@ def test_a_shot_through_forced_captures_is_seen_at_its_first_visit(pass_forced):
         assert len(line.legal_moves()) == 1
         line.apply(line.legal_moves()[0])
     assert line.is_terminal() and line.returns()[0] == 1.0
-    search = PUCTSearch(UniformEvaluator(game.num_actions), pass_forced=pass_forced, leaf_batch=1,
+    search = PUCTSearch(UniformEvaluator(game.num_actions), SearchSettings(pass_forced=pass_forced, leaf_batch=1),
                         rng=np.random.default_rng(0))
     search.set_root(root)
     search.run(40)

@@ -7,6 +7,7 @@ import pytest
 from plyground.errors import UsageError
 from plyground.options import resolve_options
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
@@ -71,7 +72,7 @@ def test_the_tail_follows_a_won_or_drawn_adjudication_with_its_exact_result(seed
 
     settings = SelfPlaySettings(simulations=8, temperature_plies=9, adjudicator=adjudicate, exact_plies=3,
                                 perfect_moves=oracle.perfect_moves)
-    search = PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, rng=np.random.default_rng(seed))
+    search = PUCTSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25), rng=np.random.default_rng(seed))
     examples, record = play_selfplay_game(game, search, np.random.default_rng(seed), settings)
     assert len(record.moves) == 3
     state = game.new_initial_state()

@@ -13,6 +13,7 @@ from plyground.players.search.gumbel import GumbelSearch, halving_schedule
 from plyground.players.alphazero.networks import build_network, load_model, network_evaluator, resolve_model_path
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.players.search.puct import choose_from_visits, PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
@@ -62,7 +63,7 @@ def test_halving_schedule_spends_exactly_the_budget():
 
 @pytest.mark.parametrize("leaf_batch", [1, 8])
 def test_search_visits_each_phase_as_scheduled(bundled, leaf_batch):
-    search = GumbelSearch(bundled, leaf_batch=leaf_batch, rng=np.random.default_rng(0))
+    search = GumbelSearch(bundled, SearchSettings(leaf_batch=leaf_batch), rng=np.random.default_rng(0))
     search.set_root(GAME.new_initial_state())
     assert search.run(200) == 200
     assert search.root_visits() == 200 and search.vloss[:search.size].sum() == 0
@@ -83,7 +84,7 @@ def test_search_visits_each_phase_as_scheduled(bundled, leaf_batch):
 
 def test_halving_keeps_the_better_half_by_score():
     """With uniform priors and values, only the terminal values (a win) separate the moves."""
-    search = GumbelSearch(UniformEvaluator(9), leaf_batch=4, rng=np.random.default_rng(0))
+    search = GumbelSearch(UniformEvaluator(9), SearchSettings(leaf_batch=4), rng=np.random.default_rng(0))
     state = GAME.new_state("XX./OO./... X")        # c3 wins for X
     search.set_root(state)
     search.run(32)
@@ -94,7 +95,7 @@ def test_halving_keeps_the_better_half_by_score():
 
 
 def test_each_run_adds_its_budget_and_a_reused_tree_keeps_its_visits(bundled):
-    search = GumbelSearch(bundled, leaf_batch=8, rng=np.random.default_rng(0))
+    search = GumbelSearch(bundled, SearchSettings(leaf_batch=8), rng=np.random.default_rng(0))
     state = GAME.new_initial_state()
     search.set_root(state)
     search.run(16)
@@ -141,16 +142,16 @@ def tactics():
 @pytest.mark.parametrize("text", [".XO/..X/O.X O", "X../XXO/OXO O", "X.O/..X/O.X O"])
 def test_four_simulations_find_a_win_that_puct_misses(bundled, text):
     wins = winning_moves(text)
-    assert searched_move(GumbelSearch(bundled, leaf_batch=8), text, 4) in wins
-    assert searched_move(PUCTSearch(bundled, leaf_batch=8), text, 4) not in wins
+    assert searched_move(GumbelSearch(bundled, SearchSettings(leaf_batch=8)), text, 4) in wins
+    assert searched_move(PUCTSearch(bundled, SearchSettings(leaf_batch=8)), text, 4) not in wins
 
 
 def test_tiny_budgets_find_wins_and_blocks_at_least_as_often_as_puct(bundled, tactics):
     wins, blocks = tactics
     missed = {}
     for kind in ("puct", "gumbel"):
-        make = (lambda: PUCTSearch(bundled, leaf_batch=8)) if kind == "puct" else \
-            (lambda: GumbelSearch(bundled, leaf_batch=8))
+        make = (lambda: PUCTSearch(bundled, SearchSettings(leaf_batch=8))) if kind == "puct" else \
+            (lambda: GumbelSearch(bundled, SearchSettings(leaf_batch=8)))
         missed[kind] = (sum(searched_move(make(), t, 4) not in winning_moves(t) for t in wins),
                         sum(searched_move(make(), t, 8) != block for t, block in blocks))
     # Measured: wins missed at 4 simulations: PUCT 2, Gumbel 0 of 150; blocks missed at 8: 4 and 7 of 150 (PUCT
@@ -163,7 +164,7 @@ def test_tiny_budgets_find_wins_and_blocks_at_least_as_often_as_puct(bundled, ta
 # ------------------------------------------------------------ the policy target and the choice
 def test_policy_target_is_a_distribution_over_every_legal_move_favouring_the_win(bundled):
     state = GAME.new_state("..O/X../XXO O")
-    search = GumbelSearch(bundled, leaf_batch=8)
+    search = GumbelSearch(bundled, SearchSettings(leaf_batch=8))
     search.set_root(state)
     search.run(4)
     moves, probs = search.policy_target()
@@ -175,7 +176,7 @@ def test_policy_target_is_a_distribution_over_every_legal_move_favouring_the_win
 
 
 def test_puct_keeps_its_visit_target_and_choice(bundled):
-    search = PUCTSearch(bundled, leaf_batch=8)
+    search = PUCTSearch(bundled, SearchSettings(leaf_batch=8))
     search.set_root(GAME.new_initial_state())
     search.run(40)
     children = search.root_children()
@@ -185,17 +186,18 @@ def test_puct_keeps_its_visit_target_and_choice(bundled):
 
 def test_without_noise_the_choice_is_deterministic_and_noise_varies_it(bundled):
     text = "X../.O./... X"
-    quiet = {searched_move(GumbelSearch(bundled, leaf_batch=8, rng=np.random.default_rng(seed)), text, 8)
+    quiet = {searched_move(GumbelSearch(bundled, SearchSettings(leaf_batch=8), rng=np.random.default_rng(seed)),
+                           text, 8)
              for seed in range(6)}
     assert len(quiet) == 1
     noisy = set()
     for seed in range(12):
-        search = GumbelSearch(bundled, leaf_batch=8, rng=np.random.default_rng(seed))
+        search = GumbelSearch(bundled, SearchSettings(leaf_batch=8), rng=np.random.default_rng(seed))
         search.set_root(GAME.new_state(text), temperature=1.0)     # a temperature turns the noise on
         search.run(8)
         noisy.add(search.choose_move(1.0, None))
     assert len(noisy) > 1
-    scaled = GumbelSearch(bundled, gumbel_scale=1.0, rng=np.random.default_rng(0))
+    scaled = GumbelSearch(bundled, SearchSettings(gumbel_scale=1.0), rng=np.random.default_rng(0))
     scaled.set_root(GAME.new_state(text))                         # gumbel_scale says otherwise
     scaled.run(8)
     assert scaled.root_analysis(str)["gumbel_noise"] is True
@@ -206,11 +208,12 @@ def test_batched_self_play_with_gumbel_is_valid_deterministic_and_batched():
     network = build_network(GAME, "mlp:hidden=16,layers=1", {"seed": 1})
     evaluate = network_evaluator(network)
     settings = SelfPlaySettings(simulations=8, temperature_plies=4)
+    search_settings = SearchSettings(simulations=8, leaf_batch=4)
 
     def run():
         stats = BatchStats()
         specs = [GameSpec(g, np.random.default_rng([0, g])) for g in range(4)]
-        games = sorted(play_selfplay_games(GAME, specs, lambda: GumbelSearch(evaluate, simulations=8, leaf_batch=4),
+        games = sorted(play_selfplay_games(GAME, specs, lambda: GumbelSearch(evaluate, search_settings),
                                            evaluate, settings, parallel_games=4, stats=stats))
         return games, stats
 
@@ -227,7 +230,7 @@ def test_batched_self_play_with_gumbel_is_valid_deterministic_and_batched():
     again, _ = run()
     assert [r.moves for _, _, r in first] == [r.moves for _, _, r in again]
     # One game at a time gives the same game as the batched driver.
-    search = GumbelSearch(evaluate, simulations=8, leaf_batch=4, rng=np.random.default_rng([0, 0]))
+    search = GumbelSearch(evaluate, SearchSettings(simulations=8, leaf_batch=4), rng=np.random.default_rng([0, 0]))
     _, record = play_selfplay_game(GAME, search, search.rng, settings)
     assert record.moves == first[0][2].moves
 
@@ -256,11 +259,15 @@ def test_bad_player_options_say_what_is_valid(spec, message):
     assert message in str(info.value)
 
 
-def test_bad_search_arguments_are_refused():
+def test_bad_search_settings_are_refused_and_dirichlet_noise_ignored():
     with pytest.raises(UsageError, match="unknown q normalisation 'zscore': expected one of range, minmax"):
-        GumbelSearch(UniformEvaluator(9), q_normalisation="zscore")
-    with pytest.raises(UsageError, match="no Dirichlet noise"):
-        GumbelSearch(UniformEvaluator(9), dirichlet_epsilon=0.25)
+        GumbelSearch(UniformEvaluator(9), SearchSettings(q_normalisation="zscore"))
+    # the trainer's self-play settings name root noise for either search: the Gumbel one explores by its own
+    noisy = GumbelSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25), rng=np.random.default_rng(0))
+    assert noisy.dirichlet_epsilon == 0.0 and noisy.settings.dirichlet_epsilon == 0.0
+    noisy.set_root(GAME.new_initial_state(), temperature=1.0)
+    noisy.run(8)
+    assert all(c.prior == pytest.approx(1 / 9) for c in noisy.root_children())
 
 
 def test_trainer_runs_an_iteration_with_gumbel_search(cli, tmp_path):

@@ -5,6 +5,7 @@ import pytest
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.batched import GameSpec, play_selfplay_games
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 
 from aztestgames import UniformEvaluator
@@ -24,7 +25,7 @@ class RecordingSearch(PUCTSearch):
 
 
 def play(settings, seed=5):
-    search = RecordingSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, rng=np.random.default_rng(seed))
+    search = RecordingSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25), rng=np.random.default_rng(seed))
     examples, record = play_selfplay_game(TicTacToe(), search, np.random.default_rng(seed), settings)
     return search, examples, record
 
@@ -81,7 +82,7 @@ def test_the_batched_driver_learns_from_full_searches_only(share):
     settings = SelfPlaySettings(simulations=24, temperature_plies=9, fast_simulations=4, full_search_share=share)
 
     def make_search():
-        return PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, rng=np.random.default_rng(0))
+        return PUCTSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25), rng=np.random.default_rng(0))
 
     specs = [GameSpec(n, np.random.default_rng([1, n])) for n in range(6)]
     games = list(play_selfplay_games(game, specs, make_search, UniformEvaluator(9), settings, parallel_games=3))
@@ -125,7 +126,7 @@ def test_the_batched_driver_plays_random_openings():
                                 random_opening_plies=3)
 
     def make_search():
-        return PUCTSearch(UniformEvaluator(9), dirichlet_epsilon=0.25, rng=np.random.default_rng(0))
+        return PUCTSearch(UniformEvaluator(9), SearchSettings(dirichlet_epsilon=0.25), rng=np.random.default_rng(0))
 
     specs = [GameSpec(n, np.random.default_rng([2, n])) for n in range(6)]
     for _, examples, record in play_selfplay_games(game, specs, make_search, UniformEvaluator(9), settings,

@@ -1,11 +1,13 @@
 """The trainer's roles on their own: search settings, gate, pipeline."""
+import dataclasses
+
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.gate import Gate, Tally
 from plyground.plugins.trainers.alphazero.pipeline import Phase, Pipeline, Step
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
-from plyground.players.alphazero.settings import SearchSettings
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.protocols import GameRecord
 
@@ -20,7 +22,7 @@ def test_player_and_trainer_read_one_declaration_of_the_search(tmp_path):
     trainer = AlphaZeroTrainer(game, tmp_path / "run", simulations=30, comparison_simulations=9, workers=1)
     playbook = Playbook(game, trainer.config)
     assert playbook.search.simulations == 30 and playbook.search.dirichlet_epsilon == 0.25
-    assert playbook.match_search == playbook.search.replace(simulations=9, dirichlet_epsilon=0.0)
+    assert playbook.match_search == dataclasses.replace(playbook.search, simulations=9, dirichlet_epsilon=0.0)
     assert playbook.search.gumbel_c_scale == 0.1          # the trainer's default, not the player's
 
 

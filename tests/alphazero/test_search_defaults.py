@@ -1,14 +1,15 @@
 """One source of search defaults: the player's and the trainer's effective search settings are pinned to
 their values, and a search built with no settings is the player's default search."""
 import dataclasses
+import inspect
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.players.alphazero.player import AlphaZeroPlayer
-from plyground.players.alphazero.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.players.search.gumbel import GumbelSearch
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 
 from aztestgames import UniformEvaluator, tiny_model
 
@@ -16,7 +17,7 @@ from aztestgames import UniformEvaluator, tiny_model
 PLAYER = dict(simulations=200, c_puct=1.5, fpu=0.2, leaf_batch=8, cache_size=100_000, repetition_draws=True,
               pass_forced=True, policy_temperature=1.0, dirichlet_alpha=0.3, dirichlet_epsilon=0.0, search="puct",
               gumbel_actions=16, gumbel_c_visit=50.0, gumbel_c_scale=1.0, gumbel_scale=None, endgame="auto",
-              compiled=True)
+              compiled=True, virtual_loss=1.0, q_normalisation="range")
 #: What the trainer's self-play search changes (more root noise, fewer simulations, mctx's c_scale, no endgame).
 TRAINER = dict(PLAYER, simulations=100, dirichlet_alpha=1.0, dirichlet_epsilon=0.25, gumbel_c_scale=0.1,
                endgame="off")
@@ -43,7 +44,7 @@ def test_the_player_and_the_trainer_keep_their_search_defaults(tmp_path):
     trainer = AlphaZeroTrainer(game, tmp_path / "run", workers=1)
     playbook = Playbook(game, trainer.config)
     assert dataclasses.asdict(playbook.search) == TRAINER
-    assert playbook.match_search == playbook.search.replace(dirichlet_epsilon=0.0)
+    assert playbook.match_search == dataclasses.replace(playbook.search, dirichlet_epsilon=0.0)
 
 
 def test_a_search_built_with_no_settings_is_the_players_default_search(tmp_path):
@@ -62,3 +63,15 @@ def test_a_search_built_with_no_settings_is_the_players_default_search(tmp_path)
     noisy = Playbook(game, AlphaZeroTrainer(game, tmp_path / "run2", workers=1, compiled=False).config) \
         .selfplay_search(UniformEvaluator(9))
     assert (noisy.dirichlet_alpha, noisy.dirichlet_epsilon, noisy.evaluator.cache.size) == (1.0, 0.25, 100_000)
+
+
+def test_the_searches_take_their_settings_whole():
+    """Nothing but the settings (and what is no setting: the random generator, the compiled loop's kernels)
+    reaches a search's constructor: no default is written twice."""
+    from plyground.players.search.compiled import CompiledGumbelSearch, CompiledPUCTSearch
+    from plyground.players.search.gumbel import GumbelRoot
+    for cls in (PUCTSearch, GumbelRoot, GumbelSearch, CompiledPUCTSearch, CompiledGumbelSearch):
+        parameters = inspect.signature(cls.__init__).parameters
+        assert set(parameters) - {"self", "evaluate", "settings", "rng", "kernels", "observation_shape",
+                                  "search"} == set(), cls
+        assert parameters["settings"].default == SearchSettings()

@@ -8,6 +8,7 @@ from stockfish_marks import STOCKFISH, needs_stockfish
 from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.players.search.puct import PUCTSearch
+from plyground.players.search.settings import SearchSettings
 from plyground.plugins.trainers.alphazero.selfplay import SelfPlaySettings, play_selfplay_game
 from plyground.plugins.trainers.expert_iteration.pretrain import label_position
 from plyground.plugins.trainers.expert_iteration.stockfish import (MATE_CP, StockfishAdjudicator, StockfishEvaluator,
@@ -57,7 +58,7 @@ def test_selfplay_hook_ends_the_game_and_gives_every_example_the_adjudicated_val
         return np.zeros((len(observations), game.num_actions), np.float32), np.zeros(len(observations), np.float32)
 
     rule = StockfishAdjudicator(FixedEvaluator(1000), after_plies=4, threshold_cp=500, scale_cp=500)
-    search = PUCTSearch(evaluate, leaf_batch=2, dirichlet_epsilon=0.25)
+    search = PUCTSearch(evaluate, SearchSettings(leaf_batch=2, dirichlet_epsilon=0.25))
     rng = np.random.default_rng(0)
     examples, record = play_selfplay_game(game, search, rng, SelfPlaySettings(4, 2, 50, adjudicator=rule))
     assert len(record.moves) == 4 and "resigns" in record.reason

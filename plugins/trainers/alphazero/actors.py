@@ -50,7 +50,7 @@ class ActorSetup:
 
     playbook: str                # "module:Class" of the run's Playbook
     game: str                    # game spec, e.g. "chess:encoding=deep_pepper"
-    config: dict                 # the trainer's resolved options
+    config: dict                 # the trainer's resolved options (its playbook's settings among them)
 
     def build(self) -> "GameActor":
         """The actor of a worker process: the game and the playbook rebuilt from plain data, on one
@@ -224,9 +224,9 @@ class GameActor:
             return network
         if blob.data is None:
             raise RuntimeError(f"network {blob.digest} was never sent to this actor")
-        config = self.playbook.config          # built from the bytes sent: no file is written or read
-        network = load_model(Path(f"network {blob.digest}"), self.game, device=config.get("device", "cpu"),
-                             precision=config.get("precision", "float32"), data=blob.data)
+        settings = self.playbook.settings      # built from the bytes sent: no file is written or read
+        network = load_model(Path(f"network {blob.digest}"), self.game, device=settings.device,
+                             precision=settings.precision, data=blob.data)
         self._networks[blob.digest] = network
         while len(self._networks) > _NETWORKS_KEPT:
             self._networks.popitem(last=False)
@@ -236,7 +236,7 @@ class GameActor:
         cpu = time.process_time()
         evaluate = network_evaluator(self._network(job.model))
         settings = self.playbook.selfplay_settings()   # expert iteration: this actor's own Stockfish judge
-        seed = self.playbook.config["seed"]
+        seed = self.playbook.settings.seed
         specs = [selfplay_spec(seed, job.iteration, g, job.names, job.event) for g in job.numbers]
         stats = BatchStats()
         games = play_selfplay_games(self.game, specs, lambda: self.playbook.selfplay_search(evaluate), evaluate,

@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Callable
 
 from plyground.errors import ModelFileError, UsageError
+from plyground.options import settings_from
 from plyground.protocols import Game
 from plyground.registry import get_registry
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.networks import load_model, save_model
 
 from .examples import Examples
-from .learner import Learner, LearnerSettings, accuracy
+from .learner import Learner, accuracy
 from .rundir import RunDirectory
+from .settings import AlphaZeroSettings
 
 #: Iterations annealed over unless told: the newest ones (more than the run's replay window, fewer
 #: than all: the oldest games were played by much weaker networks).
@@ -156,9 +158,7 @@ def anneal(run: Path, out: Path, *, start: Path | None = None, iterations: str |
         report["before"] = _measure(start_network, test, game, log, "before")
     # batch size, augmentation and network family as the run trains (the trainer's defaults where its
     # config.toml does not say)
-    from .trainer import AlphaZeroTrainer
-    options = {**{o.name: o.default for o in AlphaZeroTrainer.options}, **rundir.read_config()}
-    learner = Learner(game, LearnerSettings.from_options({**options, "epochs": plan.epochs}), log)
+    learner = Learner(game, settings_from(AlphaZeroSettings, rundir.read_config(), epochs=plan.epochs), log)
 
     def save(epoch_losses: list[dict]) -> None:
         save_model(network, out, game, learner.family, iteration=iteration, role="annealed",

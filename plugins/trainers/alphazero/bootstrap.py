@@ -40,6 +40,7 @@ from plyground.storage import load_npz, save_npz
 from plyground.timelimit import TimeLimit
 
 from .examples import Examples
+from .settings import AlphaZeroSettings
 
 POLICY_CHOICES = ("both", "expert", "teacher")
 CHUNK_POSITIONS = 2000
@@ -58,6 +59,13 @@ class BootstrapSettings:
     outcome_weight: float = 0.25
     siblings: bool = True
     seed: int = 0
+
+    @classmethod
+    def from_settings(cls, settings: AlphaZeroSettings) -> "BootstrapSettings":
+        """A run's ``bootstrap_*`` settings (and its seed)."""
+        return cls(settings.bootstrap_games, settings.bootstrap_teacher, settings.bootstrap_positions,
+                   settings.bootstrap_epochs, settings.bootstrap_policy, settings.bootstrap_outcome_weight,
+                   settings.bootstrap_siblings, settings.seed)
 
 
 @dataclass

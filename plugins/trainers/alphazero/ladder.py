@@ -49,6 +49,7 @@ from plyground.tournament.openings import choose_openings
 
 from .actors import MatchJob, MatchSide, ModelBlob, match_seed
 from .rundir import RunDirectory
+from .settings import AlphaZeroSettings
 
 #: Between the player specs of the ``ladder`` option (a spec itself may hold commas).
 SEPARATOR = ";"
@@ -78,9 +79,9 @@ class LadderSettings:
     max_plies: int | None
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "LadderSettings":
-        return cls(parse_ladder(options["ladder"]), options["ladder_games"], options["ladder_openings"],
-                   options["seed"], options["max_plies"])
+    def from_settings(cls, settings: AlphaZeroSettings) -> "LadderSettings":
+        return cls(parse_ladder(settings.ladder), settings.ladder_games, settings.ladder_openings, settings.seed,
+                   settings.max_plies)
 
     @property
     def enabled(self) -> bool:
@@ -292,14 +293,14 @@ class MistakesSettings:
     seed: int
 
     @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "MistakesSettings":
-        name = options["mistakes"]
+    def from_settings(cls, settings: AlphaZeroSettings) -> "MistakesSettings":
+        name = settings.mistakes
         if name is not None and name.strip().lower() in ("", "none", "off"):
             name = None
-        simulations = options["mistakes_simulations"]
+        simulations = settings.mistakes_simulations
         if simulations is None:
-            simulations = options["comparison_simulations"] or options["simulations"]
-        return cls(name, options["mistakes_positions"], simulations, options["seed"])
+            simulations = settings.comparison_simulations or settings.simulations
+        return cls(name, settings.mistakes_positions, simulations, settings.seed)
 
     @property
     def enabled(self) -> bool:

@@ -11,8 +11,7 @@ directory, so a killed run loses at most the epoch in progress.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Callable
 
 import numpy as np
 
@@ -25,33 +24,18 @@ from plyground.players.alphazero.networks import save_model
 from .examples import Examples
 from .modelfiles import ModelFiles
 from .rundir import RunDirectory
+from .settings import AlphaZeroSettings
 
 #: Seconds between progress lines inside a long epoch (a bootstrap).
 _PROGRESS_EVERY = 30.0
 
 
-@dataclass(frozen=True)
-class LearnerSettings:
-    """How the network is fitted (the optimiser itself is baked into the network when the run starts)."""
-
-    epochs: int
-    batch_size: int
-    replay_window: int
-    augment: bool
-    network: str                 # the network spec, whose family names the checkpoints
-    seed: int
-    device: str = "cpu"          # where the network trains
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> "LearnerSettings":
-        return cls(options["epochs"], options["batch_size"], options["replay_window"], options["augment"],
-                   options["network"], options["seed"], options.get("device", "cpu"))
-
-
 class Learner:
-    """Trains ``game``'s networks with ``settings``; progress lines go to ``log``."""
+    """Trains ``game``'s networks with a run's ``settings`` (``epochs``, ``batch_size``, ``replay_window``,
+    ``augment``, ``network``, whose family names the checkpoints, ``seed``, ``device``: where it trains; the
+    optimiser itself is baked into the network when the run starts); progress lines go to ``log``."""
 
-    def __init__(self, game: Game, settings: LearnerSettings, log: Callable[[str], None],
+    def __init__(self, game: Game, settings: AlphaZeroSettings, log: Callable[[str], None],
                  models: ModelFiles | None = None) -> None:
         self.game, self.settings, self.log = game, settings, log
         self.models = models if models is not None else ModelFiles(game)   # the trainer's: files read once

@@ -15,44 +15,48 @@ import importlib
 from typing import Any, Mapping
 
 from plyground.capabilities import endgame_oracle
+from plyground.options import option_values
 from plyground.protocols import Game
 from plyground.players.alphazero.player import AlphaZeroPlayer
-from plyground.players.alphazero.settings import SearchSettings
+from plyground.players.alphazero.settings import build_search
 from plyground.players.search.evaluators import Evaluate
 from plyground.players.search.puct import PUCTSearch
 
 from .selfplay import SelfPlaySettings
+from .settings import AlphaZeroSettings
 
 
 class Playbook:
     """AlphaZero's games: noisy PUCT (or Gumbel) self-play, noiseless match players, no adjudicator."""
 
     def __init__(self, game: Game, config: Mapping[str, Any]) -> None:
+        #: the trainer's resolved options (a subclass's own among them: expert iteration's judge)
         self.game, self.config = game, dict(config)
+        #: the run's settings
+        self.settings = AlphaZeroSettings.from_options(self.config)
         #: the self-play search (root noise on)
-        self.search = SearchSettings.from_options(self.config)
+        self.search = self.settings.search_settings()
         #: the comparison and evaluation players' search (no root noise)
-        self.match_search = self.search.replace(
-            simulations=self.config.get("comparison_simulations") or self.search.simulations, dirichlet_epsilon=0.0)
+        self.match_search = self.settings.match_search_settings()
 
     def selfplay_search(self, evaluate: Evaluate) -> PUCTSearch:
         """The search tree of one self-play game."""
-        return self.search.build(evaluate, game=self.game)
+        return build_search(self.search, evaluate, game=self.game)
 
     def selfplay_settings(self) -> SelfPlaySettings:
         """How self-play games are played and when they end."""
-        cfg = self.config
-        exact_plies = cfg.get("endgame_examples") or 0
+        settings = self.settings
+        exact_plies = settings.endgame_examples
         oracle = endgame_oracle(self.game, self.search.endgame) if exact_plies else None
-        return SelfPlaySettings(cfg["simulations"], cfg["temperature_plies"], cfg["max_plies"],
+        return SelfPlaySettings(settings.simulations, settings.temperature_plies, settings.max_plies,
                                 adjudicator=self.selfplay_adjudicator(),
                                 exact_plies=exact_plies if oracle is not None else 0,
                                 perfect_moves=oracle.perfect_moves if oracle is not None else None,
-                                fast_simulations=cfg["fast_simulations"],
-                                full_search_share=cfg["full_search_share"],
-                                search_value_weight=cfg["search_value_weight"],
-                                random_opening_share=cfg["random_opening_share"],
-                                random_opening_plies=cfg["random_opening_plies"])
+                                fast_simulations=settings.fast_simulations,
+                                full_search_share=settings.full_search_share,
+                                search_value_weight=settings.search_value_weight,
+                                random_opening_share=settings.random_opening_share,
+                                random_opening_plies=settings.random_opening_plies)
 
     def selfplay_adjudicator(self):
         """``adjudicator(state, plies)`` ending self-play games early, or None (played out): with an
@@ -72,14 +76,15 @@ class Playbook:
     def match_player(self, network, temperature_plies: int) -> AlphaZeroPlayer:
         """A comparison or evaluation player on ``network``; moves of the first ``temperature_plies`` plies
         are drawn from the visit counts, so that games differ."""
-        return AlphaZeroPlayer(self.game, network=network, **self.match_search.options(),
+        return AlphaZeroPlayer(self.game, network=network, **option_values(self.match_search),
                                temperature=1.0 if temperature_plies else 0.0, temperature_plies=temperature_plies,
                                seed=None)
 
     def probe_player(self, network, simulations: int) -> AlphaZeroPlayer:
         """The player whose moves the ladder scores against perfect play: the match search at
         ``simulations``, always its most visited move."""
-        return AlphaZeroPlayer(self.game, network=network, **{**self.match_search.options(), "simulations": simulations},
+        return AlphaZeroPlayer(self.game, network=network,
+                               **{**option_values(self.match_search), "simulations": simulations},
                                temperature=0.0, seed=None)
 
     def match_adjudicator(self):

@@ -21,16 +21,16 @@ resumes from what is on disk (finished replay chunks, the last epoch's
 checkpoint, finished comparison games), so a killed run loses at most the
 games and epoch in progress.
 
-The trainer composes roles, each in its own module: the search settings
-(``settings.py``), the playbook - how games are played, rebuilt by every
-worker (``playbook.py``) - the arena and its executors (``arena.py``), the
-learner (``learner.py``), the gate (``gate.py``) and the resumable pipeline of
-steps and phases (``pipeline.py``).  This class builds them from its options
-and keeps the run directory's books (metrics, plots, progress lines).
+The trainer composes roles, each in its own module: the run's settings
+(``settings.py``: every option, declared once), the playbook - how games are
+played, rebuilt by every worker (``playbook.py``) - the arena and its
+executors (``arena.py``), the learner (``learner.py``), the gate
+(``gate.py``) and the resumable pipeline of steps and phases
+(``pipeline.py``).  This class builds them from its settings and keeps the
+run directory's books (metrics, plots, progress lines).
 """
 from __future__ import annotations
 
-import dataclasses
 import time
 import uuid
 from pathlib import Path
@@ -40,16 +40,14 @@ import numpy as np
 
 from plyground.durations import format_duration
 from plyground.errors import PlygroundError, UsageError
-from plyground.options import Option, Spec, game_spec
+from plyground.options import Spec, game_spec
 from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import write_json
 from plyground.timelimit import TimeUp
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.networks import (NETWORK_RUNTIME_OPTIONS, RUNTIME_DEFAULTS, build_network, load_model,
-                                                network_class, save_model)
+from plyground.players.alphazero.networks import RUNTIME_DEFAULTS, build_network, load_model, network_class, save_model
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.capabilities import endgame_oracle
-from plyground.players.alphazero.settings import SEARCH_KIND_OPTIONS, trainer_search_options
 from plyground.workers import InProcess, check_backend
 
 from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, match_seed
@@ -57,17 +55,15 @@ from .arena import Arena, make_actor_pool
 from .gate import Gate, Tally
 from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,
                      plot_curve, plot_mistakes, rating_text)
-from .learner import Learner, LearnerSettings
+from .learner import Learner
 from .modelfiles import ModelFiles
 from .pipeline import Phase, Pipeline, Step
 from .examples import Examples
 from .rundir import PHASES, RunDirectory
 from .sessions import Session
+from .settings import FIXED_OPTIONS, OPTIONS, TRAINING_KEYS, AlphaZeroSettings
 from .playbook import Playbook, class_path
 
-#: Options baked into the network when the run starts; a resumed run must keep them.
-FIXED_OPTIONS = ("network", "optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
-_TRAINING_KEYS = ("optimizer", "lr", "lr_schedule", "lr_steps", "momentum", "weight_decay")
 
 
 class AlphaZeroTrainer(Trainer):
@@ -79,117 +75,7 @@ class AlphaZeroTrainer(Trainer):
     playbook_class: type[Playbook] = Playbook
     #: options baked into the network when the run starts; a resumed run must keep them
     fixed_options: tuple[str, ...] = FIXED_OPTIONS
-    options = (
-        # the source document's hyperparameters
-        Option("iterations", int, 10, "training iterations (self-play, training, comparison)", min=1),
-        Option("selfplay_games", int, 50, "self-play games per iteration", min=1),
-        *trainer_search_options("simulations", "c_puct"),
-        Option("comparison_games", int, 20, "games new network vs best per iteration (0: always accept)", min=0),
-        Option("replace_threshold", float, 55.0, "score in percent the new network needs to become the best",
-               min=0.0, max=100.0),
-        Option("epochs", int, 3, "passes over the replay window per iteration", min=1),
-        # training
-        Option("batch_size", int, 64, "examples per optimiser step", min=1),
-        Option("optimizer", str, "adam", "update rule", choices=("sgd", "adam", "adamw")),
-        Option("lr", float, 0.001, "learning rate", min=0.0),
-        Option("lr_schedule", str, "constant", "learning-rate schedule over optimiser steps",
-               choices=("constant", "cosine", "step")),
-        Option("lr_steps", int, 100_000, "cosine: steps to reach zero; step: steps between 10x decays", min=1),
-        Option("momentum", float, 0.9, "SGD momentum", min=0.0, max=0.999),
-        Option("weight_decay", float, 1e-4, "L2 weight decay", min=0.0),
-        Option("replay_window", int, 5, "train on the examples of the last N iterations", min=1),
-        Option("augment", bool, True, "train on random symmetric copies (game.augment) when the game has them"),
-        Option("network", str, "resnet:channels=32,blocks=3", "network plugin and its options, "
-               "e.g. resnet:channels=64,blocks=6 or mlp:hidden=128,layers=2"),
-        # search and self-play
-        *trainer_search_options("fpu", "leaf_batch", "endgame"),
-        Option("temperature_plies", int, 10, "self-play: tau = 1 for the first N plies, then 0", min=0),
-        # learning efficiency for small compute (docs/alphazero.md, "Self-play that learns")
-        Option("fast_simulations", int, None, "playout cap randomization: most moves get a fast search of this "
-               "many simulations, played but not learned from; a share full_search_share of the moves get the "
-               "full search, with root noise, as training examples (none: every move a full search)", min=1,
-               optional=True),
-        Option("full_search_share", float, 0.25, "with fast_simulations: the share of moves searched in full",
-               min=0.0, max=1.0),
-        Option("search_value_weight", float, 0.0, "value target = (1 - w) * the game's result + w * the "
-               "search's root value at the position", min=0.0, max=1.0),
-        Option("random_opening_share", float, 0.0, "the share of self-play games that begin with "
-               "random_opening_plies random moves (played, not learned from)", min=0.0, max=1.0),
-        Option("random_opening_plies", int, 0, "random openings: each such game begins with 1..N uniformly "
-               "random moves (0: none)", min=0),
-        Option("endgame_examples", int, 0, "with an endgame database (endgame=): a self-play game ends at its "
-               "first position the database holds, and this many plies of perfect play on from there become "
-               "examples too, with the exact result as value and the moves that keep it as policy (0: none)",
-               min=0, max=1000),
-        *trainer_search_options("dirichlet_alpha", "dirichlet_epsilon"),
-        Option("max_plies", int, None, "adjudicate self-play and comparison games as draws after this many "
-               "plies", min=1, optional=True),
-        *trainer_search_options("cache_size", "repetition_draws", "pass_forced", "compiled"),
-        # puct or gumbel, in self-play, comparison and evaluation games
-        *trainer_search_options(*(o.name for o in SEARCH_KIND_OPTIONS)),
-        # comparison and evaluation
-        Option("comparison_simulations", int, None, "simulations per move in comparison and evaluation "
-               "games (none: simulations)", min=1, optional=True),
-        Option("comparison_temperature_plies", int, 2, "comparison games: moves of the first N plies are "
-               "drawn from the visit counts, so that games differ", min=0),
-        Option("evaluation_games", int, 0, "games of each newly accepted network against "
-               "evaluation_opponent (0: none)", min=0),
-        Option("evaluation_opponent", str, "random", "player spec for the evaluation games"),
-        # the ladder (ladder.py): the newest network of every iteration rated against fixed opponents
-        Option("ladder", str, None, "player specs separated by ';' that each iteration's newest network (and "
-               "the initial one) plays, rated in Elo against the first: ladder.jsonl and plots/ladder.png, e.g. "
-               "'mcts:simulations=1000; alphabeta:eval=learned,depth=4' (none: no ladder)", optional=True),
-        Option("ladder_games", int, 10, "ladder games against each ladder player per network (colours "
-               "alternate; each opening is played twice)", min=1),
-        Option("ladder_openings", str, "2-ply", "where ladder games start: N-ply, an openings file, or none"),
-        Option("mistakes", str, None, "the game's set of positions labelled by a perfect player (Connect Four: "
-               "dev or test; checkers: endgame) on which the ladder counts each network's mistakes, and where "
-               "the set knows each position's result how often its value is wrong: mistakes.jsonl and "
-               "plots/mistakes.png (none: not counted)", optional=True),
-        Option("mistakes_positions", int, 100, "mistakes: the first N positions of each class", min=1),
-        Option("mistakes_simulations", int, None, "mistakes: the network's simulations a move (none: "
-               "comparison_simulations, else simulations; 0: no moves, the values only)", min=0,
-               optional=True),
-        # bookkeeping
-        Option("parallel_games", int, 16, "self-play games advanced together, their leaves evaluated in one "
-               "network call (1: one game at a time)", min=1, max=4096),
-        Option("save_every", int, 1, "self-play games per replay chunk written to disk", min=1),
-        Option("seed", int, 0, "seed for the initial network, self-play and comparison games", min=0),
-        Option("threads", int, 1, "BLAS/numba threads while training", min=1, max=256),
-        # where the networks compute (docs/autograd.md "Devices")
-        dataclasses.replace(NETWORK_RUNTIME_OPTIONS[0], help="where the networks train and play the games: cpu, "
-                            "cuda (GPU 0), cuda:N (GPU N); each worker process uses that device too; a GPU needs "
-                            "pip install 'plyground[gpu]'"),
-        dataclasses.replace(NETWORK_RUNTIME_OPTIONS[1], help="the games' network inference precision (float16: "
-                            "on a GPU); training is float32"),
-        # worker processes (docs/distributed.md)
-        Option("workers", int, 0, "worker processes playing self-play, comparison and evaluation games (0: one "
-               "per available core, or per CPU of the Ray cluster; 1 with backend=local: all in this process)",
-               min=0, max=4096),
-        Option("backend", str, "local", "where the workers run: local processes, or Ray actors (pip install "
-               "'plyground[distributed]')", choices=("local", "ray")),
-        Option("address", str, None, "backend=ray: address of a running Ray cluster, e.g. 10.0.0.5:6379 or auto "
-               "(none: start a Ray instance on this machine)", optional=True),
-        Option("plots", bool, True, "draw PNG plots (needs matplotlib)"),
-        Option("initial_model", Path, None, "start from this AlphaZero model file (e.g. a bootstrapped "
-               "network: its weights and optimiser state) instead of a fresh network; its architecture and "
-               "optimiser settings must be those of network, optimizer, lr, ...", optional=True),
-        # teacher bootstrap of the initial network (bootstrap.py)
-        Option("bootstrap_games", Path, None, "record file of expert games (e.g. PDN; checkers: acf, the bundled "
-               "ACF archive) whose positions, labelled "
-               "by bootstrap_teacher, train the initial network before iteration 1 (none: no bootstrap)",
-               optional=True),
-        Option("bootstrap_teacher", str, "alphabeta:eval=learned,depth=8,contempt=0", "player spec whose search labels the "
-               "bootstrap positions (its move and value)"),
-        Option("bootstrap_positions", int, 100_000, "positions to label (sibling positions included)", min=1),
-        Option("bootstrap_epochs", int, 4, "passes over the bootstrap positions", min=1),
-        Option("bootstrap_policy", str, "both", "policy label: the expert's and the teacher's move half each, "
-               "or one of them", choices=("both", "expert", "teacher")),
-        Option("bootstrap_outcome_weight", float, 0.25, "weight of the game's outcome in the value label (the "
-               "rest: the teacher's value)", min=0.0, max=1.0),
-        Option("bootstrap_siblings", bool, True, "also label, for each position, the position after a random "
-               "other move (the network sees what mistakes lead to)"),
-    )
+    options = OPTIONS
 
     @classmethod
     def trained_game(cls, game: Game, options: dict) -> Game:
@@ -199,38 +85,38 @@ class AlphaZeroTrainer(Trainer):
 
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
         super().__init__(game, run_dir, **options)
-        options = self.config
-        self.game = game = self.trained_game(game, options)
-        in_spec = sorted(set(Spec.parse(options["network"]).options) & set(RUNTIME_DEFAULTS))
+        self.game = game = self.trained_game(game, self.config)
+        #: the run's settings (``self.config``: the same as resolved options, with a subclass's own)
+        self.settings = s = AlphaZeroSettings.from_options(self.config)
+        in_spec = sorted(set(Spec.parse(s.network).options) & set(RUNTIME_DEFAULTS))
         if in_spec:
-            raise UsageError(f"trainer {self.name}: network={options['network']} sets {in_spec[0]}, which is the "
+            raise UsageError(f"trainer {self.name}: network={s.network} sets {in_spec[0]}, which is the "
                              f"trainer's option: set {in_spec[0]}=... beside network")
         self._check_device()
         self.rundir = RunDirectory(self.run_dir, game)
         self._check_resume()
-        if options["address"] is not None and options["backend"] != "ray":
-            raise UsageError(f"trainer {self.name}: address={options['address']} is for backend=ray; set "
+        if s.address is not None and s.backend != "ray":
+            raise UsageError(f"trainer {self.name}: address={s.address} is for backend=ray; set "
                              f"backend=ray or leave address out")
-        check_backend(options["backend"], options["address"])    # Ray missing: one line now, before the run
-        cfg = self.config
+        check_backend(s.backend, s.address)    # Ray missing: one line now, before the run
         # the roles: how games are played (workers build their own from the game and the options), who trains
         # the network, who judges the new one, and the phases that drive them
-        self.playbook = self.playbook_class(self.game, cfg)
+        self.playbook = self.playbook_class(self.game, self.config)
         # every network file of the run read once in this process (the learner's, the games', the books')
         self.models = ModelFiles(self.game)
-        self.learner = Learner(self.game, LearnerSettings.from_options(cfg), lambda line: self.log(line), self.models)
-        self.gate = Gate(cfg["replace_threshold"])
-        self.ladder = Ladder(self.game, self.rundir, LadderSettings.from_options(cfg))
+        self.learner = Learner(self.game, s, lambda line: self.log(line), self.models)
+        self.gate = Gate(s.replace_threshold)
+        self.ladder = Ladder(self.game, self.rundir, LadderSettings.from_settings(s))
         if self.ladder.settings.enabled:
             self.ladder.settings.check(self.game)
-        self.probe = MistakesProbe(self.game, self.rundir, MistakesSettings.from_options(cfg))
+        self.probe = MistakesProbe(self.game, self.rundir, MistakesSettings.from_settings(s))
         if self.probe.settings.enabled:
             self.probe.settings.check(self.game)
-        if cfg["endgame_examples"] and endgame_oracle(self.game, cfg["endgame"]) is None:
-            raise UsageError(f"trainer {self.name}: endgame_examples={cfg['endgame_examples']} needs an endgame "
-                             f"database, but endgame={cfg['endgame']} gives none for {self.game.name}; set endgame "
+        if s.endgame_examples and endgame_oracle(self.game, s.endgame) is None:
+            raise UsageError(f"trainer {self.name}: endgame_examples={s.endgame_examples} needs an endgame "
+                             f"database, but endgame={s.endgame} gives none for {self.game.name}; set endgame "
                              f"to a number of pieces (or build one for endgame=auto), or endgame_examples=0")
-        if cfg["initial_model"] is not None and cfg["bootstrap_games"] is not None:
+        if s.initial_model is not None and s.bootstrap_games is not None:
             raise UsageError(f"trainer {self.name}: initial_model and bootstrap_games both make the initial "
                              f"network; set one of them")
         self.pipeline = Pipeline(
@@ -240,10 +126,10 @@ class AlphaZeroTrainer(Trainer):
             phases=[Phase(name, run) for name, run in zip(PHASES, (
                 self._selfplay_phase, self._train_phase, self._compare_phase, self._evaluate_phase,
                 self._ladder_phase))],
-            iterations=cfg["iterations"])
+            iterations=s.iterations)
         self._rating: str | None = None
         self._arena_made: Arena | None = None
-        self._session = Session(self.config["device"], None)      # run() starts the real one
+        self._session = Session(self.settings.device, None)      # run() starts the real one
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -252,10 +138,10 @@ class AlphaZeroTrainer(Trainer):
     def _check_device(self) -> None:
         """A device that is no device, or a GPU this machine lacks: one line now, not in the middle of the run.
         The run's network is built once on it (the network plugin knows its devices)."""
-        runtime = {name: self.config[name] for name in RUNTIME_DEFAULTS}
+        runtime = {name: getattr(self.settings, name) for name in RUNTIME_DEFAULTS}
         if runtime == RUNTIME_DEFAULTS:
             return
-        spec = Spec.parse(self.config["network"])
+        spec = Spec.parse(self.settings.network)
         try:
             network_class(spec.name).build(tuple(self.game.observation_shape), int(self.game.num_actions),
                                            {**spec.options, **runtime})
@@ -264,7 +150,7 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ run state
     def _fixed(self) -> dict[str, Any]:
-        return {name: self.config[name] for name in self.fixed_options}
+        return {name: self.config[name] for name in self.fixed_options}   # a subclass's own too
 
     def _check_resume(self) -> None:
         state = self.rundir.read_state()
@@ -288,30 +174,30 @@ class AlphaZeroTrainer(Trainer):
                 saved = {**saved, "run_id": uuid.uuid4().hex}
                 self.rundir.write_state(saved)
             return saved
-        training = {name: self.config[name] for name in _TRAINING_KEYS}
-        if "seed" not in Spec.parse(self.config["network"]).options:
-            training["seed"] = self.config["seed"]
-        network = build_network(self.game, self.config["network"], training)
-        family = Spec.parse(self.config["network"]).name
-        if self.config["initial_model"] is not None:
+        training = {name: getattr(self.settings, name) for name in TRAINING_KEYS}
+        if "seed" not in Spec.parse(self.settings.network).options:
+            training["seed"] = self.settings.seed
+        network = build_network(self.game, self.settings.network, training)
+        family = Spec.parse(self.settings.network).name
+        if self.settings.initial_model is not None:
             network = self._initial_model(network)
         save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
-                   role="initial", initial_model=str(self.config["initial_model"] or ""))
+                   role="initial", initial_model=str(self.settings.initial_model or ""))
         self.models.copy(self.rundir.checkpoint_path(0), self.rundir.best_path)
         state = {"game": self.game.name, "run_id": uuid.uuid4().hex, "iteration": 1, "phase": "selfplay",
                  "best_iteration": 0, "best_elo": 0.0, "fixed": self._fixed()}
         self.rundir.write_state(state)
-        self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.config['network']}")
+        self.log(f"new run in {self.run_dir}: {self.game.name}, network {self.settings.network}")
         return state
 
     def _initial_model(self, fresh):
         """The network of ``initial_model``, checked against the one the options describe (``fresh``)."""
-        path = self.config["initial_model"]
+        path = self.settings.initial_model
         network = load_model(path, self.game)
         wanted, found = getattr(fresh, "config", None), getattr(network, "config", None)
         if isinstance(wanted, dict) and isinstance(found, dict):
-            spec = Spec.parse(self.config["network"])
-            keys = [*spec.options, *_TRAINING_KEYS]
+            spec = Spec.parse(self.settings.network)
+            keys = [*spec.options, *TRAINING_KEYS]
             # the learning rate may change (a network annealed to a low rate trained on at a higher one):
             # its optimiser's state is kept, its rate set to the run's
             differ = [k for k in keys if k in wanted and k in found and wanted[k] != found[k] and k != "lr"]
@@ -319,63 +205,60 @@ class AlphaZeroTrainer(Trainer):
                 described = ", ".join(f"{k}={found[k]}" for k in keys if k in found)
                 raise UsageError(f"initial_model {path} holds a {network.metadata.get('network', '?')} network "
                                  f"with {described}; set network and the optimiser options to match it "
-                                 f"(network={self.config['network']} asks for "
+                                 f"(network={self.settings.network} asks for "
                                  f"{', '.join(f'{k}={wanted[k]}' for k in differ) or 'another family'})")
-            if found.get("lr") != self.config["lr"] and hasattr(network, "set_learning_rate"):
+            if found.get("lr") != self.settings.lr and hasattr(network, "set_learning_rate"):
                 self.log(f"initial_model {path} was trained at learning rate {found.get('lr')}; it goes on at "
-                         f"{self.config['lr']:g} (lr)")
-                network.set_learning_rate(self.config["lr"])
+                         f"{self.settings.lr:g} (lr)")
+                network.set_learning_rate(self.settings.lr)
         return network
 
     def _bootstrap_done(self, state: dict) -> bool:
         """Whether the bootstrap is done, not asked for, or too late (iteration 1 has begun)."""
-        return (self.config["bootstrap_games"] is None or bool(state.get("bootstrapped")) or state["iteration"] > 1
+        return (self.settings.bootstrap_games is None or bool(state.get("bootstrapped")) or state["iteration"] > 1
                 or state["phase"] != "selfplay" or bool(self.rundir.games_done(1)))
 
     def _bootstrap(self, state: dict) -> dict:
         """Train the initial network on teacher-labelled expert positions (``bootstrap_games``)."""
-        cfg = self.config
+        s = self.settings
         from . import bootstrap
         folder = self.run_dir / "bootstrap"
-        settings = bootstrap.BootstrapSettings(cfg["bootstrap_games"], cfg["bootstrap_teacher"],
-                                               cfg["bootstrap_positions"], cfg["bootstrap_epochs"],
-                                               cfg["bootstrap_policy"], cfg["bootstrap_outcome_weight"],
-                                               cfg["bootstrap_siblings"], cfg["seed"])
+        settings = bootstrap.BootstrapSettings.from_settings(s)
         bootstrap.Labeller(self.game, folder, settings, self.log).run(self.time_limit)
         labels = bootstrap.read_labels(folder)
         scale = bootstrap.fit_scale(labels["teacher_value"], labels["outcome"])
         data = bootstrap.build_examples(labels, scale, settings.policy, settings.outcome_weight)
         self.log(f"bootstrap: {len(data)} labelled positions; teacher values -> tanh(value / {scale:.3g})")
         checkpoint = self.rundir.checkpoint_path(0)
-        network = self.models.network(checkpoint, cfg["device"])
+        network = self.models.network(checkpoint, s.device)
         meta = network.metadata
         losses = list(meta.get("epoch_losses", [])) if meta.get("role") == "bootstrap" else []
 
         def save(epoch_losses: list[dict]) -> None:
-            save_model(network, checkpoint, self.game, Spec.parse(cfg["network"]).name, iteration=0,
+            save_model(network, checkpoint, self.game, Spec.parse(s.network).name, iteration=0,
                        epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
-                       role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=cfg["bootstrap_teacher"])
+                       role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=s.bootstrap_teacher)
 
-        self.learner.fit(network, data, losses, cfg["bootstrap_epochs"], seed_parts=(cfg["seed"], 0), save=save,
+        self.learner.fit(network, data, losses, s.bootstrap_epochs, seed_parts=(s.seed, 0), save=save,
                          prefix="bootstrap:", limit=self.time_limit)
         self.models.copy(checkpoint, self.rundir.best_path)
         write_json(folder / "summary.json", {
-            "positions": len(data), "scale": scale, "teacher": cfg["bootstrap_teacher"],
-            "games": str(cfg["bootstrap_games"]), "epoch_losses": losses})
+            "positions": len(data), "scale": scale, "teacher": s.bootstrap_teacher,
+            "games": str(s.bootstrap_games), "epoch_losses": losses})
         return {**state, "bootstrapped": True}
 
     # ------------------------------------------------------------ the loop
     def run(self) -> Path:
         rundir = self.rundir
         rundir.prepare()
-        limit, total = self.time_limit, self.config["iterations"]
-        session = Session(self.config["device"], None, started=time.time() - limit.elapsed(), limit=limit)
+        limit, total = self.time_limit, self.settings.iterations
+        session = Session(self.settings.device, None, started=time.time() - limit.elapsed(), limit=limit)
         self._session = session
         try:
             saved = session.state = rundir.read_state()     # once the directory is ours (the check at start
             if limit.limited:                                # read it unlocked)
                 limit.learn(session.earlier_durations(rundir.read_sessions()))
-            with compute_threads(self.config["threads"]):
+            with compute_threads(self.settings.threads):
                 try:
                     state = self.pipeline.run_steps(self._start(saved), limit)
                     if saved is not None and state["iteration"] <= total:
@@ -461,12 +344,12 @@ class AlphaZeroTrainer(Trainer):
                 if k not in counted and (k == 0 or self.rundir.checkpoint_path(k).exists())]
 
     def _prefix(self, k: int) -> str:
-        return f"[iter {k}/{self.config['iterations']}]"
+        return f"[iter {k}/{self.settings.iterations}]"
 
     # ------------------------------------------------------------ self-play
     def _selfplay(self, k: int, best_iteration: int) -> None:
-        cfg, rundir = self.config, self.rundir
-        target = cfg["selfplay_games"]
+        s, rundir = self.settings, self.rundir
+        target = s.selfplay_games
         done = rundir.games_done(k)
         records: list[GameRecord] = []
         examples_so_far = 0
@@ -486,7 +369,7 @@ class AlphaZeroTrainer(Trainer):
         arena = self._arena()
         # on workers, a group of games starts only if the longest group so far would finish in time: at the
         # limit the groups under way finish and no game is lost
-        games = arena.selfplay(k, range(done, target), best, names, event, cfg["parallel_games"],
+        games = arena.selfplay(k, range(done, target), best, names, event, s.parallel_games,
                                more=lambda: limit.fits("self-play group"),
                                on_group=lambda seconds: limit.learn({"self-play group": seconds}))
         # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
@@ -500,7 +383,7 @@ class AlphaZeroTrainer(Trainer):
             False: the last one may be shorter - the run stops at its time limit)."""
             nonlocal first
             while first < target:
-                last = min(first + cfg["save_every"], target)
+                last = min(first + s.save_every, target)
                 ready = next((n for n in range(first, last) if n not in finished), last)
                 if ready == first or (whole and ready < last):
                     break
@@ -555,8 +438,8 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ comparison
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
-        cfg = self.config
-        games = cfg["comparison_games"]
+        s = self.settings
+        games = s.comparison_games
         if best_iteration >= k:
             raise RuntimeError(f"iteration {k}: the best network is already iteration {best_iteration}'s; "
                                f"a network is never compared with itself")
@@ -580,21 +463,21 @@ class AlphaZeroTrainer(Trainer):
                      f"finished ({tally.first_failure}), so there is no score to judge it by; the best network "
                      f"stays")
             return
-        if not self.config["comparison_games"]:
+        if not self.settings.comparison_games:
             self.log(f"{self._prefix(k)} new network accepted without comparison games (comparison_games=0: "
                      f"continuous training)")
             return
         verdict = "accepted: it is the best network now" if accepted else "rejected: the best network stays"
         uncounted = f", {tally.unfinished} unfinished game(s) not counted" if tally.unfinished else ""
         self.log(f"{self._prefix(k)} new network {verdict} (score {percent:.1f}% vs threshold "
-                 f"{self.config['replace_threshold']:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration}"
+                 f"{self.settings.replace_threshold:.1f}%, Elo {diff + 0.0:+.0f} vs iteration {best_iteration}"
                  f"{uncounted}{tally.unfinished_note()})")
 
     def _comparison_jobs(self, k: int, numbers: range, names: tuple[str, str]) -> list[MatchJob]:
         """Comparison games ``numbers`` of iteration ``k`` (the new network first in even games); played on the
         workers, each game with fresh players, so that it does not depend on which worker played it."""
-        cfg, rundir = self.config, self.rundir
-        plies = cfg["comparison_temperature_plies"]
+        s, rundir = self.settings, self.rundir
+        plies = s.comparison_temperature_plies
 
         def tags(i: int) -> dict:
             return {"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)}
@@ -602,17 +485,17 @@ class AlphaZeroTrainer(Trainer):
         new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
         best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
         return [MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
-                         names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 2), cfg["max_plies"],
+                         names if i % 2 == 0 else names[::-1], match_seed(s.seed, k, i, 2), s.max_plies,
                          tags(i))
                 for i in numbers]
 
     # ------------------------------------------------------------ evaluation
     def _evaluate(self, k: int) -> dict | None:
-        cfg = self.config
-        games = cfg["evaluation_games"]
+        s = self.settings
+        games = s.evaluation_games
         if not games:
             return None
-        opponent_spec = cfg["evaluation_opponent"]
+        opponent_spec = s.evaluation_opponent
         names = (f"iter-{k:04d}", opponent_spec)
         finished = self._play_games(
             "evaluation", k, games, lambda numbers: self._evaluation_jobs(k, numbers, names),
@@ -629,12 +512,12 @@ class AlphaZeroTrainer(Trainer):
     def _evaluation_jobs(self, k: int, numbers: range, names: tuple[str, str]) -> list[MatchJob]:
         """Evaluation games ``numbers`` of iteration ``k`` (the best network first in even games)."""
         from plyground.registry import get_registry
-        cfg, rundir = self.config, self.rundir
-        opponent_spec = cfg["evaluation_opponent"]
+        s, rundir = self.settings, self.rundir
+        opponent_spec = s.evaluation_opponent
         get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
         agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
         return [MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
-                         names if i % 2 == 0 else names[::-1], match_seed(cfg["seed"], k, i, 3), cfg["max_plies"])
+                         names if i % 2 == 0 else names[::-1], match_seed(s.seed, k, i, 3), s.max_plies)
                 for i in numbers]
 
     # ------------------------------------------------------------ match games, kept as they finish
@@ -691,7 +574,7 @@ class AlphaZeroTrainer(Trainer):
         scores = ", ".join(f"{spec} {s['score']:.0%} of {s['games']}" for spec, s in row["scores"].items()
                            if s["score"] is not None)
         self.log(f"{prefix} ladder: {network_name(k)} rated {self._rating} (scores: {scores})")
-        if self.config["plots"]:
+        if self.settings.plots:
             problem = plot_curve(rows, ladder.plot_path)
             if problem:
                 self.log(f"{prefix} ladder plot skipped: {problem}")
@@ -726,7 +609,7 @@ class AlphaZeroTrainer(Trainer):
         self.time_limit.took("mistakes count", time.perf_counter() - started)
         self.log(f"{prefix} mistakes: {network_name(k)} {mistakes_text(row)} ("
                  f"{format_duration(time.perf_counter() - started)}, not counted as training time)")
-        if self.config["plots"]:
+        if self.settings.plots:
             problem = plot_mistakes(probe.read_curve(), probe.plot_path)
             if problem:
                 self.log(f"{prefix} mistakes plot skipped: {problem}")
@@ -750,10 +633,10 @@ class AlphaZeroTrainer(Trainer):
     def _arena(self) -> Arena:
         """The arena playing this run's games, its workers started on first use (workers=1: this process)."""
         if self._arena_made is None:
-            cfg = self.config
+            s = self.settings
             def setup() -> ActorSetup:
-                return ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(cfg))
-            pool = make_actor_pool(cfg["backend"], cfg["workers"], cfg["address"], setup, self.log)
+                return ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(self.config))
+            pool = make_actor_pool(s.backend, s.workers, s.address, setup, self.log)
             self._arena_made = Arena(self.game, pool if pool is not None else
                                      InProcess(GameActor(self.game, self.playbook)))
         return self._arena_made
@@ -807,9 +690,9 @@ class AlphaZeroTrainer(Trainer):
             "unix_time": round(time.time(), 3),
         }
         rundir.write_metrics(row)
-        if self.config["plots"]:
+        if self.settings.plots:
             from .plots import write_plots
-            problem = write_plots(rundir.plots_dir(), rundir.read_metrics(), self.config["replace_threshold"])
+            problem = write_plots(rundir.plots_dir(), rundir.read_metrics(), self.settings.replace_threshold)
             if problem:
                 self.log(f"{self._prefix(k)} plots skipped: {problem}")
         self.log(f"{self._prefix(k)} done in {format_duration(row['seconds'])}: loss {row['loss']:.4f}, "
@@ -817,7 +700,7 @@ class AlphaZeroTrainer(Trainer):
 
     def _run_eta(self, k: int) -> str:
         """Estimated time of the iterations after ``k``, from the median of the finished ones."""
-        remaining = self.config["iterations"] - k
+        remaining = self.settings.iterations - k
         seconds = [r["seconds"] for r in self.rundir.read_metrics() if r.get("seconds")]
         if not seconds or remaining <= 0:
             return ""
