@@ -19,6 +19,7 @@ plugin's hooks are checked, so the order plugins load in does not matter.
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 from dataclasses import dataclass
@@ -124,11 +125,16 @@ def _block_by_registered_names(wanted: set[str], plugin_names: set[str]) -> None
             _blocked[name] = (_infos[name], hits)
             _forget(name)
     known = set().union(*provided.values())
+    if multiprocessing.parent_process() is not None:
+        return                      # a worker process: its parent, with the same environment, has warned
+    unimported = sorted(wanted & plugin_names)        # blocked by their own names: what they register is unknown
     for name in sorted(wanted - known - plugin_names):
         valid = ", ".join(sorted(plugin_names | known))
+        maybe = (f" (unless {_plugins_text(unimported)}, blocked by name and so never imported, would register it)"
+                 if unimported else "")
         print(f"plyground: warning: PLYGROUND_DISABLE_PLUGINS names '{name}', which is no plugin's name and no "
-              f"name a plugin registers, so it blocks nothing; valid names: {valid} (a plugin's name, or a name it "
-              f"registers: plyground plugins lists both)", file=sys.stderr)
+              f"name a plugin registers, so it blocks nothing{maybe}; valid names: {valid} (a plugin's name, or a "
+              f"name it registers: plyground plugins lists both)", file=sys.stderr)
 
 
 def names_registered(plugin: str) -> set[str]:

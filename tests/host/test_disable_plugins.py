@@ -54,6 +54,12 @@ def test_a_name_nothing_registers_is_a_warning_naming_the_valid_ones():
     valid = result.stderr.split("valid names: ", 1)[1]
     for name in ("alphazero", "alphazero-trainer", "stockfish", "uci", "resnet", "tictactoe"):
         assert f" {name}," in f" {valid}", name
+    # a plugin blocked by its own name is never imported, so what it registers is not known: the warning says so
+    result = blocking("uci,stockfish", "list", "--json")
+    assert result.returncode == 0 and "stockfish" not in json.loads(result.stdout)["players"]
+    assert ("names 'stockfish', which is no plugin's name and no name a plugin registers, so it blocks nothing "
+            "(unless plugin uci, blocked by name and so never imported, would register it); valid names: ") \
+        in result.stderr, result.stderr
 
 
 def test_list_names_the_plugin_of_a_name_that_is_not_its_own(cli):
