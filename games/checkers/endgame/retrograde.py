@@ -120,6 +120,18 @@ def _boards(i, sets0, sets1, sets2, sets3, boards):
 
 
 @njit(cache=True, inline="always")
+def _entry_boards(e, size, start, sets0, sets1, sets2, sets3, boards, result, dist):
+    """The four bitboards of the slice's entry ``e`` (side * size + index) into ``boards``; False for a hole,
+    marked as one (HOLE, distance 0)."""
+    side = e // size
+    if _boards(e - side * size, sets0, sets1, sets2, sets3, boards):
+        return True
+    result[start + e] = HOLE
+    dist[start + e] = 0
+    return False
+
+
+@njit(cache=True, inline="always")
 def _crownings(men, empty, side):
     """Quiet crowning moves of ``side``'s men (a man next to its king row, an empty square beyond)."""
     if side == 0:
@@ -137,13 +149,11 @@ def forward_pass(lo, hi, s, sets0, sets1, sets2, sets3, start, size, offsets, si
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     stack = np.empty((16, 4), dtype=np.int64)
     for e in range(lo, hi):
-        side = e // size
-        at = start + e
-        if not _boards(e - side * size, sets0, sets1, sets2, sets3, boards):
-            result[at] = HOLE
-            dist[at] = 0
+        if not _entry_boards(e, size, start, sets0, sets1, sets2, sets3, boards, result, dist):
             count[e] = SETTLED
             continue
+        side = e // size
+        at = start + e
         men, kings = boards[2 * side], boards[2 * side + 1]
         opp = boards[2 - 2 * side] | boards[3 - 2 * side]
         empty = FULL & ~(men | kings | opp)
@@ -424,12 +434,10 @@ def mirror_pass(lo, hi, sets0, sets1, sets2, sets3, start, size, counts, source_
     boards = np.zeros(4, dtype=np.int64)
     farthest = 0
     for e in range(lo, hi):
+        if not _entry_boards(e, size, start, sets0, sets1, sets2, sets3, boards, result, dist):
+            continue
         side = e // size
         at = start + e
-        if not _boards(e - side * size, sets0, sets1, sets2, sets3, boards):
-            result[at] = HOLE
-            dist[at] = 0
-            continue
         j = position_index(_reversed(boards[2]), _reversed(boards[3]), _reversed(boards[0]), _reversed(boards[1]),
                            counts[0], counts[1], counts[2])
         source = source_start + (1 - side) * source_size + j
