@@ -98,7 +98,7 @@ def test_trainer_writes_replay_chunks_in_game_order(tmp_path, parallel_games):
     trainer.rundir.prepare()
     try:
         trainer._start(None)
-        trainer._selfplay(1, 0)
+        trainer.selfplay.run(1, 0, trainer.time_limit, "")
     finally:
         trainer.rundir.release()
     rundir = RunDirectory(tmp_path / "run", game)
@@ -128,7 +128,7 @@ def test_the_learner_takes_self_plays_examples_from_memory_and_a_new_process_fro
     trainer.rundir.prepare()
     try:
         trainer._start(None)
-        trainer._selfplay(1, 0)
+        trainer.selfplay.run(1, 0, trainer.time_limit, "")
         trainer.learner.train_iteration(trainer.rundir, 1, "")
     finally:
         trainer.rundir.release()

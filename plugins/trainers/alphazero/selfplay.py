@@ -3,19 +3,31 @@
 :class:`SelfPlayGame` is one game as a small state machine (search the
 position, play the chosen move, until the game ends); :func:`play_selfplay_game`
 drives one game with its own network calls, and ``batched.py`` drives many at
-once with one network call per step.
+once with one network call per step.  :class:`SelfPlayPhase` is an
+iteration's self-play in a training run: the games it still lacks, played on
+the arena (this process or the workers) with the best network, and written
+as replay chunks as they finish.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
+from plyground.durations import format_duration
 from plyground.protocols import Game, GameRecord
+from plyground.timelimit import TimeLimit
 from plyground.players.search.puct import PUCTSearch
 
 from .examples import Examples, Step, make_step
+from .rundir import RunDirectory
+from .settings import AlphaZeroSettings
+
+if TYPE_CHECKING:                       # the arena plays these games (arena -> actors -> batched -> here)
+    from .arena import Arena
+    from .modelfiles import ModelFiles
 
 
 @dataclass(frozen=True)
@@ -186,3 +198,105 @@ def play_selfplay_game(game: Game, search: PUCTSearch, rng: np.random.Generator,
         search.run(selfplay.simulations)
         selfplay.play_searched_move()
     return selfplay.result()
+
+
+class SelfPlayPhase:
+    """The self-play phase of a run: ``selfplay_games`` games an iteration, played with the best network on
+    the arena ``arena()`` makes (started on first use), kept in ``rundir`` as chunks of ``save_every``
+    games, in order, so that a killed run resumes after the last chunk; progress lines go to ``log``."""
+
+    def __init__(self, game: Game, settings: AlphaZeroSettings, rundir: RunDirectory, models: "ModelFiles",
+                 arena: Callable[[], "Arena"], log: Callable[[str], None]) -> None:
+        self.game, self.settings, self.rundir, self.models = game, settings, rundir, models
+        self.arena, self.log = arena, log
+
+    def run(self, k: int, best_iteration: int, limit: TimeLimit, prefix: str, *,
+            note: Callable[[], str] = lambda: "", saved: Callable[[int], None] = lambda games: None) -> None:
+        """Iteration ``k``'s games (the best network is iteration ``best_iteration``'s), from the first one not
+        on disk; none is begun that ``limit`` has no time for, and every game finished in order is kept.
+        ``note()`` ends each progress line (the run's ETA, its rating); ``saved(games)`` hears of each chunk."""
+        s, rundir = self.settings, self.rundir
+        target = s.selfplay_games
+        done = rundir.games_done(k)
+        records: list[GameRecord] = []
+        examples_so_far = 0
+        for examples, chunk_records in rundir.iter_chunks(range(k, k + 1)):
+            records += chunk_records
+            examples_so_far += len(examples)
+        if done >= target:
+            return
+        if done:
+            self.log(f"{prefix} self-play resumes after {done} finished games")
+        best = self.models.blob(rundir.best_path)      # here too: a damaged file gets one clear line
+        record_file = rundir.records_file("selfplay", k, records)
+        names = (f"iter-{best_iteration:04d}",) * 2
+        event = f"alphazero self-play, iteration {k}"
+        limit.begin("self-play start")      # until the first games are saved: not begun when it would not fit
+        arena = self.arena()
+        # on workers, a group of games starts only if the longest group so far would finish in time: at the
+        # limit the groups under way finish and no game is lost
+        games = arena.selfplay(k, range(done, target), best, names, event, s.parallel_games,
+                               more=lambda: limit.fits("self-play group"),
+                               on_group=lambda seconds: limit.learn({"self-play group": seconds}))
+        # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
+        # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
+        finished: dict[int, tuple[Examples, GameRecord]] = {}
+        first = done
+        started, last_line = time.perf_counter(), 0.0
+
+        def write_chunks(whole: bool = True) -> None:
+            """The finished games from ``first`` on, in order, as chunks of ``save_every`` games (``whole``
+            False: the last one may be shorter - the run stops at its time limit)."""
+            nonlocal first
+            while first < target:
+                last = min(first + s.save_every, target)
+                ready = next((n for n in range(first, last) if n not in finished), last)
+                if ready == first or (whole and ready < last):
+                    break
+                chunk = [finished.pop(n) for n in range(first, ready)]
+                batch = Examples.concatenate([e for e, _ in chunk], tuple(self.game.observation_shape))
+                rundir.write_chunk(k, first, batch, [r for _, r in chunk])
+                for _, r in chunk:
+                    record_file.append(r)
+                saved(len(chunk))
+                first = ready
+
+        for count, (g, examples, record) in enumerate(games, start=1):
+            finished[g] = (examples, record)
+            examples_so_far += len(examples)
+            before = first
+            write_chunks()
+            per_game = (time.perf_counter() - started) / count
+            if first > before:                  # games saved: the run moved on
+                if before == done:
+                    limit.took("self-play start", time.perf_counter() - started)
+                limit.took("self-play game", per_game)
+            # in this process, a game in at this rate: stop (keeping every game saved) when the next would not
+            # fit; on workers only past the time (groups begin only if they fit: those under way finish).
+            # Never before this process has saved a game (with games finishing out of order, the next
+            # chunk's first game may come last: a stop before it would save nothing, every time)
+            expected = per_game if arena.in_process else 0.0
+            if done + count < target and first > done and not limit.allows("self-play game", expected):
+                write_chunks(whole=False)
+                games.close()                   # the workers stop at once; their games in play are lost
+                lost = len(finished)
+                self.log(f"{prefix} self-play stops at the time limit after {first} of {target} games"
+                         + (f" ({lost} finished out of order not kept)" if lost else ""))
+                limit.stop("self-play game")
+            now = time.perf_counter()
+            if now - last_line >= 2.0 or done + count == target:
+                last_line = now
+                rate = (now - started) / count
+                self.log(f"{prefix} self-play {done + count}/{target} games, {examples_so_far} examples, "
+                         f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
+                         f"phase ETA {format_duration(rate * (target - done - count))}{note()}")
+        if first < target:                      # the groups that would not have finished in time were not begun
+            write_chunks(whole=False)
+            self.log(f"{prefix} self-play stops at the time limit after {first} of {target} games "
+                     f"(no group of games begun that would not finish in time)")
+            limit.stop("self-play group")
+        if not arena.in_process and arena.stats.seconds:
+            stats, pool = arena.stats, arena.executor
+            self.log(f"{prefix} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
+                     f"{stats.mean_batch:.1f} leaves, {stats.evaluations / stats.seconds:.0f} evaluations/s per "
+                     f"worker, network {100 * stats.network_share:.0f}% of their time")

@@ -24,10 +24,10 @@ games and epoch in progress.
 The trainer composes roles, each in its own module: the run's settings
 (``settings.py``: every option, declared once), the playbook - how games are
 played, rebuilt by every worker (``playbook.py``) - the arena and its
-executors (``arena.py``), the learner (``learner.py``), the gate
-(``gate.py``) and the resumable pipeline of steps and phases
-(``pipeline.py``).  This class builds them from its settings and keeps the
-run directory's books (metrics, plots, progress lines).
+executors (``arena.py``), the self-play phase (``selfplay.py``), the learner
+(``learner.py``), the gate (``gate.py``) and the resumable pipeline of steps
+and phases (``pipeline.py``).  This class builds them from its settings and
+keeps the run directory's books (metrics, plots, progress lines).
 """
 from __future__ import annotations
 
@@ -58,8 +58,8 @@ from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mi
 from .learner import Learner
 from .modelfiles import ModelFiles
 from .pipeline import Phase, Pipeline, Step
-from .examples import Examples
 from .rundir import PHASES, RunDirectory
+from .selfplay import SelfPlayPhase
 from .sessions import Session
 from .settings import FIXED_OPTIONS, OPTIONS, TRAINING_KEYS, AlphaZeroSettings
 from .playbook import Playbook, class_path
@@ -104,6 +104,7 @@ class AlphaZeroTrainer(Trainer):
         self.playbook = self.playbook_class(self.game, self.config)
         # every network file of the run read once in this process (the learner's, the games', the books')
         self.models = ModelFiles(self.game)
+        self.selfplay = SelfPlayPhase(self.game, s, self.rundir, self.models, self._arena, lambda line: self.log(line))
         self.learner = Learner(self.game, s, lambda line: self.log(line), self.models)
         self.gate = Gate(s.replace_threshold)
         self.ladder = Ladder(self.game, self.rundir, LadderSettings.from_settings(s))
@@ -293,8 +294,13 @@ class AlphaZeroTrainer(Trainer):
 
     # ------------------------------------------------------------ the phases of an iteration
     def _selfplay_phase(self, state: dict) -> dict:
-        self._selfplay(state["iteration"], state["best_iteration"])
+        k = state["iteration"]
+        self.selfplay.run(k, state["best_iteration"], self.time_limit, self._prefix(k),
+                          note=lambda: f"{self._run_eta(k)}{self._rating_note()}", saved=self._selfplay_saved)
         return state
+
+    def _selfplay_saved(self, games: int) -> None:
+        self._session.selfplay_games += games
 
     def _train_phase(self, state: dict) -> dict:
         k = state["iteration"]
@@ -345,96 +351,6 @@ class AlphaZeroTrainer(Trainer):
 
     def _prefix(self, k: int) -> str:
         return f"[iter {k}/{self.settings.iterations}]"
-
-    # ------------------------------------------------------------ self-play
-    def _selfplay(self, k: int, best_iteration: int) -> None:
-        s, rundir = self.settings, self.rundir
-        target = s.selfplay_games
-        done = rundir.games_done(k)
-        records: list[GameRecord] = []
-        examples_so_far = 0
-        for examples, chunk_records in rundir.iter_chunks(range(k, k + 1)):
-            records += chunk_records
-            examples_so_far += len(examples)
-        if done >= target:
-            return
-        if done:
-            self.log(f"{self._prefix(k)} self-play resumes after {done} finished games")
-        best = self._model_blob(rundir.best_path)      # here too: a damaged file gets one clear line
-        record_file = rundir.records_file("selfplay", k, records)
-        names = (f"iter-{best_iteration:04d}",) * 2
-        event = f"alphazero self-play, iteration {k}"
-        limit = self.time_limit
-        limit.begin("self-play start")      # until the first games are saved: not begun when it would not fit
-        arena = self._arena()
-        # on workers, a group of games starts only if the longest group so far would finish in time: at the
-        # limit the groups under way finish and no game is lost
-        games = arena.selfplay(k, range(done, target), best, names, event, s.parallel_games,
-                               more=lambda: limit.fits("self-play group"),
-                               on_group=lambda seconds: limit.learn({"self-play group": seconds}))
-        # Games may finish out of order: a chunk is written once all its games are in, so the chunks on
-        # disk always cover games 0, 1, ... without gaps (what a resumed run counts).
-        finished: dict[int, tuple[Examples, GameRecord]] = {}
-        first = done
-        started, last_line = time.perf_counter(), 0.0
-
-        def write_chunks(whole: bool = True) -> None:
-            """The finished games from ``first`` on, in order, as chunks of ``save_every`` games (``whole``
-            False: the last one may be shorter - the run stops at its time limit)."""
-            nonlocal first
-            while first < target:
-                last = min(first + s.save_every, target)
-                ready = next((n for n in range(first, last) if n not in finished), last)
-                if ready == first or (whole and ready < last):
-                    break
-                chunk = [finished.pop(n) for n in range(first, ready)]
-                batch = Examples.concatenate([e for e, _ in chunk], tuple(self.game.observation_shape))
-                rundir.write_chunk(k, first, batch, [r for _, r in chunk])
-                for _, r in chunk:
-                    record_file.append(r)
-                self._session.selfplay_games += len(chunk)
-                first = ready
-
-        for count, (g, examples, record) in enumerate(games, start=1):
-            finished[g] = (examples, record)
-            examples_so_far += len(examples)
-            before = first
-            write_chunks()
-            per_game = (time.perf_counter() - started) / count
-            if first > before:                  # games saved: the run moved on
-                if before == done:
-                    limit.took("self-play start", time.perf_counter() - started)
-                limit.took("self-play game", per_game)
-            # in this process, a game in at this rate: stop (keeping every game saved) when the next would not
-            # fit; on workers only past the time (groups begin only if they fit: those under way finish).
-            # Never before this process has saved a game (with games finishing out of order, the next
-            # chunk's first game may come last: a stop before it would save nothing, every time)
-            expected = per_game if arena.in_process else 0.0
-            if done + count < target and first > done and not limit.allows("self-play game", expected):
-                write_chunks(whole=False)
-                games.close()                   # the workers stop at once; their games in play are lost
-                lost = len(finished)
-                self.log(f"{self._prefix(k)} self-play stops at the time limit after {first} of {target} games"
-                         + (f" ({lost} finished out of order not kept)" if lost else ""))
-                limit.stop("self-play game")
-            now = time.perf_counter()
-            if now - last_line >= 2.0 or done + count == target:
-                last_line = now
-                rate = (now - started) / count
-                self.log(f"{self._prefix(k)} self-play {done + count}/{target} games, {examples_so_far} examples, "
-                         f"{rate:.2f} s/game, last {record.result_text} in {len(record.moves)} plies; "
-                         f"phase ETA {format_duration(rate * (target - done - count))}{self._run_eta(k)}"
-                         f"{self._rating_note()}")
-        if first < target:                      # the groups that would not have finished in time were not begun
-            write_chunks(whole=False)
-            self.log(f"{self._prefix(k)} self-play stops at the time limit after {first} of {target} games "
-                     f"(no group of games begun that would not finish in time)")
-            limit.stop("self-play group")
-        if not arena.in_process and arena.stats.seconds:
-            stats, pool = arena.stats, arena.executor
-            self.log(f"{self._prefix(k)} self-play on {len(pool.workers)} {pool.backend} workers: mean batch "
-                     f"{stats.mean_batch:.1f} leaves, {stats.evaluations / stats.seconds:.0f} evaluations/s per "
-                     f"worker, network {100 * stats.network_share:.0f}% of their time")
 
     # ------------------------------------------------------------ comparison
     def _compare(self, k: int, best_iteration: int) -> tuple[bool, dict]:
