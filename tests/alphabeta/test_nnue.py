@@ -62,12 +62,13 @@ def _walk_lines(start, n_lines, w1, b1, seed):
     return checked, mismatches, captures, crownings
 
 
-def _random_start(seed: int) -> np.ndarray:
-    """A position some random plies into a game (a different mix of men and kings from the initial one)."""
+def _random_start(seed: int, most: int = 50) -> np.ndarray:
+    """A position 10 to ``most`` random plies into a game (a different mix of men and kings from the initial
+    one)."""
     game = CheckersGame()
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
-    for _ in range(int(rng.integers(10, 50))):
+    for _ in range(int(rng.integers(10, most))):
         if state.is_terminal():
             break
         moves = state.legal_moves()
@@ -89,20 +90,30 @@ def test_incrementally_updated_accumulators_equal_a_full_recomputation_on_10000_
     assert mismatches == 0
 
 
-def test_the_compiled_value_is_the_float64_reference_of_the_same_arithmetic():
-    net = nnue.initial(hidden=32, dense=16, seed=2)
+def _bucketed(buckets: int, seed: int, hidden: int = 32, dense: int = 16):
+    """A network whose buckets' dense layers differ (as trained ones do), so that a wrong bucket shows."""
+    net = nnue.initial(hidden=hidden, dense=dense, seed=seed, buckets=buckets)
+    rng = np.random.default_rng(seed)
+    return net._replace(w2=net.w2 * rng.uniform(0.5, 1.5, net.w2.shape), b2=rng.normal(0, 0.1, net.b2.shape),
+                        w3=net.w3 * rng.uniform(0.5, 1.5, net.w3.shape), b3=rng.normal(0, 0.3, net.b3.shape))
+
+
+@pytest.mark.parametrize("buckets", [1, 4])
+def test_the_compiled_value_is_the_float64_reference_of_the_same_arithmetic(buckets):
+    net = _bucketed(buckets, seed=2)
     E = nnue.quantize(net)
-    w1, b1, w2t, b2, w3, b3, scratch, _ = E
     acc = np.zeros((2, net.hidden), np.int16)
     worst = 0.0
-    values = []
+    values, seen = [], set()
     for seed in range(200):
-        pos = _random_start(seed)
-        nnue.refresh(pos, w1, b1, acc)
-        value = nnue.OUTPUT_SCALE * nnue.output(acc, int(pos[4]), w2t, b2, w3, b3, scratch)
+        pos = _random_start(seed, most=200)          # long games too: few pieces, the other buckets
+        nnue.refresh(pos, E[0], E[1], acc)
+        value = nnue.dense_value(acc, pos, E)
         reference = nnue.reference_value(E, pos)
+        seen.add(int(nnue.bucket(sum(popcount(pos[b]) for b in range(4)), buckets, nnue.MAX_PIECES)))
         values.append(reference)
         worst = max(worst, abs(value - reference))
+    assert len(seen) == buckets                        # every bucket met (4: 1-6, 7-12, 13-18, 19-24 pieces)
     # float32 dense layers: 64 products into each of 16 sums of magnitude ~1, then 16 into the output, times
     # 100; float32's 6e-8 relative error makes that ~1e-4 at most.  The values themselves spread over units.
     assert worst < 1e-2
@@ -150,7 +161,7 @@ def _recomputed_value(pos, ply, E):
     """The same network's value with its accumulators computed from scratch at the node."""
     acc = E[7][ply]
     nnue.refresh(pos, E[0], E[1], acc)
-    return nnue.OUTPUT_SCALE * nnue.output(acc, pos[4], E[2], E[3], E[4], E[5], E[6])
+    return nnue.dense_value(acc, pos, E)
 
 
 def _search(evaluation, E, pos, key, depth):

@@ -31,10 +31,13 @@ def _positions(count: int, seed: int) -> np.ndarray:
     return np.array(out[:count])
 
 
-def test_the_model_is_the_games_float_network_and_hands_its_weights_both_ways():
-    net = nnue.initial(hidden=16, dense=8, seed=5)
-    model = NnueModel(net, nnue.W1_LIMIT, dtype=np.float64)
-    positions = _positions(50, seed=1)
+@pytest.mark.parametrize("buckets", [1, 3])
+def test_the_model_is_the_games_float_network_and_hands_its_weights_both_ways(buckets):
+    net = nnue.initial(hidden=16, dense=8, seed=5, buckets=buckets)
+    rng = np.random.default_rng(5)                      # buckets that differ, so that a wrong one shows
+    net = net._replace(w2=net.w2 * rng.uniform(0.5, 1.5, net.w2.shape), b3=rng.normal(0, 0.5, net.b3.shape))
+    model = NnueModel(net, nnue.W1_LIMIT, nnue.MAX_PIECES, dtype=np.float64)
+    positions = _positions(80, seed=1)
     with no_grad():
         values = model(*nnue.batch_features(positions)).numpy()
     expected = [nnue.float_value(net, pos) / nnue.OUTPUT_SCALE for pos in positions]
@@ -42,6 +45,8 @@ def test_the_model_is_the_games_float_network_and_hands_its_weights_both_ways():
     back = model.network()
     assert all(np.array_equal(a, b) for a, b in zip(back, net))
     assert [a.shape for a in back] == [a.shape for a in net]
+    pieces = [sum(bin(int(pos[b])).count("1") for b in range(4)) for pos in positions]
+    assert len({int(nnue.bucket(p, buckets, nnue.MAX_PIECES)) for p in pieces}) == buckets
 
 
 def test_a_model_file_round_trips_and_a_wrong_one_is_refused(tmp_path):
@@ -69,6 +74,31 @@ def test_a_model_file_round_trips_and_a_wrong_one_is_refused(tmp_path):
     assert nnue.load(tmp_path / "meta.npz")[1]["note"] == "kept"        # metadata cannot unname the file
 
 
+def test_bucketed_files_round_trip_and_version_1_files_read_as_one_bucket(tmp_path):
+    from plyground.errors import ModelFileError
+    from plyground.storage import load_npz, save_npz
+    net = nnue.initial(hidden=8, dense=4, seed=6, buckets=4)
+    nnue.save(tmp_path / "stacks.npz", net)
+    loaded, meta = nnue.load(tmp_path / "stacks.npz")
+    assert meta["buckets"] == 4 and meta["format_version"] == 2
+    assert all(np.array_equal(a, b) for a, b in zip(loaded, net))
+    # the shipped network was written before buckets: version 1, its dense layers without the bucket axis
+    shipped = CheckersGame().bundled_models()["alphabeta-nnue"]
+    arrays = load_npz(shipped, "shipped", "")
+    old, meta = nnue.load(shipped)
+    assert meta["format_version"] == 1 and old.buckets == 1 and arrays["w2"].ndim == 2
+    for name in ("w2", "b2", "w3", "b3"):
+        assert np.array_equal(getattr(old, name)[0], arrays[name])
+    # a bucket count out of range, or arrays that do not have it, are refused by name
+    stacked = {name: np.asarray(a) for name, a in net._asdict().items()}
+    meta = {"format": "plyground-nnue", "format_version": 2, **nnue.FEATURES, "hidden": 8, "dense": 4}
+    for buckets, message in ((9, "buckets 9 are not a number from 1 to 8"), ("4", "buckets '4' are not a number"),
+                             (3, r"do not fit 8 hidden and 4 dense units in 3 buckets")):
+        save_npz(tmp_path / "bad.npz", stacked, {**meta, "buckets": buckets})
+        with pytest.raises(ModelFileError, match=message):
+            nnue.load(tmp_path / "bad.npz")
+
+
 def test_taught_the_linear_evaluation_it_learns_it_and_the_search_evaluates_as_the_model():
     weights, _ = read_weights(CheckersGame().bundled_models()["alphabeta"])
     train, test = _positions(6000, seed=2), _positions(500, seed=3)
@@ -77,7 +107,7 @@ def test_taught_the_linear_evaluation_it_learns_it_and_the_search_evaluates_as_t
         return np.array([features.evaluate(pos, weights) for pos in positions]) / nnue.OUTPUT_SCALE
 
     y_train, y_test = targets(train), targets(test)
-    model = NnueModel(nnue.initial(hidden=32, dense=16, seed=7), nnue.W1_LIMIT)
+    model = NnueModel(nnue.initial(hidden=32, dense=16, seed=7), nnue.W1_LIMIT, nnue.MAX_PIECES)
     optimiser = Adam(model.parameters(), lr=3e-3)
     x_train, x_test = nnue.batch_features(train), nnue.batch_features(test)
     rng = np.random.default_rng(0)

@@ -258,15 +258,17 @@ def test_a_game_without_an_nnue_is_refused(cli, tmp_path):
 
 def test_a_run_may_start_from_a_network_and_compare_with_a_pinned_one(cli, tmp_path):
     """first_eval: generation 0's self-play by a given network (here the bundled one, pinned as a file);
-    baseline: today's engine in the matches and the curve, named 'today'."""
+    baseline: today's engine in the matches and the curve, named 'today'.  The new network has three buckets,
+    which the matches' engines play."""
     import shutil
     from plyground.players.alphabeta.player import load_evaluation
     pinned = tmp_path / "pinned.npz"
     shutil.copy(load_evaluation(CheckersGame(), "nnue")[1]["path"], pinned)
     code, output = _train(cli, tmp_path, "--set", "generations=1", "--set", f"first_eval={pinned}",
-                          "--set", f"baseline={pinned}", "--set", "gate_sprt=none")
+                          "--set", f"baseline={pinned}", "--set", "gate_sprt=none", "--set", "buckets=3")
     assert code == 0, output
     assert "self-play of 4 games with eval=pinned.npz" in output
+    assert nnue.load(tmp_path / "run" / "nets" / "gen-000.npz")[0].buckets == 3
     row = json.loads((tmp_path / "run" / "curve.jsonl").read_text().splitlines()[-1])
     assert row["vs_today"] is not None and row["best_before"] == "today"
     code, output = _train(cli, tmp_path / "other", "--set", "first_eval=/no/such/net.npz")

@@ -95,8 +95,8 @@ class CheckersNnueLearning:
         self.w1_limit = nnue.W1_LIMIT
         self.output_scale = float(nnue.OUTPUT_SCALE)
 
-    def initial(self, hidden: int, dense: int, seed: int):
-        return self.nnue.initial(hidden, dense, seed)
+    def initial(self, hidden: int, dense: int, seed: int, buckets: int = 1):
+        return self.nnue.initial(hidden, dense, seed, buckets)
 
     def save(self, path: Path, net, metadata: dict | None = None) -> None:
         self.nnue.save(path, net, metadata)

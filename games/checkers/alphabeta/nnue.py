@@ -9,10 +9,11 @@ own frame (square ``s`` for Black, ``31 - s`` for White, as in
 :mod:`.features`, so one set of weights serves both colours).  The network:
 
     a_P = clip(b1 + sum of W1's rows of P's active features)        for P = Black, White  (H each)
-    h   = clip(W2 . [a_mover, a_other] + b2)                         (K)
-    out = W3 . h + b3                                                 (men; x 100: the search's unit)
+    h   = clip(W2[b] . [a_mover, a_other] + b2[b])                   (K)
+    out = W3[b] . h + b3[b]                                           (men; x 100: the search's unit)
 
-with ``clip`` the clipped ReLU, min(max(x, 0), 1).  The first layer is the
+with ``clip`` the clipped ReLU, min(max(x, 0), 1), and ``b`` the bucket of the
+number of pieces on the board.  The first layer is the
 expensive part done cheaply: its two sums (the "accumulators", one per
 perspective) change by a few rows per move: the squares a move empties and
 fills, captured pieces included.  They are kept per ply of the search
@@ -34,7 +35,7 @@ from numba import njit
 
 from plyground.negamax import core
 from plyground.negamax import nnue as shared
-from plyground.negamax.nnue import Network, add_row, output, sub_row
+from plyground.negamax.nnue import Network, add_row, bucket, output, sub_row
 
 from ..bits import lowest_square, popcount
 from ..kernels import BLACK_KINGS, BLACK_MEN, SIDE, WHITE_KINGS, WHITE_MEN
@@ -55,9 +56,9 @@ FEATURES = {"game": "checkers", "feature_set": "checkers-nnue-psq", "feature_set
 ADVICE = "give a checkers NNUE file, as nnue.save writes"
 
 
-def initial(hidden: int = 32, dense: int = 16, seed: int = 0) -> Network:
+def initial(hidden: int = 32, dense: int = 16, seed: int = 0, buckets: int = 1) -> Network:
     """A checkers network of random weights."""
-    return shared.initial(INPUTS, hidden, dense, MAX_PIECES, seed)
+    return shared.initial(INPUTS, hidden, dense, MAX_PIECES, seed, buckets)
 
 
 def quantize(net: Network) -> tuple:
@@ -144,8 +145,16 @@ def _push(parent, child, move, ply, E):
 
 
 @njit(cache=True, inline="always")
+def dense_value(acc, pos, E):
+    """The dense layers of ``pos``'s bucket (by its pieces) on its accumulators ``acc``, in search units."""
+    pieces = popcount(pos[BLACK_MEN] | pos[BLACK_KINGS] | pos[WHITE_MEN] | pos[WHITE_KINGS])
+    b = bucket(pieces, E[2].shape[0], MAX_PIECES)
+    return OUTPUT_SCALE * output(acc, pos[SIDE], b, E[2], E[3], E[4], E[5], E[6])
+
+
+@njit(cache=True, inline="always")
 def _value(pos, ply, E):
-    return OUTPUT_SCALE * output(E[7][ply], pos[SIDE], E[2], E[3], E[4], E[5], E[6])
+    return dense_value(E[7][ply], pos, E)
 
 
 #: The NNUE evaluation of the compiled search; its arrays are :func:`quantize`'s.
@@ -159,7 +168,7 @@ def evaluate(pos, E):
     which takes ``E``'s transposed W2)."""
     acc = E[7][0]
     refresh(pos, E[0], E[1], acc)
-    return OUTPUT_SCALE * output(acc, pos[SIDE], E[2], E[3], E[4], E[5], E[6])
+    return dense_value(acc, pos, E)
 
 
 # ------------------------------------------------------------------ training data
@@ -205,15 +214,17 @@ def batch_features(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def reference_value(E: tuple, pos: np.ndarray) -> float:
     """What the compiled evaluation computes for ``pos`` (search units), in float64 numpy from scratch."""
     mover = int(pos[SIDE])
-    return OUTPUT_SCALE * shared.reference_output(E, active_features(pos, mover), active_features(pos, 1 - mover))
+    return OUTPUT_SCALE * shared.reference_output(E, active_features(pos, mover), active_features(pos, 1 - mover),
+                                                  MAX_PIECES)
 
 
 def float_value(net: Network, pos: np.ndarray) -> float:
     """The unquantized network's value of ``pos`` (search units), in float64."""
     mover = int(pos[SIDE])
-    return OUTPUT_SCALE * shared.float_output(net, active_features(pos, mover), active_features(pos, 1 - mover))
+    return OUTPUT_SCALE * shared.float_output(net, active_features(pos, mover), active_features(pos, 1 - mover),
+                                              MAX_PIECES)
 
 
 __all__ = ["Network", "NNUE", "INPUTS", "MAX_PIECES", "W1_LIMIT", "OUTPUT_SCALE", "FEATURES", "initial",
            "quantize", "save", "load", "evaluate", "feature_index", "active_features", "batch_features", "refresh", "update",
-           "output", "reference_value", "float_value"]
+           "dense_value", "bucket", "reference_value", "float_value"]

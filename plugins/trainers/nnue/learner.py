@@ -45,7 +45,7 @@ class Learner:
     def train(self, net, examples: Examples, generation: int, on_epoch: Callable[[dict], None]):
         """The network trained from ``net`` on ``examples`` (resuming this generation's checkpoint)."""
         learning = self.learning
-        model = NnueModel(net, learning.w1_limit)
+        model = NnueModel(net, learning.w1_limit, learning.max_active)
         optimizer = Adam(model.parameters(), lr=self.lr)
         start_epoch = self._resume(model, optimizer, generation)
 

@@ -49,7 +49,7 @@ from plyground.capabilities import (ENDGAME_OPTION, endgame_oracle, kernels_of, 
                                     winning_chances_slope)
 from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
-from plyground.negamax.nnue import MAX_DENSE, MAX_HIDDEN
+from plyground.negamax.nnue import MAX_BUCKETS, MAX_DENSE, MAX_HIDDEN
 from plyground.options import Option, game_spec, jsonable_options
 from plyground.protocols import Game, Trainer
 from plyground.stats import H1_ACCEPTED, Score, Sprt
@@ -66,11 +66,11 @@ from .learner import Learner
 from .selfplay import GameJob, SelfPlaySetup
 
 #: Options that define a run: a rerun in the same directory must not change them.
-_FIXED = ("hidden", "dense", "games", "depth", "nodes", "random_plies_min", "random_plies_max", "window",
+_FIXED = ("hidden", "dense", "buckets", "games", "depth", "nodes", "random_plies_min", "random_plies_max", "window",
           "expert_games", "expert_every", "blend", "epochs", "batch", "lr", "seed", "match_games",
           "match_seconds", "gate", "gate_sprt", "first_eval", "baseline")
 #: What a run started before an option existed used.
-_ADDED = {"gate_sprt": "none", "first_eval": "learned", "baseline": "learned"}
+_ADDED = {"gate_sprt": "none", "first_eval": "learned", "baseline": "learned", "buckets": 1}
 #: The gate's default test.  At the default 40 games it takes a clear gain to pass: no test of a few Elo can
 #: decide in 20 pairs (a clean sweep moves the LLR by 20 ln(s1/s0), 0.57 for elo1=10, short of the bound 2.94).
 GATE_SPRT = "elo0=0,elo1=100,alpha=0.05,beta=0.05"
@@ -90,6 +90,8 @@ class NnueTrainer(Trainer):
                max=1000),
         Option("hidden", int, 32, "first-layer width (the accumulators)", min=4, max=MAX_HIDDEN),
         Option("dense", int, 16, "second-layer width", min=2, max=MAX_DENSE),
+        Option("buckets", int, 1, "stacks of dense layers, chosen by the pieces on the board (equal spans of the "
+               "piece count; Stockfish's layer stacks): 1 is one network", min=1, max=MAX_BUCKETS),
         Option("games", int, 2000, "self-play games a generation", min=2, max=10_000_000),
         Option("depth", int, 7, "self-play search depth (plies, plus the capture search)", min=1, max=64),
         Option("nodes", int, None, "self-play node limit per move; none = the depth alone", min=100,
@@ -270,7 +272,7 @@ class NnueTrainer(Trainer):
         if g > 0:
             net = self.learning.load(self._net_path(g - 1))[0]
         else:
-            net = self.learning.initial(cfg["hidden"], cfg["dense"], cfg["seed"])
+            net = self.learning.initial(cfg["hidden"], cfg["dense"], cfg["seed"], cfg["buckets"])
         learner = Learner(self.learning, winning_chances_slope(self.game), cfg["blend"], cfg["batch"],
                           cfg["epochs"], cfg["lr"], cfg["seed"], self.run_dir / "training.npz", self.log)
 
