@@ -734,6 +734,13 @@ class Trainer(Plugin):
         """Train (resuming if the run directory holds a previous run); return the artifact."""
         raise NotImplementedError
 
+    def lock_run_dir(self):
+        """The run directory, made if it is missing, locked while the returned context lasts: another run in it
+        is refused meanwhile (:class:`plyground.storage.RunLock`)."""
+        from .storage import RunLock
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        return RunLock(self.run_dir, "training run")
+
     def check_run_options(self, fixed: Sequence[str], added: Mapping[str, Any] | None = None) -> None:
         """Refuse to continue the run in :attr:`run_dir` (its ``config.json``) with any of the ``fixed`` options
         changed; ``added`` gives what a run started before an option existed used (its config does not name

@@ -25,7 +25,7 @@ from plyground.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import MAX_SECONDS, Option
 from plyground.protocols import Game, Trainer
-from plyground.storage import RunLock, write_json
+from plyground.storage import write_json
 
 from . import boardval, evaluation, reports, training, urgency
 from .adapter import get_adapter, unsupported_reason
@@ -141,8 +141,7 @@ class BayesTrainer(Trainer):
                              "--set games=acf (checkers: the bundled ACF archive)")
         games_path, test_path = (records_file(self.game, self.config[name], name) if self.config[name] else None
                                  for name in _FILE_OPTIONS)
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        with RunLock(self.run_dir, "training run"):
+        with self.lock_run_dir():
             return self._train(games_path, test_path)
 
     def _read(self, path: Path):

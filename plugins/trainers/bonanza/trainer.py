@@ -33,7 +33,7 @@ from plyground.errors import ModelFileError, UsageError
 from plyground.expert import split_games
 from plyground.options import Option, jsonable_options
 from plyground.protocols import Game, Trainer
-from plyground.storage import (RunLock, array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
+from plyground.storage import (array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
 
 from plyground.players.alphabeta.evalfile import save_weights
@@ -103,8 +103,7 @@ class BonanzaTrainer(Trainer):
 
     # ------------------------------------------------------------------ the run
     def run(self) -> Path:
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        with RunLock(self.run_dir, "training run"):
+        with self.lock_run_dir():
             return self._train()
 
     def _train(self) -> Path:
