@@ -53,7 +53,7 @@ from plyground.negamax.nnue import MAX_BUCKETS, MAX_DENSE, MAX_HIDDEN
 from plyground.options import Option, game_spec, jsonable_options
 from plyground.protocols import Game, Trainer
 from plyground.stats import H1_ACCEPTED, Score, Sprt
-from plyground.storage import (RunLock, append_json_line, copy_file, read_json, read_json_lines, write_json,
+from plyground.storage import (append_json_line, copy_file, read_json, read_json_lines, write_json,
                                write_json_lines)
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
@@ -169,8 +169,7 @@ class NnueTrainer(Trainer):
 
     # ------------------------------------------------------------------ the run
     def run(self) -> Path:
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        with RunLock(self.run_dir, "training run"):
+        with self.lock_run_dir():
             return self._train()
 
     def _train(self) -> Path:
