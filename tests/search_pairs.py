@@ -8,11 +8,10 @@ from types import SimpleNamespace
 import numpy as np
 from numba import njit
 
-from plyground.closure_cache import cache_on_disk
 from plyground.players.search.compiled import CompiledGumbelSearch, CompiledPUCTSearch, compiled_kernels
 from plyground.players.search.gumbel import GumbelSearch
 from plyground.players.search.evaluators import RandomPlayout
-from plyground.players.search.kernel_playout import seed_compiled
+from plyground.players.search.kernel_playout import kernel_playout, seed_compiled
 from plyground.players.search.puct import PUCTSearch
 from plyground.players.search.settings import SearchSettings
 from plyground.players.search.uct import UCTSearch
@@ -105,35 +104,18 @@ def assert_same_uct_tree(a, b, state) -> None:
         assert [b.k.move_to_code(position, a.moves[c]) for c in children] == [int(b.code[c]) for c in children]
 
 
-_FIXED: dict[tuple, object] = {}
-
-
 def fixed_playout(kernels):
     """``playout(pos, max_plies) -> outcome code`` (the kernels' contract) that draws nothing: at every ply
     the move a hash of the position names, so the result depends on the position alone."""
-    key = (kernels.gen_moves, kernels.apply_move, kernels.outcome, int(kernels.max_moves))
-    playout = _FIXED.get(key)
-    if playout is None:
-        playout = _FIXED[key] = _build_fixed_playout(*key)
-    return playout
+    return kernel_playout(kernels, _hashed_pick)
 
 
-def _build_fixed_playout(gen_moves, apply_move, outcome, max_moves):
-    @njit(nogil=True)
-    def playout(pos, max_plies):
-        moves = np.empty(max_moves, dtype=np.int64)
-        for _ in range(max_plies + 1):
-            n = gen_moves(pos, moves)
-            result = outcome(pos, n)
-            if result >= 0:
-                return result
-            h = 0
-            for i in range(pos.shape[0]):
-                h = h * 1000003 + pos[i]        # wraps around in int64: any hash will do
-            apply_move(pos, moves[(h ^ (h >> 29)) % n])
-        return 2
-
-    return cache_on_disk(playout)
+@njit(cache=True, nogil=True)
+def _hashed_pick(pos, n):
+    h = 0
+    for i in range(pos.shape[0]):
+        h = h * 1000003 + pos[i]        # wraps around in int64: any hash will do
+    return (h ^ (h >> 29)) % n
 
 
 class FixedPlayout(RandomPlayout):
