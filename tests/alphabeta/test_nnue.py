@@ -12,6 +12,8 @@ from plyground.games.checkers.alphabeta import compiled, nnue
 from plyground.games.checkers.kernels import MAX_MOVES, apply_move, gen_moves
 from plyground.negamax import core
 
+from move_helpers import random_play
+
 LINE = 60     # plies per random line at most
 
 
@@ -67,12 +69,7 @@ def _random_start(seed: int, most: int = 50) -> np.ndarray:
     one)."""
     game = CheckersGame()
     rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    for _ in range(int(rng.integers(10, most))):
-        if state.is_terminal():
-            break
-        moves = state.legal_moves()
-        state.apply(moves[int(rng.integers(len(moves)))])
+    state = random_play(game.new_initial_state(), int(rng.integers(10, most)), rng)
     return game.kernels().state_to_pos(state)
 
 
