@@ -180,24 +180,25 @@ def test_a_network_too_large_for_the_machine_is_refused_before_allocating(cli, t
 def test_a_run_on_the_gpu_code_path_trains_plays_and_leaves_device_free_files(cli, tmp_path, monkeypatch):
     """device=cpu-portable (what device=cuda runs, on the CPU): the learner trains and the actors play on that
     device, and the run's networks load on the CPU as usual."""
-    from plyground.players.alphazero import networks
+    from plyground.plugins.trainers.alphazero.actors import GameActor
     from plyground.plugins.trainers.alphazero.learner import Learner
     devices, trained_on = [], []
-    real_load, real_fit = networks.load_model, Learner.fit
+    real_network, real_fit = GameActor._network, Learner.fit
 
-    def recording_load(path, game, **runtime):
-        devices.append(runtime.get("device", "cpu"))
-        return real_load(path, game, **runtime)
+    def recording_network(self, blob):
+        network = real_network(self, blob)
+        devices.append(network.device.name)
+        return network
 
     def recording_fit(self, network, *args, **kwargs):
         trained_on.append(network.device.name)
         return real_fit(self, network, *args, **kwargs)
     monkeypatch.setattr(Learner, "fit", recording_fit)
-    monkeypatch.setattr("plyground.plugins.trainers.alphazero.actors.load_model", recording_load)
+    monkeypatch.setattr(GameActor, "_network", recording_network)
     code, out, err = train(cli, tmp_path / "run", "--set", "device=cpu-portable", "--set", "workers=1")
     assert code == 0, err
     assert trained_on and set(trained_on) == {"cpu-portable"}    # training on the device
-    assert devices and set(devices) == {"cpu-portable"}          # self-play on the device
+    assert devices and set(devices) == {"cpu-portable"}          # self-play and the gate's games on the device
     best = AlphaZeroPlayer(TicTacToe(), model=tmp_path / "run" / "best.npz", simulations=4)
     assert best.network.device.name == "cpu"
 

@@ -1,6 +1,7 @@
-"""A network file is read once per use: one AlphaZero iteration opens each network file at most once in the
-trainer's process, a worker builds each network it is sent from the bytes (no file), and a file rewritten on
-disk is read again."""
+"""Networks reach their uses in memory: in the trainer's process the network the learner trained is the one
+the gate's games, the ladder, the mistakes probe and the metrics use (no file read back to build it again),
+each network file is opened at most once, a worker builds each network it is sent from the bytes (no file),
+and a file rewritten on disk is read again."""
 import builtins
 import io
 import os
@@ -11,7 +12,9 @@ import pytest
 
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.networks import load_model
+from plyground.plugins.trainers.alphazero import actors, modelfiles
 from plyground.plugins.trainers.alphazero.actors import GameActor, MatchJob, MatchSide, ModelBlob
+from plyground.plugins.trainers.alphazero.modelfiles import ModelFiles
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 
 from aztestgames import tiny_model
@@ -36,7 +39,20 @@ def npz_reads(monkeypatch):
     return reads
 
 
-def test_each_iteration_reads_each_network_file_at_most_once(tmp_path, npz_reads):
+@pytest.fixture
+def networks_built(monkeypatch):
+    """Every network built from a model file's bytes by the trainer's network files or an actor, by path."""
+    built = Counter()
+    for module in (actors, modelfiles):
+        def counting_load(path, game, *, load=module.load_model, **kwargs):
+            built[os.path.abspath(path)] += 1
+            return load(path, game, **kwargs)
+        monkeypatch.setattr(module, "load_model", counting_load)
+    return built
+
+
+def test_each_iteration_builds_only_the_learners_network_and_reads_each_file_at_most_once(tmp_path, npz_reads,
+                                                                                          networks_built):
     # every phase that uses a network: self-play, training, comparison (new and best, accepted), evaluation,
     # the ladder (initial network and each iteration's), the mistakes probe; games played in this process, by
     # the same actor a worker runs; iteration 2 trains on from checkpoint 1, read in iteration 1 already
@@ -50,11 +66,17 @@ def test_each_iteration_reads_each_network_file_at_most_once(tmp_path, npz_reads
     assert any("new network accepted" in line for line in lines)
     assert any("evaluation vs random" in line for line in lines)
     assert any("mistakes: iter-0002" in line for line in lines)
+    checkpoint = {k: str(run / "checkpoints" / f"iter-000{k}.npz") for k in (0, 1, 2)}
+    # the only networks built from a file: the learner's own copies of the networks it trains on (the initial
+    # one and iteration 1's); the games, the gate, the ladder, the probe and the metrics use those it trained
+    assert networks_built == {checkpoint[0]: 1, checkpoint[1]: 1}
     networks = {path: n for path, n in npz_reads.items()
                 if Path(path).parent == run / "checkpoints" or Path(path) == run / "best.npz"}
-    assert networks == {str(run / "checkpoints" / f"iter-000{k}.npz"): 1 for k in (0, 1, 2)}
-    # best.npz is written from the bytes read once, never read back; nothing else opens a network file
+    # the bytes of each checkpoint, once: for the learner's copy, and for best.npz, a copy of them (iteration
+    # 2's network, accepted, is not trained on); best.npz is never read back, nothing else opens a network file
+    assert networks == {checkpoint[k]: 1 for k in (0, 1, 2)}
     assert [path for path in npz_reads if path not in networks and "/replay/" not in path] == []
+    assert trainer.models.playing(run / "best.npz") is trainer.models.playing(run / "checkpoints" / "iter-0002.npz")
 
 
 def test_an_actor_builds_each_network_once_from_the_bytes_it_is_sent(tmp_path, npz_reads):
@@ -75,7 +97,6 @@ def test_an_actor_builds_each_network_once_from_the_bytes_it_is_sent(tmp_path, n
 
 
 def test_a_rewritten_checkpoint_is_read_again(tmp_path, npz_reads):
-    from plyground.plugins.trainers.alphazero.modelfiles import ModelFiles
     game = TicTacToe()
     path = tiny_model(game, tmp_path / "iter-0001.npz", epochs_done=1)
     models = ModelFiles(game)
@@ -86,11 +107,10 @@ def test_a_rewritten_checkpoint_is_read_again(tmp_path, npz_reads):
     second = models.blob(path)
     assert second != first and models.network(path).metadata["epochs_done"] == 2
     assert npz_reads[str(path)] == 2              # the new version, once
-    assert second.data == path.read_bytes() and load_model(path, game).metadata["epochs_done"] == 2
+    assert models.data(second.digest) == path.read_bytes() and load_model(path, game).metadata["epochs_done"] == 2
 
 
 def test_copying_a_network_leaves_the_target_known_without_reading_it(tmp_path, npz_reads):
-    from plyground.plugins.trainers.alphazero.modelfiles import ModelFiles
     game = TicTacToe()
     source = tiny_model(game, tmp_path / "iter-0001.npz")
     models = ModelFiles(game)
@@ -99,6 +119,24 @@ def test_copying_a_network_leaves_the_target_known_without_reading_it(tmp_path, 
     npz_reads.clear()
     assert models.blob(tmp_path / "best.npz") == models.blob(source)
     assert npz_reads == Counter()
+
+
+def test_a_saved_network_is_kept_as_it_is_and_its_bytes_read_once_for_the_workers(tmp_path, npz_reads,
+                                                                                   networks_built):
+    game = TicTacToe()
+    network = load_model(tiny_model(game, tmp_path / "initial.npz"), game)
+    models, path = ModelFiles(game), tmp_path / "iter-0001.npz"
+    models.save(network, path, "mlp", iteration=1, epochs_done=1, role="candidate")
+    written = path.read_bytes()
+    npz_reads.clear()
+    blob = models.blob(path)
+    assert blob.data is None and models.shared(blob.digest) is network is models.playing(path)
+    assert models.metadata(path)["epochs_done"] == 1 == network.metadata["epochs_done"]
+    assert npz_reads == Counter() and networks_built == Counter()        # the network as the learner left it
+    assert models.data(blob.digest) == written == models.data(blob.digest)
+    assert npz_reads == Counter({str(path): 1})                     # for the workers: once
+    trained = models.network(path)                                  # the learner's own: built from those bytes
+    assert trained is not network and networks_built == Counter({str(path): 1}) and npz_reads[str(path)] == 1
 
 
 def test_load_model_opens_a_model_file_once(tmp_path, npz_reads):

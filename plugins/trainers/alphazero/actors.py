@@ -10,6 +10,8 @@ numbers - and sends back plain data: each game's examples as arrays and its
 record as JSON, as soon as it finishes.  Nothing holding a process or a file
 (a Stockfish judge, an open network) crosses a process boundary: the actor
 builds its own :class:`~.playbook.Playbook` from the game and the options.
+The actor in the trainer's own process (``workers=1``) plays the networks
+the trainer holds in memory, as the learner left them.
 
 Self-play games are handed out in groups (:func:`selfplay_groups`); an actor
 plays a group with the batched driver, its games' leaves in one network call.
@@ -25,7 +27,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Union
+from typing import Any, Callable, Iterator, Union
 
 import numpy as np
 
@@ -70,7 +72,10 @@ class ActorSetup:
 
 @dataclass(frozen=True)
 class ModelBlob:
-    """A network file's bytes, named by their digest; ``data`` is left out once an actor has it."""
+    """A network as a job names it: ``digest``, its bytes' digest or the key the trainer's process gave a
+    network it saved (:class:`~.modelfiles.ModelFiles`), and ``data``, the bytes, sent to an actor that lacks
+    them (left out once it has them, and for the actor in the trainer's process, which plays the networks
+    held there)."""
 
     digest: str
     data: bytes | None = None
@@ -132,20 +137,20 @@ class MatchJob:
 Job = Union[SelfPlayJob, MatchJob]
 
 
-def with_models_known(job: Job, known: set[str]) -> Job:
-    """``job`` without the bytes of networks in ``known`` (the actor has them); adds its networks to ``known``."""
+def with_models_known(job: Job, known: set[str], data: Callable[[str], bytes] | None = None) -> Job:
+    """``job`` as the actor that holds the networks ``known`` is sent it: a network's bytes left out when it
+    has them, else the job's own or, for a job that names its network by key alone, ``data(key)``'s (the
+    trainer's :meth:`~.modelfiles.ModelFiles.data`); adds its networks to ``known``."""
+    def sent(model: ModelBlob) -> ModelBlob:
+        if model.digest in known:
+            return model.without_data()
+        known.add(model.digest)
+        return model if model.data is not None or data is None else ModelBlob(model.digest, data(model.digest))
+
     if isinstance(job, SelfPlayJob):
-        model = job.model.without_data() if job.model.digest in known else job.model
-        known.add(job.model.digest)
-        return SelfPlayJob(job.iteration, job.numbers, model, job.names, job.event, job.parallel_games)
-    sides = []
-    for side in job.sides:
-        if side.model is not None:
-            side = MatchSide(side.model.without_data() if side.model.digest in known else side.model,
-                             side.spec, side.temperature_plies)
-            known.add(side.model.digest)
-        sides.append(side)
-    return dataclasses.replace(job, sides=tuple(sides))
+        return dataclasses.replace(job, model=sent(job.model))
+    return dataclasses.replace(job, sides=tuple(side if side.model is None else dataclasses.replace(
+        side, model=sent(side.model)) for side in job.sides))
 
 
 # ------------------------------------------------------------------ how the work is split
@@ -190,8 +195,12 @@ class GameActor:
     playbook; one lives in each worker (and one in the trainer's
     process when it plays the games itself)."""
 
-    def __init__(self, game: Game, playbook: Playbook) -> None:
-        self.game, self.playbook = game, playbook
+    def __init__(self, game: Game, playbook: Playbook,
+                 shared: Callable[[str, str, str], Any] | None = None) -> None:
+        """``shared(key, device, precision)``: the network a job names, as the trainer's process holds it
+        (the actor in that process: :meth:`~.modelfiles.ModelFiles.shared`); else each is built from the
+        bytes sent, once."""
+        self.game, self.playbook, self.shared = game, playbook, shared
         self._networks: OrderedDict[str, Any] = OrderedDict()     # by blob digest: each loaded once
         self.threads = None                    # a worker's compute-thread limit (ActorSetup.build)
 
@@ -218,13 +227,16 @@ class GameActor:
         return error_message(exc, job)
 
     def _network(self, blob: ModelBlob):
+        settings = self.playbook.settings
+        if self.shared is not None:
+            return self.shared(blob.digest, settings.device, settings.precision)
         network = self._networks.get(blob.digest)
         if network is not None:
             self._networks.move_to_end(blob.digest)
             return network
         if blob.data is None:
             raise RuntimeError(f"network {blob.digest} was never sent to this actor")
-        settings = self.playbook.settings      # built from the bytes sent: no file is written or read
+        # built from the bytes sent: no file is written or read
         network = load_model(Path(f"network {blob.digest}"), self.game, device=settings.device,
                              precision=settings.precision, data=blob.data)
         self._networks[blob.digest] = network

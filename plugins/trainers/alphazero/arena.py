@@ -46,13 +46,15 @@ class Executor(Protocol):
 
 
 def make_actor_pool(backend: str, workers: int, address: str | None, setup: Callable[[], ActorSetup],
-                    log: Callable[[str], None]) -> ActorPool | None:
-    """The pool for ``backend``, its workers built from ``setup()``; ``None`` where the work stays in this
-    process (one local worker: ``setup`` is not called)."""
+                    log: Callable[[str], None], data: Callable[[str], bytes] | None = None) -> ActorPool | None:
+    """The pool for ``backend``, its workers built from ``setup()`` and sent each network once (the bytes a
+    job carries, else ``data(key)``'s); ``None`` where the work stays in this process (one local worker:
+    ``setup`` is not called)."""
     check_backend(backend, address)
     if backend == "local" and (workers or available_cores()) <= 1:
         return None
-    return actor_pool(backend, workers, address, setup(), log, prepare=with_models_known)
+    return actor_pool(backend, workers, address, setup(), log,
+                      prepare=lambda job, known: with_models_known(job, known, data))
 
 
 class Arena:

@@ -19,7 +19,6 @@ from plyground.durations import format_duration
 from plyground.options import Spec
 from plyground.protocols import Game
 from plyground.timelimit import TimeLimit
-from plyground.players.alphazero.networks import save_model
 
 from .examples import Examples
 from .modelfiles import ModelFiles
@@ -65,8 +64,10 @@ class Learner:
                  + (f", from epoch {len(losses) + 1}" if losses else ""))
 
         def save(epoch_losses: list[dict]) -> None:
-            save_model(network, checkpoint, self.game, self.family, iteration=k, epochs_done=len(epoch_losses),
-                       epoch_losses=epoch_losses, examples=len(data), role="candidate")
+            # the run's network files keep it in memory: the gate's games and the metrics take it from there
+            self.models.save(network, checkpoint, self.family, device=settings.device, iteration=k,
+                             epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
+                             role="candidate")
 
         self.fit(network, data, losses, settings.epochs, seed_parts=(settings.seed, k), save=save, prefix=prefix,
                  limit=limit)

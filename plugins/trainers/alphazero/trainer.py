@@ -45,12 +45,12 @@ from plyground.protocols import Game, GameRecord, Trainer
 from plyground.storage import write_json
 from plyground.timelimit import TimeUp
 from plyground.players.alphazero.compute import compute_threads
-from plyground.players.alphazero.networks import RUNTIME_DEFAULTS, build_network, load_model, network_class, save_model
+from plyground.players.alphazero.networks import RUNTIME_DEFAULTS, build_network, load_model, network_class
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.capabilities import endgame_oracle
 from plyground.workers import InProcess, check_backend
 
-from .actors import ActorSetup, MatchJob, MatchSide, ModelBlob, GameActor, match_seed
+from .actors import ActorSetup, MatchJob, MatchSide, GameActor, match_seed
 from .arena import Arena, make_actor_pool
 from .gate import Gate, Tally
 from .ladder import (Ladder, LadderSettings, MistakesProbe, MistakesSettings, mistakes_text, network_name,
@@ -182,8 +182,8 @@ class AlphaZeroTrainer(Trainer):
         family = Spec.parse(self.settings.network).name
         if self.settings.initial_model is not None:
             network = self._initial_model(network)
-        save_model(network, self.rundir.checkpoint_path(0), self.game, family, iteration=0, epochs_done=0,
-                   role="initial", initial_model=str(self.settings.initial_model or ""))
+        self.models.save(network, self.rundir.checkpoint_path(0), family, iteration=0, epochs_done=0, role="initial",
+                         initial_model=str(self.settings.initial_model or ""))
         self.models.copy(self.rundir.checkpoint_path(0), self.rundir.best_path)
         state = {"game": self.game.name, "run_id": uuid.uuid4().hex, "iteration": 1, "phase": "selfplay",
                  "best_iteration": 0, "best_elo": 0.0, "fixed": self._fixed()}
@@ -236,9 +236,9 @@ class AlphaZeroTrainer(Trainer):
         losses = list(meta.get("epoch_losses", [])) if meta.get("role") == "bootstrap" else []
 
         def save(epoch_losses: list[dict]) -> None:
-            save_model(network, checkpoint, self.game, Spec.parse(s.network).name, iteration=0,
-                       epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
-                       role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=s.bootstrap_teacher)
+            self.models.save(network, checkpoint, Spec.parse(s.network).name, device=s.device, iteration=0,
+                             epochs_done=len(epoch_losses), epoch_losses=epoch_losses, examples=len(data),
+                             role="bootstrap", bootstrap_scale=scale, bootstrap_teacher=s.bootstrap_teacher)
 
         self.learner.fit(network, data, losses, s.bootstrap_epochs, seed_parts=(s.seed, 0), save=save,
                          prefix="bootstrap:", limit=self.time_limit)
@@ -398,8 +398,8 @@ class AlphaZeroTrainer(Trainer):
         def tags(i: int) -> dict:
             return {"Event": f"alphazero comparison, iteration {k}", "Round": str(i + 1)}
 
-        new = MatchSide(self._model_blob(rundir.checkpoint_path(k)), temperature_plies=plies)
-        best = MatchSide(self._model_blob(rundir.best_path), temperature_plies=plies)
+        new = MatchSide(self.models.blob(rundir.checkpoint_path(k)), temperature_plies=plies)
+        best = MatchSide(self.models.blob(rundir.best_path), temperature_plies=plies)
         return [MatchJob("comparison", k, i, (new, best) if i % 2 == 0 else (best, new),
                          names if i % 2 == 0 else names[::-1], match_seed(s.seed, k, i, 2), s.max_plies,
                          tags(i))
@@ -431,7 +431,7 @@ class AlphaZeroTrainer(Trainer):
         s, rundir = self.settings, self.rundir
         opponent_spec = s.evaluation_opponent
         get_registry().make_player(opponent_spec, self.game).close()    # a bad spec: one line, here
-        agent, opponent = MatchSide(self._model_blob(rundir.best_path)), MatchSide(spec=opponent_spec)
+        agent, opponent = MatchSide(self.models.blob(rundir.best_path)), MatchSide(spec=opponent_spec)
         return [MatchJob("evaluation", k, i, (agent, opponent) if i % 2 == 0 else (opponent, agent),
                          names if i % 2 == 0 else names[::-1], match_seed(s.seed, k, i, 3), s.max_plies)
                 for i in numbers]
@@ -478,7 +478,7 @@ class AlphaZeroTrainer(Trainer):
         planned, started = ladder.planned(), time.perf_counter()
         if len(ladder.finished_games(k)) < planned:
             self._play_games(
-                "ladder", k, planned, lambda numbers: ladder.jobs(k, self._model_blob(rundir.checkpoint_path(k)), numbers),
+                "ladder", k, planned, lambda numbers: ladder.jobs(k, self.models.blob(rundir.checkpoint_path(k)), numbers),
                 lambda i, record: {"record": record},
                 lambda i, record, finished: (f"ladder {i + 1}/{planned} games: last {' vs '.join(record.players)} "
                                              f"{record.result_text}"))
@@ -512,7 +512,7 @@ class AlphaZeroTrainer(Trainer):
                 self.log(f"{prefix} mistakes {i + 1}/{total} positions; phase ETA "
                          f"{format_duration(rate * (total - i - 1))}")
 
-        network = self.models.network(self.rundir.checkpoint_path(k))
+        network = self.models.playing(self.rundir.checkpoint_path(k))
         table = None
         if probe.settings.simulations:
             player = self.playbook.probe_player(network, probe.settings.simulations)
@@ -552,9 +552,10 @@ class AlphaZeroTrainer(Trainer):
             s = self.settings
             def setup() -> ActorSetup:
                 return ActorSetup(class_path(type(self.playbook)), self._worker_game_spec(), dict(self.config))
-            pool = make_actor_pool(s.backend, s.workers, s.address, setup, self.log)
+            pool = make_actor_pool(s.backend, s.workers, s.address, setup, self.log, data=self.models.data)
+            # in this process the games play the networks held here, as the learner left them
             self._arena_made = Arena(self.game, pool if pool is not None else
-                                     InProcess(GameActor(self.game, self.playbook)))
+                                     InProcess(GameActor(self.game, self.playbook, shared=self.models.shared)))
         return self._arena_made
 
     def _worker_game_spec(self) -> str:
@@ -571,10 +572,6 @@ class AlphaZeroTrainer(Trainer):
                              f"set workers=1 to play every game in this process")
         return spec
 
-    def _model_blob(self, path: Path) -> ModelBlob:
-        """The bytes of a network file for the workers, read once (a damaged file: one clear line here)."""
-        return self.models.blob(path)
-
     def _close_arena(self) -> None:
         if self._arena_made is not None:
             self._arena_made.close()
@@ -587,13 +584,13 @@ class AlphaZeroTrainer(Trainer):
     # ------------------------------------------------------------ bookkeeping
     def _finish(self, k: int, state: dict, evaluation: dict | None) -> None:
         rundir = self.rundir
-        checkpoint = self.models.network(rundir.checkpoint_path(k))
-        losses = checkpoint.metadata.get("epoch_losses", [])
+        checkpoint = self.models.metadata(rundir.checkpoint_path(k))
+        losses = checkpoint.get("epoch_losses", [])
         last = losses[-1] if losses else {}
         row = {
             "iteration": k,
             "selfplay_games": rundir.games_done(k),
-            "examples": int(checkpoint.metadata.get("examples", 0)),
+            "examples": int(checkpoint.get("examples", 0)),
             "loss": last.get("loss"), "value_loss": last.get("value_loss"), "policy_loss": last.get("policy_loss"),
             "epoch_losses": losses,
             "gate": state.get("gate"),
