@@ -35,7 +35,7 @@ from plyground.review import GameReview
 from .looking_back import LookingBack
 from .panel import EVAL_BAR_ROOM, PanelDrawing, result_words
 from .report_view import GameReporting
-from .link import GameLink
+from plyground.screen.link import GameLink
 from .widgets import Button, TextField, is_click
 
 if TYPE_CHECKING:

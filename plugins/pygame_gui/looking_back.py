@@ -15,7 +15,7 @@ from plyground.match import Interrupted
 from plyground.protocols import Command, GameRecord, State
 from plyground.review import GameReview
 
-from .link import GameAbandoned, compiling_told
+from plyground.screen.link import GameAbandoned, compiling_told
 
 #: Infinite analysis (I, reviewing a game) searches this long at most, unless stopped first (or its budget of
 #: simulations, plyground.players.human.ANALYSIS_SIMULATIONS, is spent).

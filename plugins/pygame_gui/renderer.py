@@ -24,7 +24,7 @@ from plyground.protocols import Game, GameRecord, Renderer, State
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
 
-from .app import SaveFolders
+from plyground.screen.folders import SaveFolders
 from .views import no_view_reason, view_for
 
 
@@ -178,7 +178,7 @@ class PygameRenderer(SaveFolders, Renderer):
         """Begin ``session`` in a background thread and show it (a game the menu started: its players are
         closed when it ends)."""
         from .game_screen import GameScreen
-        from .link import GameThread
+        from plyground.screen.link import GameThread
         self.open_window()
         game = session.game
         human_sides = {i for i, p in enumerate(session.players) if p.needs_renderer}
@@ -213,7 +213,7 @@ class PygameRenderer(SaveFolders, Renderer):
         """The menu's Open game: ``review`` on the board, hints and analysis from the default human player's
         hint bot; Menu comes back here."""
         from .game_screen import GameScreen
-        from .link import GameLink, LinkRenderer
+        from plyground.screen.link import GameLink, LinkRenderer
         hinter = self.menu.registry.make_player("human", review.game)
         hinter.renderer = self
         self._hinter = hinter
@@ -258,7 +258,7 @@ class PygameRenderer(SaveFolders, Renderer):
         """Show ``review`` (a :class:`plyground.review.GameReview`) without running the loop; ``hint(state)``
         searches a position and reports through :meth:`show_analysis`, from the hint's own thread."""
         from .game_screen import GameScreen
-        from .link import GameLink, LinkRenderer
+        from plyground.screen.link import GameLink, LinkRenderer
         self.open_window()
         link = GameLink()
         self._direct = LinkRenderer(link)    # the hint's show_analysis and interruption go through the link
@@ -288,7 +288,7 @@ class PygameRenderer(SaveFolders, Renderer):
 
     def start(self, game: Game, state: State, players) -> None:
         from .game_screen import GameScreen
-        from .link import GameLink, LinkRenderer
+        from plyground.screen.link import GameLink, LinkRenderer
         self.open_window()
         link = GameLink()
         humans = {i for i, name in enumerate(players) if Spec.parse(name).name == "human"}

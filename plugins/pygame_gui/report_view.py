@@ -22,7 +22,7 @@ from plyground.protocols import Budget, GameRecord
 from plyground.report import JUDGEMENTS, GameReport, analyse
 from plyground.review import GameReview
 
-from .link import compiling_told
+from plyground.screen.link import compiling_told
 from .widgets import draw_text, fit_text
 
 #: Seconds of search a position: a report of a 60-ply game in about ten seconds (``plyground analyse`` gives 0.1).

@@ -32,7 +32,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
         os.environ["SDL_VIDEODRIVER"] = "dummy"   # render off-screen: no window flashes up
     from .game_screen import GameScreen
     from .renderer import PygameRenderer
-    from .link import GameLink
+    from plyground.screen.link import GameLink
     from .views import has_view, view_for
 
     out = Path(out)

@@ -1,7 +1,7 @@
 """The ``web`` renderer: the game in a browser page, served by :mod:`.server`, played by the window's game screen.
 
-As in the window, a game plays in a thread of its own (:class:`~plyground.plugins.pygame_gui.link.GameThread`)
-and talks to its screen through a :class:`~plyground.plugins.pygame_gui.link.GameLink`; here the screen is a
+As in the window, a game plays in a thread of its own (:class:`~plyground.screen.link.GameThread`)
+and talks to its screen through a :class:`~plyground.screen.link.GameLink`; here the screen is a
 :class:`~.screen.WebScreen` and the link wakes the server, which sends the page what changed at once.  The
 server's thread acts on the page's messages; the caller's thread (``plyground play``) waits until the person is
 done: Close on the page, Ctrl-C, or the page closed for ``leave_after`` seconds (the bot's search stops, and a
@@ -28,8 +28,8 @@ from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
-from plyground.plugins.pygame_gui.app import SaveFolders
-from plyground.plugins.pygame_gui.link import GameAbandoned, GameLink, GameThread, LinkRenderer
+from plyground.screen.folders import SaveFolders
+from plyground.screen.link import GameAbandoned, GameLink, GameThread, LinkRenderer
 from plyground.plugins.pygame_gui.views import no_view_reason, view_for
 
 from .messages import Refused

@@ -1,9 +1,9 @@
-"""One game played in a background thread, talking to the window through queues.
+"""One game played in a background thread, talking to its screen (the window's, the web page's) through queues.
 
 A game session (``plyground.session``) plays in its own thread with a :class:`LinkRenderer`
 as its renderer.  Every renderer call becomes a message in ``link.inbox``, which the
-window's loop reads once per frame; ``ask_move`` waits on ``link.replies``
-for the move the person clicks.  The window thread owns pygame and never
+screen reads (the window once per frame, the page's server when the link wakes it); ``ask_move`` waits on
+``link.replies`` for the move the person clicks.  The front end's thread never
 waits for a bot, so it stays responsive while one thinks.
 
 The same link also works without a thread (``pump`` given): then the caller's

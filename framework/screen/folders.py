@@ -1,5 +1,5 @@
-"""What a game screen (:class:`~.game_screen.GameScreen`) asks of the renderer showing it, written once for the
-window and the web page; pygame-free, so that registering a renderer imports no pygame."""
+"""Where a front end (the window, the web page) saves games: what a game screen asks of the renderer showing it,
+written once for both."""
 from __future__ import annotations
 
 from pathlib import Path
