@@ -101,13 +101,14 @@ def linear_metadata():
 def nnue_arrays(**changed):
     from plyground.games.checkers.alphabeta import nnue
     net = nnue.initial(hidden=8, dense=4, seed=1)._replace(**changed)
-    meta = {"format": "plyground-nnue", "format_version": 1, **nnue.FEATURES, "inputs": nnue.INPUTS, "hidden": 8,
-            "dense": 4}
+    meta = {"format": "plyground-nnue", "format_version": nnue.shared.FORMAT_VERSION, **nnue.FEATURES,
+            "inputs": nnue.INPUTS, "hidden": 8, "dense": 4, "buckets": 1}
     return {**net._asdict(), "__metadata__": json_array(meta)}
 
 
 def match_with_eval(path, *more):
-    return run_plyground_peak("match", "--game", "checkers", "--first", f"alphabeta:eval={path},depth=1",
+    # endgame=off: the memory measured is the evaluation file's, not an endgame database the machine has built
+    return run_plyground_peak("match", "--game", "checkers", "--first", f"alphabeta:eval={path},depth=1,endgame=off",
                               "--second", "random", "-n", "1", "--quiet", *more)
 
 
@@ -133,7 +134,7 @@ def test_an_eval_file_that_is_a_compression_bomb_is_refused_from_its_headers(com
         arrays = nnue_arrays()
         del arrays["w1"]
         crafted(path, {"w1": (128, BOMB_NUMBERS // 128)}, arrays)
-        expected = rf"{path}: the NNUE file's layers W1 \(128, 390625\), W2 \(16, 4\) are not 1 to 512 hidden"
+        expected = rf"{path}: the NNUE file's layers W1 \(128, 390625\), W2 \(1, 16, 4\) are not 1 to 512 hidden"
     assert path.stat().st_size < 2 * 10 ** 6
     result, peak = match_with_eval(path)
     assert peak < MEMORY_BOUND, f"{peak:,} bytes"
@@ -160,7 +161,7 @@ def test_weights_no_training_makes_are_refused_naming_the_array(tmp_path):
     nets = {name: nnue_arrays(**change) for name, change in {
         "w1-huge": {"w1": nnue_arrays()["w1"] * 1e300},
         "w2-complex": {"w2": nnue_arrays()["w2"] + 1j},
-        "w3-huge": {"w3": np.full(4, 1e30)}}.items()}
+        "w3-huge": {"w3": np.full((1, 4), 1e30)}}.items()}
     for name, arrays in nets.items():
         np.savez(tmp_path / f"{name}.npz", **arrays)
     for path, expected in [
