@@ -612,8 +612,8 @@ class NnueLearning(Protocol):
     w1_limit: float
     output_scale: float
 
-    def initial(self, hidden: int, dense: int, seed: int) -> Any:
-        """A network of random weights."""
+    def initial(self, hidden: int, dense: int, seed: int, buckets: int = 1) -> Any:
+        """A network of random weights, with ``buckets`` stacks of dense layers (plyground.negamax.nnue)."""
 
     def save(self, path: Path, net: Any, metadata: dict | None = None) -> None:
         """Write a model file (.npz + JSON, atomically)."""
