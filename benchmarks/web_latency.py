@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from plyground.plugins.pygame_gui.views import view_for
+from plyground.boardview.views import view_for
 from plyground.plugins.web.browser import PageDriver, start_browser, until
 from plyground.plugins.web.renderer import WebRenderer
 from plyground.registry import get_registry

@@ -1,7 +1,7 @@
 """The hooks a plyground plugin may implement.  Each returns classes; the host names them.
 
-These are the host's own kinds.  A plugin that consumes a kind of class itself
-(AlphaZero networks, bayes adapters, pygame board views) owns that kind's hook:
+These are the host's own kinds (board views among them: every front end that draws games uses them).  A plugin
+that consumes a kind of class itself (AlphaZero networks, bayes adapters) owns that kind's hook:
 it declares the hookspec in its own module and returns a :class:`Kind` from
 ``register_kinds``; the host adds the spec before it checks any plugin's hooks,
 and lists the kind with the others (``plyground plugins``, ``plyground list``).
@@ -45,6 +45,12 @@ HOST_KINDS = (
     Kind("renderers", "renderer", "register_renderers", "plyground.protocols:Renderer"),
     Kind("trainers", "trainer", "register_trainers", "plyground.protocols:Trainer"),
 )
+#: The host's kinds that only the front ends use (the window, the web page), collected the first time one asks for
+#: them rather than when the registry is built: one board view a game, known by its game's name.
+FRONT_END_KINDS = (
+    Kind("board-views", "board view", "register_board_views", "plyground.boardview.base:BoardView",
+         key="game_name"),
+)
 
 
 @hookspec
@@ -65,6 +71,11 @@ def register_renderers() -> list[type]:
 @hookspec
 def register_trainers() -> list[type]:
     """Return Trainer subclasses this plugin provides."""
+
+
+@hookspec
+def register_board_views() -> list[type]:
+    """Return BoardView subclasses, one per game (its ``game_name``), for every front end that draws games."""
 
 
 @hookspec

@@ -1,9 +1,9 @@
 """Names users type -> plugin classes, per kind, with the plugin each came from.
 
 The host's kinds (games, players, renderers, trainers) are collected when the
-registry is built; kinds a plugin consumes and declares with ``register_kinds``
-(networks, bayes-adapters, board-views) the first time something asks for them,
-so a board view's pygame import waits until a window wants it.
+registry is built; its front ends' kind (board-views) and the kinds a plugin consumes and declares with
+``register_kinds`` (networks, bayes-adapters) the first time something asks for them,
+so a board view's drawing code waits until a window or a page wants it.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Iterable, Iterator
 
 from . import plugin_manager as plugins
 from .errors import PluginError, UnsupportedGame, UsageError
-from .hookspecs import HOST_KINDS, Kind
+from .hookspecs import FRONT_END_KINDS, HOST_KINDS, Kind
 from .options import Option, Spec, resolve_options
 from .protocols import PLAYABLE, Game, Player, Renderer, unsupported_reason
 
@@ -210,6 +210,8 @@ def get_registry() -> Registry:
         registry = Registry()
         for kind in HOST_KINDS:
             _collect_kind(registry, kind)
+        for kind in FRONT_END_KINDS:
+            registry.add_kind(kind, collected=False)
         for kind, plugin in plugins.consumer_kinds():
             try:
                 registry.add_kind(kind, plugin, collected=False)

@@ -1,15 +1,14 @@
-"""Finding a game's view: the board views registered through the ``register_board_views`` hook.
+"""Finding a game's view: the board views registered through the host's ``register_board_views`` hook.
 
-The pygame plugin declares that hook (``plugin.py``) and registers the built-in
-views through it; any plugin may add one for its game.  This module does not
-import pygame (the renderer's registration stays cheap): the registry collects
-the views, and so imports them, the first time a view is asked for.
+Every front end that draws games (the window, the web page) finds a game's view here; any plugin may register one
+for its game, as the built-in games register theirs.  The registry collects the views, and so imports them, the
+first time a view is asked for.
 """
 from __future__ import annotations
 
 from plyground.protocols import Game
 
-#: The registry kind of board views (declared by the pygame plugin).
+#: The registry kind of board views (a host kind: :data:`plyground.hookspecs.FRONT_END_KINDS`).
 KIND = "board-views"
 
 

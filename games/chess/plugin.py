@@ -11,8 +11,8 @@ def register_games():
 
 @hookimpl
 def register_board_views():
-    """The window's view of the game (the pygame renderer's hook), imported when a window wants it: it uses
-    pygame."""
+    """The game's board view, which the window and the web page draw (the host's hook), imported when a front end
+    first wants it."""
     from .view import ChessView
     return [ChessView]
 

@@ -12,6 +12,7 @@ import pygame
 
 from plyground.boardview import theme
 from plyground.boardview.editor import PositionEditor
+from plyground.boardview.views import has_view, view_class, view_for
 from plyground.clock import MENU_CLOCKS as CLOCKS, TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
@@ -23,7 +24,6 @@ from plyground.session import GameSession
 from .editor_screen import EditorScreen
 from .option_editor import Field, OptionEditor
 from .pages import OpenGameScreen
-from .views import has_view, view_class, view_for
 from .widgets import Button, Cycler, TextField, draw_text, draw_wrapped, is_click
 
 if TYPE_CHECKING:

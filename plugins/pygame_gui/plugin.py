@@ -1,9 +1,7 @@
-"""Registers the ``pygame`` renderer, its board views and the ``screenshots`` command.
+"""Registers the ``pygame`` renderer and the ``screenshots`` command.
 
-The renderer is what consumes board views, so it owns their hook:
-``register_board_views`` is declared here (:class:`BoardViewHooks`) and added to
-the host with ``register_kinds``.  Every game's plugin registers its own view
-through it (``games/<game>/view.py``), a third-party game's the same way.
+The window draws games through their board views, a host kind (``register_board_views``) that the web page uses
+too; every game's plugin registers its own view (``games/<game>/view.py``), a third-party game's the same way.
 """
 from __future__ import annotations
 
@@ -11,27 +9,9 @@ from pathlib import Path
 
 import click
 
-from plyground.hookspecs import Kind, hookimpl, hookspec
+from plyground.hookspecs import hookimpl
 
 from .renderer import PygameRenderer
-from .views import KIND
-
-
-class BoardViewHooks:
-    """The hook the pygame renderer adds for the board views it shows."""
-
-    @hookspec
-    def register_board_views(self) -> list[type]:
-        """Return BoardView subclasses, one per game (its ``game_name``), for the pygame renderer."""
-
-
-BOARD_VIEWS = Kind(KIND, "board view", "register_board_views", "plyground.boardview.base:BoardView",
-                   key="game_name", hookspecs=BoardViewHooks)
-
-
-@hookimpl
-def register_kinds():
-    return [BOARD_VIEWS]
 
 
 @hookimpl

@@ -19,13 +19,12 @@ from typing import Any, Callable
 
 import click
 
+from plyground.boardview.views import no_view_reason, view_for
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
+from plyground.screen.folders import SaveFolders
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
-
-from plyground.screen.folders import SaveFolders
-from .views import no_view_reason, view_for
 
 
 #: The smallest window (width, height): the game screen's panel holds its buttons, messages and moves without

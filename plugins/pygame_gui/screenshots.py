@@ -33,7 +33,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
     from .game_screen import GameScreen
     from .renderer import PygameRenderer
     from plyground.screen.link import GameLink
-    from .views import has_view, view_for
+    from plyground.boardview.views import has_view, view_for
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

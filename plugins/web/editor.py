@@ -19,11 +19,11 @@ import pygame
 from plyground.boardview import theme
 from plyground.boardview.canvas import SvgCanvas
 from plyground.boardview.editor import ERASER, PositionEditor
+from plyground.boardview.views import view_for
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord
 from plyground.review import GameReview
 from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
-from plyground.plugins.pygame_gui.views import view_for
 
 from .messages import Refused
 from .screen import BOARD, MARGIN, PICTURE

@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from plyground.boardview.views import has_view, view_for
 from plyground.clock import MENU_CLOCKS, TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
@@ -24,7 +25,6 @@ from plyground.options import Spec, remote_refusal
 from plyground.protocols import Game, State
 from plyground.resume import newest_unfinished, recent_record_files, saved_games
 from plyground.session import GameSession
-from plyground.plugins.pygame_gui.views import has_view, view_for
 
 from .messages import Refused
 

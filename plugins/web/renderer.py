@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
+from plyground.boardview.views import no_view_reason, view_for
 from plyground.errors import UsageError
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
-from plyground.session import GameSession, PlaySettings
-from plyground.stopping import is_interrupt
 from plyground.screen.folders import SaveFolders
 from plyground.screen.link import GameAbandoned, GameLink, GameThread, LinkRenderer
-from plyground.plugins.pygame_gui.views import no_view_reason, view_for
+from plyground.session import GameSession, PlaySettings
+from plyground.stopping import is_interrupt
 
 from .messages import Refused
 from .server import WebServer

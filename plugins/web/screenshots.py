@@ -33,7 +33,7 @@ def is_web_screenshot_dir(folder: Path) -> bool:
 
 
 def write_web_screenshots(out: Path, save_dir: Path) -> list[Path]:
-    from plyground.plugins.pygame_gui.views import view_for
+    from plyground.boardview.views import view_for
     from plyground.registry import get_registry
 
     from .renderer import WebRenderer

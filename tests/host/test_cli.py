@@ -30,7 +30,7 @@ MATCH = ("match", "--game", "tictactoe", "-n", "2", "--quiet")
     (("perft", "tictactoe", "--depth", "2", "--fen", "XX"), "bad tic-tac-toe position"),
     (("perft", "checkers", "--depth", "99999999999"), "Invalid value for '--depth': 99999999999 is not in the "
                                                       "range 0<=x<=64"),
-    (("list", "wizards"), "unknown kind 'wizards'; valid kinds: games, players, renderers, trainers, networks"),
+    (("list", "wizards"), "unknown kind 'wizards'; valid kinds: games, players, renderers, trainers, board-views, networks"),
     (("match", "--game", "tictactoe", "--black", "random", "--white", "random", "-n", "-1"),
      "Invalid value for '-n'"),
     (("frobnicate",), "No such command 'frobnicate'"),

@@ -13,7 +13,7 @@ import pytest
 
 from plyground.boardview import theme
 from plyground.boardview.canvas import PygameCanvas, SvgCanvas
-from plyground.plugins.pygame_gui.views import view_for
+from plyground.boardview.views import view_for
 from plyground.registry import get_registry
 
 SVG = "{http://www.w3.org/2000/svg}"

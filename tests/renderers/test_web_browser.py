@@ -23,7 +23,7 @@ ARROW = "rgb(40,170,90)"
 def _multijump_scene(game):
     """The checkers view's own double-jump position (the window's screenshot scene): the position, the double
     jump's text and its cells (start, landing, landing), from the view's marks of the move."""
-    from plyground.plugins.pygame_gui.views import view_for
+    from plyground.boardview.views import view_for
     view = view_for(game)
     scene = next(s for s in view.scenes() if s.name == "multijump")
     state = game.new_initial_state()
@@ -227,7 +227,7 @@ class _ByAddress:
         import pygame
 
         from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
-        from plyground.plugins.pygame_gui.views import view_for
+        from plyground.boardview.views import view_for
         from plyground.plugins.web.screen import BOARD, MARGIN
         from plyground.registry import get_registry
         view = view_for(get_registry().make_game(game_name))

@@ -1,10 +1,10 @@
 """Connect Four in plyground's window, by real mouse clicks on SDL's dummy display: plyground has no
-Connect Four code; the package registers its view through the pygame renderer's ``register_board_views``
+Connect Four code; the package registers its view through the host's ``register_board_views``
 hook, and the window plays the game with it."""
 import pygame
 
 from plyground.boardview import theme
-from plyground.plugins.pygame_gui.views import view_class
+from plyground.boardview.views import view_class
 from plyground.registry import get_registry
 from plyground_connect_four.screenshot import PICTURE_GAME, play_in_window
 from plyground_connect_four.view import BOARD, ConnectFourView

@@ -13,6 +13,6 @@ def register_games():
 
 @hookimpl
 def register_board_views():
-    """The window's view (the pygame renderer's hook); imported when a window first wants it: it uses pygame."""
+    """The board view the window and the web page draw (the host's hook); imported when a front end first wants it."""
     from .view import ConnectFourView
     return [ConnectFourView]

@@ -1,4 +1,4 @@
-"""Connect Four in plyground's window: the board view the pygame renderer asks for through its
+"""Connect Four in plyground's window: the board view the window and the web page ask for through the host's
 ``register_board_views`` hook (registered in ``__init__.py``, as any third-party game registers one).
 
 Seven columns of six holes on a blue board, discs where they lie; a click anywhere in a column drops
