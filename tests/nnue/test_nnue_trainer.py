@@ -273,3 +273,30 @@ def test_a_run_may_start_from_a_network_and_compare_with_a_pinned_one(cli, tmp_p
     assert row["vs_today"] is not None and row["best_before"] == "today"
     code, output = _train(cli, tmp_path / "other", "--set", "first_eval=/no/such/net.npz")
     assert code == 2 and "nnue: first_eval='/no/such/net.npz'" in output
+
+
+def test_a_run_may_take_generation_0_s_games_from_another_run_and_gets_the_games_it_would_have_played(cli, tmp_path):
+    """first_games: networks of another size learn from the same games; the games after those taken are the
+    ones the run would have played itself (a game's seed is its index)."""
+    code, output = _train(cli, tmp_path / "a", "--set", "generations=1", "--set", "gate_sprt=none")
+    assert code == 0, output
+    source = tmp_path / "a" / "run" / "games" / "gen-000.npz"
+    code, output = _train(cli, tmp_path / "b", "--set", "generations=1", "--set", "gate_sprt=none", "--set", "games=6",
+                          "--set", "hidden=8", "--set", "buckets=2", "--set", f"first_games={source}")
+    assert code == 0, output
+    assert "generation 0: 4 games (" in output and f"taken from {source}" in output
+    assert "self-play of 6 games" in output and "(4 played already)" in output
+    code, output = _train(cli, tmp_path / "c", "--set", "generations=1", "--set", "gate_sprt=none", "--set", "games=6")
+    assert code == 0, output
+    taken = GameRecords.load(tmp_path / "b" / "run" / "games" / "gen-000.npz")
+    played = GameRecords.load(tmp_path / "c" / "run" / "games" / "gen-000.npz")
+    assert taken.games == played.games == 6
+    for a, b in zip((taken.codes, taken.scores, taken.offsets, taken.first_returns),
+                    (played.codes, played.scores, played.offsets, played.first_returns)):
+        np.testing.assert_array_equal(a, b)
+    # games played otherwise are refused, naming what differs
+    code, output = _train(cli, tmp_path / "d", "--set", "depth=3", "--set", f"first_games={source}")
+    assert code == 2 and f"nnue: first_games='{source}' holds games of generation 0, evaluation 'learned', depth 2" \
+        in output and "this run plays generation 0, evaluation 'learned', depth 3" in output
+    code, output = _train(cli, tmp_path / "e", "--set", f"first_games={tmp_path / 'none.npz'}")
+    assert code == 2 and "does not exist" in output

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.storage import load_npz, save_npz
+from plyground.storage import METADATA_KEY, load_npz, pop_metadata, save_npz
 
 RECORDS_FORMAT = {"format": "plyground-nnue-games", "version": 1}
 
@@ -67,16 +67,28 @@ class GameRecords:
         save_npz(path, {"codes": self.codes, "scores": self.scores, "offsets": self.offsets,
                         "first_returns": self.first_returns}, {**RECORDS_FORMAT, **metadata}, compress=True)
 
+    def first(self, games: int) -> "GameRecords":
+        """The first ``games`` of these records."""
+        games = min(games, self.games)
+        end = int(self.offsets[games])
+        return GameRecords(self.codes[:end], self.scores[:end], self.offsets[:games + 1], self.first_returns[:games])
+
     @classmethod
-    def load(cls, path: Path) -> "GameRecords":
-        data = load_npz(path, f"nnue: the self-play games {path}", "; delete it to play them again",
-                        names=("codes", "scores", "offsets", "first_returns"))
+    def load(cls, path: Path, advice: str = "; delete it to play them again") -> "GameRecords":
+        return cls.load_with_metadata(path, advice)[0]
+
+    @classmethod
+    def load_with_metadata(cls, path: Path, advice: str = "; delete it to play them again") -> tuple["GameRecords", dict]:
+        """The records of a file :meth:`save` wrote and the metadata it was saved with."""
+        label = f"nnue: the self-play games {path}"
+        data = load_npz(path, label, advice, names=("codes", "scores", "offsets", "first_returns", METADATA_KEY))
+        metadata = pop_metadata(data, label) or {}
         records = cls(data["codes"].astype(np.int64), data["scores"].astype(np.float32),
                       data["offsets"].astype(np.int64), data["first_returns"].astype(np.float32))
         if (records.offsets[0] != 0 or records.offsets[-1] != len(records.codes)
                 or len(records.scores) != len(records.codes) or len(records.offsets) != records.games + 1):
-            raise ModelFileError(f"nnue: the self-play games {path} are inconsistent; delete it to play them again")
-        return records
+            raise ModelFileError(f"{label} are inconsistent{advice}")
+        return records, metadata
 
 
 @dataclass

@@ -119,6 +119,9 @@ class NnueTrainer(Trainer):
         Option("first_eval", str, "learned", "the evaluation that plays generation 0's self-play (until a "
                "generation is the best): 'learned' (the game's linear evaluation), 'nnue' (its bundled network) or "
                "a network file"),
+        Option("first_games", str, None, "a games file of generation 0 played with this run's self-play options "
+               "(another run's games/gen-000.npz): generation 0 starts from its games instead of playing them, so "
+               "networks of other sizes learn from the same games", optional=True),
         Option("baseline", str, "learned", "today's engine, which every generation also plays (the curve's "
                "'today' series): 'learned', 'nnue' or a network file (e.g. a pinned copy of the shipped network)"),
         Option("workers", int, 0, "games played at once (0: one per core, or per CPU of the Ray cluster)", min=0,
@@ -209,6 +212,8 @@ class NnueTrainer(Trainer):
     def _selfplay(self, g: int) -> None:
         cfg = self.config
         path = self._games_path(g)
+        if g == 0 and cfg["first_games"] and not path.exists():
+            self._take_first_games(path)
         records = GameRecords.load(path) if path.exists() else GameRecords.empty()
         if records.games >= cfg["games"]:
             return
@@ -234,7 +239,7 @@ class NnueTrainer(Trainer):
                 for job, message in pool.run(jobs):
                     done[job.index] = message[1:]
                 records = records.extend([done[i] for i in sorted(done)])
-                records.save(path, {"generation": g, "evaluation": evaluation, "depth": cfg["depth"]})
+                records.save(path, {"generation": g, "evaluation": evaluation, **self._selfplay_options()})
                 self._checkpoint_clock()
                 rate = (records.games - first) / (time.perf_counter() - started)
                 wins = np.mean(records.first_returns > 0), np.mean(records.first_returns == 0)
@@ -245,6 +250,32 @@ class NnueTrainer(Trainer):
                               "games_per_hour": round(rate * 3600, 1)})
         finally:
             pool.close()
+
+    def _selfplay_options(self) -> dict:
+        """What decides the games a generation's self-play plays, beside the evaluation (kept with them)."""
+        return {key: self.config[key] for key in ("depth", "nodes", "random_plies_min", "random_plies_max", "seed",
+                                                  "endgame")}
+
+    def _take_first_games(self, path: Path) -> None:
+        """Generation 0's games from ``first_games`` (at most ``games`` of them), when they were played as this
+        run would play them: by the same evaluation, to the same depth.  The games after them are played as
+        usual; a game's seed is its index, so they are the games this run would have played."""
+        cfg = self.config
+        source = Path(cfg["first_games"])
+        advice = "; give a games file the nnue trainer wrote (a run's games/gen-000.npz)"
+        records, meta = GameRecords.load_with_metadata(source, advice)
+        wanted = {"generation": 0, "evaluation": cfg["first_eval"], **self._selfplay_options()}
+        played = {key: meta.get(key) for key in wanted if key in meta or key in ("generation", "evaluation", "depth")}
+        wanted = {key: wanted[key] for key in played}    # files from before the seed etc. were kept say less
+        if played != wanted:
+            raise UsageError(f"nnue: first_games={str(source)!r} holds games of "
+                             + ", ".join(f"{k} {played[k]!r}" for k in played) + "; this run plays "
+                             + ", ".join(f"{k} {wanted[k]!r}" for k in wanted) + " (give the same options, or "
+                             "another games file)")
+        records = records.first(cfg["games"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        records.save(path, {**meta, "from": str(source)})
+        self.log(f"generation 0: {records.games:,} games ({records.plies:,} plies) taken from {source}")
 
     # -------------------------------------------------------------- training
     def _examples(self, g: int) -> Examples:
