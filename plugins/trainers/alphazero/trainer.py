@@ -65,7 +65,6 @@ from .settings import FIXED_OPTIONS, OPTIONS, TRAINING_KEYS, AlphaZeroSettings
 from .playbook import Playbook, class_path
 
 
-
 class AlphaZeroTrainer(Trainer):
     name = "alphazero"
     description = "AlphaZero self-play training: PUCT self-play, network training, comparison gate (resumable)."
@@ -86,7 +85,8 @@ class AlphaZeroTrainer(Trainer):
     def __init__(self, game: Game, run_dir: Path, **options: Any) -> None:
         super().__init__(game, run_dir, **options)
         self.game = game = self.trained_game(game, self.config)
-        #: the run's settings (``self.config``: the same as resolved options, with a subclass's own)
+        #: the run's settings, which the trainer and its roles read (``self.config`` keeps the resolved options
+        #: as the host has them: config.toml, and a subclass's own options beside these)
         self.settings = s = AlphaZeroSettings.from_options(self.config)
         in_spec = sorted(set(Spec.parse(s.network).options) & set(RUNTIME_DEFAULTS))
         if in_spec:
@@ -102,7 +102,7 @@ class AlphaZeroTrainer(Trainer):
         # the roles: how games are played (workers build their own from the game and the options), who trains
         # the network, who judges the new one, and the phases that drive them
         self.playbook = self.playbook_class(self.game, self.config)
-        # every network file of the run read once in this process (the learner's, the games', the books')
+        # the run's networks, held in memory: the learner's, the games', the gate's, the books'
         self.models = ModelFiles(self.game)
         self.selfplay = SelfPlayPhase(self.game, s, self.rundir, self.models, self._arena, lambda line: self.log(line))
         self.learner = Learner(self.game, s, lambda line: self.log(line), self.models)
