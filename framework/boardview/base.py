@@ -1,10 +1,12 @@
-"""What a game's pygame view is: drawing positions and turning clicks into moves.
+"""What a game's board view is: drawing positions and turning clicks into moves.
 
 A view is game-specific; the screens around it (menu, side panel, threads)
 are not.  A view names the game it shows (``game_name``) and is registered
-through the pygame plugin's ``register_board_views`` hook, which any plugin
+through the host's ``register_board_views`` hook, which any plugin
 (a third-party game's, say) may implement; the built-in views are registered
-the same way (see ``plugin.py``).
+the same way (see each game's ``plugin.py``).  Every front end draws it: the
+window on a pygame surface, the web page as SVG (:mod:`.canvas`); a view
+imports no GUI library.
 
 Cells are a view's own coordinates of the places one can click (for grid
 games: ``(row, col)`` of the unflipped board, row 0 at the top).  Marks are
@@ -18,14 +20,13 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Hashable, Sequence
 
-import pygame
-
 from plyground.errors import MoveError
 from plyground.options import Option
 from plyground.protocols import Game, Move, State
 
 from . import theme
 from .canvas import Canvas, as_canvas
+from .geometry import Rect
 
 Cell = Hashable
 Marks = dict  # Cell -> list[str]
@@ -124,7 +125,7 @@ class BoardView:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.rect = pygame.Rect(0, 0, 400, 400)
+        self.rect = Rect(0, 0, 400, 400)
         self.flipped = False
         self.show_numbers = False
         self._per_position: dict[str, tuple[Hashable, Any]] = {}
@@ -139,29 +140,29 @@ class BoardView:
         return cached[1]
 
     # --- geometry ---------------------------------------------------------
-    def layout(self, rect: pygame.Rect) -> None:
+    def layout(self, rect: Rect) -> None:
         """Fit the board (with its coordinates) into ``rect``."""
-        self.rect = pygame.Rect(rect)
+        self.rect = Rect(rect)
 
     def cell_at(self, pos: tuple[int, int]) -> Cell | None:
         raise NotImplementedError
 
-    def cell_rect(self, cell: Cell) -> pygame.Rect:
+    def cell_rect(self, cell: Cell) -> Rect:
         raise NotImplementedError
 
     def cell_center(self, cell: Cell) -> tuple[int, int]:
         return self.cell_rect(cell).center
 
     # --- drawing ----------------------------------------------------------
-    # Drawing: every method takes a canvas (canvas.py: the window's pygame surface or the page's SVG) or a bare
-    # pygame surface, which ``as_canvas`` wraps.
-    def draw(self, surface: Canvas | pygame.Surface, state: State, marks: Marks) -> None:
+    # Drawing: every method takes a canvas (canvas.py: the window's pygame surface or the page's SVG), or a surface a
+    # front end registered a canvas for (the window's), which ``as_canvas`` wraps.
+    def draw(self, surface: Canvas, state: State, marks: Marks) -> None:
         raise NotImplementedError
 
-    def draw_dragged(self, surface: Canvas | pygame.Surface, state: State, cell: Cell, pos: tuple[int, int]) -> None:
+    def draw_dragged(self, surface: Canvas, state: State, cell: Cell, pos: tuple[int, int]) -> None:
         """The piece standing on ``cell`` drawn centred at ``pos`` (being dragged); by default nothing."""
 
-    def draw_side_icon(self, surface: Canvas | pygame.Surface, center: tuple[int, int], radius: int,
+    def draw_side_icon(self, surface: Canvas, center: tuple[int, int], radius: int,
                        side: int) -> None:
         """A small picture of ``side``'s pieces (for "Black to move")."""
         canvas = as_canvas(surface)
@@ -174,7 +175,7 @@ class BoardView:
         its material lead (0 unless ahead), for the panel beside the side's name; None: this game shows none."""
         return None
 
-    def draw_captured(self, surface: Canvas | pygame.Surface, pieces: list, lead: int, right: tuple[int, int],
+    def draw_captured(self, surface: Canvas, pieces: list, lead: int, right: tuple[int, int],
                       room: int) -> int:
         """Draw ``pieces`` (and ``+lead`` when ahead) ending at ``right`` (midright), in at most ``room`` pixels
         across; returns the width used."""
@@ -199,7 +200,7 @@ class BoardView:
         marks = self.last_move_marks(before, move_text)
         return [cell for cell, kinds in marks.items() if "last" in kinds]
 
-    def draw_arrow(self, surface: Canvas | pygame.Surface, cells: list) -> None:
+    def draw_arrow(self, surface: Canvas, cells: list) -> None:
         """An arrow through ``cells`` (a move that puts a piece on one cell: a ring around it)."""
         if not cells:
             return
@@ -266,11 +267,11 @@ class BoardView:
         in words; None when it may.  What only the whole position decides is the game's ``new_state``'s."""
         return None
 
-    def draw_setup_piece(self, surface: Canvas | pygame.Surface, symbol: str, rect: pygame.Rect) -> None:
+    def draw_setup_piece(self, surface: Canvas, symbol: str, rect: Rect) -> None:
         """The piece ``symbol`` drawn in ``rect`` (the palette's buttons, the board being set up)."""
         raise NotImplementedError
 
-    def draw_setup(self, surface: Canvas | pygame.Surface, placement: dict, marks: Marks) -> None:
+    def draw_setup(self, surface: Canvas, placement: dict, marks: Marks) -> None:
         """The board with the pieces of ``placement`` (which need not be a position the rules allow)."""
         raise NotImplementedError
 
@@ -282,8 +283,8 @@ class GridView(BoardView):
     file_labels = "abcdefgh"
     show_coordinates = True
 
-    def layout(self, rect: pygame.Rect) -> None:
-        rect = pygame.Rect(rect)
+    def layout(self, rect: Rect) -> None:
+        rect = Rect(rect)
         n = max(self.rows, self.cols)
         margin_cells = 0.45 if self.show_coordinates else 0.0
         size = int(min(rect.width, rect.height) / (n + margin_cells))
@@ -293,15 +294,15 @@ class GridView(BoardView):
         total_w, total_h = board_w + self.margin, board_h + self.margin
         left = rect.left + (rect.width - total_w) // 2 + self.margin
         top = rect.top + (rect.height - total_h) // 2
-        self.board_rect = pygame.Rect(left, top, board_w, board_h)
+        self.board_rect = Rect(left, top, board_w, board_h)
         self.rect = rect
 
     def _screen_rc(self, row: int, col: int) -> tuple[int, int]:
         return (self.rows - 1 - row, self.cols - 1 - col) if self.flipped else (row, col)
 
-    def cell_rect(self, cell) -> pygame.Rect:
+    def cell_rect(self, cell) -> Rect:
         r, c = self._screen_rc(*cell)
-        return pygame.Rect(self.board_rect.left + c * self.cell, self.board_rect.top + r * self.cell,
+        return Rect(self.board_rect.left + c * self.cell, self.board_rect.top + r * self.cell,
                            self.cell, self.cell)
 
     def cell_at(self, pos):
@@ -318,7 +319,7 @@ class GridView(BoardView):
         """The number shown on a square when square numbers are on."""
         return None
 
-    def draw_piece(self, canvas: Canvas, state: State, cell, rect: pygame.Rect) -> None:
+    def draw_piece(self, canvas: Canvas, state: State, cell, rect: Rect) -> None:
         raise NotImplementedError
 
     def draw(self, surface, state: State, marks: Marks) -> None:
@@ -333,7 +334,7 @@ class GridView(BoardView):
                 self.draw_setup_piece(canvas, placement[cell], rect)
         self._draw_grid(canvas, marks, piece)
 
-    def _draw_grid(self, canvas: Canvas, marks: Marks, draw_piece: Callable[[Cell, pygame.Rect], None]) -> None:
+    def _draw_grid(self, canvas: Canvas, marks: Marks, draw_piece: Callable[[Cell, Rect], None]) -> None:
         """The squares, their marks and numbers, the piece on each (``draw_piece(cell, rect)``) and the
         coordinates."""
         canvas.rect(theme.PANEL_EDGE, self.board_rect.inflate(6, 6), radius=3)
@@ -362,7 +363,7 @@ class GridView(BoardView):
         rect.center = pos
         self.draw_piece(as_canvas(surface), state, cell, rect)
 
-    def draw_overlay(self, canvas: Canvas, kind: str, rect: pygame.Rect) -> None:
+    def draw_overlay(self, canvas: Canvas, kind: str, rect: Rect) -> None:
         c, r = rect.center, max(4, rect.width // 7)
         if kind == "target":
             canvas.circle(theme.TARGET_DOT, c, r)

@@ -2,31 +2,40 @@
 browser (docs/web.md).
 
 A view draws rectangles, circles, lines, polygons and text in colours that may
-carry an alpha (RGBA: the board shows through).  :class:`PygameCanvas` draws
-them on a pygame surface, as the window always has; :class:`SvgCanvas` writes
+carry an alpha (RGBA: the board shows through).  :class:`SvgCanvas` writes
 them as SVG elements, so that the page shows the picture the game's own view
-code makes.  :func:`as_canvas` lets a view's drawing methods take either a
-canvas or a bare pygame surface.
+code makes; the window's canvas, which draws them on a pygame surface, is the
+pygame renderer's (``plyground.plugins.pygame_gui.canvas``): this module imports
+no GUI library.  :func:`as_canvas` lets a view's drawing methods take either a
+canvas or a surface that a front end registered a canvas for (the window's
+pygame surface).
 
-Coordinates are pixels from the top left, as pygame's; a rectangle is
-anything ``pygame.Rect`` takes.
+Coordinates are pixels from the top left; a rectangle is a
+:class:`~.geometry.Rect` or any four numbers ``(x, y, w, h)``.
 """
 from __future__ import annotations
 
 from contextlib import contextmanager
 from html import escape
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
-import pygame
-
-from .theme import draw_text, font
+from .geometry import Rect
 
 Colour = Sequence[int]          # (r, g, b) or (r, g, b, a), 0..255
 Point = Sequence[float]
 
-#: Where a text's ``pos`` is on its box (pygame.Rect's point names).
+#: Where a text's ``pos`` is on its box (a Rect's point names).
 ANCHORS = ("topleft", "midleft", "center", "midright", "topright", "midtop", "midbottom", "bottomleft",
            "bottomright")
+
+#: The advance of each printable ASCII character (space to ``~``) of the window's bundled font (FreeSans Bold, as
+#: pygame scales it), in hundredths of the text's size: what :meth:`Canvas.text_size` estimates a width from where
+#: the canvas has no font of its own (the page's: its browser lays the text out).
+_ADVANCES = tuple(int(n) for n in """19 23 33 38 38 61 50 16 23 23 27 40 19 23 19 19 38 38 38 38 38 38 38 38 38 38 23
+    23 40 40 40 42 67 50 50 50 50 46 42 53 50 19 38 50 42 57 50 53 46 53 50 46 42 50 46 65 46 46 42 23 19 23 40 38 23
+    38 42 38 42 38 23 42 42 19 19 38 19 61 42 42 42 42 27 38 23 42 38 53 38 38 34 27 19 27 40""".split())
+#: That font's height, in hundredths of the size.
+_HEIGHT = 66.7
 
 
 class Canvas:
@@ -49,14 +58,20 @@ class Canvas:
     def polygon(self, colour: Colour, points: Sequence[Point], width: int = 0) -> None:
         raise NotImplementedError
 
-    def text(self, text: str, pos: Point, size: int, colour: Colour, anchor: str = "topleft") -> pygame.Rect:
+    def text(self, text: str, pos: Point, size: int, colour: Colour, anchor: str = "topleft") -> Rect:
         """``text`` in the bundled font, ``size`` pixels high, its ``anchor`` point at ``pos``; the box it took."""
         raise NotImplementedError
 
-    def glyph(self, text: str, rect, colour: Colour, edge: Colour, font_path: str | None) -> None:
+    def text_size(self, text: str, size: int) -> tuple[int, int]:
+        """The width and height ``text`` takes at ``size``: estimated from the bundled font's advances here, measured
+        by a canvas that has the font (the window's)."""
+        width = sum(_ADVANCES[ord(c) - 32] if 32 <= ord(c) < 127 else 40 for c in text)
+        return round(width * size / 100), round(_HEIGHT * size / 100)
+
+    def glyph(self, text: str, rect, colour: Colour, edge: Colour) -> bool:
         """A font glyph (a chess piece) centred in the square ``rect``, 0.92 of its height, in ``colour`` with an
-        outline in ``edge`` and a faint shadow; ``font_path`` is the window's font file (the page asks the
-        browser for a font with the glyph)."""
+        outline in ``edge`` and a faint shadow; False (nothing drawn) when this canvas has no font with the glyph,
+        for the view to draw the piece otherwise."""
         raise NotImplementedError
 
     @contextmanager
@@ -64,105 +79,6 @@ class Canvas:
         """A canvas whose shapes are put down together when the block ends: where they overlap, a colour with
         alpha covers once, not once for each shape (an arrow's shaft and head)."""
         yield self
-
-
-class PygameCanvas(Canvas):
-    """Draws on a pygame surface; a colour with alpha below 255 is blended through a layer."""
-
-    def __init__(self, surface: pygame.Surface, direct: bool = False) -> None:
-        self.surface = surface
-        #: Colours with alpha are written as they are (a layer's surface), not blended.
-        self.direct = direct
-
-    @contextmanager
-    def layer(self) -> Iterator["PygameCanvas"]:
-        layer = pygame.Surface(self.surface.get_size(), pygame.SRCALPHA)
-        yield PygameCanvas(layer, direct=True)
-        self.surface.blit(layer, (0, 0))
-
-    def _blended(self, colour: Colour) -> bool:
-        """Whether ``colour`` must be blended through a layer (it has alpha, and this is no layer)."""
-        return not self.direct and len(colour) > 3 and colour[3] < 255
-
-    def _target(self, colour: Colour, bounds: pygame.Rect):
-        """(surface to draw on, offset to subtract, finish()) for ``colour`` within ``bounds``."""
-        if not self._blended(colour):
-            return self.surface, (0, 0), lambda: None
-        bounds = bounds.clip(self.surface.get_rect())
-        layer = pygame.Surface(bounds.size, pygame.SRCALPHA)
-        return layer, bounds.topleft, lambda: self.surface.blit(layer, bounds.topleft)
-
-    def rect(self, colour, rect, width=0, radius=0) -> None:
-        rect = pygame.Rect(rect)
-        target, (dx, dy), finish = self._target(colour, rect)
-        pygame.draw.rect(target, colour, rect.move(-dx, -dy), width, border_radius=radius)
-        finish()
-
-    def fill(self, colour, rect) -> None:
-        if self._blended(colour):
-            self.rect(colour, rect)
-        else:
-            self.surface.fill(colour, pygame.Rect(rect))
-
-    def circle(self, colour, center, radius, width=0) -> None:
-        r = int(radius)
-        target, (dx, dy), finish = self._target(colour, pygame.Rect(center[0] - r - 1, center[1] - r - 1,
-                                                                    2 * r + 3, 2 * r + 3))
-        pygame.draw.circle(target, colour, (center[0] - dx, center[1] - dy), r, width)
-        finish()
-
-    def line(self, colour, start, end, width=1) -> None:
-        bounds = pygame.Rect(min(start[0], end[0]), min(start[1], end[1]), abs(end[0] - start[0]) + 1,
-                             abs(end[1] - start[1]) + 1).inflate(2 * width + 2, 2 * width + 2)
-        target, (dx, dy), finish = self._target(colour, bounds)
-        pygame.draw.line(target, colour, (start[0] - dx, start[1] - dy), (end[0] - dx, end[1] - dy), width)
-        finish()
-
-    def polygon(self, colour, points, width=0) -> None:
-        xs, ys = [p[0] for p in points], [p[1] for p in points]
-        bounds = pygame.Rect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1).inflate(4, 4)
-        target, (dx, dy), finish = self._target(colour, bounds)
-        pygame.draw.polygon(target, colour, [(x - dx, y - dy) for x, y in points], width)
-        finish()
-
-    def text(self, text, pos, size, colour, anchor="topleft") -> pygame.Rect:
-        return draw_text(self.surface, text, pos, size, colour, anchor)
-
-    def glyph(self, text, rect, colour, edge, font_path) -> None:
-        rect = pygame.Rect(rect)
-        image = _glyph_image(text, rect.height, tuple(colour), tuple(edge), font_path)
-        self.surface.blit(image, image.get_rect(center=rect.center))
-
-
-_glyph_images: dict[tuple, pygame.Surface] = {}
-_glyph_fonts: dict[tuple, pygame.font.Font] = {}
-
-
-def _glyph_image(text: str, size: int, fill: Colour, edge: Colour, font_path: str) -> pygame.Surface:
-    """A ``size`` x ``size`` picture of the glyph (cached): the solid glyph in the edge colour, spread a little in
-    every direction, makes the outline; the same glyph in the fill colour goes on top, so that its cut-outs (the
-    king's band, the bishop's slit) show the edge colour."""
-    key = (text, size, fill, edge, font_path)
-    image = _glyph_images.get(key)
-    if image is not None:
-        return image
-    font_key = (font_path, max(8, int(size * 0.92)))
-    font = _glyph_fonts.get(font_key)
-    if font is None:
-        font = _glyph_fonts[font_key] = pygame.font.Font(*font_key)
-    image = pygame.Surface((size, size), pygame.SRCALPHA)
-    center = (size // 2, size // 2)
-    shadow = font.render(text, True, (0, 0, 0))
-    shadow.set_alpha(60)
-    image.blit(shadow, shadow.get_rect(center=(center[0] + max(1, size // 36), center[1] + max(1, size // 28))))
-    outline = font.render(text, True, edge)
-    w = max(1, size // 36)
-    for dx, dy in ((-w, 0), (w, 0), (0, -w), (0, w), (-w, -w), (w, w), (-w, w), (w, -w)):
-        image.blit(outline, outline.get_rect(center=(center[0] + dx, center[1] + dy)))
-    solid = font.render(text, True, fill)
-    image.blit(solid, solid.get_rect(center=center))
-    _glyph_images[key] = image
-    return image
 
 
 def _paint(colour: Colour, use: str = "fill") -> str:
@@ -193,7 +109,7 @@ class SvgCanvas(Canvas):
         self.elements: list[str] = []
 
     def rect(self, colour, rect, width=0, radius=0) -> None:
-        rect = pygame.Rect(rect)
+        rect = Rect(rect)
         corners = f' rx="{radius}"' if radius else ""
         if width:
             # pygame draws an outline inside the rectangle: SVG's stroke is centred on the edge.
@@ -225,12 +141,12 @@ class SvgCanvas(Canvas):
         else:
             self.elements.append(f'<polygon points="{coordinates}" fill="{_paint(colour)}"/>')
 
-    def text(self, text, pos, size, colour, anchor="topleft") -> pygame.Rect:
+    def text(self, text, pos, size, colour, anchor="topleft") -> Rect:
         if anchor not in ANCHORS:
             raise ValueError(f"text anchor {anchor!r}: expected one of {', '.join(ANCHORS)}")
-        # The box pygame's font would take, so that layouts agree with the window's.
-        w, h = font(size).size(text)
-        rect = pygame.Rect(0, 0, w, h)
+        # The box the window's font would take (estimated: text_size), so that layouts agree with the window's; the
+        # browser centres its own font's text in it.
+        rect = Rect((0, 0), self.text_size(text, size))
         setattr(rect, anchor, (int(pos[0]), int(pos[1])))
         self.elements.append(f'<text x="{rect.centerx}" y="{rect.centery}" font-family="{self.FONT}" '
                              f'font-size="{size * 0.72:.1f}" text-anchor="middle" dominant-baseline="central" '
@@ -240,8 +156,8 @@ class SvgCanvas(Canvas):
     #: Fonts a browser may have the chess glyphs in.
     GLYPH_FONTS = "DejaVu Sans, FreeSerif, Noto Sans Symbols2, Segoe UI Symbol, Arial Unicode MS, serif"
 
-    def glyph(self, text, rect, colour, edge, font_path) -> None:
-        rect = pygame.Rect(rect)
+    def glyph(self, text, rect, colour, edge) -> bool:
+        rect = Rect(rect)
         size = rect.height
         common = (f'font-family="{self.GLYPH_FONTS}" font-size="{size * 0.92:.1f}" text-anchor="middle" '
                   f'dominant-baseline="central"')
@@ -251,6 +167,7 @@ class SvgCanvas(Canvas):
         self.elements.append(f'<text x="{rect.centerx}" y="{rect.centery}" {common} fill="{_paint(colour)}" '
                              f'stroke="{_stroke(edge)}" stroke-width="{2 * max(1, size // 36)}" '
                              f'stroke-linejoin="round" paint-order="stroke">{escape(text)}</text>')
+        return True         # the browser finds a font with the glyph
 
     def svg(self) -> str:
         """The picture as an SVG document."""
@@ -258,9 +175,21 @@ class SvgCanvas(Canvas):
                 f'viewBox="0 0 {self.width} {self.height}">' + "".join(self.elements) + "</svg>")
 
 
+#: The canvas a front end draws on each kind of surface with (the window: a pygame surface -> its PygameCanvas),
+#: registered by that front end's canvas module: :func:`as_canvas` wraps such a surface in it.
+SURFACE_CANVASES: dict[type, Callable[[object], Canvas]] = {}
+
+
 def as_canvas(target) -> Canvas:
-    """``target`` if it is a canvas, else a :class:`PygameCanvas` on it (a pygame surface)."""
-    return target if isinstance(target, Canvas) else PygameCanvas(target)
+    """``target`` if it is a canvas, else the registered canvas of its kind of surface (a pygame surface: the
+    window's canvas on it)."""
+    if isinstance(target, Canvas):
+        return target
+    for kind, canvas in SURFACE_CANVASES.items():
+        if isinstance(target, kind):
+            return canvas(target)
+    raise TypeError(f"a board view draws on a Canvas (plyground.boardview.canvas) or a surface a front end "
+                    f"registered one for, not {type(target).__name__}")
 
 
-__all__ = ["Canvas", "PygameCanvas", "SvgCanvas", "as_canvas", "ANCHORS"]
+__all__ = ["Canvas", "SvgCanvas", "as_canvas", "ANCHORS", "SURFACE_CANVASES"]

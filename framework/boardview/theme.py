@@ -1,7 +1,6 @@
-"""Colours and fonts, in one place so views and screens agree (and tests can look colours up)."""
+"""Colours, in one place so views and screens agree, in the window and on the page (and tests can look colours up).
+The window's font is its own (``plyground.plugins.pygame_gui.theme``)."""
 from __future__ import annotations
-
-import pygame
 
 BACKGROUND = (34, 38, 46)
 PANEL = (44, 49, 59)
@@ -56,26 +55,5 @@ CROWN = (232, 180, 40)
 X_MARK = (214, 70, 60)
 O_MARK = (60, 120, 210)
 
-_fonts: dict[int, pygame.font.Font] = {}
-
-
-def font(size: int) -> pygame.font.Font:
-    """The bundled pygame font at ``size`` (the same on every machine, so layouts do not drift)."""
-    f = _fonts.get(size)
-    if f is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        f = _fonts[size] = pygame.font.Font(None, size)
-    return f
-
 # live analysis: the best move's arrow (RGBA: the board shows through) and the evaluation bar's frame
 ARROW = (40, 170, 90, 170)
-
-
-def draw_text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int = 22,
-              color=TEXT, anchor: str = "topleft") -> pygame.Rect:
-    """``text`` in the bundled font at ``size``, placed by its ``anchor`` point at ``pos``; the rect it took."""
-    image = font(size).render(text, True, color)
-    rect = image.get_rect(**{anchor: pos})
-    surface.blit(image, rect)
-    return rect

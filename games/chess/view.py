@@ -5,21 +5,22 @@ Everything here goes through the chess State's public API: ``state.board``
 may be clicked, ``move_to_text`` / ``parse_move`` for the last-move marks.
 Cells are ``(row, col)`` of the unflipped board, row 0 being rank 8.
 
-Pieces are the solid Unicode chess glyphs (U+265A-265F) of a system font
-that has them (DejaVu Sans, FreeSerif, Symbola, Noto Sans Symbols 2, Segoe UI
-Symbol...), filled in the piece's colour over an outline in the other
-colour.  Without such a font, pieces are discs with the piece's letter.
+Pieces are the solid Unicode chess glyphs (U+265A-265F) of a font that has
+them (the window looks for a system font: DejaVu Sans, FreeSerif, Symbola,
+Noto Sans Symbols 2, Segoe UI Symbol...; the page asks the browser), filled in
+the piece's colour over an outline in the other colour.  Where the canvas has
+no such font, pieces are discs with the piece's letter.
 """
 from __future__ import annotations
 
 import chess
-import pygame
 
 from .notation import PIECE_NAMES, explain, side_name
 
 from plyground.boardview import theme
-from plyground.boardview.canvas import Canvas, SvgCanvas, as_canvas
+from plyground.boardview.canvas import Canvas, as_canvas
 from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
+from plyground.boardview.geometry import Rect
 
 #: Promotion choices in the order shown, from the promotion square towards the centre.
 PROMOTION_CHOICES = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -31,27 +32,12 @@ BLACK_FILL, BLACK_EDGE = (34, 34, 38), (176, 176, 180)
 
 _SOLID_GLYPHS = {chess.KING: "\u265a", chess.QUEEN: "\u265b", chess.ROOK: "\u265c",
                  chess.BISHOP: "\u265d", chess.KNIGHT: "\u265e", chess.PAWN: "\u265f"}
-_FONT_NAMES = "dejavusans,freeserif,freesans,symbola,notosanssymbols2,segoeuisymbol,arialunicodems,quivira"
 
 HELP = """Moving a piece: click one of your pieces, then the square it goes to; the legal destinations \
 show as green dots (or drag the piece). Castle by moving the king two squares towards the rook (or \
 onto the rook). A pawn reaching the last rank offers a choice of queen, rook, bishop or knight: click \
 the piece you want (click anywhere else to change your mind). A king in check is shown in red. Moves \
 that break the rules are explained in the message box."""
-
-_font_path: str | None | bool = False   # False: not looked up yet
-
-
-def glyph_font_path() -> str | None:
-    """A system font with the chess glyphs, or None (looked up once)."""
-    global _font_path
-    if _font_path is False:
-        try:
-            _font_path = pygame.font.match_font(_FONT_NAMES)
-        except Exception:  # noqa: BLE001 - font discovery is best effort (fc-list may be missing)
-            _font_path = None
-    return _font_path
-
 
 def square_cell(square: int) -> tuple[int, int]:
     return 7 - chess.square_rank(square), chess.square_file(square)
@@ -62,30 +48,15 @@ def cell_square(cell) -> int:
 
 
 class PieceArt:
-    """Draws pieces of any size on a canvas: glyphs when a font has them, else a disc with the piece's letter."""
-
-    def __init__(self) -> None:
-        self._glyphs: bool | None = None
-
-    @property
-    def uses_glyphs(self) -> bool:
-        """Whether the window's font (:func:`glyph_font_path`) has the chess glyphs (looked up once)."""
-        if self._glyphs is None:
-            path = glyph_font_path()
-            try:
-                king = pygame.font.Font(path, 32).metrics(_SOLID_GLYPHS[chess.KING]) if path else [None]
-                self._glyphs = king[0] is not None
-            except (OSError, pygame.error):
-                self._glyphs = False
-        return self._glyphs
+    """Draws pieces of any size on a canvas: glyphs where the canvas has a font with them, else a disc with the
+    piece's letter."""
 
     def draw(self, canvas: Canvas, piece: chess.Piece, size: int, **anchor) -> None:
         """``piece`` in a ``size``-pixel square placed by ``anchor`` (``center=(x, y)``, ``midleft=...``)."""
-        rect = pygame.Rect(0, 0, size, size)
+        rect = Rect(0, 0, size, size)
         setattr(rect, *next(iter(anchor.items())))
         fill, edge = (WHITE_FILL, WHITE_EDGE) if piece.color == chess.WHITE else (BLACK_FILL, BLACK_EDGE)
-        if isinstance(canvas, SvgCanvas) or self.uses_glyphs:         # a browser finds a font with them
-            canvas.glyph(_SOLID_GLYPHS[piece.piece_type], rect, fill, edge, glyph_font_path())
+        if canvas.glyph(_SOLID_GLYPHS[piece.piece_type], rect, fill, edge):
             return
         r = int(size * 0.4)
         c = rect.center
@@ -324,14 +295,14 @@ class ChessView(GridView):
         canvas = as_canvas(surface)
         size = 18
         text = f"+{lead}" if lead else None
-        text_w = theme.font(16).size(text)[0] + 4 if text else 0
+        text_w = canvas.text_size(text, 16)[0] + 4 if text else 0
         if not pieces and not text:
             return 0
         step = min(11, max(3, (room - text_w - size) // max(1, len(pieces) - 1))) if len(pieces) > 1 else 0
         width = min(room, (size + step * (len(pieces) - 1) if pieces else 0) + text_w)
         x, y = right[0] - width, right[1]
         if pieces:     # a backdrop the pieces' colour shows on (as the side icons have)
-            strip = pygame.Rect(x - 2, y - size // 2 - 2, size + step * (len(pieces) - 1) + 4, size + 4)
+            strip = Rect(x - 2, y - size // 2 - 2, size + step * (len(pieces) - 1) + 4, size + 4)
             canvas.rect(theme.LIGHT_SQUARE if pieces[0].color == chess.BLACK else theme.DARK_SQUARE, strip,
                         radius=4)
         for piece in pieces:

@@ -1,11 +1,10 @@
 """Tic-tac-toe: a 3x3 grid of cells ``a1``..``c3``; one click is one move."""
 from __future__ import annotations
 
-import pygame
-
 from plyground.boardview import theme
 from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
 from plyground.boardview.canvas import as_canvas
+from plyground.boardview.geometry import Rect
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 MARKS = "XO"
@@ -81,7 +80,7 @@ class TicTacToeView(GridView):
 
     def draw_side_icon(self, surface, center, radius, side):
         surface = as_canvas(surface)
-        surface.rect(theme.LIGHT_SQUARE, pygame.Rect(0, 0, radius * 2, radius * 2).move(
+        surface.rect(theme.LIGHT_SQUARE, Rect(0, 0, radius * 2, radius * 2).move(
             center[0] - radius, center[1] - radius), radius=4)
         self._draw_mark(surface, side, center, int(radius * 0.7))
 

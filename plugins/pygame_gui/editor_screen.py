@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from plyground.boardview import theme
 from plyground.boardview.editor import ERASER, PositionEditor
 from plyground.protocols import GameRecord
 from plyground.review import GameReview
 
+from . import theme
 from .game_screen import GameScreen
 from .widgets import Button, Cycler, draw_text, draw_wrapped, is_click
 

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Callable
 import pygame
 
 from plyground.analysis import analysis_lines
-from plyground.boardview import theme
 from plyground.boardview.base import BoardView, Marks, merge_marks
 from plyground.boardview.canvas import Canvas
 from plyground.clock import note_time_left
@@ -31,11 +30,12 @@ from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
 from plyground.resume import game_so_far, kept_words, replay, resume_argument, save_beside
 from plyground.review import GameReview
+from plyground.screen.link import GameLink
 
+from . import theme
 from .looking_back import LookingBack
 from .panel import EVAL_BAR_ROOM, PanelDrawing, result_words
 from .report_view import GameReporting
-from plyground.screen.link import GameLink
 from .widgets import Button, TextField, is_click
 
 if TYPE_CHECKING:

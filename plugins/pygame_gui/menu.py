@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from plyground.boardview import theme
 from plyground.boardview.editor import PositionEditor
 from plyground.boardview.views import has_view, view_class, view_for
 from plyground.clock import MENU_CLOCKS as CLOCKS, TimeControl
@@ -21,6 +20,7 @@ from plyground.protocols import Game, GameRecord
 from plyground.resume import newest_unfinished, saved_games
 from plyground.session import GameSession
 
+from . import theme
 from .editor_screen import EditorScreen
 from .option_editor import Field, OptionEditor
 from .pages import OpenGameScreen

@@ -7,10 +7,10 @@ from typing import Any, Union
 
 import pygame
 
-from plyground.boardview import theme
 from plyground.errors import PlygroundError
 from plyground.options import Option, value_text
 
+from . import theme
 from .widgets import Cycler, ScrollArea, TextField, draw_text, fit_text
 
 

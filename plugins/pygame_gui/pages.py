@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from plyground.boardview import theme
 from plyground.errors import PlygroundError
-from plyground.resume import recent_record_files
 from plyground.protocols import Game
+from plyground.resume import recent_record_files
 
+from . import theme
 from .game_screen import key_help
 from .widgets import Button, ScrollArea, TextField, draw_text, draw_wrapped, fit_text, wrap_text
 

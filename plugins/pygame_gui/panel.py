@@ -12,13 +12,13 @@ import time
 import pygame
 
 from plyground.analysis import expected_score
-from plyground.boardview import theme
 from plyground.boardview.canvas import as_canvas
 from plyground.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord, State
 from plyground.recordio import numbered
 
+from . import theme
 from .widgets import Button, draw_text, draw_wrapped, fit_text
 
 #: Pixels kept free at the board's left for the evaluation bar, and the bar's width.

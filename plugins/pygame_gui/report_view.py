@@ -15,14 +15,15 @@ import threading
 
 import pygame
 
-from plyground.boardview import theme
-from plyground.boardview.canvas import Canvas, as_canvas
+from plyground.boardview.canvas import Canvas
 from plyground.options import Spec
 from plyground.protocols import Budget, GameRecord
 from plyground.report import JUDGEMENTS, GameReport, analyse
 from plyground.review import GameReview
-
 from plyground.screen.link import compiling_told
+
+from . import theme
+from .canvas import PygameCanvas
 from .widgets import draw_text, fit_text
 
 #: Seconds of search a position: a report of a 60-ply game in about ten seconds (``plyground analyse`` gives 0.1).
@@ -188,5 +189,5 @@ class GameReporting:
         room = rect.top + height - 6 - y
         if view["curve"] and room >= 24:
             self.graph_rect = pygame.Rect(rect.left, y + 2, rect.width, room - 2)
-            self.draw_graph(as_canvas(surface), self.graph_rect)
+            self.draw_graph(PygameCanvas(surface), self.graph_rect)
         return height if view["curve"] else y - rect.top + 4

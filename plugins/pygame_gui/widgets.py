@@ -12,8 +12,8 @@ from typing import Callable, Sequence
 
 import pygame
 
-from plyground.boardview import theme
-from plyground.boardview.theme import draw_text
+from . import theme
+from .theme import draw_text
 
 
 ELLIPSIS = "\u2026"

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pygame
-
 from plyground.boardview import theme
 from plyground.boardview.canvas import SvgCanvas
 from plyground.boardview.editor import ERASER, PositionEditor
+from plyground.boardview.geometry import Rect
 from plyground.boardview.views import view_for
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord
@@ -47,7 +46,7 @@ class WebEditor:
         self.menu, self.app, self.game, self.choices = menu, menu.app, game, choices
         self.view = view_for(game)
         self.view.show_numbers = self.app.square_numbers.get(game.name, self.view.numbers_by_default)
-        self.view.layout(pygame.Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
+        self.view.layout(Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
         self.editor = PositionEditor(game, self.view)
         position = (choices.get("position") or "").strip()
         if position:
@@ -62,7 +61,7 @@ class WebEditor:
         """A palette button: the piece's symbol, its name and its picture (the eraser's: an empty square
         crossed)."""
         canvas = SvgCanvas(PIECE, PIECE)
-        rect = pygame.Rect(0, 0, PIECE, PIECE)
+        rect = Rect(0, 0, PIECE, PIECE)
         if symbol == ERASER:
             canvas.rect(theme.LIGHT_SQUARE, rect.inflate(-8, -8), radius=4)
             inner = rect.inflate(-20, -20)

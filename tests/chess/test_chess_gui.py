@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "renderers"))   # r
 
 from chess_helpers import needs_stockfish, plugins_registered  # noqa: E402
 from plyground.boardview import theme  # noqa: E402
-from plyground.boardview.canvas import PygameCanvas  # noqa: E402
+from plyground.plugins.pygame_gui.canvas import PygameCanvas  # noqa: E402
 from plyground.games.chess.view import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
                                                       square_cell)
 from plyground.session import GameSession  # noqa: E402

@@ -12,8 +12,9 @@ import pygame
 import pytest
 
 from plyground.boardview import theme
-from plyground.boardview.canvas import PygameCanvas, SvgCanvas
+from plyground.boardview.canvas import SvgCanvas
 from plyground.boardview.views import view_for
+from plyground.plugins.pygame_gui.canvas import PygameCanvas
 from plyground.registry import get_registry
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -11,10 +11,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from plyground.boardview import theme
 from plyground.levels import level_spec, level_table
 from plyground.options import Spec
 from plyground.protocols import Budget
+from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.widgets import Cycler, TextField, wrap_text
 from plyground.session import GameSession, PlaySettings
 

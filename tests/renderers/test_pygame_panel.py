@@ -7,7 +7,7 @@ import threading
 
 import pygame
 
-from plyground.boardview import theme
+from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.plugins.pygame_gui.widgets import wrap_text
 from plyground.protocols import Player

@@ -1,4 +1,4 @@
-"""Connect Four in plyground's window: the board view the window and the web page ask for through the host's
+"""Connect Four in plyground's window and web page: the board view both ask for through the host's
 ``register_board_views`` hook (registered in ``__init__.py``, as any third-party game registers one).
 
 Seven columns of six holes on a blue board, discs where they lie; a click anywhere in a column drops
@@ -8,10 +8,9 @@ bottom) is cell row ``ROWS - 1 - r``.
 """
 from __future__ import annotations
 
-import pygame
-
 from plyground.boardview.base import GridView, Marks, MoveInput, add_mark
-from plyground.boardview.canvas import as_canvas
+from plyground.boardview.canvas import Canvas, as_canvas
+from plyground.boardview.geometry import Rect
 
 from .game import COLUMNS, DIRECTIONS, ROWS, ConnectFourState, column_name
 
@@ -55,7 +54,7 @@ class ConnectFourView(GridView):
     def square_color(self, cell) -> tuple[int, int, int]:
         return BOARD
 
-    def draw_piece(self, surface: pygame.Surface, state: ConnectFourState, cell, rect: pygame.Rect) -> None:
+    def draw_piece(self, surface: Canvas, state: ConnectFourState, cell, rect: Rect) -> None:
         owner = state.cells[(ROWS - 1 - cell[0]) * COLUMNS + cell[1]]
         radius = int(rect.width * 0.4)
         if owner < 0:
