@@ -10,9 +10,9 @@ import pygame
 from plyground.errors import PlygroundError
 from plyground.protocols import Game
 from plyground.resume import recent_record_files
+from plyground.screen.game import key_help
 
 from . import theme
-from .game_screen import key_help
 from .widgets import Button, ScrollArea, TextField, draw_text, draw_wrapped, fit_text, wrap_text
 
 if TYPE_CHECKING:

@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 import pygame
 
+from plyground.screen.controls import Action, Field
+
 from . import theme
 from .theme import draw_text
 
@@ -91,10 +93,14 @@ def is_click(event: pygame.event.Event) -> bool:
     return event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 1) == 1
 
 
-class Button:
+class Button(Action):
+    """A screen's button (:class:`plyground.screen.controls.Action`) in the window: its place, and ``key``, a pygame
+    key that presses it too."""
+
     def __init__(self, label: str, on_click: Callable[[], None], *, primary: bool = False,
                  enabled: bool = True, key: int | None = None) -> None:
-        self.label, self.on_click, self.primary, self.enabled, self.key = label, on_click, primary, enabled, key
+        super().__init__(label, on_click, primary=primary, enabled=enabled)
+        self.key = key
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.hover = False
 
@@ -205,24 +211,16 @@ class Cycler:
         draw_text(surface, fit_text(self.value, size, room), self.rect.center, size, anchor="center")
 
 
-class TextField:
-    """A one-line editable field; ``validate(text)`` returns an error message or ``None``."""
+class TextField(Field):
+    """A one-line editable field (:class:`plyground.screen.controls.Field`) in the window: its place, and the focus
+    that typing goes to."""
 
     def __init__(self, label: str, text: str = "", *, validate: Callable[[str], str | None] | None = None,
                  help: str = "", placeholder: str = "") -> None:
-        self.label, self.text, self.validate, self.help, self.placeholder = label, text, validate, help, placeholder
+        super().__init__(label, text, validate=validate, help=help, placeholder=placeholder)
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.clip: pygame.Rect | None = None
         self.focused = False
-        self.error: str | None = None
-        self.revalidate()
-
-    def revalidate(self) -> None:
-        self.error = self.validate(self.text) if self.validate else None
-
-    def set_text(self, text: str) -> None:
-        self.text = text
-        self.revalidate()
 
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Focus follows clicks; typing edits the focused field."""

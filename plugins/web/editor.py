@@ -22,7 +22,7 @@ from plyground.boardview.views import view_for
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord
 from plyground.review import GameReview
-from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
+from plyground.screen.game import EVAL_BAR_ROOM
 
 from .messages import Refused
 from .screen import BOARD, MARGIN, PICTURE

@@ -18,10 +18,10 @@ import pygame
 from plyground.boardview import theme
 from plyground.boardview.canvas import SvgCanvas
 from plyground.errors import RecordError
+from plyground.plugins.pygame_gui.game_screen import GameScreen, key_help
 from plyground.protocols import GameRecord
 from plyground.resume import game_so_far
-from plyground.plugins.pygame_gui.game_screen import GameScreen, key_help
-from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
+from plyground.screen.game import EVAL_BAR_ROOM
 
 from .messages import Refused
 
@@ -88,7 +88,7 @@ class WebScreen(GameScreen):
             raise Refused(f"the game screen does not take {kind!r} messages")
 
     def _report_snapshot(self) -> dict | None:
-        """The game report (``report_view.py``, computed once by the screen) as the page shows it: its title and
+        """The game report (``plyground.screen.report``, computed once by the screen) as the page shows it: its title and
         lines, and the evaluation graph drawn by the window's own code as SVG, with the plies it spans (a click
         at x of its width goes to ply ``round(x / width * plies)``, sent as a ``ply`` message)."""
         view = self.report_view()

@@ -419,7 +419,7 @@ def test_tictactoe_by_clicks(make_renderer, registry):
 
 def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_renderer, registry, monkeypatch):
     from plyground.clock import TimeControl, format_clock
-    from plyground.plugins.pygame_gui import panel
+    from plyground.screen import panel
     drawn = []                                     # the clock texts the panel draws, frame by frame
     monkeypatch.setattr(panel, "format_clock", lambda seconds: drawn.append(format_clock(seconds)) or drawn[-1])
     renderer, d = make_renderer(end_pause=0.0)

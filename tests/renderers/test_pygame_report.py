@@ -12,7 +12,7 @@ import pytest
 from plyground.protocols import Budget
 from plyground.review import open_review
 from plyground.plugins.pygame_gui.game_screen import GameScreen
-from plyground.plugins.pygame_gui.report_view import GRAPH_DARK, GRAPH_LIGHT
+from plyground.screen.report import GRAPH_DARK, GRAPH_LIGHT
 
 from renderer_helpers import saved_random_match
 

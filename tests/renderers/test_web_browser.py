@@ -226,7 +226,7 @@ class _ByAddress:
 
         import pygame
 
-        from plyground.plugins.pygame_gui.panel import EVAL_BAR_ROOM
+        from plyground.screen.game import EVAL_BAR_ROOM
         from plyground.boardview.views import view_for
         from plyground.plugins.web.screen import BOARD, MARGIN
         from plyground.registry import get_registry

@@ -1,7 +1,7 @@
 """Looking back through a game in the game screen: stepping through the moves (a recorded game's, or the live
 one's so far, read-only), Play from here, and hints and analysis of the position shown.
 
-:class:`LookingBack` is a part of :class:`~.game_screen.GameScreen` (its base class): it reads and sets the
+:class:`LookingBack` is a part of :class:`~.game.GameScreenModel` (its base class): it reads and sets the
 screen's ``review``, ``reviewing``, ``moves``, ``start_text``, ``link``, ``message`` and the hint's state
 (``hinting``, ``analysing``, ``_hint``, ``_hint_thread``, ``_hint_ply``, ``_hint_position``).
 """
@@ -15,7 +15,7 @@ from plyground.match import Interrupted
 from plyground.protocols import Command, GameRecord, State
 from plyground.review import GameReview
 
-from plyground.screen.link import GameAbandoned, compiling_told
+from .link import GameAbandoned, compiling_told
 
 #: Infinite analysis (I, reviewing a game) searches this long at most, unless stopped first (or its budget of
 #: simulations, plyground.players.human.ANALYSIS_SIMULATIONS, is spent).
@@ -110,7 +110,7 @@ class LookingBack:
         self.app.game_left(self)
 
     def _hint_reviewed(self) -> None:
-        """A hint for the reviewed position, searched off the window's thread; it comes back through the link."""
+        """A hint for the reviewed position, searched off the front end's thread; it comes back through the link."""
         state = self.shown_state
         if self.hinting or self._hint is None:
             return
@@ -174,9 +174,9 @@ class LookingBack:
                     self._hint(state)
                 else:
                     self._hint(state, seconds)
-        except (GameAbandoned, Interrupted):   # the window was closed meanwhile
+        except (GameAbandoned, Interrupted):   # the screen was left meanwhile
             pass
-        except Exception as exc:  # noqa: BLE001 - shown in the window rather than lost in a thread
+        except Exception as exc:  # noqa: BLE001 - shown on the screen rather than lost in a thread
             self.link.post("analysis", "hint", {"error": f"no hint: {exc}"}, None)
 
     def stop_hint(self, timeout: float = 5.0) -> None:

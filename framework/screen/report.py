@@ -3,28 +3,24 @@ board -- a recorded game reviewed, or a game just finished -- run in the backgro
 accuracy and its ?!/?/?? counts, the marks and the engine's best move in the move list, and the evaluation graph
 (a click on a point shows that ply).
 
-:class:`GameReporting` is a part of :class:`~.game_screen.GameScreen` (its base class), so the window and the web
-page (whose screen is the same class) share it: the report is computed once here, by the game's default judge as
-``plyground analyse`` picks it (:meth:`plyground.registry.Registry.default_judge`) with a short budget a position,
-and both front ends draw what :meth:`report_view` and :meth:`draw_graph` give.  Nothing from the page names the
-judge: it is chosen here.
+:class:`GameReporting` is a part of :class:`~.game.GameScreenModel` (its base class), so the window and the web
+page share it: the report is computed once here, by the game's default judge as ``plyground analyse`` picks it
+(:meth:`plyground.registry.Registry.default_judge`) with a short budget a position, and both front ends draw what
+:meth:`report_view` and :meth:`draw_graph` give.  Nothing from the page names the judge: it is chosen here.
 """
 from __future__ import annotations
 
 import threading
 
-import pygame
-
+from plyground.boardview import theme
 from plyground.boardview.canvas import Canvas
+from plyground.boardview.geometry import Rect
 from plyground.options import Spec
 from plyground.protocols import Budget, GameRecord
 from plyground.report import JUDGEMENTS, GameReport, analyse
 from plyground.review import GameReview
-from plyground.screen.link import compiling_told
 
-from . import theme
-from .canvas import PygameCanvas
-from .widgets import draw_text, fit_text
+from .link import compiling_told
 
 #: Seconds of search a position: a report of a 60-ply game in about ten seconds (``plyground analyse`` gives 0.1).
 REPORT_SECONDS = 0.05
@@ -47,7 +43,6 @@ class GameReporting:
 
     report: GameReport | None = None
     report_progress: tuple[int, int] | None = None     # (positions searched, positions) while a report is made
-    graph_rect = pygame.Rect(0, 0, 0, 0)               # the graph as last drawn in the window (clicks go there)
 
     def report_record(self) -> GameRecord | None:
         """The game a report would judge: the recorded game reviewed, or the game just finished (None: neither,
@@ -61,7 +56,7 @@ class GameReporting:
             not (self.report is not None and self.report.record is record)
 
     def start_report(self) -> None:
-        """Judge every move of the game on the board, off the window's thread (R, or the Report button)."""
+        """Judge every move of the game on the board, off the front end's thread (R, or the Report button)."""
         if not self.can_report():
             return
         record = self.report_record()
@@ -143,14 +138,14 @@ class GameReporting:
                 "curve": [round(v, 4) for v in report.curve()],
                 "judged": {m.ply + 1: m.judgement for m in report.moves if m.judgement}}
 
-    def graph_ply(self, x: float, rect: pygame.Rect) -> int:
+    def graph_ply(self, x: float, rect: Rect) -> int:
         """The ply of the graph's point nearest ``x`` in ``rect`` (the graph's box)."""
         plies = len(self.report.curve()) - 1 if self.report is not None else 0
         if plies <= 0:
             return 0
         return max(0, min(plies, round((x - rect.left) / max(1, rect.width) * plies)))
 
-    def draw_graph(self, canvas: Canvas, rect: pygame.Rect) -> None:
+    def draw_graph(self, canvas: Canvas, rect: Rect) -> None:
         """The evaluation graph in ``rect``: the evaluation side's expected score after each ply (its share light,
         the other's dark), judged moves as points, the ply shown as a line; on the window's Canvas or the page's SVG."""
         curve = self.report.curve() if self.report is not None else []
@@ -169,25 +164,3 @@ class GameReporting:
         for ply, judgement in self.report_view()["judged"].items():
             canvas.circle(JUDGEMENT_COLOURS[judgement], points[ply], 4)
         canvas.rect(theme.PANEL_EDGE, rect, 1)
-
-    def _draw_report(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
-        """The report in the window's panel: its title, a line a side, the graph; returns the height used."""
-        self.graph_rect = pygame.Rect(0, 0, 0, 0)
-        view = self.report_view()
-        if view is None:
-            return 0
-        height = min(150, rect.height - self._moves_height(self.MOVE_ROWS))
-        if height < 30:
-            return 0
-        draw_text(surface, fit_text(view["title"], 20, rect.width), (rect.left, rect.top), 20, theme.TEXT_DIM)
-        y = rect.top + 22
-        for line in view["lines"]:
-            if y + 20 > rect.top + height:
-                break
-            draw_text(surface, fit_text(line, 18, rect.width), (rect.left, y), 18)
-            y += 20
-        room = rect.top + height - 6 - y
-        if view["curve"] and room >= 24:
-            self.graph_rect = pygame.Rect(rect.left, y + 2, rect.width, room - 2)
-            self.draw_graph(PygameCanvas(surface), self.graph_rect)
-        return height if view["curve"] else y - rect.top + 4
