@@ -22,10 +22,9 @@ from plyground.boardview.views import view_for
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord
 from plyground.review import GameReview
-from plyground.screen.game import EVAL_BAR_ROOM
 
 from .messages import Refused
-from .screen import BOARD, MARGIN, PICTURE
+from .screen import PICTURE, lay_out_board
 
 if TYPE_CHECKING:
     from .menu import WebMenu
@@ -46,7 +45,7 @@ class WebEditor:
         self.menu, self.app, self.game, self.choices = menu, menu.app, game, choices
         self.view = view_for(game)
         self.view.show_numbers = self.app.square_numbers.get(game.name, self.view.numbers_by_default)
-        self.view.layout(Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
+        lay_out_board(self.view)
         self.editor = PositionEditor(game, self.view)
         position = (choices.get("position") or "").strip()
         if position:

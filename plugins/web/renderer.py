@@ -1,4 +1,4 @@
-"""The ``web`` renderer: the game in a browser page, served by :mod:`.server`, played by the window's game screen.
+"""The ``web`` renderer: the game in a browser page, served by :mod:`.server`, played by the game screen's model.
 
 As in the window, a game plays in a thread of its own (:class:`~plyground.screen.link.GameThread`)
 and talks to its screen through a :class:`~plyground.screen.link.GameLink`; here the screen is a
@@ -238,8 +238,8 @@ class WebRenderer(SaveFolders, Renderer):
                 self.screen.set_message(screen.kept, "good")
 
     def _show(self, link: GameLink, game: Game, names, humans: set[int], **screen_options: Any) -> None:
-        """Show a game screen of ``game`` fed by ``link`` (the window's game screen: imported here, with pygame,
-        when a page shows a game -- not when the renderer is registered)."""
+        """Show a game screen of ``game`` fed by ``link`` (the screen's module imported here, when a page shows a
+        game -- not when the renderer is registered)."""
         from .screen import WebScreen
         self.screen = WebScreen(self, link, game, view_for(game), tuple(names), humans, **screen_options)
 

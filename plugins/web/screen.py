@@ -1,27 +1,26 @@
-"""The web page's game screen: the window's game screen (``plugins/pygame_gui/game_screen.py``) without a window.
+"""The web page's game screen: the game screen's model (:class:`plyground.screen.game.GameScreenModel`) drawn for a
+browser page.
 
 Everything a game screen does -- the game's messages from its thread, clicks becoming moves through the game's
 own :class:`~plyground.boardview.base.MoveInput`, take back, hints, live analysis, looking back, Play from here,
-saving -- is the window's code, run here on the server.  What differs is only the picture: the board is drawn on
-an :class:`~plyground.boardview.canvas.SvgCanvas` (the game's own view code, as in the window), and what the
-window draws in its side panel is handed to the page as data (:meth:`WebScreen.snapshot`), which the page's
-script lays out as HTML.  The page's pointer and keys come back as the window's own pygame events
-(:meth:`WebScreen.act`), so a click on the page is handled by the very lines that handle one in the window.
+saving -- is the model's, run here on the server, as the window runs it.  The board is drawn on an
+:class:`~plyground.boardview.canvas.SvgCanvas` (the game's own view code, as in the window), and what the window
+draws in its side panel is handed to the page as data (:meth:`WebScreen.snapshot`), which the page's script lays
+out as HTML.  The page's messages are the model's actions (:meth:`WebScreen.act`): a button's name, a key's name,
+a ply of the move list, the pointer pressed, dragged and released on the board.
 """
 from __future__ import annotations
 
 import time
 from typing import Any
 
-import pygame
-
 from plyground.boardview import theme
 from plyground.boardview.canvas import SvgCanvas
+from plyground.boardview.geometry import Rect
 from plyground.errors import RecordError
-from plyground.plugins.pygame_gui.game_screen import GameScreen, key_help
 from plyground.protocols import GameRecord
 from plyground.resume import game_so_far
-from plyground.screen.game import EVAL_BAR_ROOM
+from plyground.screen.game import EVAL_BAR_ROOM, GameScreenModel, key_help
 
 from .messages import Refused
 
@@ -32,25 +31,26 @@ PICTURE = (BOARD + 2 * MARGIN + EVAL_BAR_ROOM, BOARD + 2 * MARGIN)
 #: The game report's evaluation graph: its size in SVG units (the page scales it to the panel's width).
 GRAPH = (400, 100)
 
-#: The keys the page passes on (their names as the window's help page writes them), and the pygame key each is.
-KEY_CODES = {name.lower(): code for code, name, _, _ in GameScreen.KEYS}
+#: The keys the page passes on, by their names as the help page writes them (in lower case, as the page sends them).
+KEY_NAMES = {name.lower(): name for name, _, _ in GameScreenModel.KEYS}
 
 
-class WebScreen(GameScreen):
-    """A :class:`GameScreen` whose picture goes to a web page: :meth:`snapshot` out, :meth:`act` in."""
+def lay_out_board(view) -> None:
+    """Lay ``view`` out in the page's picture of the board (:data:`PICTURE`), the evaluation bar's strip at its
+    left: the game screen's and the position editor's board alike, so the page's clicks read the same."""
+    view.layout(Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
+
+
+class WebScreen(GameScreenModel):
+    """A game screen whose picture goes to a web page: :meth:`snapshot` out, :meth:`act` in."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.layout(PICTURE)
+        lay_out_board(self.view)
         self._names = {id(button): name for name, button in self.buttons.items()}
         self._record_text: tuple[tuple, str | None] = ((), None)   # (what it was written from, the text)
         self._graph: tuple[tuple, str | None] = ((), None)         # (what the report's graph shows, its SVG)
         self._started = time.strftime("%Y%m%d-%H%M%S")
-
-    def layout(self, size: tuple[int, int]) -> None:
-        self.size = size
-        self.panel_rect = pygame.Rect(0, 0, 0, 0)     # the page lays out its own panel
-        self.view.layout(pygame.Rect(MARGIN + EVAL_BAR_ROOM, MARGIN, BOARD, BOARD))
 
     # ------------------------------------------------------------ the page's actions
     def act(self, message: dict) -> None:
@@ -67,30 +67,28 @@ class WebScreen(GameScreen):
                 raise Refused(f"{button.label} cannot be used now")
             button.on_click()
         elif kind == "key":
-            code = KEY_CODES.get(message["key"].lower())
-            if code is None:
-                raise Refused(f"no key {message['key']!r}; the keys are {', '.join(sorted(KEY_CODES))}")
-            self.handle_event(pygame.event.Event(pygame.KEYDOWN, key=code, mod=0, unicode=""))
+            name = KEY_NAMES.get(message["key"].lower())
+            if name is None:
+                raise Refused(f"no key {message['key']!r}; the keys are {', '.join(sorted(KEY_NAMES))}")
+            self.press_key(name)
         elif kind == "ply":
             ply = message["ply"]
             if not 0 <= ply <= len(self.moves):
                 raise Refused(f"no move {ply}: the game has {len(self.moves)} moves")
             self.show_ply(ply)
         elif kind == "press":           # a pointer pressed on the board (button 0: left, 2: right)
-            button = 3 if message.get("button") == 2 else 1
-            self.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=self._point(message), button=button))
+            self.press(self._point(message), right=message.get("button") == 2)
         elif kind == "drag":            # the pointer moved with the button held, away from where it was pressed
-            self.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=self._point(message), rel=(0, 0),
-                                                 buttons=(1, 0, 0)))
+            self.drag(self._point(message))
         elif kind == "release":
-            self.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=self._point(message), button=1))
+            self.release(self._point(message))
         else:                           # the message checks let through only the kinds above
             raise Refused(f"the game screen does not take {kind!r} messages")
 
     def _report_snapshot(self) -> dict | None:
-        """The game report (``plyground.screen.report``, computed once by the screen) as the page shows it: its title and
-        lines, and the evaluation graph drawn by the window's own code as SVG, with the plies it spans (a click
-        at x of its width goes to ply ``round(x / width * plies)``, sent as a ``ply`` message)."""
+        """The game report (``plyground.screen.report``, computed once by the model) as the page shows it: its title
+        and lines, and the evaluation graph drawn by the model as SVG, with the plies it spans (a click at x of its
+        width goes to ply ``round(x / width * plies)``, sent as a ``ply`` message)."""
         view = self.report_view()
         if view is None:
             return None
@@ -99,7 +97,7 @@ class WebScreen(GameScreen):
             key = (id(self.report), self.review.ply if self.review is not None else None)
             if self._graph[0] != key:          # drawn again only when the report or the ply shown changed
                 canvas = SvgCanvas(*GRAPH)
-                self.draw_graph(canvas, pygame.Rect(0, 0, *GRAPH))
+                self.draw_graph(canvas, Rect(0, 0, *GRAPH))
                 self._graph = (key, canvas.svg())
             graph = self._graph[1]
         return {"title": view["title"], "lines": view["lines"], "graph": graph,

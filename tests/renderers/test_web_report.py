@@ -11,8 +11,8 @@ import pytest
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.review import open_review
-from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.plugins.web.browser import PageDriver as Page, until
+from plyground.screen.game import GameScreenModel as GameScreen
 from web_helpers import make_web_renderer
 
 from test_pygame_report import JUDGE, random_game  # noqa: F401 - the fixture: a recorded random game
