@@ -55,6 +55,16 @@ def lowest_square(b):
 
 
 @njit(cache=True, inline="always")
+def reverse_board(b):
+    """A 32-square board turned half a turn: square s becomes square 31 - s (the other side's frame)."""
+    b = ((b >> 1) & 0x55555555) | ((b & 0x55555555) << 1)
+    b = ((b >> 2) & 0x33333333) | ((b & 0x33333333) << 2)
+    b = ((b >> 4) & 0x0F0F0F0F) | ((b & 0x0F0F0F0F) << 4)
+    b = ((b >> 8) & 0x00FF00FF) | ((b & 0x00FF00FF) << 8)
+    return ((b >> 16) & 0xFFFF) | ((b & 0xFFFF) << 16)
+
+
+@njit(cache=True, inline="always")
 def quiet_moves(men, kings, empty, side):
     """Non-capturing moves of one side's pieces (side 0 moves down the board, side 1 up), counted with shifts."""
     down = (men if side == 0 else 0) | kings

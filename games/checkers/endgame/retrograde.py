@@ -44,7 +44,7 @@ from contextlib import contextmanager
 import numpy as np
 from numba import njit
 
-from ..bits import down_left, down_right, lowest_square, popcount, quiet_moves, up_left, up_right
+from ..bits import down_left, down_right, lowest_square, popcount, quiet_moves, reverse_board, up_left, up_right
 from ..board import FULL, KING_ROW, STEP
 from ..kernels import MAX_MOVES, POS_SIZE, SIDE, _jumpers, apply_move, generate
 from .index import BINOMIAL, KING_PLACE, MAN_PLACE, MEN_PLACES, PLACE_SQUARE, SQUARES, _rank, _unrank, position_index
@@ -415,16 +415,6 @@ def solve_slice(s, offsets, sizes, result, dist, farthest_before, pool=None):
     return max(farthest, farthest_before) + 2, farthest
 
 
-@njit(cache=True, inline="always")
-def _reversed(b):
-    """A 32-square board turned half a turn: square s becomes square 31 - s."""
-    b = ((b >> 1) & 0x55555555) | ((b & 0x55555555) << 1)
-    b = ((b >> 2) & 0x33333333) | ((b & 0x33333333) << 2)
-    b = ((b >> 4) & 0x0F0F0F0F) | ((b & 0x0F0F0F0F) << 4)
-    b = ((b >> 8) & 0x00FF00FF) | ((b & 0x00FF00FF) << 8)
-    return ((b >> 16) & 0xFFFF) | ((b & 0xFFFF) << 16)
-
-
 @njit(cache=True, nogil=True)
 def mirror_pass(lo, hi, sets0, sets1, sets2, sets3, start, size, counts, source_start, source_size,
                 result, dist):
@@ -438,8 +428,8 @@ def mirror_pass(lo, hi, sets0, sets1, sets2, sets3, start, size, counts, source_
             continue
         side = e // size
         at = start + e
-        j = position_index(_reversed(boards[2]), _reversed(boards[3]), _reversed(boards[0]), _reversed(boards[1]),
-                           counts[0], counts[1], counts[2])
+        j = position_index(reverse_board(boards[2]), reverse_board(boards[3]), reverse_board(boards[0]),
+                           reverse_board(boards[1]), counts[0], counts[1], counts[2])
         source = source_start + (1 - side) * source_size + j
         result[at] = result[source]
         dist[at] = dist[source]
