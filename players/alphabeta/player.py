@@ -53,7 +53,8 @@ class AlphaBetaPlayer(SearchPlayer):
                "other games: 0), 'learned' (the game's bundled linear evaluation: checkers learned from the ACF "
                "archive, chess from master games), 'nnue' (the game's bundled NNUE network, checkers: taught "
                "by self-play) or the path of a "
-               "learned weights file (eval.npz from the bonanza trainer) or of an NNUE network file (checkers)", remote=("auto", "material", "learned", "nnue")),
+               "learned weights file (eval.npz from the bonanza trainer), of an NNUE network file (checkers) "
+               "or of a pattern evaluation file (checkers: benchmarks/patterns_train.py)", remote=("auto", "material", "learned", "nnue")),
         Option("tt_mb", int, 16, "transposition table size in MiB", min=1, max=4096),
         Option("tt", bool, True, "use the transposition table (off: for experiments)", remote=True),
         Option("ordering", bool, True, "order moves: table move, captures, killers, history (off: for experiments)", remote=True),
@@ -353,15 +354,17 @@ def load_evaluation(game: Game, spec: str) -> tuple[np.ndarray | None, dict]:
     try:
         weights, metadata = load_weights(path, own.feature_metadata())
     except NotAnEvaluationFile as linear_error:
-        # Not a linear evaluation's file: the game's NNUE may read it (the two formats name themselves).
-        load_network = getattr(own, "load_network", None)
-        if load_network is None:
+        # Not a linear evaluation's file: the game's other evaluations may read it (the formats name themselves;
+        # checkers: an NNUE network or a pattern evaluation).
+        load_model = getattr(own, "load_model", None)
+        if load_model is None:
             raise
         try:
-            return load_network(path), {"eval": str(path), "kind": "nnue"}
-        except ModelFileError as nnue_error:
-            raise ModelFileError(f"{path} is neither a linear evaluation file ({linear_error}) nor an NNUE "
-                                 f"network file ({nnue_error})") from None
+            model, kind = load_model(path)
+        except ModelFileError as other_error:
+            raise ModelFileError(f"{path} is neither a linear evaluation file ({linear_error}) nor "
+                                 f"{own.model_files} ({other_error})") from None
+        return model, {"eval": str(path), "kind": kind}
     return weights, {"eval": str(path), "metadata": metadata}
 
 

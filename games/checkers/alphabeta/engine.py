@@ -2,26 +2,32 @@
 
 :class:`CheckersAlphaBeta` is the ``AlphaBetaEngines`` ability of checkers
 (plyground.capabilities): the features of :mod:`.features`, with the material
-or learned weights, and :class:`CompiledEngine`, iterative deepening and time
+or learned weights, the NNUE of :mod:`.nnue` or the pattern evaluation of
+:mod:`.patterns`, and :class:`CompiledEngine`, iterative deepening and time
 control around :mod:`.compiled`.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from plyground.errors import ModelFileError
 from plyground.negamax.deepening import CompiledDeepening, LinearEngine, set_search_mode
+from plyground.negamax.nnue import FORMAT as NNUE_FORMAT
 from plyground.negamax.nnue import Network
 from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
 from plyground.stopping import StopSignal
+from plyground.storage import METADATA_KEY, load_npz, pop_metadata
 
-from . import features
+from . import features, patterns
+from .patterns import PatternWeights
 
 
 class CheckersAlphaBeta(LinearEngine):
     """The evaluation and compiled search of a game whose positions are in the ``checkers-bitboard`` layout:
-    the linear evaluation of :mod:`.features` (its weights an array) or the NNUE of :mod:`.nnue` (a
-    :class:`~plyground.negamax.nnue.Network`)."""
+    the linear evaluation of :mod:`.features` (its weights an array), the NNUE of :mod:`.nnue` (a
+    :class:`~plyground.negamax.nnue.Network`) or the pattern evaluation of :mod:`.patterns` (a
+    :class:`~.patterns.PatternWeights`)."""
 
     features = features
     unit = "men"
@@ -30,10 +36,26 @@ class CheckersAlphaBeta(LinearEngine):
     #: (docs/nnue.md, "Contempt").
     default_contempt = 0.15
 
+    #: The model files :meth:`load_model` reads, for a message about a file that is none of them.
+    model_files = "an NNUE network file or a pattern evaluation file"
+
     def load_network(self, path):
         """The NNUE network of the file ``path`` (ModelFileError naming what is wrong)."""
         from . import nnue
         return nnue.load(path)[0]
+
+    def load_model(self, path) -> tuple[object, str]:
+        """(the evaluation, its kind) of a model file that is not a linear evaluation's: an NNUE network
+        (``"nnue"``) or a pattern evaluation (``"patterns"``), by the format the file names; ModelFileError
+        naming what is wrong."""
+        label = f"evaluation file {path}"
+        found = pop_metadata(load_npz(path, label, names=(METADATA_KEY,)), label)
+        if isinstance(found, dict) and found.get("format") == patterns.FORMAT:
+            return patterns.load(path)[0], "patterns"
+        if isinstance(found, dict) and found.get("format") != NNUE_FORMAT:
+            raise ModelFileError(f"{path} is not a checkers model file: its format is {found.get('format')!r}, "
+                                 f"expected {NNUE_FORMAT!r} or {patterns.FORMAT!r}")
+        return self.load_network(path), "nnue"
 
     def evaluator(self, weights):
         """The same evaluation as the compiled search's, on each state's position array (checkers searched
@@ -43,6 +65,9 @@ class CheckersAlphaBeta(LinearEngine):
             from . import nnue
             E = nnue.quantize(weights)
             return lambda state: float(nnue.evaluate(to_pos(state), E))
+        if isinstance(weights, PatternWeights):
+            W = patterns.arrays(weights)[0]
+            return lambda state: float(patterns.evaluate(to_pos(state), W))
         return lambda state: float(features.evaluate(to_pos(state), weights))
 
     def learning(self):
@@ -65,8 +90,8 @@ class CheckersAlphaBeta(LinearEngine):
 class CompiledEngine(CompiledDeepening):
     """The compiled checkers search (:mod:`.compiled`) under the player's iterative deepening."""
 
-    def __init__(self, game: Game, kernels, weights: np.ndarray | Network, *, tt_mb: int, use_tt: bool,
-                 ordering: bool, quiescence: bool, stop: StopSignal | None = None, oracle=None,
+    def __init__(self, game: Game, kernels, weights: np.ndarray | Network | PatternWeights, *, tt_mb: int,
+                 use_tt: bool, ordering: bool, quiescence: bool, stop: StopSignal | None = None, oracle=None,
                  search: str = "exact") -> None:
         from . import compiled, nnue
         super().__init__(stop)
@@ -74,6 +99,9 @@ class CompiledEngine(CompiledDeepening):
         if isinstance(weights, Network):          # the NNUE, updated as moves are made (its E: this search's)
             self.compiled = compiled.search(nnue.NNUE)
             self.evaluation = nnue.quantize(weights)
+        elif isinstance(weights, PatternWeights):
+            self.compiled = compiled.search(patterns.PATTERN_EVALUATION)
+            self.evaluation = patterns.arrays(weights)
         else:
             self.compiled = compiled.search()
             self.evaluation = compiled.linear_arrays(weights)
