@@ -1,17 +1,21 @@
 """Checkers' pattern evaluation (games/checkers/alphabeta/patterns.py, docs/patterns.md): its compiled value is the
 float64 reference's and its sparse features' (colour-reversed twins alike), its model files round-trip and bad ones
-are refused by name, and the alphabeta player searches with it (eval=PATH): the move the evaluation likes best at
-depth 1, a legal move deeper."""
+are refused by name, a small logistic regression on the nnue trainer's examples lowers the held-out loss, and the
+alphabeta player searches with it (eval=PATH): the move the evaluation likes best at depth 1, a legal move deeper."""
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from plyground.capabilities import nnue_learning, winning_chances_slope
 from plyground.errors import ModelFileError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.bits import reverse_board
-from plyground.games.checkers.alphabeta import features, nnue, patterns
+from plyground.games.checkers.alphabeta import features, nnue, pattern_fit, patterns
 from plyground.players.alphabeta.evalfile import save_weights
+from plyground.plugins.trainers.nnue.examples import GameRecords, examples_of
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.storage import save_npz
@@ -20,6 +24,7 @@ from move_helpers import random_play
 
 GAME = CheckersGame()
 KERNELS = GAME.kernels()
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _positions(count: int, seed: int) -> list[np.ndarray]:
@@ -173,3 +178,61 @@ def test_a_deeper_search_with_the_pattern_evaluation_returns_a_legal_move(tmp_pa
     analysis = player.analysis()
     assert analysis["depth"] == 7 and analysis["nodes"] > 1000
     player.close()
+
+
+def _records(games: int, seed: int) -> GameRecords:
+    """Random games, each move scored by a linear evaluation of the position before it (in men): material and
+    a tenth of a man a quiet move, a teacher the patterns' terms can learn."""
+    weights = features.material_weights()
+    weights[features.MOBILITY] = 10.0              # a teacher that likes quiet moves, which patterns also count
+    rng = np.random.default_rng(seed)
+    played = []
+    for _ in range(games):
+        state = GAME.new_initial_state()
+        codes, scores = [], []
+        while not state.is_terminal() and len(codes) < 120:
+            scores.append(features.evaluate(KERNELS.state_to_pos(state), weights) / features.MAN_MATERIAL)
+            moves = state.legal_moves()
+            codes.append(int(moves[int(rng.integers(len(moves)))]))
+            state.apply(codes[-1])
+        played.append((np.array(codes), np.array(scores), float(state.returns()[0]) if state.is_terminal() else 0.0))
+    return GameRecords.empty().extend(played)
+
+
+def test_a_small_logistic_regression_on_the_nnue_examples_lowers_the_held_out_loss():
+    examples = examples_of(_records(24, seed=4), KERNELS, KERNELS.state_to_pos(GAME.new_initial_state()),
+                           nnue_learning(GAME))
+    slope = winning_chances_slope(GAME)
+    targets = examples.targets(slope, 0.9)
+    test = examples.groups % 4 == 0                  # a quarter of the games held out
+    train_rows, test_rows = np.flatnonzero(~test), np.flatnonzero(test)
+    assert 300 <= len(examples) <= 3000 and len(test_rows) > 50
+    lines = []
+    zero = patterns.PatternWeights(np.zeros((patterns.FEATURE_COUNT, patterns.PHASES)))   # not even material
+    model, history = pattern_fit.fit(examples.positions, targets, train_rows, test_rows, slope=slope, epochs=20,
+                                     batch=64, lr=0.02, l2=1e-3, start=zero, log=lines.append)
+    before, after = history[0], history[-1]
+    assert before["test_cross_entropy"] == pytest.approx(np.log(2.0))              # every value 0: sigmoid 1/2
+    assert after["test_cross_entropy"] < before["test_cross_entropy"] - 0.1
+    assert after["test_squared"] < 0.2 * before["test_squared"]
+    assert (model.weights[patterns.MEN] > 0.3).all() and (model.weights[patterns.MOBILITY] > 0.05).all()
+    assert len(lines) == 21 and "held out" in lines[-1]
+    # the losses are the model's: recomputed from its weights, by the search's evaluation
+    values = np.empty(len(test_rows))
+    patterns.batch_values(examples.positions[test_rows], model.weights, values)
+    z = slope * values
+    assert np.mean(np.logaddexp(0.0, z) - targets[test_rows] * z) == pytest.approx(after["test_cross_entropy"])
+
+
+def test_the_training_script_fits_a_games_file_into_a_playable_model_file(tmp_path):
+    games = tmp_path / "gen-000.npz"
+    _records(20, seed=6).save(games, {"depth": 1})
+    out = tmp_path / "patterns.npz"
+    run = subprocess.run([sys.executable, str(REPO / "benchmarks" / "patterns_train.py"), str(games), "--out",
+                          str(out), "--epochs", "2", "--endgame", "off", "--compare"], capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "epoch 2/2" in run.stdout and "linear (learned)" in run.stdout
+    model, meta = patterns.load(out)
+    assert meta["games"] == 20 and meta["epochs"] == 2 and meta["trained_on"] == str(games)
+    assert get_registry().make_player(f"alphabeta:eval={out},depth=2", GAME).eval_info["kind"] == "patterns"
