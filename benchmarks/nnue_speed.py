@@ -1,16 +1,18 @@
-"""Checkers' compiled alpha-beta with the NNUE evaluation against the same search with the linear one: nodes per
-second, same positions, same core, in one run.
+"""Checkers' compiled alpha-beta with the NNUE evaluation against the same search with the linear one and with the
+pattern evaluation: nodes per second, same positions, same core, in one run.
 
-    python benchmarks/nnue_speed.py                       # depth 13, networks 32x16 and 64x32
+    python benchmarks/nnue_speed.py                       # depth 13, networks 32x16 and 64x32, patterns
     python benchmarks/nnue_speed.py --depth 15 --sizes 32x16 --rounds 5
+    python benchmarks/nnue_speed.py --patterns runs/patterns/patterns.npz --network docs/nnue/pinned/shipped-2026-12-02.npz
 
 Each evaluation searches the same opening positions to a fixed depth with a
 fresh table (compiling is not timed); the rounds alternate the evaluations so
 that the machine's drift touches each alike.  The NNUE networks have random
-weights (:func:`plyground.games.checkers.alphabeta.nnue.initial`): their trees
-differ from the linear evaluation's, so nodes per second is the comparable
-figure.  Prints each round and the median per evaluation; single-threaded;
-asserts nothing.
+weights (:func:`plyground.games.checkers.alphabeta.nnue.initial`), and so does the
+pattern evaluation unless ``--patterns`` gives a file (``patterns.initial``);
+``--network`` adds a trained network.  Their trees differ from the linear
+evaluation's, so nodes per second is the comparable figure.  Prints each round
+and the median per evaluation; single-threaded; asserts nothing.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import time
 import numpy as np
 
 from plyground.games.checkers import CheckersGame
-from plyground.games.checkers.alphabeta import compiled, nnue
+from plyground.games.checkers.alphabeta import compiled, nnue, patterns
 from plyground.negamax import core
 from plyground.players.alphabeta.evalfile import read_weights
 
@@ -63,6 +65,9 @@ def main(argv=None) -> None:
     parser.add_argument("--sizes", default="32x16,64x32",
                         help="NNUE sizes HIDDENxDENSE, comma-separated (default 32x16,64x32)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each evaluation once a round (default 3)")
+    parser.add_argument("--patterns", default=None,
+                        help="a pattern evaluation file (default: random pattern weights); 'none' leaves it out")
+    parser.add_argument("--network", default=None, help="a trained NNUE network file to add (default: none)")
     args = parser.parse_args(argv)
     try:
         sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
@@ -77,6 +82,13 @@ def main(argv=None) -> None:
     for hidden, dense in sizes:
         contestants[f"nnue {hidden}x{dense}"] = (compiled.search(nnue.NNUE),
                                                  nnue.quantize(nnue.initial(hidden, dense, seed=0)))
+    if args.network:
+        net = nnue.load(args.network)[0]
+        contestants[f"nnue {net.hidden}x{net.dense} file"] = (compiled.search(nnue.NNUE), nnue.quantize(net))
+    if args.patterns != "none":
+        model = patterns.initial(seed=0) if args.patterns is None else patterns.load(args.patterns)[0]
+        contestants["patterns" + (" file" if args.patterns else "")] = (
+            compiled.search(patterns.PATTERN_EVALUATION), patterns.arrays(model))
     for search, E in contestants.values():
         run(search, E, 3, roots[:1])                      # compile (or load the cache) first
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; depth {args.depth}, "
