@@ -6,7 +6,7 @@ from __future__ import annotations
 import pygame
 
 from plyground.boardview.base import BoardView
-from plyground.protocols import Game, State
+from plyground.protocols import Game
 from plyground.review import GameReview
 from plyground.screen.game import EVAL_BAR_ROOM, GameScreenModel, key_help
 from plyground.screen.link import GameLink

@@ -1,7 +1,8 @@
 """The main menu: the game, its level and clock, a player for each side and their options (the fields are
 ``option_editor.py``'s), the start position (typed, or set up by clicks: Set up position opens
 ``editor_screen.py``'s screen), Start, Resume and Open game; the pages it opens (Rules, Open game) are
-``pages.py``'s."""
+``pages.py``'s.  What it offers and the game it starts are the menu's model's (:mod:`plyground.screen.menu`),
+shared with the web page's start page."""
 from __future__ import annotations
 
 import math
@@ -11,14 +12,13 @@ from typing import TYPE_CHECKING
 import pygame
 
 from plyground.boardview.editor import PositionEditor
-from plyground.boardview.views import has_view, view_class, view_for
-from plyground.clock import MENU_CLOCKS as CLOCKS, TimeControl
+from plyground.boardview.views import view_for
+from plyground.clock import TimeControl
 from plyground.errors import PlygroundError
-from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
+from plyground.levels import DEFAULT_LEVEL, level_table
 from plyground.options import Spec, resolve_options
 from plyground.protocols import Game, GameRecord
-from plyground.resume import newest_unfinished, saved_games
-from plyground.session import GameSession
+from plyground.screen.menu import CLOCK_LABELS, MenuModel
 
 from . import theme
 from .editor_screen import EditorScreen
@@ -84,10 +84,9 @@ class SideChoice:
                                                                       dict(spec.options))
 
 
-class MenuScreen:
+class MenuScreen(MenuModel):
     def __init__(self, app: "PygameRenderer", registry: "Registry") -> None:
-        self.app, self.registry = app, registry
-        self.games = [e.name for e in registry.entries("games") if has_view(e.cls)]
+        super().__init__(app, registry)
         preferred = registry.default_game(self.games)
         self.game_choice = Cycler(self.games, self.games.index(preferred) if preferred else 0,
                                   on_change=lambda _: self._game_changed())
@@ -97,8 +96,7 @@ class MenuScreen:
         # menu lives; CUSTOM once the players are not the level's.
         self.level_choice = Cycler([], on_change=self._level_picked)
         self.levels_chosen: dict[str, str] = {}
-        self._level_specs: dict[tuple[str, str], Spec | None] = {}
-        self.clock_choice = Cycler([label for label, _ in CLOCKS])
+        self.clock_choice = Cycler(list(CLOCK_LABELS))
         self.advanced = False         # the game's and the players' own options are shown
         self.position = TextField("start position", "", validate=self._check_position, placeholder="(the usual start)",
                                   help="a position in the game's notation (FEN for checkers); empty: the usual "
@@ -112,15 +110,10 @@ class MenuScreen:
             "setup": Button("Set up position", self.set_up_position),   # for a game whose view has setup pieces
             "quit": Button("Quit", self.app.request_quit),
         }
-        self.error = ""
-        self.notice = ""           # news of the last game (where leaving it kept it), until the next starts
-        self.progress = ""            # "Starting... (loading X)" while start() builds the players
         self.mouse: tuple[int, int] | None = None   # the last pointer position seen (wheel events carry none)
         self._reveal: Field | None = None           # a field to scroll into view at the next layout
-        self._saved_cache: tuple | None = None      # ((path, mtime), saved game or None): see saved_game()
         self.message_rect = pygame.Rect(0, 0, 0, 0)
         self.size = (0, 0)
-        self._game_cache: dict[str, Game] = {}
         self._game_changed()
 
     # ------------------------------------------------------------ model
@@ -137,10 +130,7 @@ class MenuScreen:
 
     def default_game(self) -> Game | None:
         """The chosen game with default options (for listing players and checking positions)."""
-        name = self.game_name
-        if name and name not in self._game_cache:
-            self._game_cache[name] = self.registry.make_game(name)
-        return self._game_cache.get(name)
+        return self.game(self.game_name) if self.game_name else None
 
     def recommended_options(self, player: str) -> dict[str, str]:
         """The options the chosen game's ``default_opponents`` give ``player`` (checkers: alphabeta with
@@ -157,10 +147,7 @@ class MenuScreen:
         game = self.default_game()
         if game is None:
             return
-        # Only players that can play this game as they are (alphazero on a game with no model bundled must be
-        # given one: from the command line, --white alphazero:model=FILE --renderer pygame).
-        players = [name for name in self.registry.players_for(game)
-                   if self.registry.get("players", name).cls.defaults_reason(game) is None]
+        players = self.players_for(game)       # those that can play it as they are
         self.sides[0].set_players(players, "human")
         # The same opponent as `plyground play` (its options come with it: recommended_options), then the
         # game's level in its place (the person's own choice of player stays).
@@ -183,10 +170,7 @@ class MenuScreen:
         game = self.default_game()
         if game is None or self.level in ("", CUSTOM):
             return None
-        key = (self.game_name, self.level)
-        if key not in self._level_specs:
-            self._level_specs[key] = level_spec(self.registry, game, self.level)
-        return self._level_specs[key]
+        return self.levels(game).get(self.level)
 
     def _level_picked(self, level: str) -> None:
         self.levels_chosen[self.game_name] = level
@@ -220,25 +204,19 @@ class MenuScreen:
         except PlygroundError:      # a field being typed in: not the level's
             return False
 
-    def time_control(self) -> TimeControl | None:
+    def chosen_clock(self) -> TimeControl | None:
         """The chosen clock, read as ``--tc`` reads it; None for no clock."""
-        text = dict(CLOCKS)[self.clock_choice.value]
-        return None if text is None else TimeControl.parse(text)
+        return self.time_control(self.clock_choice.value)
 
     def toggle_advanced(self) -> None:
         self.advanced = not self.advanced
         self.buttons["advanced"].label = "Hide advanced" if self.advanced else "Advanced options"
 
     def _check_position(self, text: str) -> str | None:
-        if not text.strip():
-            return None
-        game = self.default_game()
         try:
-            game.new_state(text.strip())
+            self.read_position(self.default_game(), text)
         except PlygroundError as exc:
             return str(exc)
-        except Exception as exc:  # noqa: BLE001 - any parse failure is the user's input, shown as such
-            return f"cannot read this position: {exc}"
         return None
 
     def _bad_fields(self) -> list[TextField]:
@@ -267,7 +245,7 @@ class MenuScreen:
         try:
             self._show_progress("Starting\u2026")
             game = self.registry.make_game(Spec(self.game_name, self.game_editor.changed()))
-            start = game.new_state(self.position.text.strip()) if self.position.text.strip() else None
+            start = self.read_position(game, self.position.text)
             specs = [side.spec() for side in self.sides]
             for spec in specs:
                 if not self.registry.get("players", spec.name).cls.needs_renderer:
@@ -282,28 +260,17 @@ class MenuScreen:
         finally:
             self.progress = ""
         self.error = ""
-        settings = self.app.menu_settings.replace(time_control=self.time_control())
-        self.app.start_game(GameSession(game, players, tuple(str(s) for s in specs), settings, start=start),
+        self.app.start_game(self.new_session(game, players, specs, time_control=self.chosen_clock(), start=start),
                             from_menu=True)
 
-    def saved_game(self) -> tuple[Path, GameRecord] | None:
-        """The newest unfinished game saved for the chosen game (``<game>-saved*.<ext>`` in the window's
-        save folder, then the current one), if any; files are read again only when they change."""
+    def chosen_saved_game(self) -> tuple[Path, GameRecord] | None:
+        """The newest unfinished game saved for the chosen game (the model's :meth:`saved_game`), if any."""
         game = self.default_game()
-        if game is None:
-            return None
-        try:
-            paths = saved_games(game, (self.app.save_folder(), Path(".")))
-            stamp = tuple((str(path), path.stat().st_mtime_ns) for path in paths)
-        except OSError:
-            return None
-        if self._saved_cache is None or self._saved_cache[0] != stamp:
-            self._saved_cache = (stamp, newest_unfinished(game, paths))
-        return self._saved_cache[1]
+        return self.saved_game(game) if game is not None else None
 
     def resume(self) -> None:
         """Play on the saved unfinished game, with its own players (the menu's where the file names none)."""
-        saved = self.saved_game()
+        saved = self.chosen_saved_game()
         if saved is None:
             return
         path, record = saved
@@ -323,26 +290,24 @@ class MenuScreen:
         finally:
             self.progress = ""
         self.error = ""
-        self.app.start_game(GameSession(game, players, tuple(specs), self.app.menu_settings, resume=record),
-                            from_menu=True)
+        self.app.start_game(self.new_session(game, players, specs, resume=record), from_menu=True)
 
     def open_game(self) -> None:
         """Open game: the screen choosing a record file of the chosen game to review."""
         game = self.default_game()
         if game is None:
             return
-        self.app.screen = OpenGameScreen(self.app, game)
+        self.app.screen = OpenGameScreen(self.app, game, self.record_files(game))
 
-    def can_set_up(self) -> bool:
+    def chosen_can_set_up(self) -> bool:
         """Whether the chosen game has a position editor (its view names pieces to set up)."""
         game = self.default_game()
-        cls = view_class(game) if game is not None else None
-        return cls is not None and bool(cls.setup_pieces)
+        return game is not None and self.can_set_up(game)
 
     def set_up_position(self) -> None:
         """Set up position: the position editor, on the Start position field's position when it holds a valid
         one (else the usual start); its Play comes back here with the position in that field."""
-        if not self.can_set_up():
+        if not self.chosen_can_set_up():
             return
         game = self.default_game()
         start = self.position.text if self.position.error is None else None
@@ -421,7 +386,7 @@ class MenuScreen:
             return (f"Level {self.level}: {plays}. Easy, medium, hard and strongest choose the computer's player "
                     "and its options (docs/gui.md lists them); Left and Right change it.")
         if self.clock_choice.focused:
-            control = self.time_control()
+            control = self.chosen_clock()
             return ("Clock: " + (f"each side has a clock, as --tc {control} gives it (seconds for the game, plus "
                                  "seconds added after each move); a side whose time runs out loses"
                                  if control else "no clock: every side thinks as long as it likes")
@@ -522,7 +487,7 @@ class MenuScreen:
         y = h - bottom_reserved + 12
         draw_text(surface, "Start position", (m, y + 16), 20, theme.TEXT_DIM, anchor="midleft")
         setup = self.buttons["setup"]
-        setup.rect = pygame.Rect(w - m - 180, y, 180, 32) if self.can_set_up() else pygame.Rect(0, 0, 0, 0)
+        setup.rect = pygame.Rect(w - m - 180, y, 180, 32) if self.chosen_can_set_up() else pygame.Rect(0, 0, 0, 0)
         self.position.rect = pygame.Rect(m + 150, y, (setup.rect.left - 10 if setup.rect.width else w - m) - m - 150,
                                          32)
         self.position.draw(surface, 18)
@@ -536,7 +501,8 @@ class MenuScreen:
         if message:
             draw_wrapped(surface, message, self.message_rect, 18, color)
         self.buttons["start"].label = "Starting\u2026" if self.progress else "Start"
-        names = ("rules", "open", "start", "resume", "quit") if self.saved_game() else ("rules", "open", "start", "quit")
+        names = ("rules", "open", "start", "resume", "quit") if self.chosen_saved_game() else \
+            ("rules", "open", "start", "quit")
         bw = min(200, (w - (len(names) + 1) * m) // len(names))
         self.buttons["resume"].rect = pygame.Rect(0, 0, 0, 0)
         for i, name in enumerate(names):

@@ -9,7 +9,6 @@ import pygame
 
 from plyground.errors import PlygroundError
 from plyground.protocols import Game
-from plyground.resume import recent_record_files
 from plyground.screen.game import key_help
 
 from . import theme
@@ -123,25 +122,19 @@ class RulesScreen(PageScreen):
 class OpenGameScreen(PageScreen):
     """The menu's Open game: any PDN, PGN or JSON-lines file of the chosen game, reviewed on the board (as
     ``plyground play --review FILE``): a path typed in the field (a name alone: the saved-games folder), or one
-    of the newest record files of this game in the window's save folder and the current one, a click each."""
+    of ``files``, a click each: the newest record files of this game in the window's save folder and the current
+    one (the menu's :meth:`~plyground.screen.menu.MenuModel.record_files`)."""
 
-    #: Record files listed (newest first).
-    LISTED = 8
-
-    def __init__(self, app: "PygameRenderer", game: Game) -> None:
+    def __init__(self, app: "PygameRenderer", game: Game, files: list[Path]) -> None:
         self.app, self.game = app, game
         self.path = TextField("game file", "", placeholder=f"a {game.record_suffix} file: its last game is opened",
                               help="a record file's path (a name alone: the saved-games folder); Enter opens it")
         self.open = Button("Open", self.open_typed, primary=True)
         self.back = Button("Back", app.show_menu, key=pygame.K_ESCAPE)
-        self.files = self._record_files()
+        self.files = files
         self.file_buttons = [Button(fit_text(f"{p.name}: {self._describe(p)}   ({_home_words(p.parent)})", 18, 700),
                                     lambda p=p: self.open_file(p)) for p in self.files]
         self.error = ""
-
-    def _record_files(self) -> list[Path]:
-        """The newest record files of this game in the save folder and the current one."""
-        return recent_record_files(self.game, (self.app.save_folder(), Path(".")), self.LISTED)
 
     #: Files larger than this are listed by name only (reading an archive of thousands of games takes long).
     DESCRIBED_BYTES = 2_000_000

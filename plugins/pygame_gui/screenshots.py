@@ -208,7 +208,7 @@ def write_screenshots(out: Path, size: tuple[int, int] = (1100, 760)) -> list[Pa
 
         # The position editor (the menu's Set up position) on an endgame typed in the menu's Start position field,
         # the palette's second piece chosen.
-        if menu.can_set_up():
+        if menu.chosen_can_set_up():
             position = _endgame(game, view_for(game), seeded_game)
             if position is not None:
                 menu.position.set_text(position.to_text())

@@ -1,7 +1,7 @@
 """The web page's start page: the game, its level and clock, a player for each side, the start position; Start,
 Set up position (the position editor, :mod:`.editor`), Resume saved and Open game -- the window's menu's choices,
-with the same rules (:mod:`plyground.levels`, the players that can play a game as they are, the game's default
-opponent).
+from the same model (:class:`plyground.screen.menu.MenuModel`: the games, their players, levels and default
+opponent, the saved game and the record files, the session a Start makes).
 
 The page holds the choices while the person makes them (it has every game's players and levels from
 :meth:`WebMenu.snapshot`); Start sends them, and the server checks every one as the command line would.
@@ -14,44 +14,28 @@ command line (``plyground play --renderer web --white hub:command=...``), where 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plyground.boardview.views import has_view, view_for
-from plyground.clock import MENU_CLOCKS, TimeControl
+from plyground.boardview.views import view_for
+from plyground.clock import TimeControl
 from plyground.errors import PlygroundError
-from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
+from plyground.levels import DEFAULT_LEVEL
 from plyground.options import Spec, remote_refusal
 from plyground.protocols import Game, State
-from plyground.resume import newest_unfinished, recent_record_files, saved_games
-from plyground.session import GameSession
+from plyground.screen.menu import CLOCK_LABELS, MenuModel
 
 from .messages import Refused
 
 if TYPE_CHECKING:
     from .renderer import WebRenderer
 
-#: Record files Open game lists (newest first).
-LISTED = 8
 
-
-class WebMenu:
+class WebMenu(MenuModel):
     def __init__(self, app: "WebRenderer", registry) -> None:
-        self.app, self.registry = app, registry
-        self.games = [e.name for e in registry.entries("games") if has_view(e.cls)]
+        super().__init__(app, registry)
         self.default = registry.default_game(self.games)
-        self.error = ""
-        self.notice = ""
-        self.progress = ""
-        self._games: dict[str, Game] = {}
-        self._files: dict[str, dict] | None = None       # per game: the saved game and the record files listed
         self._choices: dict[str, dict] = {}              # per game: what the start page offers
         self._last: dict | None = None       # the last Start's or Set up position's choices (Play again, from here)
-
-    def game(self, name: str) -> Game:
-        if name not in self._games:
-            self._games[name] = self.registry.make_game(name)
-        return self._games[name]
 
     # ------------------------------------------------------------ what the page shows
     def _game_choices(self, name: str) -> dict:
@@ -63,47 +47,22 @@ class WebMenu:
 
     def _read_choices(self, name: str) -> dict:
         game = self.game(name)
-        players = [p for p in self.registry.players_for(game)
-                   if self.registry.get("players", p).cls.defaults_reason(game) is None]
-        levels = {}
-        for level in level_table(game):
-            spec = level_spec(self.registry, game, level)
-            if spec is not None:
-                levels[level] = str(spec)
-        opponent = levels.get(DEFAULT_LEVEL) or self.registry.default_opponent(game)
-        files = self._saved()[name]
+        levels = {level: str(spec) for level, spec in self.levels(game).items()}
+        saved = self.saved_game(game)
         view = view_for(game)
-        return {"name": name, "title": name.capitalize(), "sides": list(game.side_names), "players": players,
-                "levels": levels, "level": DEFAULT_LEVEL if DEFAULT_LEVEL in levels else "",
-                "defaults": ["human", opponent], "rules": getattr(view, "help_text", ""),
-                "setup": bool(view.setup_pieces), "saved": files["saved"], "files": files["files"]}
-
-    def _saved(self) -> dict[str, dict]:
-        """Per game: the newest unfinished game saved (Resume saved) and the record files Open game lists; read
-        when the start page is shown, not at every snapshot."""
-        if self._files is None:
-            self._files = {}
-            folders = (self.app.save_folder(), Path("."))
-            for name in self.games:
-                game = self.game(name)
-                try:
-                    saved = newest_unfinished(game, saved_games(game, folders))
-                except (OSError, PlygroundError):
-                    saved = None
-                files = recent_record_files(game, folders, LISTED)
-                self._files[name] = {"saved": saved[0].name if saved else None, "files": [p.name for p in files],
-                                     "paths": files, "saved_path": saved}
-        return self._files
+        return {"name": name, "title": name.capitalize(), "sides": list(game.side_names),
+                "players": self.players_for(game), "levels": levels,
+                "level": DEFAULT_LEVEL if DEFAULT_LEVEL in levels else "", "defaults": ["human", self.opponent(game)],
+                "rules": getattr(view, "help_text", ""), "setup": self.can_set_up(game),
+                "saved": saved[0].name if saved else None, "files": [p.name for p in self.record_files(game)]}
 
     def refresh(self) -> None:
         """Read the saved games again (a game was left, saved or finished since)."""
-        self._files = None
         self._choices.clear()
 
     def snapshot(self) -> dict:
         return {"type": "menu", "games": [self._game_choices(name) for name in self.games], "game": self.default,
-                "clocks": [label for label, _ in MENU_CLOCKS], "error": self.error, "notice": self.notice,
-                "progress": self.progress}
+                "clocks": list(CLOCK_LABELS), "error": self.error, "notice": self.notice, "progress": self.progress}
 
     # ------------------------------------------------------------ the page's choices
     def act(self, message: dict) -> None:
@@ -130,23 +89,16 @@ class WebMenu:
         game = self._check_game(choices["game"])
         self.default = game.name
         specs, time_control = self._players_and_clock(game, choices)
-        position = (choices.get("position") or "").strip()
-        start = None
-        if position:
-            try:
-                start = game.new_state(position)
-            except PlygroundError as exc:
-                raise Refused(f"the start position: {exc}") from None
-            except Exception as exc:  # noqa: BLE001 - any parse failure is the person's input
-                raise Refused(f"cannot read the start position: {exc}") from None
+        try:
+            start = self.read_position(game, choices.get("position") or "")
+        except PlygroundError as exc:
+            raise Refused(f"the start position: {exc}") from None
         self._last = dict(choices)
         self.error, self.notice = "", ""
-        settings = self.app.menu_settings.replace(
-            time_control=TimeControl.parse(time_control) if time_control else None)
-        self._build(game, specs, lambda players: GameSession(game, players, tuple(str(s) for s in specs), settings,
-                                                              start=start))
+        self._build(game, specs, lambda players: self.new_session(game, players, specs, time_control=time_control,
+                                                                   start=start))
 
-    def _players_and_clock(self, game: Game, choices: dict) -> tuple[list[Spec], str | None]:
+    def _players_and_clock(self, game: Game, choices: dict) -> tuple[list[Spec], TimeControl | None]:
         """The players and the clock the page chose (its time control, None: no clock), each checked as Start
         checks them (:meth:`_check_seat`); :class:`Refused` naming the first one that may not be had."""
         specs = []
@@ -157,10 +109,10 @@ class WebMenu:
                 raise Refused(f"{side}'s player: {exc}") from None
             self._check_seat(game, side, spec)
             specs.append(spec)
-        clock = choices.get("clock") or MENU_CLOCKS[0][0]
-        if clock not in dict(MENU_CLOCKS):
-            raise Refused(f"no clock {clock!r}; the clocks are {', '.join(label for label, _ in MENU_CLOCKS)}")
-        return specs, dict(MENU_CLOCKS)[clock]
+        clock = choices.get("clock") or CLOCK_LABELS[0]
+        if clock not in CLOCK_LABELS:
+            raise Refused(f"no clock {clock!r}; the clocks are {', '.join(CLOCK_LABELS)}")
+        return specs, self.time_control(clock)
 
     def set_up(self, choices: dict) -> None:
         """Set up position: the position editor for the game chosen, opened on the Start position's text (the
@@ -204,7 +156,7 @@ class WebMenu:
     def resume(self, name: str) -> None:
         game = self._check_game(name)
         self.default = name
-        saved = self._saved()[name]["saved_path"]
+        saved = self.saved_game(game)
         if saved is None:
             raise Refused(f"no unfinished {name} game is saved in {self.app.save_folder()}")
         path, record = saved
@@ -218,8 +170,7 @@ class WebMenu:
                               f"given there may be any)") from None
             specs.append(spec)
         self.error = self.notice = ""
-        self._build(game, specs, lambda players: GameSession(game, players, tuple(str(s) for s in specs),
-                                                              self.app.menu_settings, resume=record),
+        self._build(game, specs, lambda players: self.new_session(game, players, specs, resume=record),
                     doing=f"Resuming {path.name}")
 
     def open_file(self, name: str, file: str) -> None:
@@ -227,7 +178,7 @@ class WebMenu:
         from plyground.review import open_review
         game = self._check_game(name)
         self.default = name
-        listed = {p.name: p for p in self._saved()[game.name]["paths"]}
+        listed = {p.name: p for p in self.record_files(game)}
         if file not in listed:
             raise Refused(f"{file!r} is not one of the {game.name} files listed"
                           + (f": {', '.join(listed)}" if listed else ""))
