@@ -1,13 +1,14 @@
 """The game screen's model: one game on the board, and everything the window and the web page do with it.
 
-The game's messages from its thread (:mod:`.link`), the person's moves entered on the game's own
-:class:`~plyground.boardview.base.MoveInput`, take back, hints, analysis and live analysis, draws, resigning,
-saving, the clocks, and what the side panel holds (:mod:`.panel`); looking back through the moves and Play from
-here (:mod:`.looking_back`); the game report (:mod:`.report`).  It imports no GUI library: each front end
-(``plugins/pygame_gui``, ``plugins/web``) draws it -- the board through :meth:`GameScreenModel.draw_board` on its
-canvas -- and turns its own input into the model's actions: :meth:`~GameScreenModel.press_key`, the buttons'
-``on_click``, :meth:`~GameScreenModel.press`, :meth:`~GameScreenModel.drag` and
-:meth:`~GameScreenModel.release` on the board, :meth:`~.looking_back.LookingBack.show_ply`.
+The person's moves entered on the game's own :class:`~plyground.boardview.base.MoveInput`, take back, hints,
+analysis and live analysis, draws, resigning, saving and the clocks are here; the game's messages from its
+thread (:mod:`.link`) are applied by :mod:`.messages`, what the side panel holds is :mod:`.panel`'s, looking
+back through the moves and Play from here :mod:`.looking_back`'s, the game report :mod:`.report`'s.  It imports
+no GUI library: each front end (``plugins/pygame_gui``, ``plugins/web``) draws it -- the board through
+:meth:`GameScreenModel.draw_board` on its canvas -- and turns its own input into the model's actions:
+:meth:`~GameScreenModel.press_key`, the buttons' ``on_click``, :meth:`~GameScreenModel.press`,
+:meth:`~GameScreenModel.drag` and :meth:`~GameScreenModel.release` on the board,
+:meth:`~.looking_back.LookingBack.show_ply`.
 
 The same screen looks back through a game: a recorded one (``plyground play --review FILE``: a
 :class:`~plyground.review.GameReview` behind it and no game thread) or the live one, whose moves so far become a
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from plyground.analysis import analysis_lines, expected_score
+from plyground.analysis import expected_score
 from plyground.boardview.base import BoardView, Marks, merge_marks
 from plyground.boardview import theme
 from plyground.boardview.canvas import Canvas
@@ -31,13 +32,14 @@ from plyground.clock import note_time_left
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
 from plyground.recordio import write_records
-from plyground.resume import game_so_far, kept_words, replay, resume_argument, save_beside
+from plyground.resume import game_so_far, kept_words, resume_argument, save_beside
 from plyground.review import GameReview
 
 from .controls import Action, Field
 from .link import GameLink
 from .looking_back import LookingBack
-from .panel import PanelContents, result_words
+from .messages import GameMessages
+from .panel import PanelContents
 from .report import GameReporting
 
 #: Pixels kept free at the board's left for the evaluation bar, and the bar's width.
@@ -63,7 +65,7 @@ def key_help() -> str:
     return "\n".join(f"  {' or '.join(names[action])}: {words[action]}" for action in names)
 
 
-class GameScreenModel(LookingBack, GameReporting, PanelContents):
+class GameScreenModel(GameMessages, LookingBack, GameReporting, PanelContents):
     """A game screen for any front end: ``app`` is the renderer showing it (what it asks of it: ``save_folder``,
     ``saved_game_path``, ``square_numbers``, ``game_left``, ``play_again``, ``new_game``, ``game_thread``)."""
 
@@ -148,118 +150,6 @@ class GameScreenModel(LookingBack, GameReporting, PanelContents):
         self._start: tuple[str, State | None] | None = None   # (start_text, its position), for captured pieces
         self.eval_bar_rect = Rect(0, 0, 0, 0)   # the evaluation bar, as last drawn
         self.arrow_cells: list = []              # the best move's arrow, as last drawn
-
-    # ------------------------------------------------------------ game messages
-    def poll(self) -> None:
-        """Apply what the game thread has sent since the last frame."""
-        for message in self.link.messages():
-            kind, args = message[0], message[1:]
-            getattr(self, f"_on_{kind}")(*args)
-
-    def _on_start(self, game, state, names, record: GameRecord | None = None, clock=None) -> None:
-        self.state, self.names, self.start_text = state, tuple(names), state.to_text()
-        self.live_record = record
-        self.game_clock = clock              # both sides' clocks (a time control), drawn live; None without
-        if record is not None and record.moves:       # a resumed game: its moves so far
-            self.start_text, self.moves = record.start, list(record.moves)
-            try:
-                self.movers = replay(game, record)[1]
-            except PlygroundError:     # the game thread replayed them; if they do not replay here, no take back
-                self.movers = []
-
-    def _on_show(self, state: State, last_move: str | None) -> None:
-        before = self.state if self.state is not None and state.ply == self.state.ply + 1 else None
-        taken_back = self.state is not None and state.ply < self.state.ply
-        if last_move and before is not None:
-            self._marks_by_ply[state.ply] = self.view.last_move_marks(before, last_move)
-        for ply in [p for p in self._marks_by_ply if p > state.ply]:
-            del self._marks_by_ply[ply]  # taken back
-        self.last_marks = self._marks_by_ply.get(state.ply, {}) if last_move else {}
-        self.moves = self.moves[:max(0, state.ply - 1)] + [last_move] if last_move else self.moves[:state.ply]
-        if last_move and before is not None:
-            self.movers = self.movers[:len(self.moves) - 1] + [before.current_player()]
-        del self.movers[len(self.moves):]   # taken back
-        self.state, self.input, self.thinking = state, None, None
-        if self.analysis is not None and (self.analysis[0].startswith("hint") or self.analysis_live or taken_back):
-            # a hint is of the position it was asked in; a search shown live ended without a move (taken back);
-            # a finished search whose move was taken back is of a position no longer in the game
-            self.analysis = self.analysis_of = None
-            self.analysis_live = False
-        if self.message_kind == "wait":   # "Please wait: ... is thinking" is answered by the move
-            self.set_message("", "info")
-        if self.review is not None:       # looking back while the game goes on: the same ply of the game as it is
-            ply = min(self.review.ply, len(self.moves))
-            self.review = None
-            self._navigate(lambda review: review.goto(ply))
-
-    def _on_thinking(self, player: str) -> None:
-        self.thinking = (player, time.monotonic())
-
-    def _on_compiling(self) -> None:
-        """The game's thread started compiling kernels (numba, a cache miss): why this search is slow."""
-        self.set_message(self.COMPILING, "wait")
-
-    #: The message while the game's thread compiles kernels (short: the message box shows two lines at 800x600).
-    COMPILING = "Compiling kernels for this machine (first run only, then cached)\u2026"
-
-    #: The analysis shown is a bot's search still running ("best so far"), not a finished one.
-    analysis_live = False
-
-    def _on_analysis(self, title: str, analysis: dict | None, mover: str | None) -> None:
-        live = bool(analysis and analysis.get("live"))
-        self.analysis_live = live and not title.startswith("hint")
-        hint = title.startswith("hint")
-        if self.reviewing and hint and self._hint_ply is not None:
-            title += f" at ply {self._hint_ply}"      # the person may have stepped on while it searched
-        if hint and self.analysing:
-            title = title.replace("hint", "analysis", 1)
-        self.analysis = (title, analysis_lines(analysis, mover, self.game.side_names[self.game.evaluation_side]))
-        position = self._hint_position if self.reviewing and hint else \
-            (self.state.to_text() if self.state is not None else None)
-        side = self.game.side_names.index(mover) if mover in self.game.side_names else None
-        self.analysis_of = None
-        if analysis and "error" not in analysis and position:
-            self.analysis_of = (analysis, side, position, self._after_best(analysis, position))
-        if hint:
-            self.show_analysis = True          # a hint asked for is a hint shown
-            if not live:
-                self.hinting = self.analysing = False
-                if self.message_kind == "wait":    # "Looking for a hint..." is answered
-                    self.set_message("", "info")
-
-    def _on_ask(self, state: State) -> None:
-        self.state, self.thinking, self.hinting = state, None, False
-        if self.analysing and not self.reviewing:     # a live game's analysis has ended: the person is asked
-            self.analysing = False
-            while not self.link.interrupts.empty():    # a stop that came after the search ended is moot
-                self.link.interrupts.get_nowait()
-        self.input = self.view.new_input(state)
-        if self._undo_from_ply is not None:
-            if state.ply == self._undo_from_ply:
-                self.set_message("Nothing of yours to take back yet.", "info")
-            self._undo_from_ply = None
-
-    def _on_end(self, state: State, record: GameRecord) -> None:
-        self.state, self.record, self.input, self.thinking = state, record, None, None
-        headline, reason = result_words(self.game, record)
-        self.set_message(f"{headline}: {reason}" if reason else headline, "good")
-        if not self.save_field.text:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = self.app.save_folder() / f"{self.game.name}-{stamp}{self.game.record_suffix}"
-            self.save_field.set_text(str(path))
-
-    def _on_tell(self, text: str) -> None:
-        """A word from the game: a draw declined (and why), a draw offered by the other person."""
-        self.set_message(text, "info")
-
-    def _on_draw_offer(self, side: int | None) -> None:
-        self.draw_offer_from = side
-
-    def _on_error(self, text: str, details: str) -> None:
-        self.set_message(f"The game stopped with an error: {text}", "error")
-
-    def _on_done(self) -> None:
-        self.done = True
 
     # ------------------------------------------------------------ actions
     def set_message(self, text: str, kind: str = "info") -> None:

@@ -22,7 +22,7 @@ import click
 from plyground.boardview.views import no_view_reason, view_for
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
-from plyground.screen.folders import SaveFolders
+from plyground.screen.frontend import ScreenFrontEnd
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
 
@@ -32,7 +32,7 @@ from plyground.stopping import is_interrupt
 MIN_SIZE = (800, 600)
 
 
-class PygameRenderer(SaveFolders, Renderer):
+class PygameRenderer(ScreenFrontEnd, Renderer):
     name = "pygame"
     description = ("A window: main menu with every player and its options, rules page, clickable board "
                    "with highlights; bots think in the background.")
@@ -66,7 +66,7 @@ class PygameRenderer(SaveFolders, Renderer):
         self.frames = 0
         #: Square numbers on or off, by game, as the person last left them (for the window's next games).
         self.square_numbers: dict[str, bool] = {}
-        self._direct = None          # LinkRenderer for calls made on the window's own thread
+        self._direct = None          # LinkRenderer for calls made on the window's own thread (ScreenFrontEnd)
         self._window_thread: threading.Thread | None = None
 
     @classmethod
@@ -192,9 +192,7 @@ class PygameRenderer(SaveFolders, Renderer):
         its Play from here started as a new game with the menu's players)."""
         if screen.reviewing and screen.from_menu:
             screen.stop_hint()
-            hinter, self._hinter = getattr(self, "_hinter", None), None
-            if hinter is not None:
-                hinter.close()
+            self.close_hinter()
             self._direct = None
             if screen.play_from is not None and self.menu is not None:
                 self.menu.position.set_text(screen.play_from.to_text())
@@ -207,20 +205,6 @@ class PygameRenderer(SaveFolders, Renderer):
                 self.menu.notice = screen.kept
         else:
             self.running = False
-
-    def review_from_menu(self, review) -> None:
-        """The menu's Open game: ``review`` on the board, hints and analysis from the default human player's
-        hint bot; Menu comes back here."""
-        from .game_screen import GameScreen
-        from plyground.screen.link import GameLink, LinkRenderer
-        hinter = self.menu.registry.make_player("human", review.game)
-        hinter.renderer = self
-        self._hinter = hinter
-        link = GameLink()
-        self._direct = LinkRenderer(link)
-        self.game_screen = GameScreen(self, link, review.game, view_for(review.game), tuple(review.record.players),
-                                      set(), from_menu=True, review=review, hint=hinter.hint)
-        self.screen = self.game_screen
 
     def play_again(self) -> None:
         if self.menu is not None:
@@ -253,16 +237,17 @@ class PygameRenderer(SaveFolders, Renderer):
         return self.game_thread.record_when_left(self.game_screen, "the window was closed while a bot was thinking",
                                                  2.0)
 
-    def open_review(self, review, hint: Callable[[State], None]) -> None:
+    def open_review(self, review, hint: Callable[[State], None], *, from_menu: bool = False) -> None:
         """Show ``review`` (a :class:`plyground.review.GameReview`) without running the loop; ``hint(state)``
-        searches a position and reports through :meth:`show_analysis`, from the hint's own thread."""
+        searches a position and reports through :meth:`show_analysis`, from the hint's own thread (a review the
+        menu opened: Menu comes back to it)."""
         from .game_screen import GameScreen
         from plyground.screen.link import GameLink, LinkRenderer
         self.open_window()
         link = GameLink()
         self._direct = LinkRenderer(link)    # the hint's show_analysis and interruption go through the link
         self.game_screen = GameScreen(self, link, review.game, view_for(review.game), tuple(review.record.players),
-                                      set(), from_menu=False, review=review, hint=hint)
+                                      set(), from_menu=from_menu, review=review, hint=hint)
         self.screen = self.game_screen
         self.running = True
 
@@ -298,21 +283,6 @@ class PygameRenderer(SaveFolders, Renderer):
         self._direct.record = self.record
         self._direct.game_clock = self.game_clock
         self._direct.start(game, state, players)
-
-    def show(self, state: State, last_move: str | None) -> None:
-        self._direct.show(state, last_move)
-
-    def thinking(self, player: str) -> None:
-        self._direct.thinking(player)
-
-    def interruption(self):
-        return self._direct.interruption()
-
-    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
-        self._direct.show_analysis(title, analysis, mover)
-
-    def ask_move(self, state: State):
-        return self._direct.ask_move(state)
 
     def end(self, state: State, record: GameRecord) -> None:
         self._direct.end(state, record)

@@ -27,7 +27,7 @@ from plyground.boardview.views import no_view_reason, view_for
 from plyground.errors import UsageError
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
-from plyground.screen.folders import SaveFolders
+from plyground.screen.frontend import ScreenFrontEnd
 from plyground.screen.link import GameAbandoned, GameLink, GameThread, LinkRenderer
 from plyground.session import GameSession, PlaySettings
 from plyground.stopping import is_interrupt
@@ -54,7 +54,7 @@ class PageClosed(KeyboardInterrupt):
     closing the window stops one."""
 
 
-class WebRenderer(SaveFolders, Renderer):
+class WebRenderer(ScreenFrontEnd, Renderer):
     name = "web"
     description = ("A browser page served on this computer (127.0.0.1 unless host= is given): start page, "
                    "clickable SVG board, hints, live analysis, take back, review; bots think on the server.")
@@ -206,9 +206,7 @@ class WebRenderer(SaveFolders, Renderer):
         with self.lock:
             if screen.reviewing and screen.from_menu:
                 screen.stop_hint()
-                if self._hinter is not None:
-                    self._hinter.close()
-                    self._hinter = None
+                self.close_hinter()
                 if screen.play_from is not None and self.menu is not None:
                     self.screen = None
                     self.menu.start_from(screen.play_from)
@@ -311,13 +309,6 @@ class WebRenderer(SaveFolders, Renderer):
             self._direct = None
         return screen.play_from
 
-    def review_from_menu(self, review) -> None:
-        """The start page's Open game: ``review`` with hints from the default human player's hint bot."""
-        hinter = self.menu.registry.make_player("human", review.game)
-        hinter.renderer = self
-        self._hinter = hinter
-        self.open_review(review, hinter.hint, from_menu=True)
-
     # ------------------------------------------------------------ direct calls (plyground match --renderer web)
     def _forward(self, call: Callable[[], Any]) -> Any:
         if self.page_closed:
@@ -337,27 +328,6 @@ class WebRenderer(SaveFolders, Renderer):
             self._direct.record = self.record
             self._direct.game_clock = self.game_clock
         self._forward(lambda: self._direct.start(game, state, players))
-
-    def show(self, state: State, last_move: str | None) -> None:
-        self._forward(lambda: self._direct.show(state, last_move))
-
-    def thinking(self, player: str) -> None:
-        self._forward(lambda: self._direct.thinking(player))
-
-    def interruption(self):
-        if self._direct is None:
-            return None
-        return self._forward(self._direct.interruption)
-
-    def show_analysis(self, title: str, analysis: dict | None, mover: str | None = None) -> None:
-        if self._direct is not None:
-            if analysis and analysis.get("live"):
-                self._direct.show_analysis(title, analysis, mover)    # the search's thread: never raises
-            else:
-                self._forward(lambda: self._direct.show_analysis(title, analysis, mover))
-
-    def ask_move(self, state: State):
-        return self._forward(lambda: self._direct.ask_move(state))
 
     def end(self, state: State, record: GameRecord) -> None:
         self._direct.end(state, record)
