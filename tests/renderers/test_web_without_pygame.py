@@ -7,14 +7,38 @@ the start page and played through the page's own messages over its WebSocket (``
 the board at a cell's centre; the ``save`` and ``leave`` buttons) against a random bot, and saved."""
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
-pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
+REPO = Path(__file__).resolve().parents[2]
+#: The folders that must import no GUI library, at the top of a module or inside a function: the host, and the web
+#: renderer (which draws on the host's SVG canvas).
+PYGAME_FREE = ("framework", "plugins/web")
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import in ``path``, wherever it stands."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+def test_the_host_and_the_web_renderer_import_neither_pygame_nor_the_window():
+    offenders = [f"{path.relative_to(REPO)}:{line}: {module}"
+                 for folder in PYGAME_FREE for path in sorted((REPO / folder).rglob("*.py"))
+                 for line, module in _imports(path)
+                 if module.split(".")[0] == "pygame" or module.startswith("plyground.plugins.pygame_gui")]
+    assert offenders == [], "\n".join(offenders)
 
 SCRIPT = textwrap.dedent('''
     import asyncio, importlib, importlib.abc, json, pathlib, sys, threading
@@ -111,6 +135,7 @@ SCRIPT = textwrap.dedent('''
 
 
 def test_a_game_is_played_and_saved_through_the_page_with_pygame_unimportable(tmp_path):
+    pytest.importorskip("aiohttp", reason="the web renderer needs aiohttp: pip install 'plyground[web]'")
     games = tmp_path / "games"
     games.mkdir()
     done = subprocess.run([sys.executable, "-c", SCRIPT, str(games)], capture_output=True, text=True, timeout=300)
