@@ -95,7 +95,9 @@ def write_web_screenshots(out: Path, save_dir: Path) -> list[Path]:
             page.button("hint")
             until(lambda: "rgb(40,170,90)" in page.board_svg() and "Your move" in page.text("status"), "the hint")
             if scene.clicks:
+                before = page.board_svg()
                 page.click_cell(scene.clicks[0])
+                until(lambda: page.board_svg() != before, "the click's picture")   # not the picture before it
             until(lambda: page.script("return document.querySelectorAll('#board circle').length > 0;"), "the board")
             if mobile:
                 page.script("window.scrollTo(0, 0);")
