@@ -1,5 +1,5 @@
 """What a renderer that shows game screens does the same way in the window and on the web page: where it saves
-games (:class:`~.folders.SaveFolders`), the menu's Open game with a hint bot, and the renderer calls that
+games (:class:`~.folders.SaveFolders`), a review (the menu's Open game: with a hint bot), and the renderer calls that
 ``plyground match --renderer ...`` makes on the renderer itself, forwarded to the game screen shown through a
 :class:`~.link.LinkRenderer`.
 """
@@ -16,8 +16,9 @@ from .link import LinkRenderer
 class ScreenFrontEnd(SaveFolders):
     """A part of a renderer showing game screens (the pygame window, the web page).  It holds ``_direct`` (the
     link renderer of the screen shown, while calls come straight to the renderer: a match's, a review's hints)
-    and ``_hinter`` (the hint bot of a review opened from the menu); the renderer supplies ``menu``, ``config``
-    and ``open_review(review, hint, from_menu=...)``."""
+    and ``_hinter`` (the hint bot of a review opened from the menu); the renderer supplies ``menu``, ``config``,
+    ``game_screen`` (the game screen shown), ``open_review(review, hint, from_menu=...)`` and ``wait_until_left()``
+    (its loop, until what it shows is left)."""
 
     _direct: LinkRenderer | None = None
     _hinter = None
@@ -35,6 +36,19 @@ class ScreenFrontEnd(SaveFolders):
         hinter.renderer = self
         self._hinter = hinter
         self.open_review(review, hinter.hint, from_menu=True)
+
+    def review(self, review, hint: Callable[[State], None]) -> State | None:
+        """Step through ``review`` (a :class:`plyground.review.GameReview`: its keys, clicks on its move list, Hint;
+        ``hint(state)`` searches a position and reports through :meth:`show_analysis`) until it is left; the
+        position Play from here chose, or None."""
+        self.open_review(review, hint)
+        screen = self.game_screen
+        try:
+            self.wait_until_left()
+        finally:
+            screen.stop_hint()
+            self._direct = None
+        return screen.play_from
 
     def close_hinter(self) -> None:
         """Close the hint bot of a review opened from the menu, if there is one."""

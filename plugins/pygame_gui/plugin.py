@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from plyground.hookspecs import hookimpl
+from plyground.screen.shots import out_option, write_pictures
 
 from .renderer import PygameRenderer
 
@@ -22,15 +23,10 @@ def register_renderers():
 @hookimpl
 def register_commands(cli):
     @cli.command("screenshots")
-    @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs/screens"),
-                  show_default=True, help="Folder for the PNG files.")
+    @out_option(Path("docs/screens"))
     @click.option("--width", type=click.IntRange(min=480), default=1100, show_default=True)
     @click.option("--height", type=click.IntRange(min=360), default=760, show_default=True)
     def screenshots_command(out, width, height):
         """Write PNG screenshots of the pygame GUI (menu, rules, games in progress); needs no display."""
-        from plyground.recordio import check_output_dir
-
         from .screenshots import is_screenshot_dir, write_screenshots
-        check_output_dir(out, "--out", is_screenshot_dir)   # never overwrite pictures it did not take
-        for path in write_screenshots(out, (width, height)):
-            click.echo(str(path))
+        write_pictures(out, is_screenshot_dir, lambda: write_screenshots(out, (width, height)))

@@ -251,17 +251,10 @@ class PygameRenderer(ScreenFrontEnd, Renderer):
         self.screen = self.game_screen
         self.running = True
 
-    def review(self, review, hint: Callable[[State], None]) -> State | None:
-        """Step through ``review`` in the window (Left/Right, Home/End, clicks on the move list, Hint); the
-        position Play from here chose (the window stays open for that game), or None when it was closed."""
-        self.open_review(review, hint)
-        screen = self.game_screen
-        try:
-            self.run()
-        finally:
-            screen.stop_hint()
-            self._direct = None
-        return screen.play_from
+    def wait_until_left(self) -> None:
+        """The window's loop while a review is shown (:meth:`ScreenFrontEnd.review`; Play from here leaves the
+        window open for its game)."""
+        self.run()
 
     # ------------------------------------------------------------ direct calls (e.g. from run_match)
     def _pump(self) -> None:

@@ -1,9 +1,8 @@
 """Registers the ``web`` renderer (``plyground play --renderer web``) and the ``web-screenshots`` command."""
 from pathlib import Path
 
-import click
-
 from plyground.hookspecs import hookimpl
+from plyground.screen.shots import out_option, write_pictures
 
 from .renderer import WebRenderer
 
@@ -16,19 +15,17 @@ def register_renderers():
 @hookimpl
 def register_commands(cli):
     @cli.command("web-screenshots")
-    @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("docs/screens/web"),
-                  show_default=True, help="Folder for the PNG files.")
+    @out_option(Path("docs/screens/web"))
     def web_screenshots_command(out):
         """Write PNG screenshots of the web renderer's page in headless Chromium, at a desktop's size (1280x800)
         and a phone's (390x844); needs chromium and chromium-driver (apt-get) and Selenium."""
         import tempfile
 
-        from plyground.recordio import check_output_dir
-
         from .browser import start_browser
         from .screenshots import is_web_screenshot_dir, write_web_screenshots
-        check_output_dir(out, "--out", is_web_screenshot_dir)   # never overwrite pictures it did not take
-        start_browser().quit()       # Chromium and Selenium there, or one line saying what to install
-        with tempfile.TemporaryDirectory(prefix="plyground-web-shots-") as games:
-            for path in write_web_screenshots(out, Path(games)):
-                click.echo(str(path))
+
+        def write():
+            start_browser().quit()       # Chromium and Selenium there, or one line saying what to install
+            with tempfile.TemporaryDirectory(prefix="plyground-web-shots-") as games:
+                yield from write_web_screenshots(out, Path(games))
+        write_pictures(out, is_web_screenshot_dir, write)

@@ -298,16 +298,17 @@ class WebRenderer(ScreenFrontEnd, Renderer):
         self.wake()
 
     def review(self, review, hint: Callable[[State], None]) -> State | None:
-        """Step through ``review`` on the page; the position Play from here chose, or None when done."""
+        """Step through ``review`` on the page (:meth:`ScreenFrontEnd.review`)."""
         self.done.clear()
-        self.open_review(review, hint)
-        screen = self.screen
-        try:
-            self._wait()
-        finally:
-            screen.stop_hint()
-            self._direct = None
-        return screen.play_from
+        return super().review(review, hint)
+
+    @property
+    def game_screen(self):
+        """The game screen shown (the page shows one at a time: :attr:`screen`)."""
+        return self.screen
+
+    def wait_until_left(self) -> None:
+        self._wait()
 
     # ------------------------------------------------------------ direct calls (plyground match --renderer web)
     def _forward(self, call: Callable[[], Any]) -> Any:
