@@ -32,7 +32,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "configs" / "alphazero-checkers-selfplay.toml"

@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from alphazero_forced_moves import sample_positions  # noqa: E402 - a sibling benchmark's position sampler
 
-from plyground.bundled_data import records_file  # noqa: E402
+from plyground.files.bundled_data import records_file  # noqa: E402
 from plyground.plugins.trainers.alphazero.batched import BatchStats, play_selfplay_games  # noqa: E402
 from plyground.players.alphazero.compute import compute_threads  # noqa: E402
 from plyground.players.alphazero.networks import load_model, network_evaluator, resolve_model_path  # noqa: E402
@@ -52,7 +52,7 @@ from plyground.plugins.trainers.alphazero.actors import selfplay_spec  # noqa: E
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer  # noqa: E402
 from plyground.options import resolve_options  # noqa: E402
 from plyground.registry import get_registry  # noqa: E402
-from plyground.train_command import read_toml  # noqa: E402
+from plyground.learning.train_command import read_toml  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SELFPLAY_CONFIG = ROOT / "configs" / "alphazero-checkers-selfplay.toml"

@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.games.checkers.pdn import PdnError, read_pdn
 from plyground.players.search.tree import EXPANDED
 from plyground.registry import get_registry

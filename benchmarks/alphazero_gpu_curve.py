@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from plyground.plugins.trainers.alphazero.sessions import minutes_by_iteration
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 
 
 def rows_of(run: Path) -> tuple[list[dict], list[dict]]:

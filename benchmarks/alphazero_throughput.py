@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from plyground.options import Spec, resolve_options
-from plyground.workers import LocalActorPool
+from plyground.engines.workers import LocalActorPool
 from plyground.options import game_spec
 from plyground.plugins.trainers.alphazero.actors import ActorSetup, selfplay_spec, with_models_known
 from plyground.plugins.trainers.alphazero.arena import Arena
@@ -42,7 +42,7 @@ from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.networks import build_network, load_model, network_evaluator, save_model
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
 from plyground.registry import get_registry
-from plyground.train_command import read_toml
+from plyground.learning.train_command import read_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CONFIG = ROOT / "configs" / "alphazero-checkers.toml"

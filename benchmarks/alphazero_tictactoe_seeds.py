@@ -59,7 +59,7 @@ def train_and_play(job: tuple[int, list[str], str, list[int]]) -> tuple[int, lis
     seed, sets, folder, budgets = job
     from plyground.cli import main
     from plyground.games.tictactoe import TicTacToe
-    from plyground.match import play_game
+    from plyground.play.match import play_game
     from plyground.players.alphazero import AlphaZeroPlayer
     from testgames import PerfectTicTacToe
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.games.checkers import CheckersGame
 from plyground.plugins.bayes import boardval, evaluation, reports, training, urgency
 from plyground.games.checkers.bayes_keys import CheckersAdapter

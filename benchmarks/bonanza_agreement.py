@@ -17,9 +17,9 @@ import argparse
 import time
 from pathlib import Path
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.capabilities import evaluation_learning
-from plyground.expert import split_games
+from plyground.learning.expert import split_games
 from plyground.players.alphabeta.evalfile import load_weights
 from plyground.registry import get_registry
 from plyground.plugins.trainers.bonanza.leaves import move_values

@@ -10,7 +10,7 @@ reach: the "three-move ballots") is played twice with colours reversed, so
 the default is 432 games; ``--games N`` plays the first N/2 openings of a
 seeded shuffle.  Both sides search to the same depth (``--depth``) unless the
 opponent spec says otherwise.  Games are played with
-``plyground.match.play_game`` from the opening position, in ``--workers``
+``plyground.play.match.play_game`` from the opening position, in ``--workers``
 processes.  Acceptance (issue): the learned evaluation scores >= 60%.
 """
 from __future__ import annotations
@@ -23,9 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.options import Spec
-from plyground.stats import Score
+from plyground.play.stats import Score
 
 _PLAYERS: tuple | None = None
 _GAME = None

@@ -26,8 +26,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from plyground.ratings import expected_score
-from plyground.stats import elo_from_score
+from plyground.play.ratings import expected_score
+from plyground.play.stats import elo_from_score
 from plyground.tournament.store import load_results
 
 #: Where UCI_Elo can be set (Stockfish 15-16); plyground checks the engine's own range when a match starts.

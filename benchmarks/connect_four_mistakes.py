@@ -47,7 +47,7 @@ def main(argv=None) -> int:
     if args.positions is not None and args.positions < 1:
         parser.error(f"--positions must be at least 1, not {args.positions}")
     from plyground.capabilities import solved_positions
-    from plyground.mistakes import mistake_table, table_lines
+    from plyground.play.mistakes import mistake_table, table_lines
     from plyground.registry import get_registry
     try:
         registry = get_registry()

@@ -60,7 +60,7 @@ def plot(runs: list[tuple[str, Path]], iterations: int, out: Path) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from plyground.recordio import atomic_writer
+    from plyground.files.atomic import atomic_writer
 
     fig, axes = plt.subplots(1, len(PANELS), figsize=(13, 4))
     for (label, run_dir), style in zip(runs, ("o-", "s--")):

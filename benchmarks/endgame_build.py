@@ -59,7 +59,7 @@ def compare(pieces: int, old: Path, new: Path) -> tuple[int, int]:
     """(slices compared, slices whose arrays or checksum differ)."""
     from plyground.games.checkers.endgame import store
     from plyground.games.checkers.endgame.index import slices
-    from plyground.storage import load_npz, pop_metadata
+    from plyground.files.storage import load_npz, pop_metadata
     differ = 0
     for s in slices(pieces):
         a, b = load_npz(store.slice_path(old, s)), load_npz(store.slice_path(new, s))

@@ -76,7 +76,7 @@ def conversions(player, oracle, game, fens: list[str]) -> dict:
 
 
 def value_accuracy(model: Path, oracle, game, fens: list[str]) -> dict:
-    from plyground.mistakes import value_verdicts
+    from plyground.play.mistakes import value_verdicts
     from plyground.players.alphazero.networks import load_model
     network = load_model(model, game)
     states = [game.new_state(fen) for fen in fens]

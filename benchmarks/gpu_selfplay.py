@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import PlygroundError
-from plyground.workers import LocalActorPool
+from plyground.engines.workers import LocalActorPool
 from plyground.options import game_spec
 from plyground.plugins.trainers.alphazero.actors import ActorSetup, selfplay_spec, with_models_known
 from plyground.plugins.trainers.alphazero.arena import Arena

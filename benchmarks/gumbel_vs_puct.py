@@ -12,7 +12,7 @@ evaluations).  Both play deterministically (temperature 0, no noise), so
 games start from openings - every distinct N-ply opening of the game,
 shuffled with the seed - each played twice with colours reversed.  The table
 gives Gumbel's wins/draws/losses, its score with a 95% interval
-(plyground.stats) and the Elo difference.
+(plyground.play.stats) and the Elo difference.
 
 For tic-tac-toe a second table measures single moves instead of games: over
 every reachable position with a choice (4,298), how often each search's
@@ -27,10 +27,10 @@ import time
 from functools import lru_cache
 
 from plyground.errors import PlygroundError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
-from plyground.stats import Score
+from plyground.play.stats import Score
 from plyground.testing import reachable_positions
 from plyground.tournament.openings import choose_openings, start_state
 

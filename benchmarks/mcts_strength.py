@@ -14,7 +14,7 @@ import time
 
 from plyground.players.mcts import MCTSPlayer
 from plyground.players.random_player import RandomPlayer
-from plyground.session import run_match
+from plyground.play.session import run_match
 
 
 def make_checkers():

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from plyground.plugins.trainers.nnue.trainer import SEARCH_AS_TODAY, TODAY
-from plyground.stats import Score
+from plyground.play.stats import Score
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
 from plyground.tournament.runner import run_tournament

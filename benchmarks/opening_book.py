@@ -21,9 +21,9 @@ import os
 import time
 from pathlib import Path
 
-from plyground.book import open_book
+from plyground.play.book import open_book
 from plyground.registry import get_registry
-from plyground.stats import Score
+from plyground.play.stats import Score
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.runner import run_tournament
 

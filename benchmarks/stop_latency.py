@@ -7,7 +7,7 @@ seconds from the interruption to the end of its search, for every kind of search
 
 The tests check that the stop ends the search (tests/host/test_stopping.py) but
 not how fast, which depends on the machine and its load; this prints it, beside
-``plyground.stopping.STOP_WITHIN`` (what ``ask_for_move`` waits for a search
+``plyground.util.stopping.STOP_WITHIN`` (what ``ask_for_move`` waits for a search
 thread before it lets it go).  Prints the load average with the figures;
 asserts nothing.
 """
@@ -18,10 +18,10 @@ import os
 import statistics
 import time
 
-from plyground.match import Interrupted, ask_for_move
+from plyground.play.match import Interrupted, ask_for_move
 from plyground.protocols import Budget, Command
 from plyground.registry import get_registry
-from plyground.stopping import STOP_WITHIN
+from plyground.util.stopping import STOP_WITHIN
 
 #: Bots given budgets they would need minutes (or for ever) to use up: every search loop, compiled and not
 #: (book=none: checkers' opening book would answer the initial position at once).

@@ -30,7 +30,7 @@ from plyground.boardview.views import view_for
 from plyground.plugins.web.browser import PageDriver, start_browser, until
 from plyground.plugins.web.renderer import WebRenderer
 from plyground.registry import get_registry
-from plyground.session import GameSession
+from plyground.play.session import GameSession
 
 #: Injected into the page: when the move list changes, the time and the number of moves it shows (DOM updated),
 #: then the time of the next animation frame; and the time of every pointer-down on the board.

@@ -23,13 +23,16 @@ import functools
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .board_text import sorted_moves_line
 from .errors import UsageError
 from .options import Option
 from .protocols import Game, GameRecord, Move, State
-from .recordio import RecordTextReader
+from .registry import get_registry
+
+if TYPE_CHECKING:
+    from .files.recordio import RecordTextReader
 
 __all__ = ["RecordReader", "RecordWriter", "RecordRecognizer", "RECOGNIZED_HEAD", "recognizes_records", "UciPositions", "CompiledKernels", "PositionLayout",
            "ActionDecoder", "SharedActions", "AnnotatedRecords", "WinningChances", "record_reader",
@@ -103,7 +106,7 @@ class RecordStreams(Protocol):
 
     def stream_records(self, source: str | Path, *, strict: bool = True) -> RecordTextReader:
         """A reader over ``source`` (a Path: that file, read with the checks of
-        :func:`plyground.recordio.read_record_file`; else the text itself) that yields the games one at a time,
+        :func:`plyground.files.recordio.read_record_file`; else the text itself) that yields the games one at a time,
         each with ``to_record()``; ``strict=False`` skips a game it cannot read and keeps its error in the
         reader's ``errors``, ``strict=True`` raises it (``RecordError`` naming the game and line)."""
 
@@ -117,7 +120,7 @@ def record_stream(game: Game, source: str | Path, *, strict: bool = True) -> Rec
 class RecordRecognizer(Protocol):
     """A game that knows a file of its records by what it holds, not by its name (checkers: a PDN game of
     GameType 21 whose moves, such as 11-15, replay; chess: PGN whose moves, such as e4, do), so a file is
-    opened as the game it holds whatever its suffix says (:func:`plyground.resume.game_of_record_file`)."""
+    opened as the game it holds whatever its suffix says (:func:`plyground.play.resume.game_of_record_file`)."""
 
     def recognizes_records(self, head: str) -> bool:
         """Whether ``head`` (the first whole lines of a file, up to :data:`RECOGNIZED_HEAD` characters) begins
@@ -140,7 +143,7 @@ class AnnotatedRecords(Protocol):
 
     def format_annotated_record(self, record: GameRecord, notes: Sequence[Any]) -> str:
         """One game in the game's format with, after each move, its note's NAGs and ``{comment}`` (``notes``:
-        a :class:`plyground.recordio.MoveNote` or None for each move)."""
+        a :class:`plyground.files.recordio.MoveNote` or None for each move)."""
 
 
 def annotated_record_writer(game: Game) -> Callable[[GameRecord, Sequence[Any]], str] | None:
@@ -270,7 +273,7 @@ def _declared_state_class(cls: type) -> type | None:
 @runtime_checkable
 class StableHashes(Protocol):
     """States with a hash of their position that is the same in every process, on every machine, so a file may
-    keep it: an opening book (:mod:`plyground.book`).  ``key()`` need not be (chess's is Python's ``hash`` of
+    keep it: an opening book (:mod:`plyground.play.book`).  ``key()`` need not be (chess's is Python's ``hash`` of
     a tuple, which changes from run to run).  Checkers: its Zobrist key, drawn from a fixed seed; chess:
     Polyglot's Zobrist hash."""
 
@@ -459,13 +462,13 @@ def _games_with_endgame_databases() -> list[str]:
     return _games_offering("endgame-databases")
 
 
-# ------------------------------------------------------------------ solved positions (plyground.mistakes)
+# ------------------------------------------------------------------ solved positions (plyground.play.mistakes)
 
 @dataclass(frozen=True)
 class SolvedPosition:
     """A position a perfect player has labelled: a move outside ``best`` is a *mistake* (its exact
     win/draw/loss is worse than the best move's); with ``value`` a network's value there is right or
-    wrong too (:func:`plyground.mistakes.value_table`)."""
+    wrong too (:func:`plyground.play.mistakes.value_table`)."""
 
     category: str               # its class in the game's set, e.g. "Begin-Hard"
     state: State
@@ -477,7 +480,7 @@ class SolvedPosition:
 @runtime_checkable
 class SolvedPositions(Protocol):
     """A game with sets of positions labelled by a perfect player (Connect Four's solver, tic-tac-toe's
-    full game tree).  ``plyground.mistakes`` scores any player on them; the AlphaZero trainer's
+    full game tree).  ``plyground.play.mistakes`` scores any player on them; the AlphaZero trainer's
     ``mistakes`` option scores each iteration's network."""
 
     #: The names of its sets (the first is the one to look at while tuning).
@@ -554,7 +557,7 @@ def alphabeta_engine(game: Game) -> AlphaBetaEngine | None:
 @runtime_checkable
 class EvaluationLearning(Protocol):
     """What the ``bonanza`` trainer needs to learn a game's alpha-beta evaluation from expert games
-    (plyground.expert; checkers: games/checkers/alphabeta/learning.py, chess: games/chess/alphabeta/learning.py).
+    (plyground.learning.expert; checkers: games/checkers/alphabeta/learning.py, chess: games/chess/alphabeta/learning.py).
     An :class:`AlphaBetaEngine` offers it as ``learning()``.
 
     ``features`` names the feature set (``NUM_FEATURES``, ``FROZEN``, ``MAX_ENTRIES``, ``FEATURE_SET``,
@@ -573,7 +576,7 @@ class EvaluationLearning(Protocol):
         raises ``UsageError`` naming the file when it holds none."""
 
     def positions(self, games: list, indices: Any, skip_plies: int = 0, every: int = 1) -> Any:
-        """A ``PositionSet`` of the chosen games (plyground.expert.collect_positions)."""
+        """A ``PositionSet`` of the chosen games (plyground.learning.expert.collect_positions)."""
 
     def search_children(self, positions: Any, w: Any, depth: int, start: int, stop: int, values: Any,
                         leaves: Any = None, terminal: Any = None) -> int:
@@ -674,7 +677,6 @@ def feature_layout(name: str, size: int | None = None) -> FeatureLayout | None:
 
     Asked by a network that is built from an observation shape alone (the network families know no game): the
     games whose class offers :class:`FeatureLayouts` are made with their default options and asked."""
-    from .registry import get_registry
     for entry in get_registry().entries("games"):
         if capability(entry.cls, "feature-layouts") is not None:
             layout = entry.cls().feature_layouts().get(name)
@@ -794,5 +796,4 @@ def capabilities_of(game: Game) -> list[str]:
 
 def _games_offering(name: str) -> list[str]:
     """The installed games that offer capability ``name`` (for a message), asked of their classes."""
-    from .registry import get_registry
     return [entry.name for entry in get_registry().entries("games") if capability(entry.cls, name) is not None]

@@ -9,28 +9,30 @@ from pathlib import Path
 
 import click
 
-from . import __version__, notices
+from . import __version__
+from .util import notices
 from . import plugin_manager as plugins
 from .capabilities import supports_uci
-from .clitypes import budget_options, check_time_control, side_options
-from .clock import resumed_clock_note
-from .durations import format_duration
+from .play.command_options import budget_options, check_time_control, side_options
+from .play.clock import resumed_clock_note
+from .util.durations import format_duration
 from .errors import PlygroundError, PluginError, UsageError
-from .match import MatchResult
+from .play.match import MatchResult
 from .levels import level_spec
 from .options import Spec
 from .protocols import Budget, Game
-from .recordio import RecordAppender, check_save_path, describe_os_error
+from .files.atomic import describe_os_error
+from .files.recordio import RecordAppender, check_save_path
 from .registry import get_registry
-from .review import REVIEWING, GameReview, open_review
-from .session import GameSession, PlaySettings
-from .stopping import ctrl_c_ends_the_process, is_interrupt
-from .resume import (check_resumed_game, game_of_record_file, keep_unfinished, kept_words, load_unfinished,
+from .play.review import REVIEWING, GameReview, open_review
+from .play.session import GameSession, PlaySettings
+from .util.stopping import ctrl_c_ends_the_process, is_interrupt
+from .play.resume import (check_resumed_game, game_of_record_file, keep_unfinished, kept_words, load_unfinished,
                      locate_saved, newest_unfinished, replay, resume_argument, resumed_players, saved_games)
 from .tournament import Entrant, TournamentConfig, choose_openings, run_tournament
 from .tournament.config import MAX_GAMES
 from .tournament.command import time_control_note, tournament_command
-from .wording import counted
+from .util.wording import counted
 
 
 class PlygroundGroup(click.Group):
@@ -515,15 +517,15 @@ def _perft(game: Game, state, depth: int, divide: bool) -> None:
     click.echo(f"perft({depth}) = {nodes:,} nodes in {elapsed:.3f} s ({rate:,.0f} nodes/s)")
 
 
-from .train_command import train_command  # noqa: E402  (the generic `plyground train`)
+from .learning.train_command import train_command  # noqa: E402  (the generic `plyground train`)
 
 cli.add_command(train_command)
 
-from .analyse_command import analyse_command  # noqa: E402  (plyground analyse: a game report)
+from .play.analyse_command import analyse_command  # noqa: E402  (plyground analyse: a game report)
 
 cli.add_command(analyse_command)
 
-from .book_command import book_command  # noqa: E402  (plyground book: opening books)
+from .play.book_command import book_command  # noqa: E402  (plyground book: opening books)
 
 cli.add_command(book_command)
 

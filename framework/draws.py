@@ -1,6 +1,6 @@
 """Draws offered and claimed: how a bot answers an offer, and how the record words a draw that was not played out.
 
-A person's offer reaches the opponent through the game loop (``Command.OFFER_DRAW``, :func:`plyground.match.
+A person's offer reaches the opponent through the game loop (``Command.OFFER_DRAW``, :func:`plyground.play.match.
 play_game`); a bot answers with :meth:`~plyground.protocols.Player.answer_draw`, whose default is
 :func:`answer_by_analysis`: its last search's value for itself, as the engine protocols read it
 (:func:`plyground.analysis.protocol_score`).

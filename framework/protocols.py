@@ -28,9 +28,11 @@ from typing import Any, Callable, ClassVar, Hashable, Mapping, NamedTuple, Seque
 
 import numpy as np
 
-from .options import Option
-from .stopping import StopSignal
-from .timelimit import TimeLimit
+from .draws import answer_by_analysis
+from .errors import UnsupportedGame
+from .options import Option, resolve_options
+from .util.stopping import StopSignal
+from .util.timelimit import TimeLimit
 
 Move = Hashable  # a game's own move value; compare with ==, use as dict key
 
@@ -49,8 +51,6 @@ class Plugin:
         ``verb`` ("play", "train") ``game`` at all (``reason``, else ``unsupported_reason``; an
         :class:`~plyground.errors.UnsupportedGame` naming the game and why not), then resolve ``options``
         against :attr:`options` (``role``, "player" or "trainer", names the plugin in errors)."""
-        from .errors import UnsupportedGame
-        from .options import resolve_options
         reason = reason or cls.unsupported_reason(game)
         if reason:
             raise UnsupportedGame(f"{role} {cls.name} cannot {verb} {game.name}: {reason}", cls, reason)
@@ -281,7 +281,6 @@ class Game(Plugin):
     rules_text: ClassVar[str] = ""
 
     def __init__(self, **params: Any) -> None:
-        from .options import resolve_options
         self.params = resolve_options(self.options, params, f"game {self.name}")
 
     def new_initial_state(self) -> State:
@@ -349,7 +348,7 @@ class GameRecord:
     finished: bool = True
     tags: dict = field(default_factory=dict)
     #: What an annotated record (``plyground analyse``'s, or any PDN/PGN with NAGs and comments) says of each move:
-    #: a :class:`plyground.recordio.MoveNote` or None a move; empty when it says nothing.  Not part of a record's
+    #: a :class:`plyground.files.recordio.MoveNote` or None a move; empty when it says nothing.  Not part of a record's
     #: identity: the same game with or without comments compares equal.
     notes: list = field(default_factory=list, compare=False)
 
@@ -446,7 +445,7 @@ class Player(Plugin):
                                            reason=unsupported_reason(game, PLAYABLE))
         self.renderer: "Renderer | None" = None
         #: Set (from another thread) when the move being chosen is no longer wanted: a search
-        #: that can take long polls it and returns soon (see :mod:`plyground.stopping`).
+        #: that can take long polls it and returns soon (see :mod:`plyground.util.stopping`).
         self.stop_signal = StopSignal()
 
     #: Set by the match runner while a renderer shows the search live (:meth:`report_progress`); None
@@ -529,7 +528,6 @@ class Player(Plugin):
         in a few words.  The default goes by the last search's value for this player (:meth:`analysis`,
         :func:`plyground.draws.answer_by_analysis`): accepted at most a quarter of a pawn (a man) ahead, or
         when it saw a draw; declined when it has no evaluation."""
-        from .draws import answer_by_analysis
         try:
             analysis = self.analysis()
         except Exception:  # noqa: BLE001 - no evaluation: declined, as without a search
@@ -576,7 +574,7 @@ class Renderer(Plugin):
         #: The record of the game being played, kept up to date by the match runner (moves so
         #: far, undos included): what a save or record command writes.  None between games.
         self.record: GameRecord | None = None
-        #: Both sides' clocks (:class:`plyground.clock.Clock`) in a game with a time control, set by the
+        #: Both sides' clocks (:class:`plyground.play.clock.Clock`) in a game with a time control, set by the
         #: match runner; None without one.  ``game_clock.remaining(side)`` is the time to show.
         self.game_clock = None
 
@@ -623,22 +621,22 @@ class Renderer(Plugin):
     def close(self) -> None:
         """Close windows and release resources."""
 
-    #: The command line's :class:`plyground.session.PlaySettings` for every game a menu starts (the menu adds
+    #: The command line's :class:`plyground.play.session.PlaySettings` for every game a menu starts (the menu adds
     #: its own clock and start position); the host sets it before :meth:`run_menu`, None: the defaults.
     menu_settings: Any = None
 
     def run_menu(self, registry: Any) -> None:
         """Let the user choose game and players from ``registry`` and play (renderers with ``has_menu``),
-        each game a :class:`plyground.session.GameSession` with :attr:`menu_settings`."""
+        each game a :class:`plyground.play.session.GameSession` with :attr:`menu_settings`."""
         raise NotImplementedError(f"renderer '{self.name}' has no menu")
 
     def play(self, session: Any) -> GameRecord:
-        """Play ``session`` (a :class:`plyground.session.GameSession`: ``session.play(renderer)`` on the
+        """Play ``session`` (a :class:`plyground.play.session.GameSession`: ``session.play(renderer)`` on the
         renderer's own terms) and return its record (renderers with ``runs_games``)."""
         raise NotImplementedError(f"renderer '{self.name}' does not run games itself")
 
     def review(self, review: Any, hint: Callable[[State], None]) -> State | None:
-        """Let the person step through ``review`` (a :class:`plyground.review.GameReview`: its ``state()``,
+        """Let the person step through ``review`` (a :class:`plyground.play.review.GameReview`: its ``state()``,
         ``last_move``, ``back``/``forward``/``goto``); ``hint(state)`` searches a position and shows what it
         found through :meth:`show_analysis`.  Returns the position to play a new game from, or None when the
         person is done (renderers with ``reviews_games``)."""
@@ -733,28 +731,3 @@ class Trainer(Plugin):
     def run(self) -> Path:
         """Train (resuming if the run directory holds a previous run); return the artifact."""
         raise NotImplementedError
-
-    def lock_run_dir(self):
-        """The run directory, made if it is missing, locked while the returned context lasts: another run in it
-        is refused meanwhile (:class:`plyground.storage.RunLock`)."""
-        from .storage import RunLock
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        return RunLock(self.run_dir, "training run")
-
-    def check_run_options(self, fixed: Sequence[str], added: Mapping[str, Any] | None = None) -> None:
-        """Refuse to continue the run in :attr:`run_dir` (its ``config.json``) with any of the ``fixed`` options
-        changed; ``added`` gives what a run started before an option existed used (its config does not name
-        it)."""
-        from .errors import UsageError
-        from .options import jsonable_options
-        from .storage import read_json
-        current = jsonable_options(self.config)
-        previous = read_json(self.run_dir / "config.json", "; use a new run directory")
-        if previous is None:
-            return
-        added = added or {}
-        for name in fixed:
-            if previous.get(name, added.get(name)) != current.get(name):
-                raise UsageError(f"{self.name}: the run in {self.run_dir} was started with {name}="
-                                 f"{previous.get(name)!r}, not {current.get(name)!r}; rerun with the same options "
-                                 f"to continue it, or use a new run directory")

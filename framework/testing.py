@@ -76,6 +76,7 @@ from .capabilities import (LEARNER_KERNEL_ATTRIBUTES, capabilities_of, decodes_a
                            record_reader, shares_action_indices)
 from .errors import MoveError
 from .protocols import LEARNABLE, PLAYABLE, SEARCHABLE, Game, GameRecord, State, unsupported_reason
+from .registry import get_registry
 
 #: Text that no game's notation reads as a move.
 UNREADABLE_MOVE = "?! not a move !?"
@@ -140,7 +141,6 @@ def check_game(game: Game | str, playouts: int = 50, seed: int = 0, max_plies: i
     """Check ``game`` (an instance, or a spec such as ``"connect-four"`` to build it through the
     installed plugins) on ``playouts`` seeded random games of at most ``max_plies`` plies each."""
     if isinstance(game, str):
-        from .registry import get_registry
         game = get_registry().make_game(game)
     layers = layers_of(game)
     report = ConformanceReport(game.name, [layer.name for layer in layers], capabilities=capabilities_of(game))

@@ -5,7 +5,7 @@ import threading
 
 from plyground.errors import PlygroundError, UsageError
 from plyground.hookspecs import hookimpl
-from plyground.match import POLL_SECONDS, Interrupted, MoveOverstepped, PlayerFailed, ask_for_move, live_progress
+from plyground.play.match import POLL_SECONDS, Interrupted, MoveOverstepped, PlayerFailed, ask_for_move, live_progress
 from plyground.options import Option
 from plyground.protocols import Budget, Command, Player
 

@@ -33,7 +33,7 @@ def acf_pdn(tmp_path_factory) -> Path:
     path = SHARED_DATA / "acf.pdn"
     if path.exists():
         return path
-    from plyground.bundled_data import records_file
+    from plyground.files.bundled_data import records_file
     from plyground.games.checkers.game import CheckersGame
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
@@ -44,7 +44,7 @@ def acf_pdn(tmp_path_factory) -> Path:
 def notes_on():
     """Every test starts with plyground's notes on stderr, as a new process does: a command run in this
     process with --quiet (or ``plyground uci``) turns them off for the rest of the process."""
-    from plyground import notices
+    from plyground.util import notices
     notices.set_quiet(False)
     yield
 

@@ -122,7 +122,7 @@ def assert_short_errors(lines: list[str], prefix: str, count: int, fragments: di
 
 
 def told(process, word: str) -> threading.Event:
-    """An event set once ``process`` (a :class:`plyground.engine_process.EngineProcess`) has sent its engine a
+    """An event set once ``process`` (a :class:`plyground.engines.process.EngineProcess`) has sent its engine a
     line starting with ``word``: a test waits for the engine to be thinking rather than for the clock."""
     sent = threading.Event()
     send = process.send

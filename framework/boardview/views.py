@@ -7,6 +7,7 @@ first time a view is asked for.
 from __future__ import annotations
 
 from plyground.protocols import Game
+from plyground.registry import get_registry
 
 #: The registry kind of board views (a host kind: :data:`plyground.hookspecs.FRONT_END_KINDS`).
 KIND = "board-views"
@@ -14,7 +15,6 @@ KIND = "board-views"
 
 def view_class(game: Game | type) -> type | None:
     """The view class registered for ``game`` (a Game or Game class), or ``None``."""
-    from plyground.registry import get_registry
     entry = get_registry().find(KIND, game.name)
     return None if entry is None else entry.cls
 

@@ -20,7 +20,7 @@ itself incrementally, as NNUE's accumulators do: the search keeps one
 position per ply, so "unmaking" a move is returning to the ply below, whose
 state the evaluation still holds.  :func:`compile_search` closes the loop
 over a game's rules and an evaluation (the closure is cached on disk by
-:mod:`plyground.closure_cache`).
+:mod:`plyground.util.closure_cache`).
 
 The search is a loop over an explicit stack of frames rather than a
 recursive function because numba cannot load a cached recursive function
@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from plyground.closure_cache import cache_on_disk
+from plyground.util.closure_cache import cache_on_disk
 
 from .borrow import borrow
 from .bounds import INF, MATE, MATE_BOUND

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import ModelFileError
-from plyground.storage import METADATA_KEY, MODEL_EXPANSION, check_format, load_npz, pop_metadata, save_npz
+from plyground.files.storage import METADATA_KEY, MODEL_EXPANSION, check_format, load_npz, pop_metadata, save_npz
 
 #: Accumulator units per 1.0 of the first layer's output (the clipped ReLU's top).
 QA = 127

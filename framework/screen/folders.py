@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from plyground.protocols import Game
-from plyground.resume import default_save_path, saves_folder
+from plyground.play.resume import default_save_path, saves_folder
 
 
 class SaveFolders:

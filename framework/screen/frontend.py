@@ -38,7 +38,7 @@ class ScreenFrontEnd(SaveFolders):
         self.open_review(review, hinter.hint, from_menu=True)
 
     def review(self, review, hint: Callable[[State], None]) -> State | None:
-        """Step through ``review`` (a :class:`plyground.review.GameReview`: its keys, clicks on its move list, Hint;
+        """Step through ``review`` (a :class:`plyground.play.review.GameReview`: its keys, clicks on its move list, Hint;
         ``hint(state)`` searches a position and reports through :meth:`show_analysis`) until it is left; the
         position Play from here chose, or None."""
         self.open_review(review, hint)

@@ -11,7 +11,7 @@ no GUI library: each front end (``plugins/pygame_gui``, ``plugins/web``) draws i
 :meth:`~.looking_back.LookingBack.show_ply`.
 
 The same screen looks back through a game: a recorded one (``plyground play --review FILE``: a
-:class:`~plyground.review.GameReview` behind it and no game thread) or the live one, whose moves so far become a
+:class:`~plyground.play.review.GameReview` behind it and no game thread) or the live one, whose moves so far become a
 GameReview when the person steps back (Left, Home or a click on a move of the move list) and stop being one at the
 last move (End, or Right at the last move), where moves are made.
 """
@@ -28,12 +28,12 @@ from plyground.boardview.base import BoardView, Marks, merge_marks
 from plyground.boardview import theme
 from plyground.boardview.canvas import Canvas
 from plyground.boardview.geometry import Rect
-from plyground.clock import note_time_left
+from plyground.play.clock import note_time_left
 from plyground.errors import PlygroundError
 from plyground.protocols import Command, Game, GameRecord, State
-from plyground.recordio import write_records
-from plyground.resume import game_so_far, kept_words, resume_argument, save_beside
-from plyground.review import GameReview
+from plyground.files.recordio import write_records
+from plyground.play.resume import game_so_far, kept_words, resume_argument, save_beside
+from plyground.play.review import GameReview
 
 from .controls import Action, Field
 from .link import GameLink

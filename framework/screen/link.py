@@ -1,6 +1,6 @@
 """One game played in a background thread, talking to its screen (the window's, the web page's) through queues.
 
-A game session (``plyground.session``) plays in its own thread with a :class:`LinkRenderer`
+A game session (``plyground.play.session``) plays in its own thread with a :class:`LinkRenderer`
 as its renderer.  Every renderer call becomes a message in ``link.inbox``, which the
 screen reads (the window once per frame, the page's server when the link wakes it); ``ask_move`` waits on
 ``link.replies`` for the move the person clicks.  The front end's thread never
@@ -19,10 +19,10 @@ import traceback
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from plyground import notices
+from plyground.util import notices
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
-from plyground.resume import game_so_far
-from plyground.session import GameSession
+from plyground.play.resume import game_so_far
+from plyground.play.session import GameSession
 
 
 class GameAbandoned(Exception):
@@ -168,7 +168,7 @@ class LinkRenderer(Renderer):
 
 
 class GameThread:
-    """A :class:`plyground.session.GameSession` played in a daemon thread; the window reads ``link`` and
+    """A :class:`plyground.play.session.GameSession` played in a daemon thread; the window reads ``link`` and
     finally the session's ``record``."""
 
     def __init__(self, session: GameSession, *, bot_delay: float = 0.0, close_players: bool = False,

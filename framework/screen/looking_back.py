@@ -11,9 +11,9 @@ import threading
 from typing import Callable
 
 from plyground.errors import PlygroundError
-from plyground.match import Interrupted
+from plyground.play.match import Interrupted
 from plyground.protocols import Command, GameRecord, State
-from plyground.review import GameReview
+from plyground.play.review import GameReview
 
 from .link import GameAbandoned, compiling_told
 

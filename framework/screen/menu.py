@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Sequence
 
 from plyground.boardview.views import has_view, view_class
-from plyground.clock import MENU_CLOCKS, TimeControl
+from plyground.play.clock import MENU_CLOCKS, TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_spec, level_table
 from plyground.options import Spec
 from plyground.protocols import Game, GameRecord, Player, State
-from plyground.resume import newest_unfinished, recent_record_files, saved_games
-from plyground.session import GameSession
+from plyground.play.resume import newest_unfinished, recent_record_files, saved_games
+from plyground.play.session import GameSession
 
 #: Record files Open game lists (newest first).
 LISTED = 8

@@ -12,7 +12,7 @@ import time
 from plyground.analysis import analysis_lines
 from plyground.errors import PlygroundError
 from plyground.protocols import GameRecord, State
-from plyground.resume import replay
+from plyground.play.resume import replay
 
 from .panel import result_words
 

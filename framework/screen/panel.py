@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 
-from plyground.clock import format_clock
+from plyground.play.clock import format_clock
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord, State
-from plyground.recordio import numbered
+from plyground.files.recordio import numbered
 
 
 def result_words(game: Game, record: GameRecord) -> tuple[str, str]:

@@ -1,4 +1,4 @@
-"""The game report in the game screen: ``plyground analyse``'s report (:mod:`plyground.report`) of the game on the
+"""The game report in the game screen: ``plyground analyse``'s report (:mod:`plyground.play.report`) of the game on the
 board -- a recorded game reviewed, or a game just finished -- run in the background, then shown: each side's
 accuracy and its ?!/?/?? counts, the marks and the engine's best move in the move list, and the evaluation graph
 (a click on a point shows that ply).
@@ -17,10 +17,12 @@ from plyground.boardview.canvas import Canvas
 from plyground.boardview.geometry import Rect
 from plyground.options import Spec
 from plyground.protocols import Budget, GameRecord
-from plyground.report import JUDGEMENTS, GameReport, analyse
-from plyground.review import GameReview
+from plyground.play.report import JUDGEMENTS, GameReport, analyse
+from plyground.play.review import GameReview
 
 from .link import compiling_told
+from plyground.play.analyse_command import judge_name
+from plyground.registry import get_registry
 
 #: Seconds of search a position: a report of a 60-ply game in about ten seconds (``plyground analyse`` gives 0.1).
 REPORT_SECONDS = 0.05
@@ -65,8 +67,6 @@ class GameReporting:
         threading.Thread(target=self._make_report, args=(record,), name="plyground-report", daemon=True).start()
 
     def _make_report(self, record: GameRecord) -> None:
-        from plyground.analyse_command import judge_name
-        from plyground.registry import get_registry
 
         engine = None
         try:

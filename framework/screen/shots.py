@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 
 import click
 
-from plyground.recordio import check_output_dir
+from plyground.files.recordio import check_output_dir
 
 
 def out_option(default: Path):

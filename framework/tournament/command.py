@@ -5,20 +5,21 @@ from pathlib import Path
 
 import click
 
-from .. import notices
-from ..clock import TimeControl
-from ..clitypes import SECONDS, check_time_control, move_limit_option, time_control_option
-from ..durations import format_duration
+from ..util import notices
+from ..play.clock import TimeControl
+from ..play.command_options import SECONDS, check_time_control, move_limit_option, time_control_option
+from ..util.durations import format_duration
 from ..errors import UsageError
 from ..options import MAX_SIMULATIONS
-from ..ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
+from ..play.ratings import INTERVAL_METHODS, INTERVAL_REFERENCES
 from ..registry import get_registry
-from ..stats import SPRT_FORM, Sprt
-from ..wording import counted
+from ..play.stats import SPRT_FORM, Sprt
+from ..util.wording import counted
 from .config import FORMATS, MAX_GAMES, TournamentConfig, parse_entrants
 from .openings import choose_openings
 from .report import PLOT_FILE, crosstable, format_crosstable, format_table, plot_ratings, rate, summary, write_summary
-from ..workers import BACKENDS, available_cores, check_backend
+from ..engines.workers import BACKENDS, check_backend
+from ..util.machine import available_cores
 from .runner import Progress, TournamentRun, games_file_path, run_tournament
 
 

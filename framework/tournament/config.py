@@ -15,10 +15,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
 from ..errors import UsageError
-from ..match import DEFAULT_MOVE_LIMIT
+from ..play.match import DEFAULT_MOVE_LIMIT
 from ..options import Spec
 from ..protocols import Budget
-from ..stats import Sprt
+from ..play.stats import Sprt
 
 FORMATS = ("round-robin", "gauntlet")
 #: The most games one match or tournament plays: every game is scheduled and its result kept in memory
@@ -91,7 +91,7 @@ class TournamentConfig:
     max_plies: int | None = None
     seed: int = 0
     move_limit: float | None = DEFAULT_MOVE_LIMIT   # seconds a bot may take for one move (then it forfeits)
-    time_control: str | None = None      # chess clocks (plyground.clock), e.g. "10+0.1"; None: none
+    time_control: str | None = None      # chess clocks (plyground.play.clock), e.g. "10+0.1"; None: none
     #: A sequential probability ratio test (``elo0=0,elo1=5,alpha=0.05,beta=0.05``) that stops the tournament
     #: when it decides; ``games_per_pairing`` is then the most games it may take.  None: every game is played.
     sprt: str | None = None

@@ -25,12 +25,12 @@ import sys
 import time
 from pathlib import Path
 
-from ..bundled_data import records_file
+from ..files.bundled_data import records_file
 from ..capabilities import record_reader
 from ..errors import PlygroundError, UsageError
-from ..notices import note
+from ..util.notices import note
 from ..protocols import Game, GameRecord, State
-from ..recordio import check_regular_file
+from ..files.atomic import check_regular_file
 from .config import Opening
 
 _PLY = re.compile(r"^(\d+)-?ply$", re.IGNORECASE)

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Sequence
 
 from ..options import Spec
-from ..ratings import Ratings, Results, fit_ratings
-from ..recordio import atomic_write_text
+from ..play.ratings import Ratings, Results, fit_ratings
+from ..files.atomic import atomic_write_text
 from .config import TournamentConfig
 from .sprt import SprtTally
 from .store import GameResult

@@ -7,16 +7,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .. import notices
+from ..util import notices
 from ..errors import PlygroundError, UsageError
 from ..protocols import Game, GameRecord, Renderer
-from ..recordio import atomic_write_text, describe_os_error, record_from_json
+from ..files.recordio import record_from_json
+from ..files.atomic import atomic_write_text, describe_os_error
 from ..registry import get_registry
-from ..stopping import interrupt_of
+from ..util.stopping import interrupt_of
 from .config import GameTask, TournamentConfig, schedule
 from .sprt import SprtTally
 from .store import GameResult, ResultStore
-from ..workers import WorkerError, actor_pool
+from ..engines.actors import WorkerError
+from ..engines.workers import actor_pool
 from .worker import TournamentJob, TournamentSetup, play_task
 
 
@@ -98,7 +100,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
     it finishes and the games file is rewritten at the end, so an interrupted
     run resumes where it stopped.  ``workers > 1`` plays games in that many
     spawned processes (a renderer forces one, in this process); ``backend="ray"`` plays them on Ray actors
-    (:mod:`plyground.workers_ray`; ``address``: a running cluster), ``workers`` of them (0: one per CPU of the
+    (:mod:`plyground.engines.workers_ray`; ``address``: a running cluster), ``workers`` of them (0: one per CPU of the
     cluster).  ``sink``
     gets each record before the game counts as finished (a ``--save`` file), so
     it holds at least every game in the results.  Ctrl-C stops the run and
@@ -184,7 +186,7 @@ def run_tournament(config: TournamentConfig, out_dir: Path | None = None, *, wor
 
 def _run_parallel(pending: list[tuple[int, GameTask]], workers: int, finish, stop: Callable[[], bool],
                   backend: str = "local", address: str | None = None) -> None:
-    """Play ``pending`` on ``workers`` workers of ``backend`` (:mod:`plyground.workers`, the pool that plays
+    """Play ``pending`` on ``workers`` workers of ``backend`` (:mod:`plyground.engines.workers`, the pool that plays
     self-play too), handing each record to ``finish`` as it ends, until ``stop()`` says so after one (the
     games still being played are then abandoned).  A worker that dies (killed, a plugin calling os._exit) stops
     the run with one line naming the games in flight."""

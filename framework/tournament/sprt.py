@@ -1,7 +1,7 @@
 """The sequential probability ratio test of a two-player tournament (``--sprt``), read from its games.
 
 Games ``2k`` and ``2k + 1`` of the pairing are a pair: the same opening (or the initial position), colours
-reversed.  The test counts pairs by the points A scored in both (pentanomial, :func:`plyground.stats.sprt_llr`),
+reversed.  The test counts pairs by the points A scored in both (pentanomial, :func:`plyground.play.stats.sprt_llr`),
 which takes the correlation of the two games of a pair into account: a lopsided opening that each side wins
 with white is a 1-1 pair, not two independent results.
 
@@ -15,7 +15,7 @@ game (``*``) is passed over.
 """
 from __future__ import annotations
 
-from ..stats import CONTINUE, Sprt, SprtResult
+from ..play.stats import CONTINUE, Sprt, SprtResult
 from .store import GameResult
 
 #: How the test models the results, for people reading the output.

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from ..errors import RecordError, UsageError
 from ..protocols import GameRecord
-from ..recordio import check_output_dir, check_regular_file, describe_os_error, record_from_json
-from ..storage import LOCK_FILE, RunLock, write_json
+from ..files.recordio import check_output_dir, record_from_json
+from ..files.atomic import check_regular_file, describe_os_error
+from ..files.storage import LOCK_FILE, RunLock, write_json
 from .config import GameTask, TournamentConfig
 
 CONFIG_FILE = "tournament.json"

@@ -1,4 +1,4 @@
-"""Playing one scheduled game, in this process or in a worker of :mod:`plyground.workers`.
+"""Playing one scheduled game, in this process or in a worker of :mod:`plyground.engines.workers`.
 
 Everything here is plain data, so it works with the ``spawn`` start method:
 a worker imports plyground, builds the game from its spec (once per process)
@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from .. import notices
+from ..util import notices
 from ..errors import UsageError
-from ..clock import TimeControl
+from ..play.clock import TimeControl
 from ..protocols import Budget, Game, GameRecord, Renderer
 from ..registry import get_registry
-from ..session import GameSession, PlaySettings
-from ..workers import WorkerStopped
+from ..play.session import GameSession, PlaySettings
+from ..engines.workers import WorkerStopped
 from .config import GameTask
 from .openings import start_state
 

@@ -35,7 +35,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from plyground.movekeys import Encoded, GameSample, GameSet, SquareMoveAdapter
+from plyground.learning.movekeys import Encoded, GameSample, GameSet, SquareMoveAdapter
 
 from . import kernels
 from .board import square_to_rowcol

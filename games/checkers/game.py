@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from plyground.book import BOOK_MODEL
+from plyground.play.book import BOOK_MODEL
 from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError
 from plyground.options import Option
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import TextRecords
+from plyground.files.recordio import TextRecords
 
 from . import encoding, kernels, notation, picture
 from .kernels import NO_PROGRESS, PLY, SIDE
@@ -328,7 +328,7 @@ class CheckersGame(TextRecords, Game):
     def bundled_models(self) -> dict[str, Path]:
         """The BundledModels ability: ``alphabeta``'s linear evaluation learned from the ACF archive
         (docs/bonanza.md), its NNUE network taught by self-play (docs/nnue.md), when one ships, and the opening
-        book built from the ACF archive (``book``: plyground.book, docs/checkers.md)."""
+        book built from the ACF archive (``book``: plyground.play.book, docs/checkers.md)."""
         weights = Path(__file__).with_name("alphabeta") / "weights"
         return {"alphabeta": weights / "checkers.npz", "alphabeta-nnue": weights / "checkers-nnue.npz",
                 BOOK_MODEL: Path(__file__).with_name("data") / "acf-book.npz"}

@@ -27,7 +27,7 @@ from typing import Iterator, Sequence
 
 from plyground.errors import MoveError, PositionError, RecordError
 from plyground.protocols import GameRecord
-from plyground.recordio import (MARK_NAGS, MoveNote, RecordGameError, RecordTextReader, format_tagged_game,
+from plyground.files.recordio import (MARK_NAGS, MoveNote, RecordGameError, RecordTextReader, format_tagged_game,
                                 numbered)
 
 from . import notation

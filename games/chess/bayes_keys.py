@@ -57,7 +57,7 @@ from typing import Sequence
 import chess
 import numpy as np
 
-from plyground.movekeys import Encoded, GameSample, GameSet, SquareMoveAdapter
+from plyground.learning.movekeys import Encoded, GameSample, GameSet, SquareMoveAdapter
 
 PIECES = ("pawn", "knight", "bishop", "rook", "queen", "king")
 _PROMOTIONS = "nbrq"

@@ -27,7 +27,7 @@ from plyground.cached_state import CachedRulesState
 from plyground.errors import MoveError, PositionError
 from plyground.options import Option
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import TextRecords
+from plyground.files.recordio import TextRecords
 
 from . import encoding, notation, picture
 

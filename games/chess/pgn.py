@@ -27,7 +27,7 @@ import chess.pgn
 
 from plyground.errors import PositionError, RecordError, clip
 from plyground.protocols import GameRecord
-from plyground.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game
+from plyground.files.recordio import MoveNote, RecordGameError, RecordTextReader, format_tagged_game
 
 from . import notation
 

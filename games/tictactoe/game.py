@@ -184,7 +184,7 @@ class TicTacToe(Game):
                 raise PositionError(f"side to move {side} contradicts the mark counts in {text!r}")
         return TicTacToeState(self, board, to_move)
 
-    # every position where a move can be a mistake, solved exactly (perfect.py; plyground.mistakes)
+    # every position where a move can be a mistake, solved exactly (perfect.py; plyground.play.mistakes)
     solved_position_sets = ("all",)
     solved_position_classes = ("Opening", "Middle", "End")
 

@@ -4,7 +4,7 @@ The full game tree is small (5,478 positions), so a memoised negamax over it
 is the perfect player.  :func:`solved_positions` gives every reachable
 position that is not over and where some legal move is worse, in win/draw/loss,
 than the best one -- the game's ``SolvedPositions`` capability, on which
-``plyground.mistakes`` scores any player.
+``plyground.play.mistakes`` scores any player.
 """
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.recordio import atomic_writer
-from plyground.storage import METADATA_LIMIT, MODEL_EXPANSION, load_npz, parse_json
+from plyground.files.atomic import atomic_writer
+from plyground.files.storage import METADATA_LIMIT, MODEL_EXPANSION, load_npz, parse_json
 
 FORMAT = "plyground-linear-eval"
 FORMAT_VERSION = 1

@@ -9,16 +9,16 @@ import numpy as np
 
 from plyground import protocols
 from plyground.analysis import pv_text
-from plyground.book import BOOK_OPTION_HELP, open_book
+from plyground.play.book import BOOK_OPTION_HELP, open_book
 from plyground.capabilities import ENDGAME_OPTION, alphabeta_engine, bundled_model, endgame_oracle
 from plyground.draws import answer_by_analysis
 from plyground.errors import ModelFileError, MoveError, UsageError
 from plyground.negamax.bounds import MATE, MATE_BOUND, SearchTimeout, stopped_result
-from plyground.wording import counted
+from plyground.util.wording import counted
 from plyground.negamax.deepening import SEARCH_MODES
 from plyground.options import MAX_SECONDS, MAX_SIMULATIONS, Option
 from plyground.protocols import Budget, Game, Move, State
-from plyground.stopping import StopSignal
+from plyground.util.stopping import StopSignal
 
 from ..search.alphabeta import AlphaBetaSearch, zero_evaluation
 from ..search.player import SearchPlayer
@@ -82,7 +82,7 @@ class AlphaBetaPlayer(SearchPlayer):
         self.weights, self.eval_info = load_evaluation(game, options["eval"])
         # Loaded (or, for up to 4 pieces, built) now: a missing database fails here, before any game starts.
         self._oracle = endgame_oracle(game, options["endgame"])
-        #: The opening book (plyground.book), or None; read now, so a bad file fails before any game starts.
+        #: The opening book (plyground.play.book), or None; read now, so a bad file fails before any game starts.
         self.book = open_book(game, options["book"])
         self._warming_up = False             # the warm-up searches: the book would answer it without a search
         self._compiler = None                # a child process compiling the search (warm_up_soon)

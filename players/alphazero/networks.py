@@ -22,8 +22,8 @@ from plyground.capabilities import bundled_model
 from plyground.errors import ModelFileError, PlygroundError, UsageError
 from plyground.options import Spec
 from plyground.protocols import NETWORK_RUNTIME_OPTIONS, Game, Network
-from plyground.recordio import check_regular_file, describe_os_error
-from plyground.storage import METADATA_KEY, load_npz, pop_metadata
+from plyground.files.atomic import check_regular_file, describe_os_error
+from plyground.files.storage import METADATA_KEY, load_npz, pop_metadata
 
 MODEL_KIND = "alphazero-model"
 BUNDLED = Path(__file__).resolve().parent / "models"

@@ -9,7 +9,7 @@ from plyground.analysis import pv_text
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import MAX_SECONDS, Option, settings_from
 from plyground.protocols import SEARCH_STATE_API, Budget, Game, Move, Network, State, missing_state_api
-from plyground.wording import counted
+from plyground.util.wording import counted
 
 from ..search.gumbel import GumbelRoot
 from ..search.player import SearchPlayer

@@ -19,7 +19,7 @@ from typing import Callable
 
 from plyground.negamax.bounds import EXACT, INF, LOWER, MATE, MATE_BOUND, UPPER, SearchTimeout
 from plyground.protocols import State
-from plyground.stopping import StopSignal
+from plyground.util.stopping import StopSignal
 
 
 def zero_evaluation(state: State) -> float:

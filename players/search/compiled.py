@@ -44,7 +44,7 @@ from numba import njit
 
 from plyground.protocols import State
 
-from plyground.closure_cache import cache_on_disk
+from plyground.util.closure_cache import cache_on_disk
 from .evaluators import Evaluate, NetworkEvaluator
 from .gumbel import GumbelRoot
 from .loop import MAX_PASSES

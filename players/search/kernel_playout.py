@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plyground.closure_cache import cache_on_disk
+from plyground.util.closure_cache import cache_on_disk
 
 _PLAYOUTS: dict[tuple, object] = {}
 

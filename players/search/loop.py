@@ -62,7 +62,7 @@ class StateSearch(Tree):
     #: A leaf with one legal move is not valued: the simulation goes on to the position after it (PUCT).
     pass_forced = False
     leaf_batch = 1
-    #: A :class:`~plyground.stopping.StopSignal` the owner (a player) may set from another thread.
+    #: A :class:`~plyground.util.stopping.StopSignal` the owner (a player) may set from another thread.
     stop = None
     #: Exact results of some positions (``oracle.returns(state)``: an endgame database), or None.
     oracle = None

@@ -10,7 +10,7 @@ compiled loop stops and Python doubles them.
 
 The simulation loop must call the game's kernel functions, so it is built as a
 closure over them by :func:`compiled_search`, kept per kernels object for the
-life of the process and cached on disk by :mod:`plyground.closure_cache` (numba's
+life of the process and cached on disk by :mod:`plyground.util.closure_cache` (numba's
 own cache would compile it again in every process).  The game-independent
 parts (selection, backup, solver, re-rooting) are the search core's
 ``cache=True`` functions.
@@ -23,7 +23,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from plyground.closure_cache import cache_on_disk
+from plyground.util.closure_cache import cache_on_disk
 from .compiled import NO_TABLES, nothing_known
 from .evaluators import outcome_of_returns
 from .kernel_playout import compiled_playout, seed_compiled

@@ -15,9 +15,9 @@ def register(cli) -> None:
         alphabeta:depth=4`, for chess GUIs (cutechess, Arena, lichess-bot) and python-chess.  Without SPEC:
         our own chess engine, alpha-beta with the evaluation learned from master games."""
         from plyground.capabilities import supports_uci
-        from plyground.engine_server import engine_spec
+        from plyground.engines.server import engine_spec
         from plyground.errors import UsageError
-        from plyground.notices import set_quiet
+        from plyground.util.notices import set_quiet
         from plyground.registry import get_registry
 
         from .server import UciServer

@@ -1,6 +1,6 @@
 """A small synchronous client for the UCI protocol over one engine process.
 
-One :class:`UciEngine` is one engine process (:class:`plyground.engine_process.EngineProcess`:
+One :class:`UciEngine` is one engine process (:class:`plyground.engines.process.EngineProcess`:
 its own process group, a reader thread so that every wait has a deadline,
 and a clean end -- ``quit``, then SIGTERM and SIGKILL to the group -- on
 :meth:`UciEngine.close`, at garbage collection and at interpreter exit).
@@ -20,9 +20,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plyground.engine_process import EngineClient, EngineError, EngineProcess, Timeout, find_program
+from plyground.engines.process import EngineClient, EngineError, EngineProcess, Timeout, find_program
 from plyground.errors import UsageError
-from plyground.stopping import StopSignal
+from plyground.util.stopping import StopSignal
 
 INSTALL_HINT = ("install Stockfish (Debian/Ubuntu: sudo apt install stockfish, which puts it in /usr/games; "
                 "macOS: brew install stockfish; or download it from stockfishchess.org) or give the engine's "

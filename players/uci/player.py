@@ -18,9 +18,9 @@ from typing import Any
 
 from plyground.capabilities import supports_uci
 from plyground.errors import UsageError
-from plyground.engine_process import parse_settings
+from plyground.engines.process import parse_settings
 from plyground.options import Option
-from plyground.engine_player import EnginePlayer
+from plyground.engines.player import EnginePlayer
 from plyground.protocols import Budget, Game, State
 
 from .engine import EXTRA_DIRS, INSTALL_HINT, EngineError, UciEngine

@@ -27,7 +27,7 @@ zero or more lines out, in the order of the UCI protocol:
 
 ``go`` and ``ucinewgame`` sent during a search wait for its ``bestmove``
 (with what follows them); everything else is answered at once
-(framework/engine_server.py).
+(framework/engines/server.py).
 
 A line it cannot use gets one ``info string error: ...`` line naming what
 was wrong and what would be valid, never an exception: GUIs show those
@@ -40,8 +40,8 @@ import time
 from typing import Any, TextIO
 
 from plyground.analysis import principal_variation, protocol_score
-from plyground.clock import allot_most_seconds, allot_seconds
-from plyground.engine_server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
+from plyground.play.clock import allot_most_seconds, allot_seconds
+from plyground.engines.server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
                                      search_limit)
 from plyground.errors import PlygroundError
 from plyground.options import Option, Spec

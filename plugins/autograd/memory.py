@@ -16,7 +16,7 @@ import os
 import sys
 
 from plyground.errors import OptionError
-from plyground.memory import available_memory, format_bytes
+from plyground.util.memory import available_memory, format_bytes
 
 _M_TRIM_THRESHOLD = -1
 _M_MMAP_THRESHOLD = -3

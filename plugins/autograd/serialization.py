@@ -17,8 +17,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.storage import METADATA_KEY  # noqa: F401 - the metadata array's name: part of this format
-from plyground.storage import check_format, load_npz, pop_metadata, save_npz
+from plyground.files.storage import METADATA_KEY  # noqa: F401 - the metadata array's name: part of this format
+from plyground.files.storage import check_format, load_npz, pop_metadata, save_npz
 
 FORMAT = "plyground-autograd"
 FORMAT_VERSION = 1
@@ -40,7 +40,7 @@ def load_arrays(path: str | os.PathLike, data: bytes | None = None,
     """Read a file written by :func:`save_arrays` (``data``: its bytes, read already); a
     :class:`ModelFileError` says what is wrong.  ``before(metadata, declared)``: called with the checked
     metadata and each array's declared (shape, dtype) before the arrays are decompressed, to refuse a file
-    whose arrays cannot be the architecture's (:func:`plyground.storage.load_npz`)."""
+    whose arrays cannot be the architecture's (:func:`plyground.files.storage.load_npz`)."""
     path = Path(path)
     label = f"model file {path}"
 

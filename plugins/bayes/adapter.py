@@ -1,9 +1,9 @@
 """Finding a game's adapter for the Bayesian move predictor: the adapters registered through the bayes
-plugin's ``register_bayes_adapters`` hook (what an adapter is: :mod:`plyground.movekeys`)."""
+plugin's ``register_bayes_adapters`` hook (what an adapter is: :mod:`plyground.learning.movekeys`)."""
 from __future__ import annotations
 
 from plyground.errors import UsageError
-from plyground.movekeys import BayesAdapter
+from plyground.learning.movekeys import BayesAdapter
 from plyground.protocols import Game
 
 from .plugin import ADAPTERS

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground.movekeys import BayesAdapter, Encoded
+from plyground.learning.movekeys import BayesAdapter, Encoded
 
 NAME = "boardval"
 #: beta when none is given (the thesis needed 2 to avoid NaNs; stable v/w make smaller values possible).

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import engine
-from plyground.movekeys import Encoded
+from plyground.learning.movekeys import Encoded
 
 KMAX = 10
 

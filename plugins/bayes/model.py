@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.storage import check_format, load_npz, pop_metadata, save_npz
+from plyground.files.storage import check_format, load_npz, pop_metadata, save_npz
 
 FORMAT = "plyground-bayes"
 FORMAT_VERSION = 1

@@ -18,7 +18,7 @@ class BayesAdapterHooks:
 
 
 ADAPTERS = Kind("bayes-adapters", "bayes adapter", "register_bayes_adapters",
-                "plyground.movekeys:BayesAdapter", key="game", hookspecs=BayesAdapterHooks)
+                "plyground.learning.movekeys:BayesAdapter", key="game", hookspecs=BayesAdapterHooks)
 
 
 @hookimpl

@@ -12,8 +12,8 @@ from typing import Sequence
 
 import numpy as np
 
-from plyground.recordio import atomic_write_text
-from plyground.storage import write_bytes, write_json
+from plyground.files.atomic import atomic_write_text
+from plyground.files.storage import write_bytes, write_json
 
 from .model import BayesModel
 

@@ -20,12 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.bundled_data import records_file
-from plyground.durations import format_duration
+from plyground.files.bundled_data import records_file
+from plyground.util.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.options import MAX_SECONDS, Option
+from plyground.learning.runs import lock_run_dir
 from plyground.protocols import Game, Trainer
-from plyground.storage import write_json
+from plyground.files.storage import write_json
 
 from . import boardval, evaluation, reports, training, urgency
 from .adapter import get_adapter, unsupported_reason
@@ -141,7 +142,7 @@ class BayesTrainer(Trainer):
                              "--set games=acf (checkers: the bundled ACF archive)")
         games_path, test_path = (records_file(self.game, self.config[name], name) if self.config[name] else None
                                  for name in _FILE_OPTIONS)
-        with self.lock_run_dir():
+        with lock_run_dir(self):
             return self._train(games_path, test_path)
 
     def _read(self, path: Path):

@@ -17,10 +17,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 
 from . import engine
-from plyground.movekeys import Encoded
+from plyground.learning.movekeys import Encoded
 from .model import BayesModel
 
 

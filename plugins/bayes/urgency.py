@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plyground.movekeys import BayesAdapter, Encoded
+from plyground.learning.movekeys import BayesAdapter, Encoded
 
 NAME = "urgency"
 #: beta when none is given (the thesis used 1 with prior N(0, 1)).

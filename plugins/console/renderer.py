@@ -10,12 +10,12 @@ from pathlib import Path
 
 from plyground.analysis import analysis_lines
 from plyground.capabilities import legal_moves_text, pictures_name_players
-from plyground.clock import clock_line, note_time_left
+from plyground.play.clock import clock_line, note_time_left
 from plyground.errors import MoveError, PlygroundError, RecordError
 from plyground.options import Option
 from plyground.protocols import Command, Game, GameRecord, Renderer, State
-from plyground.wording import counted
-from plyground.resume import (WouldReplace, default_save_path, game_so_far, numbered_path, resume_argument,
+from plyground.util.wording import counted
+from plyground.play.resume import (WouldReplace, default_save_path, game_so_far, numbered_path, resume_argument,
                               save_unfinished, saves_folder_words)
 
 REVIEW_HELP = """Commands while reviewing a game:
@@ -226,7 +226,7 @@ class ConsoleRenderer(Renderer):
     # ------------------------------------------------------------------ reviewing a recorded game
 
     def review(self, review, hint):
-        """Step through ``review`` (a :class:`plyground.review.GameReview`) at the prompt; returns the position
+        """Step through ``review`` (a :class:`plyground.play.review.GameReview`) at the prompt; returns the position
         to play from ('play') or None ('quit', end of input)."""
         game, record = review.game, review.record
         self.game, self.names = game, tuple(record.players)
@@ -393,7 +393,7 @@ class ConsoleRenderer(Renderer):
         except OSError as exc:
             self._print(f"cannot save to {path}: {exc.strerror or exc}")
         except PlygroundError as exc:
-            message = str(exc)             # the reasons from plyground.resume name the file already
+            message = str(exc)             # the reasons from plyground.play.resume name the file already
             self._print(message if message.startswith("cannot save") else f"cannot save: {message}")
         else:
             self._print(f"saved the game so far ({len(self.record.moves)} plies) to {path}; "

@@ -15,7 +15,7 @@ import pygame
 
 from plyground.boardview.editor import ERASER, PositionEditor
 from plyground.protocols import GameRecord
-from plyground.review import GameReview
+from plyground.play.review import GameReview
 
 from . import theme
 from .game_screen import GameScreen

@@ -7,7 +7,7 @@ import pygame
 
 from plyground.boardview.base import BoardView
 from plyground.protocols import Game
-from plyground.review import GameReview
+from plyground.play.review import GameReview
 from plyground.screen.game import EVAL_BAR_ROOM, GameScreenModel, key_help
 from plyground.screen.link import GameLink
 

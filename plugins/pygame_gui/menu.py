@@ -13,7 +13,7 @@ import pygame
 
 from plyground.boardview.editor import PositionEditor
 from plyground.boardview.views import view_for
-from plyground.clock import TimeControl
+from plyground.play.clock import TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL, level_table
 from plyground.options import Spec, resolve_options

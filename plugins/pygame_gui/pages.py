@@ -142,7 +142,7 @@ class OpenGameScreen(PageScreen):
     def _describe(self, path: Path) -> str:
         """The game Open would review (the file's last): its date, players, result and length, in a few words;
         what is wrong instead when it cannot be read."""
-        from plyground.recordio import saved_records_reader
+        from plyground.files.recordio import saved_records_reader
         reader = saved_records_reader(self.game)
         try:
             if reader is None or path.stat().st_size > self.DESCRIBED_BYTES:
@@ -163,7 +163,7 @@ class OpenGameScreen(PageScreen):
         if not text:
             self.error = "Type a record file's path, or click one of the files listed."
             return
-        from plyground.resume import locate_saved
+        from plyground.play.resume import locate_saved
         try:
             path = locate_saved(Path(text).expanduser(), "review")
         except PlygroundError as exc:
@@ -173,7 +173,7 @@ class OpenGameScreen(PageScreen):
 
     def open_file(self, path: Path) -> None:
         """Review the last game of ``path``; a file that cannot be reviewed is one line on this screen."""
-        from plyground.review import open_review
+        from plyground.play.review import open_review
         try:
             review = open_review(self.game, path)
         except (PlygroundError, OSError) as exc:

@@ -23,8 +23,8 @@ from plyground.boardview.views import no_view_reason, view_for
 from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
 from plyground.screen.frontend import ScreenFrontEnd
-from plyground.session import GameSession, PlaySettings
-from plyground.stopping import is_interrupt
+from plyground.play.session import GameSession, PlaySettings
+from plyground.util.stopping import is_interrupt
 
 
 #: The smallest window (width, height): the game screen's panel holds its buttons, messages and moves without
@@ -238,7 +238,7 @@ class PygameRenderer(ScreenFrontEnd, Renderer):
                                                  2.0)
 
     def open_review(self, review, hint: Callable[[State], None], *, from_menu: bool = False) -> None:
-        """Show ``review`` (a :class:`plyground.review.GameReview`) without running the loop; ``hint(state)``
+        """Show ``review`` (a :class:`plyground.play.review.GameReview`) without running the loop; ``hint(state)``
         searches a position and reports through :meth:`show_analysis`, from the hint's own thread (a review the
         menu opened: Menu comes back to it)."""
         from .game_screen import GameScreen

@@ -13,11 +13,11 @@ import os
 import time
 from pathlib import Path
 
-from plyground.clock import Clock, TimeControl
+from plyground.play.clock import Clock, TimeControl
 from plyground.protocols import Budget, GameRecord
 from plyground.registry import get_registry
-from plyground.review import GameReview
-from plyground.session import GameSession, PlaySettings
+from plyground.play.review import GameReview
+from plyground.play.session import GameSession, PlaySettings
 
 
 def is_screenshot_dir(folder: Path) -> bool:

@@ -21,7 +21,7 @@ from plyground.boardview.geometry import Rect
 from plyground.boardview.views import view_for
 from plyground.errors import PlygroundError
 from plyground.protocols import Game, GameRecord
-from plyground.review import GameReview
+from plyground.play.review import GameReview
 
 from .messages import Refused
 from .screen import PICTURE, lay_out_board

@@ -17,7 +17,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from plyground.boardview.views import view_for
-from plyground.clock import TimeControl
+from plyground.play.clock import TimeControl
 from plyground.errors import PlygroundError
 from plyground.levels import DEFAULT_LEVEL
 from plyground.options import Spec, remote_refusal
@@ -175,7 +175,7 @@ class WebMenu(MenuModel):
 
     def open_file(self, name: str, file: str) -> None:
         """Review the last game of one of the record files listed (by name: the page names no other path)."""
-        from plyground.review import open_review
+        from plyground.play.review import open_review
         game = self._check_game(name)
         self.default = name
         listed = {p.name: p for p in self.record_files(game)}

@@ -29,8 +29,8 @@ from plyground.options import Option, Spec
 from plyground.protocols import Game, GameRecord, Renderer, State
 from plyground.screen.frontend import ScreenFrontEnd
 from plyground.screen.link import GameAbandoned, GameLink, GameThread, LinkRenderer
-from plyground.session import GameSession, PlaySettings
-from plyground.stopping import is_interrupt
+from plyground.play.session import GameSession, PlaySettings
+from plyground.util.stopping import is_interrupt
 
 from .messages import Refused
 from .server import WebServer
@@ -288,7 +288,7 @@ class WebRenderer(ScreenFrontEnd, Renderer):
                                        else "the game was left", 5.0)
 
     def open_review(self, review, hint: Callable[[State], None], *, from_menu: bool = False) -> None:
-        """Show ``review`` (a :class:`plyground.review.GameReview`); ``hint(state)`` searches a position and
+        """Show ``review`` (a :class:`plyground.play.review.GameReview`); ``hint(state)`` searches a position and
         reports through :meth:`show_analysis`."""
         with self.lock:
             link = self._link()

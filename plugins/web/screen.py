@@ -19,7 +19,7 @@ from plyground.boardview.canvas import SvgCanvas
 from plyground.boardview.geometry import Rect
 from plyground.errors import RecordError
 from plyground.protocols import GameRecord
-from plyground.resume import game_so_far
+from plyground.play.resume import game_so_far
 from plyground.screen.game import EVAL_BAR_ROOM, GameScreenModel, key_help
 
 from .messages import Refused

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from plyground.boardview.base import Scene
 from plyground.protocols import GameRecord
-from plyground.review import GameReview
-from plyground.session import GameSession
+from plyground.play.review import GameReview
+from plyground.play.session import GameSession
 
 from .browser import PageDriver, start_browser, until
 

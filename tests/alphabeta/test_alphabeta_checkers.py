@@ -10,7 +10,7 @@ from plyground.games.checkers.alphabeta import compiled, features
 from plyground.games.checkers.alphabeta.engine import CompiledEngine
 from plyground.negamax.core import P_PVS, P_REDUCTIONS, P_TT_SAME_DEPTH
 from plyground.errors import UsageError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.protocols import Budget
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.negamax.bounds import MATE
 from plyground.players.search.alphabeta import AlphaBetaSearch

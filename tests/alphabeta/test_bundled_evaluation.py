@@ -2,7 +2,7 @@
 import pytest
 
 from plyground.errors import ModelFileError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.registry import get_registry
 
 

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from plyground.analysis import analysis_lines
-from plyground.book import BOOK_MODEL, BookMove, MoveCounts, OpeningBook, open_book, select_moves
-from plyground.bundled_data import records_file
+from plyground.play.book import BOOK_MODEL, BookMove, MoveCounts, OpeningBook, open_book, select_moves
+from plyground.files.bundled_data import records_file
 from plyground.capabilities import bundled_model, stable_hash
 from plyground.errors import ModelFileError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.options import remote_refusal
 from plyground.players.alphabeta.player import AlphaBetaPlayer
 from plyground.protocols import Budget, GameRecord
@@ -187,7 +187,7 @@ def test_the_warm_up_compiles_the_search_though_the_book_holds_the_position(chec
 
 
 def test_a_game_report_searches_the_positions_of_the_book(checkers, tmp_path):
-    from plyground.report import analyse, open_game
+    from plyground.play.report import analyse, open_game
     path = tmp_path / "short.pdn"
     path.write_text(checkers.format_records([GameRecord("checkers", ("a", "b"), checkers.new_initial_state().to_text(),
                                                         ["11-15", "23-19", "8-11"],

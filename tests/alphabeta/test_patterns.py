@@ -18,7 +18,7 @@ from plyground.players.alphabeta.evalfile import save_weights
 from plyground.plugins.trainers.nnue.examples import GameRecords, examples_of
 from plyground.protocols import Budget
 from plyground.registry import get_registry
-from plyground.storage import save_npz
+from plyground.files.storage import save_npz
 
 from move_helpers import random_play
 

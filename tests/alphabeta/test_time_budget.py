@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from plyground.clock import allot_most_seconds, allot_seconds
+from plyground.play.clock import allot_most_seconds, allot_seconds
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.players.alphabeta.player import DEEPEST, UNTIMED_DEPTH, search_depth
@@ -40,8 +40,8 @@ def test_a_node_limit_without_a_depth_searches_past_the_old_default_depth():
 
 
 def test_a_clock_allotment_reaches_the_player_with_its_limit_for_an_unsure_move():
-    from plyground.clock import TimeControl
-    from plyground.match import play_game
+    from plyground.play.clock import TimeControl
+    from plyground.play.match import play_game
     from plyground.players.random_player import RandomPlayer
     from plyground.games.checkers.hub.server import parse_level
 

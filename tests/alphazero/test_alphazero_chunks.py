@@ -8,8 +8,8 @@ import pytest
 
 from plyground.cli import main
 from plyground.plugins.trainers.alphazero import travel
-from plyground.recordio import record_from_json
-from plyground.storage import read_json_lines
+from plyground.files.recordio import record_from_json
+from plyground.files.storage import read_json_lines
 
 # Nothing passes from game to game (no evaluation cache, one game at a time), so a stop between games
 # changes nothing that follows (as for workers: tests/alphazero/test_workers.py).
@@ -370,7 +370,7 @@ def test_on_workers_no_group_of_games_begins_that_would_not_finish(tmp_path, cap
 
 
 def test_a_worker_pool_begins_no_job_once_it_is_told_not_to():
-    from plyground.workers import InProcess
+    from plyground.engines.workers import InProcess
     ran = []
 
     class Actor:

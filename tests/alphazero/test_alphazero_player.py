@@ -5,7 +5,7 @@ import pytest
 from plyground.errors import ModelFileError, UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.alphazero import AlphaZeroPlayer
 from plyground.players.alphazero.networks import build_network
 from plyground.protocols import Budget

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 

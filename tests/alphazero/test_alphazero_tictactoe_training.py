@@ -11,7 +11,7 @@ import pytest
 
 from plyground.cli import main
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.alphazero import AlphaZeroPlayer
 
 from testgames import PerfectTicTacToe

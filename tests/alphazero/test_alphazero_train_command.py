@@ -11,11 +11,11 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero import AlphaZeroPlayer
 from plyground.plugins.trainers.alphazero import AlphaZeroTrainer
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
-from plyground.storage import read_json_lines
-from plyground.memory import available_memory
+from plyground.files.storage import read_json_lines
+from plyground.util.memory import available_memory
 from plyground.protocols import Budget
 from plyground.registry import get_registry
-from plyground.train_command import read_toml
+from plyground.learning.train_command import read_toml
 
 TINY = ("--set", "network=mlp:hidden=8,layers=1", "--set", "selfplay_games=3", "--set", "simulations=8",
         "--set", "comparison_games=2", "--set", "epochs=1", "--set", "save_every=2", "--set", "batch_size=8")

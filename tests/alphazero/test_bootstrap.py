@@ -146,7 +146,7 @@ def test_the_trainer_bootstraps_the_initial_network_once(few_games, tmp_path, ca
 
 def test_labelling_stops_between_chunks_at_the_time_limit(checkers, few_games, tmp_path):
     """Issue #73: `--minutes 3` ran on for 8m32s in the bootstrap, whose labelling did not keep the limit."""
-    from plyground.timelimit import TimeLimit, TimeUp
+    from plyground.util.timelimit import TimeLimit, TimeUp
     labeller = bootstrap.Labeller(checkers, tmp_path, settings(few_games, positions=25), print, chunk_positions=10)
     with pytest.raises(TimeUp, match="stopped before the next chunk of bootstrap labels"):
         labeller.run(TimeLimit(0.0001))         # the first chunk is labelled (every chunk moves on), no more

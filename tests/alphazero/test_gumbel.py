@@ -3,7 +3,7 @@ tic-tac-toe, the completed-Q policy target, determinism, batched self-play, the 
 import json
 
 import numpy as np
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 import pytest
 
 from plyground.errors import UsageError

@@ -7,7 +7,7 @@ from plyground.games.tictactoe import TicTacToe
 from plyground.plugins.trainers.alphazero.ladder import parse_ladder
 from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
-from plyground.recordio import record_from_json
+from plyground.files.recordio import record_from_json
 
 SMALL = dict(network="mlp:hidden=16,layers=1", selfplay_games=8, simulations=12, epochs=1, batch_size=16,
              comparison_games=2, comparison_simulations=8, workers=1, plots=True)
@@ -24,7 +24,7 @@ def train(run_dir, **options):
 def test_every_network_is_rated_against_the_ladder_and_the_curve_is_written(tmp_path):
     run = tmp_path / "run"
     lines = train(run, iterations=2, ladder="random; mcts:simulations=30", ladder_games=4)
-    from plyground.storage import read_json_lines
+    from plyground.files.storage import read_json_lines
     rows = read_json_lines(run / "ladder.jsonl")
     assert [r["iteration"] for r in rows] == [0, 1, 2]
     for row in rows:
@@ -114,7 +114,7 @@ def test_a_damaged_initial_model_is_one_clear_error(tmp_path):
 
 def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path):
     from plyground.capabilities import solved_positions
-    from plyground.storage import read_json_lines
+    from plyground.files.storage import read_json_lines
     run = tmp_path / "run"
     lines = train(run, iterations=2, comparison_games=0, mistakes="all", mistakes_positions=5,
                   mistakes_simulations=16)
@@ -134,7 +134,7 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
     assert any(line.startswith("[iter 2/2] mistakes: iter-0002 ") and "on 15 positions at 16 simulations" in line
                for line in lines)
     # the row is the network's own count: the same player, positions and seeds counted again agree
-    from plyground.mistakes import mistake_table
+    from plyground.play.mistakes import mistake_table
     trainer = AlphaZeroTrainer(TicTacToe(), run, **{**SMALL, "iterations": 2, "comparison_games": 0,
                                                     "mistakes": "all", "mistakes_positions": 5,
                                                     "mistakes_simulations": 16})
@@ -142,7 +142,7 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
     table = mistake_table(player, by_class, 0)
     assert [t.mistakes for t in table] == [rows[2]["classes"][t.category]["mistakes"] for t in table]
     # tic-tac-toe knows each position's value too: the row says how often the network's value reads wrong
-    from plyground.mistakes import value_table
+    from plyground.play.mistakes import value_table
     network = load_model(run / "checkpoints" / "iter-0002.npz", TicTacToe())
     flat = [p for group in by_class.values() for p in group]
     _, values = network.predict(np.stack([p.state.observation() for p in flat]))
@@ -159,7 +159,7 @@ def test_the_ladder_counts_every_networks_mistakes_against_perfect_play(tmp_path
 
 
 def test_a_finished_run_resumed_with_mistakes_counts_every_network_it_has(tmp_path):
-    from plyground.storage import read_json_lines
+    from plyground.files.storage import read_json_lines
     run = tmp_path / "run"
     train(run, iterations=2, comparison_games=0)
     assert not (run / "mistakes.jsonl").exists()
@@ -175,7 +175,7 @@ def test_a_finished_run_resumed_with_mistakes_counts_every_network_it_has(tmp_pa
 
 
 def test_mistakes_simulations_0_counts_the_values_alone(tmp_path):
-    from plyground.storage import read_json_lines
+    from plyground.files.storage import read_json_lines
     run = tmp_path / "run"
     lines = train(run, iterations=1, comparison_games=0, mistakes="all", mistakes_positions=4, mistakes_simulations=0)
     rows = read_json_lines(run / "mistakes.jsonl")
@@ -190,7 +190,7 @@ def test_mistakes_simulations_0_counts_the_values_alone(tmp_path):
 
 def test_values_read_as_results_score_right_and_wrong_by_class():
     from plyground.capabilities import solved_positions
-    from plyground.mistakes import value_table
+    from plyground.play.mistakes import value_table
     by_class = solved_positions(TicTacToe(), "all", 40)
     flat = [p for group in by_class.values() for p in group]
     truth = np.array([p.value for p in flat])
@@ -206,7 +206,7 @@ def test_values_read_as_results_score_right_and_wrong_by_class():
 
 def test_a_perfect_player_makes_no_mistakes_and_a_random_one_many():
     from plyground.capabilities import solved_positions
-    from plyground.mistakes import mistake_table
+    from plyground.play.mistakes import mistake_table
     from plyground.registry import get_registry
     game = TicTacToe()
     by_class = solved_positions(game, "all", 30)

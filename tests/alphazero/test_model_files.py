@@ -10,7 +10,7 @@ from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
 from plyground.players.alphazero.networks import (BUNDLED, build_network, load_model, model_family, model_metadata,
                                                 network_classes)
-from plyground.storage import METADATA_KEY, load_npz, pop_metadata, save_npz
+from plyground.files.storage import METADATA_KEY, load_npz, pop_metadata, save_npz
 
 from aztestgames import tiny_model
 

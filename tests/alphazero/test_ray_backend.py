@@ -3,12 +3,12 @@ import json
 import sys
 
 import numpy as np
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 import pytest
 from ray_helpers import local_ray, needs_ray  # noqa: F401 - local_ray is a fixture
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.workers_ray import MISSING
+from plyground.engines.workers_ray import MISSING
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 
 TINY = ("--set", "network=mlp:hidden=8,layers=1", "--set", "iterations=1", "--set", "selfplay_games=6",

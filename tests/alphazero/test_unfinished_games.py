@@ -5,7 +5,7 @@ candidate whose player crashes in every game would become the best network.
 """
 import json
 
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 import pytest
 
 from plyground.games.tictactoe import TicTacToe

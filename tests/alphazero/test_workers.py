@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 import pytest
 
 from plyground import plugin_manager, registry
@@ -21,7 +21,7 @@ from plyground.players.alphazero.networks import load_model, network_evaluator
 from plyground.plugins.trainers.alphazero.playbook import Playbook
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.plugins.trainers.alphazero.trainer import AlphaZeroTrainer
-from plyground.recordio import record_from_json
+from plyground.files.recordio import record_from_json
 
 from plugin_helpers import registered
 from process_table import HAS_PROC, ctrl_c_as_at_a_terminal, running, wait_until

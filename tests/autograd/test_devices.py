@@ -205,7 +205,7 @@ def test_half_precision_is_offered_where_it_computes(tmp_path):
 def test_cupy_is_an_optional_extra_that_the_dev_setup_does_not_need():
     from pathlib import Path
 
-    from plyground.train_command import read_toml
+    from plyground.learning.train_command import read_toml
     project = read_toml(Path(__file__).resolve().parents[2] / "pyproject.toml")["project"]
     extras = project["optional-dependencies"]
     assert any(requirement.startswith("cupy") for requirement in extras["gpu"])

@@ -5,7 +5,7 @@ import resource
 import pytest
 
 from plyground.errors import OptionError
-from plyground.memory import available_memory, format_bytes
+from plyground.util.memory import available_memory, format_bytes
 from plyground.plugins.autograd.memory import NotEnoughMemoryError
 from plyground.plugins.autograd.networks import AutogradNetwork, MLPNetwork, ResNetNetwork
 from plyground.plugins.autograd.serialization import load_arrays, save_arrays

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from plyground.games.checkers import CheckersGame
-from plyground.movekeys import GameSample
+from plyground.learning.movekeys import GameSample
 
 @pytest.fixture(scope="session")
 def checkers():

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from plyground.errors import UsageError
-from plyground.movekeys import BayesAdapter
+from plyground.learning.movekeys import BayesAdapter
 from plyground.plugins.bayes.adapter import get_adapter
 from plyground.games.checkers.bayes_keys import PP_SIZE, CheckersAdapter
 

@@ -8,7 +8,7 @@ import pytest
 
 from plyground.errors import ModelFileError, UsageError
 from plyground.games.chess import ChessGame
-from plyground.movekeys import BayesAdapter
+from plyground.learning.movekeys import BayesAdapter
 from plyground.plugins.bayes.adapter import get_adapter
 from plyground.games.chess.bayes_keys import PP_SIZE, ChessAdapter
 from plyground.plugins.bayes.model import BayesModel

@@ -10,7 +10,7 @@ from plyground.plugins.bayes.model import BayesModel
 from plyground.plugins.bayes.player import BayesPlayer
 from plyground.plugins.bayes.priors import best_probabilities, softmax_priors
 from plyground.protocols import Budget
-from plyground.session import run_match
+from plyground.play.session import run_match
 
 
 @pytest.fixture(scope="module", params=["urgency", "boardval"])

@@ -7,7 +7,7 @@ import pytest
 
 from plyground.games.checkers import CheckersGame, kernels
 from plyground.games.checkers.alphabeta import features
-from plyground.expert import ExpertGame, split_games
+from plyground.learning.expert import ExpertGame, split_games
 from plyground.games.checkers.alphabeta.learning import CheckersLearning
 from plyground.plugins.trainers.bonanza.leaves import compute_leaves, move_values
 from plyground.plugins.trainers.bonanza.objective import Objective, agreement, objective_terms_for, random_agreement

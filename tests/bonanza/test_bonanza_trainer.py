@@ -9,7 +9,7 @@ from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import format_records
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.games.checkers.alphabeta import features
 from plyground.players.alphabeta import AlphaBetaPlayer
 from plyground.players.alphabeta.evalfile import load_weights

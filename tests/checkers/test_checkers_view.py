@@ -5,7 +5,7 @@ import pytest
 from plyground import hookspecs
 from plyground.errors import OptionError
 from plyground.games.checkers import CheckersGame, plugin
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.random_player import RandomPlayer
 
 

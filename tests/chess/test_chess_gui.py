@@ -16,7 +16,7 @@ from plyground.boardview import theme  # noqa: E402
 from plyground.plugins.pygame_gui.canvas import PygameCanvas  # noqa: E402
 from plyground.games.chess.view import (PROMOTION_BACKGROUND, PieceArt,  # noqa: E402
                                                       square_cell)
-from plyground.session import GameSession  # noqa: E402
+from plyground.play.session import GameSession  # noqa: E402
 from renderer_helpers import human_to_move, renderer_factory, start_from_menu, wait_turn  # noqa: E402
 
 CORNER = (4, 4)

@@ -12,10 +12,10 @@ import pytest
 from plyground.errors import RecordError
 from plyground.games.chess import ChessGame
 from plyground.games.chess.pgn import PgnError, read_pgn, read_records
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.random_player import RandomPlayer
 from plyground.protocols import GameRecord
-from plyground.recordio import write_records
+from plyground.files.recordio import write_records
 
 
 def random_game(game, seed, start=None):

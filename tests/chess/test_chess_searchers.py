@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from plyground.games.chess import ChessGame
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.mcts.player import MCTSPlayer
 from plyground.players.random_player import RandomPlayer
 

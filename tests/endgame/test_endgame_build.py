@@ -11,7 +11,7 @@ import pytest
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.endgame import index, retrograde, solve, store
 from plyground.games.checkers.kernels import state_to_pos
-from plyground.storage import load_npz, pop_metadata
+from plyground.files.storage import load_npz, pop_metadata
 
 GAME = CheckersGame()
 

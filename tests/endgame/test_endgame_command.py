@@ -68,7 +68,7 @@ def test_bad_input_is_named(cli, built, tmp_path):
 
 def test_slice_files_hold_two_bit_results_and_the_distances_of_decided_positions(built):
     from plyground.games.checkers.endgame import solve
-    from plyground.storage import load_npz
+    from plyground.files.storage import load_npz
     directory, _ = built
     memory = solve.build(3)
     on_disk = store.open_database(3, directory)
@@ -133,7 +133,7 @@ def test_ctrl_c_ends_a_build_at_once_and_keeps_every_slice_written(tmp_path):
 
     from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 
-    from plyground.storage import load_npz
+    from plyground.files.storage import load_npz
     proc = subprocess.Popen([sys.executable, "-m", "plyground", "endgame", "build", "--pieces", "5", "--dir",
                              str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"}, preexec_fn=ctrl_c_as_at_a_terminal)
@@ -167,7 +167,7 @@ def test_a_damaged_or_altered_slice_is_named_by_probe_and_solved_again_by_build(
     import struct
     import zipfile
 
-    from plyground.storage import load_npz, save_npz
+    from plyground.files.storage import load_npz, save_npz
     directory, _ = built
     fen, s = "W:WK1,K3:BK32", (0, 1, 0, 2)
     copy = tmp_path / damage
@@ -203,7 +203,7 @@ def test_a_damaged_or_altered_slice_is_named_by_probe_and_solved_again_by_build(
 
 def test_a_slice_written_before_the_checksum_is_solved_again_by_build(built, tmp_path):
     from plyground.errors import ModelFileError
-    from plyground.storage import load_npz, pop_metadata, save_npz
+    from plyground.files.storage import load_npz, pop_metadata, save_npz
     directory, _ = built
     for path in directory.glob("slice-*.npz"):
         (tmp_path / path.name).write_bytes(path.read_bytes())

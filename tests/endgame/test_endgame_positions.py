@@ -9,7 +9,7 @@ from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.endgame.oracle import pieces_on_board
 from plyground.games.checkers.endgame.positions import read_positions
-from plyground.mistakes import value_table
+from plyground.play.mistakes import value_table
 
 WORSE = {"win": ("draw", "loss"), "draw": ("loss",), "loss": ()}
 

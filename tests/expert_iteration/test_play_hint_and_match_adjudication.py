@@ -17,7 +17,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from plyground.storage import read_json_lines
+from plyground.files.storage import read_json_lines
 import pytest
 from stockfish_marks import STOCKFISH, needs_stockfish
 
@@ -25,14 +25,14 @@ from plyground.cli import main
 from plyground.errors import ModelFileError
 from plyground.games.chess.game import ChessGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.alphazero.networks import load_model
 from plyground.plugins.trainers.alphazero.rundir import RunDirectory
 from plyground.plugins.trainers.expert_iteration.pretrain import label_position, make_dataset
 from plyground.plugins.trainers.expert_iteration.stockfish import MATE_CP, StockfishAdjudicator, StockfishEvaluator
 from plyground.plugins.trainers.expert_iteration.trainer import ExpertIterationTrainer
 from plyground.registry import get_registry
-from plyground.train_command import played_game_spec
+from plyground.learning.train_command import played_game_spec
 
 CONFIG = Path(__file__).resolve().parents[2] / "configs" / "expert-iteration-chess.toml"
 TINY = {"network": "deep-pepper-parts:h1a=8,h1b=16,h1c=16,h2p=32,h2e=8", "iterations": 1, "selfplay_games": 2,
@@ -197,7 +197,7 @@ def test_one_multipv_search_scores_every_move_like_a_search_per_child():
 
 def test_the_documented_config_resolves_against_the_trainer():
     from plyground.options import resolve_options
-    from plyground.train_command import _split_config, read_toml
+    from plyground.learning.train_command import _split_config, read_toml
     path = CONFIG.parent / "deep-pepper-chess.toml"
     trainer, game, options = _split_config(read_toml(path), str(path))
     assert (trainer, game) == ("expert-iteration", "chess")

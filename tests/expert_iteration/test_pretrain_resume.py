@@ -27,7 +27,7 @@ from stockfish_marks import STOCKFISH, needs_stockfish
 from plyground.errors import UsageError
 from plyground.games.chess.game import ChessGame
 from plyground.players.alphazero.networks import load_model
-from plyground.storage import load_npz
+from plyground.files.storage import load_npz
 from plyground.plugins.trainers.expert_iteration.pretrain import make_dataset
 from plyground.plugins.trainers.expert_iteration.stockfish import StockfishEvaluator
 

@@ -10,7 +10,7 @@ import chess.pgn
 import pytest
 
 from plyground.games.checkers.pdn import read_records as read_pdn_records
-from plyground.report import BLUNDER, INACCURACY, MISTAKE, MoveVerdict
+from plyground.play.report import BLUNDER, INACCURACY, MISTAKE, MoveVerdict
 
 ENGINE = ("--engine", "alphabeta:depth=4")
 
@@ -88,7 +88,7 @@ def test_the_man_given_away_is_the_only_blunder_and_the_pdn_reads_back_everywher
 def test_the_report_counts_each_sides_judgements(cli, checkers_file):
     from plyground.registry import get_registry
     from plyground.protocols import Budget
-    from plyground.report import analyse, open_game
+    from plyground.play.report import analyse, open_game
     registry = get_registry()
     game = registry.make_game("checkers")
     engine = registry.make_player("alphabeta:depth=4", game)
@@ -173,7 +173,7 @@ def test_a_long_games_report_takes_the_memory_of_a_short_ones(tmp_path):
     memory).  The peak is the child process's own, as the kernel counted it."""
     from processes import run_plyground_peak
     from plyground.protocols import GameRecord
-    from plyground.recordio import write_records
+    from plyground.files.recordio import write_records
     from plyground.registry import get_registry
     rules = "checkers:repetitions=0,no_progress_plies=0"        # two kings may walk to and fro for ever
     game, cycle = get_registry().make_game(rules), ["32-27", "1-5", "27-32", "5-1"]
@@ -202,7 +202,7 @@ def test_one_file_for_both_the_annotated_game_and_the_graph_is_refused(tmp_path,
 
 def test_the_summary_says_how_long_a_short_analysis_took(cli, checkers_file):
     """Issue #73: a quick analysis said `in 0s`, a duration rounded to nothing."""
-    from plyground.durations import format_duration
+    from plyground.util.durations import format_duration
     code, out, err = cli("analyse", checkers_file, "--engine", "alphabeta:depth=1", "--no-graph", "--quiet")
     assert code == 0, err
     took = out.splitlines()[0].rsplit(" in ", 1)[1]
@@ -215,7 +215,7 @@ def test_the_graphs_ticks_fall_on_whole_plies(chess_file):
     import matplotlib.pyplot as plt
     from plyground.protocols import Budget
     from plyground.registry import get_registry
-    from plyground.report import analyse, open_game
+    from plyground.play.report import analyse, open_game
     registry = get_registry()
     game = registry.make_game("chess")
     report = analyse(open_game(game, chess_file), registry.make_player("alphabeta:depth=1", game), Budget())

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from plyground.bundled_data import cache_directory, records_file
+from plyground.files.bundled_data import cache_directory, records_file
 from plyground.capabilities import BundledRecords, bundled_records
 from plyground.errors import UsageError
 from plyground.registry import get_registry

@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from plyground.clock import (TIME_LEFT_TAG, Clock, TimeControl, allot_most_seconds, allot_seconds, clock_line,
+from plyground.play.clock import (TIME_LEFT_TAG, Clock, TimeControl, allot_most_seconds, allot_seconds, clock_line,
                              format_clock, note_time_left,
                              resumed_clock, resumed_clock_note)
 from plyground.protocols import GameRecord
 from plyground.errors import UsageError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.registry import get_registry
 
 

@@ -3,7 +3,7 @@ import io
 import subprocess
 import sys
 
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.registry import get_registry
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from processes import one_error_line, run_plyground_peak
 from plyground.errors import ModelFileError
-from plyground.storage import json_array, load_npz, pop_metadata, read_json, save_npz
+from plyground.files.storage import json_array, load_npz, pop_metadata, read_json, save_npz
 
 
 def test_an_array_declaring_a_huge_shape_is_refused_before_anything_is_allocated(tmp_path):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from plyground.errors import MoveError, UsageError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.alphabeta.player import AlphaBetaPlayer
 from plyground.players.mcts.player import MCTSPlayer
 from plyground.protocols import (LEARNABLE, PLAYABLE, SEARCH_STATE_API, SEARCHABLE, Game, Outcome, State,

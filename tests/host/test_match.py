@@ -1,10 +1,10 @@
 import pytest
 
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.protocols import Command, Player, Renderer
 from plyground.registry import get_registry
-from plyground.session import run_match
-from plyground.stats import Score
+from plyground.play.session import run_match
+from plyground.play.stats import Score
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_score_interval_and_elo():
 
 def _result(outcomes):
     """A MatchResult of game records: 'w', 'd' or 'l' for A (moving first in each)."""
-    from plyground.match import MatchResult
+    from plyground.play.match import MatchResult
     from plyground.protocols import GameRecord
     returns = {"w": (1.0, -1.0), "d": (0.0, 0.0), "l": (-1.0, 1.0)}
     records = [GameRecord(game="tictactoe", players=("a", "b"), start="", returns=returns[o], finished=True)
@@ -152,7 +152,7 @@ def test_summary_counts_in_the_singular_and_plural():
 
 
 def test_summary_names_games_the_limits_cut_short_and_why_others_did_not_finish():
-    from plyground.match import MatchResult
+    from plyground.play.match import MatchResult
     from plyground.protocols import GameRecord
     ended = [("b (O) lost on time (60+1 time control)", (1.0, -1.0)), ("ply cap (40 plies)", (0.0, 0.0)),
              ("a (X) exceeded its 5 s move limit and forfeits", (-1.0, 1.0)), ("three in a row", (1.0, -1.0)),
@@ -174,7 +174,7 @@ def test_summary_names_games_the_limits_cut_short_and_why_others_did_not_finish(
 def test_bots_warm_up_before_the_clocks_start_and_people_do_not(ttt):
     """The slow first-use work (Player.warm_up) is done once, before the first move is asked for and with no
     clock running: a bot's first move is charged only its own search."""
-    from plyground.clock import TimeControl
+    from plyground.play.clock import TimeControl
     from plyground.protocols import Renderer
 
     events = []

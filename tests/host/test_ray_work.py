@@ -14,7 +14,7 @@ from plyground.errors import UsageError
 from plyground.players.alphabeta.player import load_evaluation
 from plyground.plugins.trainers.nnue.selfplay import SelfPlaySetup
 from plyground.registry import get_registry
-from plyground.workers import actor_pool
+from plyground.engines.workers import actor_pool
 
 
 

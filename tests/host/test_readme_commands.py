@@ -56,7 +56,7 @@ BUDGETS = [
     (r"(plyground perft chess) --depth \d+", r"\1 --depth 3"),
 ]
 OUTPUT_FLAGS = ("--save", "--run", "--out", "--dir", "--graph", "--to")
-#: What typing ``save`` at the console writes (framework/resume.py, default_save_path).
+#: What typing ``save`` at the console writes (framework/play/resume.py, default_save_path).
 CONSOLE_SAVE = "checkers-saved.pdn"
 WINDOW_SECONDS = 4.0
 PATH_LIKE = re.compile(r"^[\w.~-]*/|\.(pdn|pgn|toml|npz|jsonl|json|txt|png|md)$")

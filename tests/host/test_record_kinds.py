@@ -14,7 +14,7 @@ import pytest
 from plyground.errors import RecordError
 from plyground.games.chess.pgn import read_records as read_pgn_records
 from plyground.registry import get_registry
-from plyground.resume import game_of_record_file
+from plyground.play.resume import game_of_record_file
 
 NOTES = "Notes about my games\nremember to play e4 next time\n"
 JSON_LINE = '{"game": "checkers", "players": ["a", "b"], "start": "", "moves": ["11-15"]}\n'

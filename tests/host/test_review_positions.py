@@ -1,4 +1,4 @@
-"""A reviewed game's positions (plyground.review.GameReview): the same as replaying the record, in any order of
+"""A reviewed game's positions (plyground.play.review.GameReview): the same as replaying the record, in any order of
 looking, and kept in memory that grows with the game's length, not with its square (issue #57: 2,000 / 5,000 /
 10,000 plies took 199 / 366 / 957 MB, a 100,000-ply game 24 GB)."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import tracemalloc
 
 from plyground.protocols import GameRecord
 from plyground.registry import get_registry
-from plyground.resume import replayed
-from plyground.review import GameReview
+from plyground.play.resume import replayed
+from plyground.play.review import GameReview
 
 #: Two kings walking to and fro, far apart: a game as long as wanted under rules without automatic draws.
 START = "W:WK32:BK1"

@@ -15,8 +15,8 @@ import pytest
 
 from processes import in_namespace, one_error_line, run_plyground
 from plyground.errors import ModelFileError, UsageError
-from plyground.recordio import atomic_write_text, check_regular_file
-from plyground.storage import read_json
+from plyground.files.atomic import atomic_write_text, check_regular_file
+from plyground.files.storage import read_json
 
 MATCH = ("match", "--game", "checkers", "--black", "random", "--white", "random", "-n", "1", "--quiet")
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from plyground.errors import UsageError
-from plyground.stats import CONTINUE, H0_ACCEPTED, H1_ACCEPTED, Sprt, pentanomial, sprt_bounds, sprt_llr
+from plyground.play.stats import CONTINUE, H0_ACCEPTED, H1_ACCEPTED, Sprt, pentanomial, sprt_bounds, sprt_llr
 from plyground.tournament import Entrant, GameResult, TournamentConfig, run_tournament
 from plyground.tournament.sprt import SprtTally
 

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from plyground.match import Interrupted, ask_for_move, play_game
+from plyground.play.match import Interrupted, ask_for_move, play_game
 from plyground.players.uci import stockfish_path
 from plyground.protocols import Budget, Command, Player, Renderer
 from plyground.registry import get_registry
@@ -168,7 +168,7 @@ def test_ctrl_c_keeps_the_game_so_far_for_resume(tmp_path):
     saved = tmp_path / "games" / "checkers-saved.pdn"
     assert f"The game so far is saved in {saved}; plyground play --resume {saved.name} plays it on." in rest
     game = get_registry().make_game("checkers")
-    from plyground.resume import load_unfinished
+    from plyground.play.resume import load_unfinished
     assert load_unfinished(game, saved).moves == ["9-13"]
 
 
@@ -178,7 +178,7 @@ def test_ctrl_c_again_in_the_same_game_updates_its_file(tmp_path):
     _ctrl_c_while_the_bot_thinks(tmp_path, games, "9-13\n")
     saved = games / "checkers-saved.pdn"
     game = get_registry().make_game("checkers")
-    from plyground.resume import load_unfinished
+    from plyground.play.resume import load_unfinished
     assert load_unfinished(game, saved).moves == ["9-13"]
     # Resumed, the bot (White) thinks at once: Ctrl-C again, with nothing typed.
     rest = _ctrl_c_while_the_bot_thinks(tmp_path, games, "", "--resume", "checkers-saved.pdn")
@@ -204,7 +204,7 @@ def test_ctrl_c_never_replaces_a_saved_game(tmp_path):
     assert f"The game so far is saved in {second}; plyground play --resume {second.name} plays it on." in rest
     assert saved.read_bytes() == kept
     game = get_registry().make_game("checkers")
-    from plyground.resume import load_unfinished
+    from plyground.play.resume import load_unfinished
     assert load_unfinished(game, second).moves == ["10-14"]
 
 
@@ -225,7 +225,7 @@ def _wrapped(inner: BaseException) -> SystemError:
 
 
 def test_a_ctrl_c_wrapped_by_numba_is_still_a_ctrl_c():
-    from plyground.stopping import is_interrupt
+    from plyground.util.stopping import is_interrupt
     assert is_interrupt(KeyboardInterrupt())
     assert is_interrupt(_wrapped(KeyboardInterrupt()))
     assert not is_interrupt(_wrapped(ValueError("a real bug")))     # a real error stays an error

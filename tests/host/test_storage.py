@@ -1,4 +1,4 @@
-"""plyground.storage: the trainers' atomic .npz + JSON files, JSON files and the run-directory lock."""
+"""plyground.files.storage: the trainers' atomic .npz + JSON files, JSON files and the run-directory lock."""
 import json
 import os
 import signal
@@ -11,8 +11,8 @@ import pytest
 
 from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import GameRecord
-from plyground.recordio import record_from_json
-from plyground.storage import (LOCK_FILE, METADATA_KEY, RunLock, array_json, check_format, copy_file, json_array,
+from plyground.files.recordio import record_from_json
+from plyground.files.storage import (LOCK_FILE, METADATA_KEY, RunLock, array_json, check_format, copy_file, json_array,
                                load_npz, pop_metadata, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
 
@@ -92,7 +92,7 @@ def test_json_lines_leave_out_a_line_a_crash_cut_short(tmp_path):
 
 
 def test_a_log_of_json_lines_grows_by_appending_and_cuts_off_a_torn_last_line(tmp_path):
-    from plyground.storage import append_json_line, open_json_lines
+    from plyground.files.storage import append_json_line, open_json_lines
     log = tmp_path / "sub" / "games.jsonl"
     assert open_json_lines(log) == []
     for i in range(3):
@@ -120,7 +120,7 @@ def test_a_second_run_on_a_locked_folder_gets_one_clear_error(tmp_path):
 
 def test_the_lock_of_a_killed_run_is_free_at_once(tmp_path):
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from plyground.storage import RunLock; "
+        [sys.executable, "-c", "import sys, time; from plyground.files.storage import RunLock; "
                                f"lock = RunLock({str(tmp_path)!r}).acquire(); print('held', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True)
     try:

@@ -1,7 +1,7 @@
-"""The time limit of `plyground train --minutes`: which units it lets start (framework/timelimit.py)."""
+"""The time limit of `plyground train --minutes`: which units it lets start (framework/util/timelimit.py)."""
 import pytest
 
-from plyground.timelimit import TimeLimit, TimeUp
+from plyground.util.timelimit import TimeLimit, TimeUp
 
 
 class Clock:

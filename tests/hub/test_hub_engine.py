@@ -8,7 +8,7 @@ import pytest
 
 from engine_session import PLYGROUND, assert_short_errors
 from hub_helpers import START, EngineSession
-from plyground.book import open_book
+from plyground.play.book import open_book
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.pdn import read_pdn
 from plyground.protocols import Budget

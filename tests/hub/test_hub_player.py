@@ -12,14 +12,14 @@ import pytest
 
 from engine_session import PLYGROUND, refused_in_bounded_memory, told
 from hub_helpers import START
-from plyground.engine_process import EngineError
+from plyground.engines.process import EngineError
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.checkers.hub.engine import HubEngine
 from plyground.games.checkers.hub.player import HubPlayer
 from plyground.games.checkers.pdn import read_pdn
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from process_table import process_gone, running, wait_until

@@ -5,10 +5,10 @@ The long acceptance matches (100 games each) are in benchmarks/mcts_strength.py.
 import pytest
 
 from plyground.games.checkers import CheckersGame
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.mcts import MCTSPlayer
 from plyground.protocols import Budget
-from plyground.session import run_match
+from plyground.play.session import run_match
 
 from testgames import move_and_reply
 

@@ -80,7 +80,7 @@ def test_every_node_records_who_moved_into_it(solver):
 
 @PATHS
 def test_split_turn_games_play_through_the_match_runner(kernels):
-    from plyground.match import play_game
+    from plyground.play.match import play_game
     game = DoubleTake(pile=14)
     players = [MCTSPlayer(game, simulations=2000, kernels=kernels),
                MCTSPlayer(game, simulations=200, kernels=kernels)]

@@ -2,7 +2,7 @@
 import pytest
 
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.mcts import MCTSPlayer
 from plyground.protocols import Budget
 

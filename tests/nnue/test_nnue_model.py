@@ -76,7 +76,7 @@ def test_a_model_file_round_trips_and_a_wrong_one_is_refused(tmp_path):
 
 def test_bucketed_files_round_trip_and_version_1_files_read_as_one_bucket(tmp_path):
     from plyground.errors import ModelFileError
-    from plyground.storage import load_npz, save_npz
+    from plyground.files.storage import load_npz, save_npz
     net = nnue.initial(hidden=8, dense=4, seed=6, buckets=4)
     nnue.save(tmp_path / "stacks.npz", net)
     loaded, meta = nnue.load(tmp_path / "stacks.npz")

@@ -108,7 +108,7 @@ def test_positions_the_endgame_database_holds_get_their_exact_result(game, learn
 
 
 def test_expert_positions_are_labelled_by_their_results(game, learning):
-    from plyground.bundled_data import records_file
+    from plyground.files.bundled_data import records_file
     games, _ = learning.read_games(records_file(game, "acf", "games"), 30, log=lambda _: None)
     ex = expert_examples(games, game.kernels(), learning, skip_plies=4, every=1)
     assert len(ex) > 500 and np.isnan(ex.scores).all() and set(np.unique(ex.results)) <= {0.0, 0.5, 1.0}

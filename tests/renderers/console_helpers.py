@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import io
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.plugins.console import ConsoleRenderer
 from plyground.protocols import GameRecord
 from plyground.registry import get_registry

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from plyground.resume import load_unfinished
+from plyground.play.resume import load_unfinished
 from plyground.registry import get_registry
 
 from console_helpers import answers, play_in_console
@@ -248,8 +248,8 @@ def test_a_player_change_on_resume_is_recorded_and_each_move_credited_to_who_mad
 def test_an_analysis_report_of_a_saved_game_is_not_offered_to_play_on(tmp_path):
     """``plyground analyse`` writes checkers-saved.analysed.pdn beside the saved game (issue #73, point 3): the
     next ``play`` offers the saved games only, never the report."""
-    from plyground.recordio import MoveNote
-    from plyground.report import default_out
+    from plyground.files.recordio import MoveNote
+    from plyground.play.report import default_out
     from plyground.protocols import GameRecord
     game = get_registry().make_game("checkers")
     games = tmp_path / "games"

@@ -6,7 +6,7 @@ import re
 import sys
 
 from plyground.cli import main
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.protocols import Budget
 
 from renderer_helpers import ensure_pygame_plugin

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from plyground.registry import get_registry
-from plyground.recordio import record_reader
+from plyground.capabilities import record_reader
 
 HINTER = "human:hint=alphabeta,hint_seconds=0.3"
 

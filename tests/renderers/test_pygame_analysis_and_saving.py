@@ -13,8 +13,8 @@ import time
 
 import pygame
 
-from plyground.resume import load_unfinished
-from plyground.session import GameSession
+from plyground.play.resume import load_unfinished
+from plyground.play.session import GameSession
 
 from process_table import ctrl_c_as_at_a_terminal, interrupt_when_seen
 from quiet_threads import assert_all_ended, threads_now

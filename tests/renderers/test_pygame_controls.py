@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pygame
 
-from plyground.resume import load_unfinished
-from plyground.session import GameSession
+from plyground.play.resume import load_unfinished
+from plyground.play.session import GameSession
 
 from renderer_helpers import start_from_menu, wait_turn
 

@@ -15,7 +15,7 @@ import pytest
 
 from plyground.boardview import theme
 from plyground.games.checkers.view import decode, landings, read_pieces
-from plyground.session import GameSession, PlaySettings, run_match
+from plyground.play.session import GameSession, PlaySettings, run_match
 
 from renderer_helpers import GatedBot, human_to_move, show_advanced, start_from_menu, wait_turn
 
@@ -418,7 +418,7 @@ def test_tictactoe_by_clicks(make_renderer, registry):
 
 
 def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_renderer, registry, monkeypatch):
-    from plyground.clock import TimeControl, format_clock
+    from plyground.play.clock import TimeControl, format_clock
     from plyground.screen import panel
     drawn = []                                     # the clock texts the panel draws, frame by frame
     monkeypatch.setattr(panel, "format_clock", lambda seconds: drawn.append(format_clock(seconds)) or drawn[-1])
@@ -442,7 +442,7 @@ def test_the_window_shows_both_clocks_and_the_running_one_goes_down(make_rendere
 
 
 def test_a_person_whose_clock_runs_out_in_the_window_loses_on_time(make_renderer, registry):
-    from plyground.clock import TimeControl
+    from plyground.play.clock import TimeControl
     renderer, d = make_renderer(end_pause=0.0)
     game = registry.make_game("tictactoe")
     players = [registry.make_player("human", game), registry.make_player("random:seed=1", game)]

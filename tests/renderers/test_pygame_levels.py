@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from plyground.clock import TimeControl
+from plyground.play.clock import TimeControl
 from plyground.levels import level_spec, level_table
 from plyground.registry import get_registry
 

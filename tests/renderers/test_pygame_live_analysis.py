@@ -9,8 +9,8 @@ import time
 import pygame
 import pytest
 
-from plyground.review import open_review
-from plyground.session import GameSession
+from plyground.play.review import open_review
+from plyground.play.session import GameSession
 
 from quiet_threads import assert_all_ended, threads_now
 from renderer_helpers import saved_random_match, wait_turn

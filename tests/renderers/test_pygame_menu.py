@@ -16,7 +16,7 @@ from plyground.options import Spec
 from plyground.protocols import Budget
 from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.widgets import Cycler, TextField, wrap_text
-from plyground.session import GameSession, PlaySettings
+from plyground.play.session import GameSession, PlaySettings
 
 from renderer_helpers import GatedBot, choose, human_to_move, open_menu, show_advanced, wait_turn
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from plyground.recordio import record_reader
+from plyground.capabilities import record_reader
 from plyground.registry import get_registry
 
 from renderer_helpers import open_menu, saved_random_match

@@ -11,7 +11,7 @@ from plyground.plugins.pygame_gui import theme
 from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.plugins.pygame_gui.widgets import wrap_text
 from plyground.protocols import Player
-from plyground.session import GameSession
+from plyground.play.session import GameSession
 
 from renderer_helpers import GatedBot, start_from_menu, wait_turn
 

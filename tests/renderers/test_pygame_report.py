@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from plyground.protocols import Budget
-from plyground.review import open_review
+from plyground.play.review import open_review
 from plyground.plugins.pygame_gui.game_screen import GameScreen
 from plyground.screen.report import GRAPH_DARK, GRAPH_LIGHT
 
@@ -79,7 +79,7 @@ def test_leaving_a_finished_game_stops_its_report(make_renderer, registry, monke
     would judge (it used to judge the whole game for a screen nobody sees, its engine open until the end)."""
     import threading
 
-    from plyground.session import GameSession
+    from plyground.play.session import GameSession
     monkeypatch.setattr(GameScreen, "REPORT_JUDGE", "alphabeta:contempt=0,depth=12")   # many seconds a game
     monkeypatch.setattr(GameScreen, "REPORT_BUDGET", Budget())
     renderer, d = make_renderer()

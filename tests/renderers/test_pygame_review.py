@@ -13,9 +13,9 @@ import pygame
 import pytest
 
 from plyground.boardview import theme
-from plyground.recordio import record_reader
-from plyground.review import open_review
-from plyground.session import GameSession
+from plyground.capabilities import record_reader
+from plyground.play.review import open_review
+from plyground.play.session import GameSession
 
 from renderer_helpers import saved_random_match, wait_turn
 

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from plyground.resume import load_unfinished
-from plyground.review import open_review
+from plyground.play.resume import load_unfinished
+from plyground.play.review import open_review
 
 from plyground.plugins.web.browser import PageDriver as Page, until
 from web_helpers import ServedGame, game_page, make_web_renderer
@@ -171,7 +171,7 @@ def test_the_start_page_shows_the_saved_games_of_the_game_chosen_at_once(browser
     """Issue #73 point 5: switching Game on the start page shows that game's own Resume saved and record files at
     once (they stayed the last game's until the next message from the server)."""
     from plyground.protocols import GameRecord
-    from plyground.recordio import write_records
+    from plyground.files.recordio import write_records
     from plyground.registry import get_registry
     from selenium.webdriver.support.ui import Select
     monkeypatch.chdir(save_dir)                     # Open game lists the files here too: only this test's

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from plyground.recordio import record_reader
-from plyground.resume import game_so_far, load_unfinished
+from plyground.capabilities import record_reader
+from plyground.play.resume import game_so_far, load_unfinished
 
 from plyground.plugins.web.browser import until
 from web_helpers import game_page, make_web_renderer

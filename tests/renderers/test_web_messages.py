@@ -9,7 +9,7 @@ import json
 import pytest
 
 from plyground.registry import get_registry
-from plyground.resume import load_unfinished
+from plyground.play.resume import load_unfinished
 
 from web_helpers import (ServedGame, http_session, make_web_renderer, open_page, page_address, page_socket,
                          websocket)

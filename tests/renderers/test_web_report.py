@@ -10,7 +10,7 @@ import pytest
 
 from plyground.protocols import Budget
 from plyground.registry import get_registry
-from plyground.review import open_review
+from plyground.play.review import open_review
 from plyground.plugins.web.browser import PageDriver as Page, until
 from plyground.screen.game import GameScreenModel as GameScreen
 from web_helpers import make_web_renderer

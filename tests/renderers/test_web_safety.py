@@ -24,7 +24,7 @@ from plyground.options import Spec
 from plyground.plugins.web.browser import until
 from plyground.protocols import GameRecord
 from plyground.registry import get_registry
-from plyground.resume import save_unfinished
+from plyground.play.resume import save_unfinished
 
 from web_helpers import (ServedGame, http_session, make_web_renderer, open_page, page_address, page_socket,
                          websocket)

@@ -12,7 +12,7 @@ from typing import Any
 
 from plyground.plugins.web.browser import PageDriver, chromium, until
 from plyground.registry import get_registry
-from plyground.session import GameSession, PlaySettings
+from plyground.play.session import GameSession, PlaySettings
 
 _FOUND = chromium()
 CHROMIUM, CHROMEDRIVER = _FOUND if _FOUND else (None, None)

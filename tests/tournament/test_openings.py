@@ -6,7 +6,7 @@ import pytest
 from plyground.errors import UsageError
 from plyground.games.tictactoe import TicTacToe
 from plyground.protocols import GameRecord
-from plyground.recordio import record_from_json
+from plyground.files.recordio import record_from_json
 from plyground.registry import get_registry
 from plyground.tournament import Opening, all_openings, choose_openings, read_openings
 from plyground.tournament.openings import start_state

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from plyground.errors import UsageError
-from plyground.ratings import Results, fit_ratings
-from plyground.stats import expected_score
-from plyground.stats import elo_from_score
+from plyground.play.ratings import Results, fit_ratings
+from plyground.play.stats import expected_score
+from plyground.play.stats import elo_from_score
 
 TRUE = {"anchor": 0.0, "b": 120.0, "c": 300.0, "d": 550.0}
 

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from plyground import notices
+from plyground.util import notices
 from plyground.registry import get_registry
 from plyground.tournament import all_openings
 from plyground.tournament import openings as openings_module

@@ -12,16 +12,16 @@ import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
 from engine_session import refused_in_bounded_memory, told
-from plyground.engine_process import EngineProcess
+from plyground.engines.process import EngineProcess
 from plyground.errors import UsageError
 from plyground.games.checkers import CheckersGame
 from plyground.games.tictactoe import TicTacToe
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.random_player import RandomPlayer
 from plyground.players.uci import EngineError, StockfishPlayer, UciEngine, UciPlayer, find_engine
 from plyground.players.uci.engine import parse_info, parse_option_line
 from plyground.protocols import Budget, Player
-from plyground.session import run_match
+from plyground.play.session import run_match
 from process_table import process_gone, wait_until
 
 SF = dict(depth=1, skill=0, threads=1, hash=16)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from chess_helpers import STOCKFISH, needs_stockfish
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.players.random_player import RandomPlayer
 from plyground.players.uci import EngineError, UciPlayer
 from plyground.protocols import Budget

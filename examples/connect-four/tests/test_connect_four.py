@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from plyground.errors import MoveError, PositionError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground.testing import check_game, check_position

@@ -203,7 +203,7 @@ def test_the_solving_workers_find_what_one_process_finds():
     its own), so the set made is the same for any number of workers."""
     from dataclasses import replace
 
-    from plyground.workers import InProcess, LocalActorPool
+    from plyground.engines.workers import InProcess, LocalActorPool
     from plyground_connect_four.positions import _SolverActor, _SolverSetup, moves_text
     jobs = _positions(8, node_limit=3_000)
     alone = {job.index: message[1] for job, message in InProcess(_SolverActor()).run(jobs)}

@@ -14,7 +14,7 @@ import pytest
 from numba import njit
 
 from plyground.errors import OptionError, UsageError
-from plyground.match import play_game
+from plyground.play.match import play_game
 from plyground.protocols import Budget
 from plyground.registry import get_registry
 from plyground_connect_four import ConnectFour

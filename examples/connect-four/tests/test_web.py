@@ -10,7 +10,7 @@ pytest.importorskip("selenium")
 
 from plyground.plugins.web.browser import PageDriver, chromium, start_browser, until  # noqa: E402
 from plyground.registry import get_registry  # noqa: E402
-from plyground.session import GameSession  # noqa: E402
+from plyground.play.session import GameSession  # noqa: E402
 
 
 def test_the_page_plays_connect_four_with_the_packages_view(tmp_path):

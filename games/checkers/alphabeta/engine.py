@@ -16,8 +16,8 @@ from plyground.negamax.nnue import FORMAT as NNUE_FORMAT
 from plyground.negamax.nnue import Network
 from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
-from plyground.stopping import StopSignal
-from plyground.storage import METADATA_KEY, load_npz, pop_metadata
+from plyground.util.stopping import StopSignal
+from plyground.files.storage import METADATA_KEY, load_npz, pop_metadata
 
 from . import features, patterns
 from .patterns import PatternWeights

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import RecordError, UsageError
-from plyground.expert import ExpertGame, PositionSet, check_games, collect_positions, search_children
+from plyground.learning.expert import ExpertGame, PositionSet, check_games, collect_positions, search_children
 
 from .. import kernels
 from . import compiled, features

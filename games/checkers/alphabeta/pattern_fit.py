@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
-from plyground.closure_cache import cache_on_disk
+from plyground.util.closure_cache import cache_on_disk
 
 from .patterns import FEATURE_COUNT, MAX_ENTRIES, PHASES, PatternWeights, initial, sparse_features
 
@@ -93,7 +93,7 @@ def _adam_epoch(positions, targets, order, batch, W, M, V, step, lr0, total_step
     return total / max(1, order.shape[0]), step
 
 
-# Cached on disk by what they call (plyground.closure_cache): numba's own cache keys a function by its own file,
+# Cached on disk by what they call (plyground.util.closure_cache): numba's own cache keys a function by its own file,
 # so an edited patterns.py would leave these loops reading the old features.
 losses = cache_on_disk(njit(_losses))
 _epoch = cache_on_disk(njit(_adam_epoch))

@@ -41,7 +41,7 @@ from numba import njit
 
 from plyground.errors import ModelFileError
 from plyground.negamax import core
-from plyground.storage import METADATA_KEY, MODEL_EXPANSION, check_format, load_npz, pop_metadata, save_npz
+from plyground.files.storage import METADATA_KEY, MODEL_EXPANSION, check_format, load_npz, pop_metadata, save_npz
 
 from ..bits import lowest_square, popcount, quiet_moves, reverse_board
 from ..board import square_to_rowcol

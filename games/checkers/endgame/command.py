@@ -22,7 +22,7 @@ def register(cli) -> None:
     def build_command(pieces, directory, threads):
         """Solve (or finish solving: slices already on disk are kept) the N-piece database.  Up to 5 pieces it
         is held whole in memory; 6 pieces is built slice by slice (a few GB), each slice written when solved."""
-        from plyground.stopping import ctrl_c_ends_the_process
+        from plyground.util.stopping import ctrl_c_ends_the_process
 
         from . import store
         # A slice is solved by one compiled call that Python's Ctrl-C handler would wait for (seconds for a

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import ModelFileError
-from plyground.notices import note
+from plyground.util.notices import note
 
 from ..bits import popcount
 from ..game import CheckersGame

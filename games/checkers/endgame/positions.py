@@ -28,7 +28,7 @@ import numpy as np
 
 from plyground.capabilities import SolvedPosition, endgame_oracle
 from plyground.errors import ModelFileError, UsageError
-from plyground.storage import write_bytes
+from plyground.files.storage import write_bytes
 
 from ..game import CheckersGame
 from ..kernels import state_to_pos
@@ -97,7 +97,7 @@ def sample_positions(game, pieces: int = MOST_PIECES, per_source: int = 500, see
     """``per_source`` positions (FEN) of each source (``acf``, ``selfplay``), each source's sample in the order
     its positions were first reached; the same seed gives the same sample (``rng``: draw it from this
     generator instead of a new one of ``seed``)."""
-    from plyground.bundled_data import records_file
+    from plyground.files.bundled_data import records_file
     rng = np.random.default_rng(seed) if rng is None else rng
     sources = {"acf": acf_positions(game, records_file(game, acf, "--acf"), pieces, acf_games),
                "selfplay": selfplay_positions(game, pieces, seed, selfplay_games)}

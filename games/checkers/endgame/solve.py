@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 from plyground.errors import UsageError
-from plyground.memory import available_memory, format_bytes
+from plyground.util.memory import available_memory, format_bytes
 
 from ..bits import lowest_square, popcount
 from ..board import FULL, STEP

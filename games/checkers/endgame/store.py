@@ -30,11 +30,11 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
-from plyground.stopping import ctrl_c_held
-from plyground.recordio import atomic_writer
-from plyground.storage import METADATA_KEY, check_format, json_array, load_npz, pop_metadata, save_npz
+from plyground.util.stopping import ctrl_c_held
+from plyground.files.atomic import atomic_writer
+from plyground.files.storage import METADATA_KEY, check_format, json_array, load_npz, pop_metadata, save_npz
 
 from . import retrograde, solve
 from .index import slices

@@ -13,9 +13,9 @@ def register(cli) -> None:
         """Run the player SPEC as a Hub engine (the protocol of Scan and pydraughts), e.g. `plyground hub
         alphabeta:eval=learned,depth=8` or `plyground hub mcts:simulations=2000`.  See docs/hub.md."""
         from plyground.capabilities import has_position_layout
-        from plyground.engine_server import engine_spec
+        from plyground.engines.server import engine_spec
         from plyground.errors import UsageError
-        from plyground.notices import set_quiet
+        from plyground.util.notices import set_quiet
         from plyground.registry import get_registry
 
         from .server import HubServer

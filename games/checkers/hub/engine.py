@@ -18,9 +18,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from plyground.engine_process import EngineClient, EngineError, EngineProcess, Timeout, find_program
+from plyground.engines.process import EngineClient, EngineError, EngineProcess, Timeout, find_program
 from plyground.errors import UsageError
-from plyground.stopping import StopSignal
+from plyground.util.stopping import StopSignal
 
 from . import protocol
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from plyground.capabilities import has_position_layout
-from plyground.engine_process import EngineError, parse_settings
+from plyground.engines.process import EngineError, parse_settings
 from plyground.errors import MoveError, PlygroundError, UsageError
 from plyground.options import Option
-from plyground.engine_player import EnginePlayer
+from plyground.engines.player import EnginePlayer
 from plyground.protocols import Budget, Game, State
 
 from . import protocol

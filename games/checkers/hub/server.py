@@ -26,7 +26,7 @@ out, as Scan's protocol.txt orders them:
 
 ``go``, ``pos``, ``init`` and ``new-game`` sent during a search wait for its
 ``done`` (with what follows them); everything else is answered at once
-(framework/engine_server.py).
+(framework/engines/server.py).
 
 A line it cannot use gets one ``error message="..."`` naming what was wrong
 and what would be valid, never a traceback; unknown arguments are ignored,
@@ -41,8 +41,8 @@ from typing import Any, TextIO
 
 from plyground import __version__
 from plyground.analysis import principal_variation, protocol_score
-from plyground.clock import allot_most_seconds, allot_seconds
-from plyground.engine_server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
+from plyground.play.clock import allot_most_seconds, allot_seconds
+from plyground.engines.server import (INFINITE_DEPTH, INFINITE_NODES, MOST_NODES, MOST_SECONDS, EngineServer, clip,
                                      search_limit)
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import Option, Spec

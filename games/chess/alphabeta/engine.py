@@ -13,7 +13,7 @@ import numpy as np
 from plyground.negamax.deepening import CompiledDeepening, LinearEngine, set_search_mode
 from plyground.negamax.tables import table_entries
 from plyground.protocols import Game, State
-from plyground.stopping import StopSignal
+from plyground.util.stopping import StopSignal
 
 from .. import kernels
 from . import features

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from plyground.storage import write_bytes
+from plyground.files.storage import write_bytes
 
 from . import features
 

@@ -36,7 +36,7 @@ from plyground.tournament.config import Opening
 from plyground.tournament.openings import start_state
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.networks import load_model, network_evaluator, read_model_file
-from plyground.workers import failure_message
+from plyground.engines.actors import failure_message
 
 from .batched import BatchStats, GameSpec, play_selfplay_games
 from .playbook import Playbook, import_class
@@ -258,7 +258,7 @@ class GameActor:
         yield "done", {**stats_to_dict(stats), "cpu_seconds": time.process_time() - cpu}
 
     def _match(self, job: MatchJob) -> Iterator[tuple]:
-        from plyground.match import play_game
+        from plyground.play.match import play_game
         players = []
         try:
             for side in job.sides:
@@ -281,7 +281,7 @@ class GameActor:
 
 
 def error_message(exc: BaseException, job: Job | None = None) -> tuple:
-    """As :func:`plyground.workers.failure_message`, naming the game of a self-play group that raised."""
+    """As :func:`plyground.engines.workers.failure_message`, naming the game of a self-play group that raised."""
     kind, summary, details = failure_message(exc)
     game = _game_in_traceback(exc)
     if game is not None and isinstance(job, SelfPlayJob) and len(job.numbers) > 1:

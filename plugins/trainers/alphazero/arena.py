@@ -3,11 +3,11 @@
 An **executor** runs jobs (:class:`~.actors.SelfPlayJob`, :class:`~.actors.MatchJob`)
 and streams back each job's messages as ``(job, message)``:
 
-* :class:`plyground.workers.InProcess` - one :class:`~.actors.GameActor` in this
+* :class:`plyground.engines.workers.InProcess` - one :class:`~.actors.GameActor` in this
   process (``workers=1``): a failure is raised here, as it happens;
-* :class:`plyground.workers.LocalActorPool` - worker processes on this machine
+* :class:`plyground.engines.workers.LocalActorPool` - worker processes on this machine
   (the pool that plays tournaments too);
-* :class:`~plyground.workers_ray.RayActorPool` - Ray actors, on this machine or a cluster.
+* :class:`~plyground.engines.workers_ray.RayActorPool` - Ray actors, on this machine or a cluster.
 
 The :class:`Arena` turns a phase's games into jobs for its executor and the
 messages back into games: self-play games as they finish (with their
@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import record_from_json
+from plyground.files.recordio import record_from_json
 
-from plyground.workers import ActorPool, InProcess, actor_pool, available_cores, check_backend
+from plyground.engines.actors import ActorPool
+from plyground.engines.workers import InProcess, actor_pool, check_backend
+from plyground.util.machine import available_cores
 
 from .actors import ActorSetup, Job, MatchJob, ModelBlob, SelfPlayJob, add_stats, selfplay_groups, with_models_known
 from .batched import BatchStats

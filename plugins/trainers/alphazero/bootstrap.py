@@ -32,12 +32,12 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.errors import RecordError, UsageError
 from plyground.protocols import Budget, Game, State
-from plyground.durations import format_duration
-from plyground.storage import load_npz, save_npz
-from plyground.timelimit import TimeLimit
+from plyground.util.durations import format_duration
+from plyground.files.storage import load_npz, save_npz
+from plyground.util.timelimit import TimeLimit
 
 from .examples import Examples
 from .settings import AlphaZeroSettings
@@ -146,7 +146,7 @@ class Labeller:
 
     def run(self, limit: TimeLimit | None = None) -> None:
         """Label the positions not labelled yet; under ``limit`` a chunk is begun only if it fits
-        (:class:`~plyground.timelimit.TimeUp` stops the labelling between chunks, every finished one saved)."""
+        (:class:`~plyground.util.timelimit.TimeUp` stops the labelling between chunks, every finished one saved)."""
         settings = self.settings
         done_chunks = len(self.chunk_paths())
         skip = done_chunks * self.chunk_positions

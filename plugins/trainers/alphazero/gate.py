@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plyground.stats import Score, elo_from_score
+from plyground.play.stats import Score, elo_from_score
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ network plays ``ladder_games`` games against each player of ``ladder``
 openings, each opening twice with colours reversed.
 
 All ladder games of the run so far are fitted together (the Bradley-Terry
-fit of :mod:`plyground.ratings`), with the first ladder player as the anchor
+fit of :mod:`plyground.play.ratings`), with the first ladder player as the anchor
 at 0 and 95% intervals of each difference to it; more games against the
 same opponents sharpen everyone's rating, so the whole curve is refitted
 after every iteration.  The run directory gains ``ladder.jsonl`` (a row per
@@ -40,10 +40,10 @@ import numpy as np
 
 from plyground.capabilities import SolvedPosition, solved_positions
 from plyground.errors import UsageError
-from plyground.mistakes import ClassMistakes
+from plyground.play.mistakes import ClassMistakes
 from plyground.protocols import Game, GameRecord
-from plyground.ratings import Results, fit_ratings
-from plyground.storage import read_json_lines, write_json_lines
+from plyground.play.ratings import Results, fit_ratings
+from plyground.files.storage import read_json_lines, write_json_lines
 from plyground.tournament.config import Opening
 from plyground.tournament.openings import choose_openings
 

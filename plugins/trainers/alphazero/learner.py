@@ -15,10 +15,10 @@ from typing import Callable
 
 import numpy as np
 
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.options import Spec
 from plyground.protocols import Game
-from plyground.timelimit import TimeLimit
+from plyground.util.timelimit import TimeLimit
 
 from .examples import Examples
 from .modelfiles import ModelFiles
@@ -76,7 +76,7 @@ class Learner:
             save: Callable[[list[dict]], None], prefix: str, limit: TimeLimit | None = None) -> None:
         """Train ``network`` on ``data`` from epoch ``len(losses) + 1`` to ``epochs``; after each epoch its
         mean losses are appended to ``losses`` and ``save(losses)`` checkpoints (so a kill loses one epoch).
-        An epoch ``limit`` has no time for is not started (:class:`~plyground.timelimit.TimeUp`)."""
+        An epoch ``limit`` has no time for is not started (:class:`~plyground.util.timelimit.TimeUp`)."""
         n = len(data)
         augment = self.settings.augment and self._has_symmetries()
         batch_size = min(self.settings.batch_size, n)

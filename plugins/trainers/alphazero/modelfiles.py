@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from plyground.protocols import Game, Network
-from plyground.storage import write_bytes
+from plyground.files.storage import write_bytes
 from plyground.players.alphazero.networks import load_model, model_metadata, read_model_file, save_model
 
 from .actors import ModelBlob

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from plyground.timelimit import TimeLimit
+from plyground.util.timelimit import TimeLimit
 
 from .rundir import RunDirectory
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from plyground.recordio import atomic_writer
+from plyground.files.atomic import atomic_writer
 
 
 def pyplot():

@@ -30,8 +30,9 @@ from typing import Any, Iterator
 
 from plyground.errors import ModelFileError, UsageError
 from plyground.protocols import Game, GameRecord
-from plyground.recordio import RecordAppender, atomic_write_text, record_from_json
-from plyground.storage import (RunLock, append_json_line, load_npz, open_json_lines, pop_metadata, read_json,
+from plyground.files.recordio import RecordAppender, record_from_json
+from plyground.files.atomic import atomic_write_text
+from plyground.files.storage import (RunLock, append_json_line, load_npz, open_json_lines, pop_metadata, read_json,
                                read_json_lines, save_npz, write_json, write_json_lines)
 
 from .examples import Examples
@@ -135,7 +136,7 @@ class RunDirectory:
 
     def read_config(self) -> dict[str, Any]:
         """The options of the run's config.toml (what `plyground train` wrote); {} without one."""
-        from plyground.train_command import CONFIG_NAME, read_toml
+        from plyground.learning.train_command import CONFIG_NAME, read_toml
         path = self.root / CONFIG_NAME
         return dict(read_toml(path).get("options") or {}) if path.is_file() else {}
 

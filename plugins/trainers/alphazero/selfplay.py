@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.protocols import Game, GameRecord
-from plyground.timelimit import TimeLimit
+from plyground.util.timelimit import TimeLimit
 from plyground.players.search.puct import PUCTSearch
 
 from .examples import Examples, Step, make_step

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from plyground.timelimit import TimeLimit
+from plyground.util.timelimit import TimeLimit
 
 #: what must match for an earlier session's unit durations to be expected again
 _SAME_MACHINE = ("device", "gpu", "cpu", "cores")
@@ -33,7 +33,7 @@ class Session:
     @cached_property
     def machine(self) -> dict:
         """Where this session runs (device, GPU, CPU, cores), asked once."""
-        from plyground.machine import describe
+        from plyground.util.machine import describe
         return describe(self.device)
 
     def earlier_durations(self, rows: list[dict]) -> dict[str, float]:

@@ -38,17 +38,17 @@ from typing import Any, Callable
 
 import numpy as np
 
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.errors import PlygroundError, UsageError
 from plyground.options import Spec, game_spec
 from plyground.protocols import Game, GameRecord, Trainer
-from plyground.storage import write_json
-from plyground.timelimit import TimeUp
+from plyground.files.storage import write_json
+from plyground.util.timelimit import TimeUp
 from plyground.players.alphazero.compute import compute_threads
 from plyground.players.alphazero.networks import RUNTIME_DEFAULTS, build_network, load_model, network_class
 from plyground.players.alphazero.player import AlphaZeroPlayer
 from plyground.capabilities import endgame_oracle
-from plyground.workers import InProcess, check_backend
+from plyground.engines.workers import InProcess, check_backend
 
 from .actors import ActorSetup, MatchJob, MatchSide, GameActor, match_seed
 from .arena import Arena, make_actor_pool
@@ -498,7 +498,7 @@ class AlphaZeroTrainer(Trainer):
     def _count_mistakes(self, k: int) -> None:
         """Iteration ``k``'s network (0: the initial one) on the game's solved positions: a row of
         ``mistakes.jsonl`` and the plot redrawn.  Not counted as training time."""
-        from plyground.mistakes import mistake_table, value_table
+        from plyground.play.mistakes import mistake_table, value_table
         probe, prefix = self.probe, self._prefix(k) if k else "[initial network]"
         self.time_limit.begin("mistakes count")
         total, started = probe.count(), time.perf_counter()

@@ -47,8 +47,9 @@ from typing import BinaryIO, Callable
 import numpy as np
 
 from plyground.errors import ModelFileError, UsageError
-from plyground.recordio import atomic_write_text, check_output_dir, name_os_error
-from plyground.storage import RunLock, load_npz, parse_json, save_npz, write_bytes
+from plyground.files.recordio import check_output_dir
+from plyground.files.atomic import atomic_write_text, name_os_error
+from plyground.files.storage import RunLock, load_npz, parse_json, save_npz, write_bytes
 
 from .rundir import STATE_VERSION, UNPACKING, RunDirectory
 
@@ -81,7 +82,7 @@ def _read_state(root: Path, flag: str) -> dict:
 
 def _run_files(root: Path, replay: bool) -> tuple[dict, list[Path]]:
     """The run's state (with its trainer) and the files of ``root`` that travel (paths relative to it)."""
-    from plyground.train_command import CONFIG_NAME, read_toml
+    from plyground.learning.train_command import CONFIG_NAME, read_toml
     if not (root / CONFIG_NAME).is_file():
         raise UsageError(f"--run {root} holds no AlphaZero run (no {CONFIG_NAME}); give the folder of "
                          f"`plyground train alphazero --run`")
@@ -453,7 +454,7 @@ def _read_members(manifest: dict, folder: Path) -> dict[str, bytes | dict[str, n
 def unpack(source: Path, run: Path, *, log: Callable[[str], None] = lambda line: None) -> dict:
     """Unpack the pack in ``source`` into the run folder ``run`` (new, empty, or the same run, behind it);
     returns the manifest.  Everything is read and checked before anything is written."""
-    from plyground.train_command import CONFIG_NAME
+    from plyground.learning.train_command import CONFIG_NAME
     source, run = Path(source), Path(run)
     manifest = read_manifest(source)
     check_output_dir(run, "--run", is_ours=lambda path: (path / CONFIG_NAME).exists())
@@ -503,7 +504,7 @@ def _phases() -> tuple[str, ...]:
 def _check_continues(run: Path, manifest: dict, state: dict, sessions: bytes) -> None:
     """Refuse to unpack into a folder that holds anything but this run, behind the pack: another trainer's
     or game's run, another run of this game, a run further on, or one with sessions the pack lacks."""
-    from plyground.train_command import CONFIG_NAME, read_toml
+    from plyground.learning.train_command import CONFIG_NAME, read_toml
     if not (run / CONFIG_NAME).exists() and not (run / "state.json").exists():
         return                                                  # a new or empty folder
     here = f"--run {run}"

@@ -7,8 +7,8 @@ from typing import Callable
 
 import numpy as np
 
-from plyground.durations import format_duration
-from plyground.expert import PositionSet
+from plyground.util.durations import format_duration
+from plyground.learning.expert import PositionSet
 
 
 @dataclass

@@ -27,7 +27,7 @@ import math
 import numpy as np
 from numba import njit
 
-from plyground.closure_cache import cache_on_disk
+from plyground.util.closure_cache import cache_on_disk
 
 
 @njit(cache=True, inline="always")

@@ -26,14 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.capabilities import evaluation_learning
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
-from plyground.expert import split_games
+from plyground.learning.expert import split_games
 from plyground.options import Option, jsonable_options
+from plyground.learning.runs import check_run_options, lock_run_dir
 from plyground.protocols import Game, Trainer
-from plyground.storage import (array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
+from plyground.files.storage import (array_json, load_npz, read_json, read_json_lines, save_npz, write_json,
                                write_json_lines)
 
 from plyground.players.alphabeta.evalfile import save_weights
@@ -88,7 +89,7 @@ class BonanzaTrainer(Trainer):
                              "e.g. --set games=acf (checkers: the bundled ACF archive)")
         self.learning = evaluation_learning(game)
         self.features = self.learning.features
-        self.check_run_options(_FIXED, _ADDED)
+        check_run_options(self, _FIXED, _ADDED)
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -103,14 +104,14 @@ class BonanzaTrainer(Trainer):
 
     # ------------------------------------------------------------------ the run
     def run(self) -> Path:
-        with self.lock_run_dir():
+        with lock_run_dir(self):
             return self._train()
 
     def _train(self) -> Path:
         cfg = self.config
         run_dir = self.run_dir
         features, learning = self.features, self.learning
-        self.check_run_options(_FIXED, _ADDED)
+        check_run_options(self, _FIXED, _ADDED)
         write_json(run_dir / "config.json", jsonable_options(cfg), sort_keys=True)
         started = time.perf_counter()
 

@@ -36,11 +36,11 @@ from typing import Any, Callable, ContextManager, Iterator
 
 import numpy as np
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.capabilities import record_stream, records_advice
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.errors import UsageError
-from plyground.storage import array_json, load_npz, save_npz
+from plyground.files.storage import array_json, load_npz, save_npz
 
 from .stockfish import MATE_CP, StockfishEvaluator, cp_to_value
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from plyground.errors import ModelFileError
-from plyground.storage import METADATA_KEY, load_npz, pop_metadata, save_npz
+from plyground.files.storage import METADATA_KEY, load_npz, pop_metadata, save_npz
 
 RECORDS_FORMAT = {"format": "plyground-nnue-games", "version": 1}
 

@@ -19,9 +19,9 @@ from typing import Callable
 
 import numpy as np
 
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.errors import ModelFileError
-from plyground.storage import load_npz, pop_metadata, save_npz
+from plyground.files.storage import load_npz, pop_metadata, save_npz
 
 from plyground.plugins.autograd import Tensor, no_grad
 from plyground.plugins.autograd import functional as F

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from plyground.recordio import atomic_writer
-from plyground.storage import read_json_lines
+from plyground.files.atomic import atomic_writer
+from plyground.files.storage import read_json_lines
 
 from plyground.plugins.trainers.alphazero.plots import pyplot
 

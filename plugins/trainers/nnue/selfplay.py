@@ -7,7 +7,7 @@ move (for the side to move, in the evaluation's unit: a man), and its result
 for the first player.  A position the endgame database holds ends the game
 with its exact result (the rest would be the database's moves).
 
-Games are played by the workers of :func:`plyground.workers.actor_pool` (processes here, or Ray actors):
+Games are played by the workers of :func:`plyground.engines.workers.actor_pool` (processes here, or Ray actors):
 :class:`SelfPlaySetup` is what a worker builds its player from (the network's bytes travel in it, so a worker
 on another machine needs no file of the run), and each
 :class:`GameJob` is one game, its randomness from its own seed, so a game is

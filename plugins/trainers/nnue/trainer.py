@@ -44,21 +44,23 @@ from typing import Any
 
 import numpy as np
 
-from plyground.bundled_data import records_file
+from plyground.files.bundled_data import records_file
 from plyground.capabilities import (ENDGAME_OPTION, endgame_oracle, kernels_of, nnue_learning, parse_endgame,
                                     winning_chances_slope)
-from plyground.durations import format_duration
+from plyground.util.durations import format_duration
 from plyground.errors import ModelFileError, UsageError
 from plyground.negamax.nnue import MAX_BUCKETS, MAX_DENSE, MAX_HIDDEN
 from plyground.options import Option, game_spec, jsonable_options
+from plyground.learning.runs import check_run_options, lock_run_dir
 from plyground.protocols import Game, Trainer
-from plyground.stats import H1_ACCEPTED, Score, Sprt
-from plyground.storage import (append_json_line, copy_file, read_json, read_json_lines, write_json,
+from plyground.play.stats import H1_ACCEPTED, Score, Sprt
+from plyground.files.storage import (append_json_line, copy_file, read_json, read_json_lines, write_json,
                                write_json_lines)
 from plyground.tournament.config import Entrant, TournamentConfig
 from plyground.tournament.openings import choose_openings
 from plyground.tournament.runner import TournamentRun, run_tournament
-from plyground.workers import BACKENDS, actor_pool, available_cores, check_backend
+from plyground.engines.workers import BACKENDS, actor_pool, check_backend
+from plyground.util.machine import available_cores
 from plyground.players.alphabeta.player import load_evaluation
 
 from .examples import Examples, GameRecords, examples_of, expert_examples
@@ -159,7 +161,7 @@ class NnueTrainer(Trainer):
                 raise UsageError(f"nnue: {name}={cfg[name]!r}: {exc}") from None
         check_backend(cfg["backend"], cfg["address"])
         self.workers = cfg["workers"] or (0 if cfg["backend"] == "ray" else available_cores())
-        self.check_run_options(_FIXED, _ADDED)
+        check_run_options(self, _FIXED, _ADDED)
 
     @classmethod
     def unsupported_reason(cls, game: Game) -> str | None:
@@ -172,7 +174,7 @@ class NnueTrainer(Trainer):
 
     # ------------------------------------------------------------------ the run
     def run(self) -> Path:
-        with self.lock_run_dir():
+        with lock_run_dir(self):
             return self._train()
 
     def _train(self) -> Path:

@@ -256,7 +256,7 @@ class ConnectFour(Game):
         plyground checkout): ``alphazero`` with no ``model=`` plays it."""
         return {"alphazero": DATA / "alphazero.npz"}
 
-    # positions labelled by the solver (positions.py): plyground.mistakes scores players on them
+    # positions labelled by the solver (positions.py): plyground.play.mistakes scores players on them
     solved_position_sets = ("dev", "test")
     solved_position_classes = CLASSES
 

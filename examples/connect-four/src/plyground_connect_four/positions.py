@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from plyground.errors import ModelFileError, PlygroundError, UsageError
-from plyground.storage import write_bytes
+from plyground.files.storage import write_bytes
 
 from .game import CLASSES, DATA, ConnectFour
 
@@ -253,9 +253,9 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
     """Add positions to set ``name`` until every class holds ``per_class`` of them (or resume doing so),
     solving on ``workers`` processes (1: in this one); ``classes``: only these are filled.  Rows another set
     holds go, even if none is added."""
-    from plyground.durations import format_duration
+    from plyground.util.durations import format_duration
     from plyground.registry import get_registry
-    from plyground.workers import InProcess, LocalActorPool
+    from plyground.engines.workers import InProcess, LocalActorPool
 
     from .solver import outcome, plies_left
 
@@ -334,7 +334,7 @@ def label(name: str, per_class: int, directory: Path = DATA, log=sys.stderr, wor
 
 
 def main(argv=None) -> int:
-    from plyground.workers import available_cores
+    from plyground.util.machine import available_cores
 
     parser = argparse.ArgumentParser(prog="python -m plyground_connect_four.positions",
                                      description="Label Connect Four positions for the perfect-play benchmark.")

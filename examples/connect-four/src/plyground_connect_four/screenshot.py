@@ -37,7 +37,7 @@ def play_in_window(columns: Sequence[str], size: tuple[int, int] = (900, 640), o
 
     from plyground.plugins.pygame_gui import PygameRenderer
     from plyground.registry import get_registry
-    from plyground.session import GameSession
+    from plyground.play.session import GameSession
 
     registry = get_registry()
     game = registry.make_game("connect-four")

@@ -26,11 +26,11 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, TextIO
 
-from . import notices
-from .engine_process import MAX_LINE, LongLine, bounded_lines
-from .errors import PlygroundError, UsageError, clip
-from .options import Option, Spec, resolve_options
-from .protocols import Game, Player, State
+from ..util import notices
+from .process import MAX_LINE, LongLine, bounded_lines
+from ..errors import PlygroundError, UsageError, clip
+from ..options import Option, Spec, resolve_options
+from ..protocols import Game, Player, State
 
 #: The simulation (node) budget of an ``infinite`` search: ``stop`` ends it.
 INFINITE_NODES = 10**9

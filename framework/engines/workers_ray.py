@@ -1,4 +1,4 @@
-"""The ``ray`` backend of :mod:`plyground.workers`: the same actors as Ray actors, on a local Ray instance or a
+"""The ``ray`` backend of :mod:`plyground.engines.workers`: the same actors as Ray actors, on a local Ray instance or a
 cluster (AlphaZero's and the NNUE trainer's self-play, ``plyground tournament``'s games).
 
 ``backend=ray`` with ``address=HOST:6379`` (or ``auto``) joins a running
@@ -17,8 +17,8 @@ import os
 import socket
 from typing import Callable, Iterator, Sequence
 
-from .errors import UsageError
-from .workers import Actor, ActorPool, ActorSetup, Job, Worker, failure_message, job_messages
+from ..errors import UsageError
+from .actors import Actor, ActorPool, ActorSetup, Job, Worker, failure_message, job_messages
 
 MISSING = "the ray backend needs the optional extra: pip install 'plyground[distributed]'"
 

@@ -1,6 +1,6 @@
 """Trainers' files: arrays with JSON beside them in one ``.npz``, JSON files, a run-directory lock.
 
-Every file is written through :func:`plyground.recordio.atomic_writer` (a
+Every file is written through :func:`plyground.files.recordio.atomic_writer` (a
 temporary file in the same folder, fsync'd and renamed over the target), so
 a crash, Ctrl-C or ``kill -9`` leaves the old file or the new one, never
 half of one.  An ``.npz`` holds numbers only; JSON travels inside it as UTF-8
@@ -25,8 +25,8 @@ from typing import IO, Any, Callable, Mapping
 
 import numpy as np
 
-from .errors import ModelFileError, PlygroundError, UsageError
-from .recordio import atomic_write_text, atomic_writer, check_regular_file, describe_os_error
+from ..errors import ModelFileError, PlygroundError, UsageError
+from .atomic import atomic_write_text, atomic_writer, check_regular_file, describe_os_error
 
 try:
     import fcntl

@@ -15,10 +15,10 @@ import lzma
 import os
 from pathlib import Path
 
-from .capabilities import bundled_records, records_advice
-from .errors import UsageError
-from .protocols import Game
-from .recordio import check_regular_file, describe_os_error
+from ..capabilities import bundled_records, records_advice
+from ..errors import UsageError
+from ..protocols import Game
+from .atomic import check_regular_file, describe_os_error
 from .storage import write_bytes
 
 __all__ = ["records_file", "cache_directory", "describe_bundled"]

@@ -2,7 +2,7 @@
 
 Every path that plays a game goes through one: ``plyground play`` in the console or the window, the
 games the window's menu starts, ``match``, and the tournament workers.  The command line resolves its
-flags once into :class:`PlaySettings`; :meth:`GameSession.play` runs :func:`plyground.match.play_game`
+flags once into :class:`PlaySettings`; :meth:`GameSession.play` runs :func:`plyground.play.match.play_game`
 with them (a renderer that runs games itself, the window, calls it on its own thread), keeps the record
 and appends it to the ``--save`` file.
 """
@@ -15,8 +15,8 @@ from typing import Callable, Sequence
 
 from .clock import TimeControl
 from .match import DEFAULT_MOVE_LIMIT, MatchResult, play_game
-from .protocols import Budget, Game, GameRecord, Player, Renderer, State
-from .recordio import RecordAppender
+from ..protocols import Budget, Game, GameRecord, Player, Renderer, State
+from ..files.recordio import RecordAppender
 
 
 @dataclass(frozen=True)

@@ -27,13 +27,14 @@ from typing import Any
 
 import click
 
-from . import notices
-from .errors import UnsupportedGame, UsageError
-from .options import Spec
-from .recordio import atomic_write_text, check_output_dir, check_regular_file
-from .registry import get_registry
-from .stopping import interrupt_of
-from .timelimit import TimeLimit
+from ..util import notices
+from ..errors import UnsupportedGame, UsageError
+from ..options import Spec
+from ..files.recordio import check_output_dir
+from ..files.atomic import atomic_write_text, check_regular_file
+from ..registry import get_registry
+from ..util.stopping import interrupt_of
+from ..util.timelimit import TimeLimit
 
 CONFIG_NAME = "config.toml"
 

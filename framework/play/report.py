@@ -30,13 +30,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
-from .analysis import expected_score, protocol_score
-from .capabilities import annotated_record_writer, winning_chances_slope
-from .errors import RecordError, UsageError
-from .protocols import Budget, Game, GameRecord, Player, State
-from .recordio import MoveNote, numbered
+from ..analysis import expected_score, protocol_score
+from ..capabilities import annotated_record_writer, winning_chances_slope
+from ..errors import RecordError, UsageError
+from ..protocols import Budget, Game, GameRecord, Player, State
+from ..files.recordio import MoveNote, numbered
 from .resume import replayed
 from .review import GameReview, open_review
+from ..files.atomic import check_regular_file
 
 #: Losses of expected score (0..1, from the mover's side) that make a move an inaccuracy, a mistake, a blunder.
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15
@@ -335,7 +336,6 @@ def check_new_file(path: Path, flag: str, force: bool, protect: Mapping[Path, st
     """``path`` for writing: its folder must exist; an existing file is replaced only with ``force``; never a
     file of ``protect`` (the game file itself, the annotated game), each with what it is ("the annotated
     game's file (--out)"), whether it exists yet or not.  One UsageError naming the file otherwise."""
-    from .recordio import check_regular_file
     path = check_regular_file(Path(path).expanduser(), flag)
     for other, what in (protect or {}).items():
         try:

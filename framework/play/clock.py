@@ -20,8 +20,8 @@ import time
 from decimal import Decimal
 from dataclasses import dataclass, field
 
-from .errors import UsageError
-from .options import MAX_SECONDS
+from ..errors import UsageError
+from ..options import MAX_SECONDS
 
 #: The forms of a time control, for messages.
 TC_FORMS = "SECONDS[+INCREMENT] or MOVES/SECONDS[+INCREMENT], e.g. 60+1, 10+0.1, 40/60+1, 5m+3"

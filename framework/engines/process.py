@@ -34,7 +34,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import PlygroundError, UsageError
+from ..errors import PlygroundError, UsageError
 
 #: Seconds an engine told ``quit`` has to leave before its process group is ended.
 QUIT_GRACE = 1.0
@@ -277,7 +277,7 @@ class EngineProcess:
 
         ``timeout``: seconds to wait for it (None: forever); past it the engine is killed and
         :class:`Timeout` raised, for the caller to say what it was waiting for -- also while lines keep
-        coming.  ``stop`` (a :class:`~plyground.stopping.StopSignal`): once set from another thread,
+        coming.  ``stop`` (a :class:`~plyground.util.stopping.StopSignal`): once set from another thread,
         ``send_stop()`` is called once -- the protocol's stop command, after which the engine answers at
         once.  An engine that writes more than ``max_lines`` lines or ``max_chars`` characters before the
         answer is killed (EngineError).

@@ -47,7 +47,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .errors import UsageError
+from ..errors import UsageError
 from .stats import Z95
 
 #: Elo per natural-log unit of odds: E = sigmoid(C * (r_i - r_j)).

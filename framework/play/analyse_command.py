@@ -1,5 +1,5 @@
 """``plyground analyse FILE``: a game report -- every move of a recorded game judged by an engine, the
-annotated game written back, an evaluation graph (the judging itself is :mod:`plyground.report`)."""
+annotated game written back, an evaluation graph (the judging itself is :mod:`plyground.play.report`)."""
 from __future__ import annotations
 
 import sys
@@ -7,15 +7,15 @@ from pathlib import Path
 
 import click
 
-from .durations import format_duration
-from .errors import UsageError
-from .options import Spec
-from .protocols import Budget
-from .recordio import atomic_write_text
-from .registry import get_registry
+from ..util.durations import format_duration
+from ..errors import UsageError
+from ..options import Spec
+from ..protocols import Budget
+from ..files.atomic import atomic_write_text
+from ..registry import get_registry
 from .report import ANALYSING, BLUNDER, INACCURACY, MISTAKE, analyse, check_new_file, default_out, open_game
 from .resume import check_resumed_game, game_of_record_file, locate_saved
-from .storage import write_bytes
+from ..files.storage import write_bytes
 
 #: Seconds a position when neither --seconds nor the engine's own limits say.
 DEFAULT_SECONDS = 0.1

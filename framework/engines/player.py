@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plyground.engine_process import EngineError
+from plyground.engines.process import EngineError
 from plyground.protocols import Player
 
 

@@ -12,7 +12,7 @@ judged by an engine (:func:`verify_moves`); a player with a ``book`` option
 (:meth:`OpeningBook.choose`), each as likely as the games that played it.
 
 The file holds numbers only -- ``.npz`` arrays with JSON metadata beside them
-(:mod:`plyground.storage`), never pickle:
+(:mod:`plyground.files.storage`), never pickle:
 
 ==========  ========  ===============================================================
 array       dtype     what
@@ -39,11 +39,11 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .analysis import expected_score
-from .capabilities import bundled_model, has_stable_hashes, stable_hash, winning_chances_slope
-from .errors import ModelFileError, PlygroundError, UsageError
-from .protocols import Budget, Game, GameRecord, Move, Player, State
-from .storage import check_format, load_npz, pop_metadata, save_npz
+from ..analysis import expected_score
+from ..capabilities import bundled_model, has_stable_hashes, stable_hash, winning_chances_slope
+from ..errors import ModelFileError, PlygroundError, UsageError
+from ..protocols import Budget, Game, GameRecord, Move, Player, State
+from ..files.storage import check_format, load_npz, pop_metadata, save_npz
 
 __all__ = ["BOOK_MODEL", "FORMAT", "PRIOR_DRAWS", "BookMove", "OpeningBook", "MoveCounts", "check_books", "count_moves",
            "select_moves", "verify_moves", "make_book", "open_book", "BOOK_OPTION_HELP"]

@@ -1,11 +1,19 @@
 """What a machine is, in words, for the logs of long runs (which chunk of a run ran where)."""
 from __future__ import annotations
 
+import os
 import platform
 import re
 import subprocess
 
-from .workers import available_cores
+
+def available_cores() -> int:
+    """The cores this process may run on (what ``workers = 0`` means)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
 
 
 def cpu_name() -> str:

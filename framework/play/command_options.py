@@ -1,4 +1,5 @@
-"""Click parameter types shared by the commands (one definition, the same message everywhere)."""
+"""Click parameter types shared by the commands that play games (``play``, ``tournament``): one definition, the
+same message everywhere."""
 from __future__ import annotations
 
 import math
@@ -6,9 +7,9 @@ import math
 import click
 
 from .clock import TC_FORMS, TimeControl
-from .errors import UsageError
+from ..errors import UsageError
 from .match import DEFAULT_MOVE_LIMIT
-from .options import MAX_SECONDS, MAX_SIMULATIONS
+from ..options import MAX_SECONDS, MAX_SIMULATIONS
 
 
 class Seconds(click.ParamType):
@@ -44,7 +45,7 @@ move_limit_option = click.option(
 
 
 class TimeControlType(click.ParamType):
-    """``--tc``: a time control (:mod:`plyground.clock`), refused naming the valid forms."""
+    """``--tc``: a time control (:mod:`plyground.play.clock`), refused naming the valid forms."""
 
     name = "tc"
 

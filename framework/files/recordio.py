@@ -8,89 +8,20 @@ already holds records of the same game in the same format.
 """
 from __future__ import annotations
 
-import errno
 import importlib
 import os
 import re
-import stat
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
-from .errors import PlygroundError, RecordError, UsageError
-from .protocols import Game, GameRecord
-
-
-def check_regular_file(path: Path, what: str = "file", error: type[PlygroundError] = UsageError,
-                       label: str | None = None) -> Path:
-    """``path`` if it is a regular file or does not exist yet; else one ``error`` naming it and what it is.
-
-    Every file a user names goes through this before it is opened: a device
-    (``/dev/zero`` reads forever, ``/dev/full`` never fills), a named pipe (it
-    waits for a writer that never comes), a socket or a folder is refused.
-    ``what`` says what the file is for ("--save", "opening file"); a ``label``
-    replaces both it and the path in the message.
-    """
-    path = Path(path)
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return path
-    except OSError:
-        return path     # cannot look (no permission, a file as a folder): the open that follows says why
-    if stat.S_ISREG(mode):
-        return path
-    kind = ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "not a plain file")
-    raise error(f"{label or f'{what} {path}'} is {kind}, not a regular file; name a regular file")
-
-
-@contextmanager
-def atomic_writer(path: Path, mode: str = "w") -> Iterator[IO]:
-    """A file to write whose content replaces ``path`` only if the block completes.
-
-    The data goes to a temporary file in the same folder, is fsync'd and then
-    renamed over ``path``, so a crash or Ctrl-C leaves either the old file or the
-    new one, never half of one.  The file gets the usual permissions (0666 less
-    the umask), not mkstemp's 0600.  ``mode`` is ``"w"`` (UTF-8 text) or ``"wb"``.
-    """
-    path = check_regular_file(Path(path))      # the rename would replace a device or a pipe
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        Path(tmp).unlink(missing_ok=True)
-        name_os_error(exc, path)
-        raise
-
-
-def name_os_error(exc: BaseException, path: Path) -> None:
-    """Let ``exc``, an OSError that names no file (a full disk's write, flush or fsync), name ``path``: the user's
-    message must say where (the command line prints an OSError as "FILE: why")."""
-    if isinstance(exc, OSError) and exc.errno is not None and not exc.filename:
-        exc.filename = str(path)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically (see :func:`atomic_writer`)."""
-    with atomic_writer(path) as handle:
-        handle.write(text)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+from ..errors import PlygroundError, RecordError, UsageError
+from ..capabilities import record_reader
+from ..protocols import Game, GameRecord
+from .atomic import atomic_write_text, check_regular_file, describe_os_error
+from .storage import parse_json
 
 
 #: The fields every game record in JSON holds (:meth:`GameRecord.to_json` writes more, which may be left out).
@@ -339,13 +270,6 @@ def write_records(game: Game, records: Sequence[GameRecord], path: Path, append:
     atomic_write_text(path, text)
 
 
-def record_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
-    """The game's reader for its own record format (``text -> list[GameRecord]``), if it has one
-    (the :class:`~plyground.capabilities.RecordReader` ability)."""
-    from .capabilities import record_reader as reader_of
-    return reader_of(game)
-
-
 def saved_records_reader(game: Game) -> Callable[[str], list[GameRecord]] | None:
     """The reader of the record files plyground writes for ``game``: the game's own (PDN, PGN), else, for a
     game whose records are the default JSON lines (``.jsonl``), the JSON-lines reader; None when neither."""
@@ -368,12 +292,6 @@ def _separator(game: Game) -> str:
 
 
 # --------------------------------------------------------------------------- checks before any game
-
-def describe_os_error(exc: OSError) -> str:
-    """An OSError in words a user acts on ("no space left on device", "read-only file system")."""
-    if exc.errno == errno.ENOSPC:
-        return "no space left on device"
-    return (exc.strerror or str(exc)).lower()
 
 
 def check_save_path(game: Game, path: Path, flag: str = "--save") -> Path:
@@ -420,7 +338,6 @@ def _check_same_format(game: Game, path: Path, where: str) -> None:
 
 def _read_json_lines(text: str) -> list[GameRecord]:
     """The records of a JSON-lines file as the default ``format_records`` writes them."""
-    from .storage import parse_json      # storage builds on this module: imported when first needed
     records = []
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.strip():

@@ -12,12 +12,12 @@ import os
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from .errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
-from .protocols import Game, GameRecord, State
-from .capabilities import RECOGNIZED_HEAD, recognizes_records
-from .recordio import format_name, read_record_file, saved_records_reader, write_records
-from .storage import parse_json
-from .wording import counted
+from ..errors import MoveError, PlygroundError, PositionError, RecordError, UsageError
+from ..protocols import Game, GameRecord, State
+from ..capabilities import RECOGNIZED_HEAD, recognizes_records
+from ..files.recordio import format_name, read_record_file, saved_records_reader, write_records
+from ..files.storage import parse_json
+from ..util.wording import counted
 
 #: The environment variable that moves the saved-games folder (tests point it at a temporary one).
 SAVES_VARIABLE = "PLYGROUND_GAMES"

@@ -20,8 +20,8 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .capabilities import SolvedPosition
-from .protocols import Budget, Player
+from ..capabilities import SolvedPosition
+from ..protocols import Budget, Player
 from .stats import Score
 
 

@@ -1,5 +1,5 @@
 """``plyground book``: build an opening book from a game's records (``build``) and look into one (``show``); the
-book itself is :mod:`plyground.book`."""
+book itself is :mod:`plyground.play.book`."""
 from __future__ import annotations
 
 import time
@@ -8,14 +8,15 @@ from pathlib import Path
 import click
 
 from .book import BOOK_MODEL, PRIOR_DRAWS, check_books, count_moves, make_book, open_book, select_moves, verify_moves
-from .bundled_data import describe_bundled, records_file
-from .capabilities import bundled_model, bundled_records, record_reader
-from .durations import format_duration
-from .errors import PlygroundError, RecordError, UsageError
-from .options import Spec
-from .recordio import check_regular_file, format_name, read_record_file
-from .registry import get_registry
-from .wording import counted
+from ..files.bundled_data import describe_bundled, records_file
+from ..capabilities import bundled_model, bundled_records, record_reader
+from ..util.durations import format_duration
+from ..errors import PlygroundError, RecordError, UsageError
+from ..options import Spec
+from ..files.recordio import format_name, read_record_file
+from ..files.atomic import check_regular_file
+from ..registry import get_registry
+from ..util.wording import counted
 
 #: How deep a book goes by default, in plies from the initial position.
 DEFAULT_PLIES = 16
@@ -31,7 +32,7 @@ DEFAULT_VERIFY_MARGIN = 0.1
 
 @click.group("book")
 def book_command():
-    """Opening books: the moves of a game's records in the positions of the opening (plyground.book), for
+    """Opening books: the moves of a game's records in the positions of the opening (plyground.play.book), for
     alphabeta's book option."""
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import UsageError
+from ..errors import UsageError
 
 
 @dataclass

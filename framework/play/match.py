@@ -6,14 +6,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from . import draws
+from .. import draws
 from .clock import TIME_CONTROL_TAG, Clock, TimeControl, note_time_left, resumed_clock
-from .protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
-from .recordio import record_date
+from ..protocols import Budget, Command, Game, GameRecord, Move, Player, Renderer, State
+from ..files.recordio import record_date
 from .resume import replay
-from .stopping import STOP_WITHIN, stop_signal_of
+from ..util.stopping import STOP_WITHIN, stop_signal_of
 from .stats import Score
-from .wording import counted
+from ..util.wording import counted
 
 #: Seconds a bot may think about one move when no per-move time budget is set (``--move-limit``).
 DEFAULT_MOVE_LIMIT = 300.0
@@ -69,7 +69,7 @@ def ask_for_move(player: Player, state: State, budget: Budget, limit: float | No
     polls: past ``limit`` it raises :class:`MoveOverstepped`; when
     ``interruption()`` returns a command (the person asked to undo or quit
     meanwhile) or on Ctrl-C, the bot's ``stop_signal`` is set, the search gets
-    :data:`~plyground.stopping.STOP_WITHIN` seconds to return, and the command
+    :data:`~plyground.util.stopping.STOP_WITHIN` seconds to return, and the command
     comes back as :class:`Interrupted` (Ctrl-C is raised again).  In every case a stopped or overrun
     search is told to stop, so it does not go on burning a core.  Whatever the
     player raises -- SystemExit and KeyboardInterrupt included -- comes back as
@@ -139,10 +139,10 @@ def play_game(game: Game, players: Sequence[Player], *, names: Sequence[str] | N
     resignation); None plays on.  A bot that takes longer than its move limit
     (:func:`move_limit`: the budget plus a grace, at most ``move_limit_seconds``;
     None: no limit) forfeits; people at a renderer have no limit.  ``resume``, an
-    unfinished record (:mod:`plyground.resume`), replays its moves first and plays on
+    unfinished record (:mod:`plyground.play.resume`), replays its moves first and plays on
     (``start`` is then ignored).  The renderer's ``record`` is the record being built.
 
-    With a ``time_control`` each side has a clock (:mod:`plyground.clock`, the renderer's
+    With a ``time_control`` each side has a clock (:mod:`plyground.play.clock`, the renderer's
     ``clock``): a bot's time budget for a move is the clock's allotment, and a side whose
     clock runs out -- a bot past it is stopped there -- loses on time.
     """

@@ -9,7 +9,7 @@ draws ``review.state()`` with ``review.last_move`` marked and asks what to do
 next; ``play`` there starts a new game from ``review.state()``.  The window
 also looks back through a live game's moves with one.
 
-Games are read as ``--resume`` reads them (:mod:`plyground.resume`), so the
+Games are read as ``--resume`` reads them (:mod:`plyground.play.resume`), so the
 same file, folder and format errors come out the same way; finished games and
 unfinished ones (result ``*``) are both shown.
 """
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import RecordError, UsageError
-from .protocols import Game, GameRecord, State
-from .recordio import MoveNote, saved_records_reader
+from ..errors import RecordError, UsageError
+from ..protocols import Game, GameRecord, State
+from ..files.recordio import MoveNote, saved_records_reader
 from .resume import PastTheEnd, read_game_file, replayed
 
 #: How messages name what a review does to a file ("cannot review FILE: ...").

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .errors import UsageError, clip
+from ..errors import UsageError, clip
 
 Z95 = 1.959963984540054
 
