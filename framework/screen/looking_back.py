@@ -176,6 +176,8 @@ class LookingBack:
                     self._hint(state, seconds)
         except (GameAbandoned, Interrupted):   # the screen was left meanwhile
             pass
+        except KeyboardInterrupt:   # the front end closed meanwhile (the page's PageClosed): nothing to show it on
+            pass
         except Exception as exc:  # noqa: BLE001 - shown on the screen rather than lost in a thread
             self.link.post("analysis", "hint", {"error": f"no hint: {exc}"}, None)
 
