@@ -412,7 +412,8 @@ class NnueTrainer(Trainer):
             "gate_sprt": None if self.gate is None else self.gate.to_json(),
             "match_seconds": self.config["match_seconds"], "match_games": self.config["match_games"]}])
         from .plots import plot_curve
-        problem = plot_curve(self.run_dir / "curve.jsonl", self.run_dir / "curve.png", self.game.name)
+        problem = plot_curve(self.run_dir / "curve.jsonl", self.run_dir / "curve.png", self.game.name,
+                             self.config["baseline"])
         if problem:
             self.log(f"no curve.png: {problem}")
 
