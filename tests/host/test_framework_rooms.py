@@ -16,6 +16,7 @@ framework/ imports plyground inside a function (the way a loop used to be dodged
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -87,6 +88,7 @@ def imports_of(path: Path, module: str, known: set[str]) -> list[tuple[int, str,
     return found
 
 
+@functools.lru_cache(maxsize=None)       # one walk of the tree for the three checks below
 def framework_graph(root: Path = FRAMEWORK) -> dict[str, dict[str, list[tuple[int, bool]]]]:
     """Each module of ``root`` (installed as ``plyground``) -> the modules of ``root`` it imports -> (line, inside
     a function) of each import."""
