@@ -15,9 +15,10 @@ framework/ imports plyground inside a function (the way a loop used to be dodged
 """
 from __future__ import annotations
 
-import ast
 import functools
 from pathlib import Path
+
+from import_walk import imports
 
 REPO = Path(__file__).resolve().parents[2]
 FRAMEWORK = REPO / "framework"
@@ -42,50 +43,19 @@ def room_of(module: str) -> str:
     return "host" if len(parts) <= 2 and not (FRAMEWORK / parts[-1]).is_dir() else parts[1]
 
 
-def _type_checking_nodes(tree: ast.AST) -> set[int]:
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped.update(id(inner) for statement in node.body for inner in ast.walk(statement))
-    return skipped
-
-
 def imports_of(path: Path, module: str, known: set[str]) -> list[tuple[int, str, bool]]:
-    """(line, plyground module, inside a function) for each import of a module in ``known`` by ``path``
-    (the module ``module``): relative imports resolved, ``from X import name`` counted as X.name when that is a
-    module, ``importlib.import_module("...")`` with a constant name counted too."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    """(line, module of ``known``, inside a function) for each executed import by ``path`` (the module ``module``)
+    of a module in ``known``: each name imported counts as the longest module of ``known`` it starts with."""
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    skipped = _type_checking_nodes(tree)
-    in_function = {id(inner) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   for inner in ast.walk(node) if inner is not node}
-    found = []
-
-    def add(line: int, name: str, node: ast.AST) -> None:
+    found = set()
+    for line, name, inside, type_checking in imports(path, package):
         parts = name.split(".")
         while parts and ".".join(parts) not in known:
             parts.pop()
         target = ".".join(parts)
-        if parts and target != module and (target != "plyground" or name == "plyground"):
-            found.append((line, target, id(node) in in_function))
-
-    for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                add(node.lineno, alias.name, node)
-        elif isinstance(node, ast.ImportFrom):
-            base = ".".join(package[:len(package) - node.level + 1] + ([node.module] if node.module else [])) \
-                if node.level else (node.module or "")
-            for alias in node.names:
-                add(node.lineno, f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base, node)
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if name in ("import_module", "__import__"):
-                add(node.lineno, node.args[0].value, node)
-    return found
+        if parts and target != module and not type_checking:
+            found.add((line, target, inside))
+    return sorted(found)
 
 
 @functools.lru_cache(maxsize=None)       # one walk of the tree for the three checks below

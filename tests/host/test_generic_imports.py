@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from import_walk import imports
+
 REPO = Path(__file__).resolve().parents[2]
 #: The generic folders and the package each one is installed as (setup.py's PACKAGE_DIRS).
 GENERIC = {"framework": "plyground", "players": "plyground.players", "plugins": "plyground.plugins"}
@@ -63,27 +65,9 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
 
 
 def imported_modules(path: Path, package: list[str]) -> list[tuple[int, str]]:
-    """(line, absolute module name) of every import in ``path``, a module of ``package`` (relative imports
-    resolved), plus module names passed as a constant to ``importlib.import_module`` or ``__import__``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[:len(package) - (node.level - 1)]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            # "from plyground import games" imports the games package too
-            found += [(node.lineno, module)] + [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
-        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-                and isinstance(node.args[0].value, str):
-            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if name in ("import_module", "__import__"):
-                found.append((node.lineno, node.args[0].value))
-    return found
+    """(line, absolute module name) of every import in ``path``, a module of ``package``, those under
+    ``if TYPE_CHECKING:`` included (:func:`import_walk.imports`)."""
+    return [(found.line, found.module) for found in imports(path, package)]
 
 
 def game_imports(folders=tuple(GENERIC)) -> list[str]:
