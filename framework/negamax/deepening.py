@@ -25,12 +25,12 @@ import numpy as np
 
 from plyground.analysis import pv_text
 from plyground.protocols import Move, State
+from plyground.util.closure_cache import on_disk
 from plyground.util.stopping import StopSignal
 
 from .bounds import INF, MATE_BOUND, stopped_result
 from .core import (C_NODES, C_SELDEPTH, C_STOPPED, P_CONTEMPT, P_NODE_LIMIT, P_NULL_MOVE, P_PVS, P_REDUCTIONS,
                    P_TT_SAME_DEPTH)
-from plyground.util.closure_cache import on_disk
 
 #: How the compiled search treats a node's later moves (the ``alphabeta`` player's ``search`` option):
 #: ``exact``: a full window for every move, no reductions, table cutoffs only from searches of the same

@@ -33,11 +33,11 @@ from typing import Callable, Mapping
 from ..analysis import expected_score, protocol_score
 from ..capabilities import annotated_record_writer, winning_chances_slope
 from ..errors import RecordError, UsageError
-from ..protocols import Budget, Game, GameRecord, Player, State
+from ..files.atomic import check_regular_file
 from ..files.recordio import MoveNote, numbered
+from ..protocols import Budget, Game, GameRecord, Player, State
 from .resume import replayed
 from .review import GameReview, open_review
-from ..files.atomic import check_regular_file
 
 #: Losses of expected score (0..1, from the mover's side) that make a move an inaccuracy, a mistake, a blunder.
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.15

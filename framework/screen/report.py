@@ -16,13 +16,13 @@ from plyground.boardview import theme
 from plyground.boardview.canvas import Canvas
 from plyground.boardview.geometry import Rect
 from plyground.options import Spec
-from plyground.protocols import Budget, GameRecord
+from plyground.play.analyse_command import judge_name
 from plyground.play.report import JUDGEMENTS, GameReport, analyse
 from plyground.play.review import GameReview
+from plyground.protocols import Budget, GameRecord
+from plyground.registry import get_registry
 
 from .link import compiling_told
-from plyground.play.analyse_command import judge_name
-from plyground.registry import get_registry
 
 #: Seconds of search a position: a report of a 60-ply game in about ten seconds (``plyground analyse`` gives 0.1).
 REPORT_SECONDS = 0.05
